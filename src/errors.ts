@@ -1,0 +1,116 @@
+/**
+ * @module errors
+ * The one error type of deckhand. Every failure a caller can cause is an `AppError` with a
+ * stable `code`; its public part becomes an RFC 9457 problem document, while `cause` (which
+ * may hold paths or stack traces) only ever reaches the log.
+ */
+
+export const PROBLEM_CONTENT_TYPE = "application/problem+json";
+
+/** Stable codes that clients branch on. Never rename one: add a new code instead. */
+export const ERROR_CODES = {
+  FILE_MISSING: { status: 400, title: "File missing" },
+  BAD_REQUEST: { status: 400, title: "Bad request" },
+  UNAUTHORIZED: { status: 401, title: "Unauthorized" },
+  TOKEN_MISSING: { status: 401, title: "Controller token missing" },
+  TOKEN_INVALID: { status: 403, title: "Controller token invalid" },
+  SESSION_NOT_FOUND: { status: 404, title: "Session not found" },
+  NOT_FOUND: { status: 404, title: "Not found" },
+  METHOD_NOT_ALLOWED: { status: 405, title: "Method not allowed" },
+  CHECKSUM_MISMATCH: { status: 409, title: "Checksum mismatch" },
+  HANDOFF_CLAIMED: { status: 410, title: "Handoff already claimed" },
+  HANDOFF_EXPIRED: { status: 410, title: "Handoff expired" },
+  FILE_TOO_LARGE: { status: 413, title: "File too large" },
+  NOT_A_PDF: { status: 415, title: "Not a PDF" },
+  RANGE_NOT_SATISFIABLE: { status: 416, title: "Range not satisfiable" },
+  PDF_UNREADABLE: { status: 422, title: "PDF unreadable" },
+  PDF_ENCRYPTED: { status: 422, title: "PDF encrypted" },
+  PDF_NO_PAGES: { status: 422, title: "PDF has no pages" },
+  TOO_MANY_PAGES: { status: 422, title: "Too many pages" },
+  RATE_LIMITED: { status: 429, title: "Too many requests" },
+  INTERNAL: { status: 500, title: "Internal error" },
+  STORAGE_FULL: { status: 507, title: "Storage full" },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The default sentence for each code: what happened and what to do about it. */
+const DEFAULT_DETAIL: Record<ErrorCode, string> = {
+  FILE_MISSING: "Send the PDF as the multipart/form-data field named \"file\".",
+  BAD_REQUEST: "The request is malformed; check its body and parameters against /openapi.json.",
+  UNAUTHORIZED: "Send a valid access token as \"Authorization: Bearer dh_…\" (create one with `deckhand token create`).",
+  TOKEN_MISSING: "Open the full handoff link, including the part after '#'; the controller token is missing.",
+  TOKEN_INVALID: "The controller token does not match this handoff; open the exact link you were given.",
+  SESSION_NOT_FOUND: "No handoff has this id; check the link or upload the deck again.",
+  NOT_FOUND: "Nothing is served at this address; see /openapi.json for the API.",
+  METHOD_NOT_ALLOWED: "This method is not supported at this address; see /openapi.json.",
+  CHECKSUM_MISMATCH: "The bytes the browser stored differ from the server copy; download the deck again (the link still works).",
+  HANDOFF_CLAIMED: "This deck was already opened in a browser and the link no longer works; upload the deck again for a new link.",
+  HANDOFF_EXPIRED: "This handoff link expired before anyone opened it; upload the deck again for a new link.",
+  FILE_TOO_LARGE: "The upload is larger than this server accepts; make the PDF smaller or raise --max-upload-mb.",
+  NOT_A_PDF: "The uploaded bytes are not a PDF; export the deck as PDF and upload that file.",
+  RANGE_NOT_SATISFIABLE: "The requested byte range lies outside the file; request a range within its length.",
+  PDF_UNREADABLE: "The PDF is damaged and cannot be read; export it again from its source.",
+  PDF_ENCRYPTED: "The PDF needs a password to open; export it without a password and upload again.",
+  PDF_NO_PAGES: "The PDF has no pages; export the deck again.",
+  TOO_MANY_PAGES: "The PDF has more pages than deckhand presents; split the deck.",
+  RATE_LIMITED: "Too many uploads from this address; wait for the time given in Retry-After, or use an access token.",
+  INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",
+  STORAGE_FULL: "The server's staging space is full; claim or let expire existing handoffs, or raise --max-staged-gb.",
+};
+
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: ErrorCode;
+  requestId?: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly detail: string;
+  /** Extra response headers, e.g. Retry-After or WWW-Authenticate. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, detail?: string, options?: { cause?: unknown; headers?: Record<string, string> }) {
+    super(detail ?? DEFAULT_DETAIL[code], { cause: options?.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_CODES[code].status;
+    this.detail = detail ?? DEFAULT_DETAIL[code];
+    this.headers = options?.headers ?? {};
+  }
+
+  toProblem(requestId?: string): Problem {
+    const problem: Problem = {
+      type: problemType(this.code),
+      title: ERROR_CODES[this.code].title,
+      status: this.status,
+      detail: this.detail,
+      code: this.code,
+    };
+    if (requestId) problem.requestId = requestId;
+    return problem;
+  }
+}
+
+/** A stable, dereferenceable-looking identifier per code (RFC 9457 §3.1.1). */
+export function problemType(code: ErrorCode): string {
+  return `https://deckhand.dev/problems/${code.toLowerCase().replaceAll("_", "-")}`;
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/** Render any error as a problem Response. Unknown errors become INTERNAL with no detail leaked. */
+export function problemResponse(error: unknown, requestId?: string): Response {
+  const appError = isAppError(error) ? error : new AppError("INTERNAL");
+  return new Response(JSON.stringify(appError.toProblem(requestId)), {
+    status: appError.status,
+    headers: { "content-type": PROBLEM_CONTENT_TYPE, "cache-control": "no-store", ...appError.headers },
+  });
+}

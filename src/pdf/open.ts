@@ -1,0 +1,120 @@
+/**
+ * @module pdf/open
+ * Open a PDF from a file through a file-backed mupdf stream (memory stays flat whatever the
+ * file size) and turn every way it can fail into the documented problem codes.
+ */
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { AppError } from "../errors.ts";
+import { loadMupdf, type Mupdf } from "./mupdf.ts";
+
+/** Decks longer than this are refused: no talk has 3000 slides, and a hostile page tree could. */
+export const MAX_PAGES = 3000;
+/** PDF readers accept the `%PDF-` header anywhere in the first 1024 bytes (ISO 32000 Annex H). */
+const HEADER_WINDOW = 1024;
+
+export type PdfDocument = InstanceType<Mupdf["PDFDocument"]>;
+
+export interface PdfInfo {
+  pageCount: number;
+  pdfVersion: string | null;
+  title: string | null;
+}
+
+export interface OpenedPdf {
+  mupdf: Mupdf;
+  doc: PdfDocument;
+  info: PdfInfo;
+  close(): void;
+}
+
+/** True when the first 1 KiB contains the `%PDF-` marker. The bytes decide, never the name. */
+export function hasPdfHeader(head: Uint8Array): boolean {
+  const window = head.subarray(0, HEADER_WINDOW);
+  outer: for (let i = 0; i + 5 <= window.length; i++) {
+    const marker = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+    for (let j = 0; j < marker.length; j++) if (window[i + j] !== marker[j]) continue outer;
+    return true;
+  }
+  return false;
+}
+
+function readHead(fd: number): Uint8Array {
+  const head = new Uint8Array(HEADER_WINDOW);
+  const n = readSync(fd, head, 0, HEADER_WINDOW, 0);
+  return head.subarray(0, n);
+}
+
+/**
+ * Open and validate the PDF at `path`. Throws `AppError` with NOT_A_PDF, PDF_UNREADABLE,
+ * PDF_ENCRYPTED, PDF_NO_PAGES or TOO_MANY_PAGES. The caller must `close()` the result.
+ */
+export async function openPdfFile(path: string): Promise<OpenedPdf> {
+  const fd = openSync(path, "r");
+  let fdOwnedByStream = false;
+  try {
+    const size = fstatSync(fd).size;
+    if (size === 0 || !hasPdfHeader(readHead(fd))) throw new AppError("NOT_A_PDF");
+    const mupdf = await loadMupdf();
+    const stream = new mupdf.Stream({
+      fileSize: () => size,
+      read: (memory, offset, length, position) => readSync(fd, memory, offset, length, position),
+      close: () => closeSync(fd),
+    });
+    fdOwnedByStream = true;
+    let document: InstanceType<Mupdf["Document"]>;
+    try {
+      document = mupdf.Document.openDocument(stream, "application/pdf");
+    } catch (cause) {
+      stream.destroy();
+      throw new AppError("PDF_UNREADABLE", undefined, { cause });
+    }
+    const doc = document.asPDF();
+    const close = () => {
+      document.destroy();
+      stream.destroy();
+    };
+    try {
+      if (!doc) throw new AppError("PDF_UNREADABLE");
+      if (doc.needsPassword()) throw new AppError("PDF_ENCRYPTED");
+      const info = describe(doc);
+      return { mupdf, doc, info, close };
+    } catch (error) {
+      close();
+      throw error;
+    }
+  } catch (error) {
+    if (!fdOwnedByStream) closeSync(fd);
+    throw error instanceof AppError ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
+  }
+}
+
+function describe(doc: PdfDocument): PdfInfo {
+  let pageCount: number;
+  try {
+    pageCount = doc.countPages();
+  } catch (cause) {
+    throw new AppError("PDF_UNREADABLE", undefined, { cause });
+  }
+  // A badly truncated file can be "repaired" into zero pages: that is not a deck either.
+  if (pageCount <= 0) throw new AppError("PDF_NO_PAGES");
+  if (pageCount > MAX_PAGES) {
+    throw new AppError("TOO_MANY_PAGES", `The PDF has ${pageCount} pages; deckhand presents at most ${MAX_PAGES}. Split the deck.`);
+  }
+  const version = doc.getVersion();
+  const title = doc.getMetaData("info:Title")?.trim() || null;
+  return {
+    pageCount,
+    pdfVersion: version > 0 ? `${Math.floor(version / 10)}.${version % 10}` : null,
+    title,
+  };
+}
+
+/** Validate the PDF at `path` and return what the handoff record needs. */
+export async function inspectPdf(path: string): Promise<PdfInfo> {
+  const opened = await openPdfFile(path);
+  try {
+    return opened.info;
+  } finally {
+    opened.close();
+  }
+}

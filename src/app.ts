@@ -1,0 +1,58 @@
+/**
+ * @module app
+ * buildApp(deps) → the Elysia app. No listen(): the server (src/server.ts) and the tests
+ * (app.handle(new Request(…))) both drive it.
+ */
+import { randomBytes } from "node:crypto";
+import { Elysia } from "elysia";
+import { AppError, isAppError, problemResponse } from "./errors.ts";
+import type { AppDeps } from "./http/deps.ts";
+import { healthController } from "./http/health.ts";
+import { mcpController } from "./http/mcp.ts";
+import { openapiPlugin } from "./http/openapi.ts";
+import { presentController } from "./http/present.ts";
+import { sessionsController } from "./http/sessions.ts";
+import { errorFields } from "./log.ts";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+const requestIds = new WeakMap<Request, string>();
+
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    id = randomBytes(8).toString("hex");
+    requestIds.set(request, id);
+  }
+  return id;
+}
+
+export function buildApp(deps: AppDeps) {
+  return new Elysia({ name: "deckhand" })
+    .onRequest(({ request, set }) => {
+      set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
+    })
+    .onError(({ request, error, code }) => {
+      const requestId = requestIdOf(request);
+      let appError: AppError;
+      if (isAppError(error)) appError = error;
+      else if (code === "NOT_FOUND") appError = new AppError("NOT_FOUND");
+      else if (code === "VALIDATION" || code === "PARSE" || code === "INVALID_COOKIE_SIGNATURE") {
+        appError = new AppError("BAD_REQUEST", "A parameter or the body does not match the API; see /openapi.json.");
+      } else {
+        appError = new AppError("INTERNAL");
+      }
+      if (appError.status >= 500) {
+        deps.logger.error("request_failed", { requestId, path: new URL(request.url).pathname, ...errorFields(error) });
+      }
+      const response = problemResponse(appError, requestId);
+      response.headers.set(REQUEST_ID_HEADER, requestId);
+      return response;
+    })
+    .use(openapiPlugin(deps))
+    .use(healthController(deps))
+    .use(presentController(deps))
+    .use(sessionsController(deps))
+    .use(mcpController(deps));
+}
+
+export type App = ReturnType<typeof buildApp>;

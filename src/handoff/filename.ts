@@ -1,0 +1,23 @@
+/**
+ * @module handoff/filename
+ * Turn an untrusted upload name into the display title of a deck.
+ */
+
+/** Longest title kept, in code points: enough for any real deck name. */
+const MAX_TITLE_LENGTH = 200;
+export const FALLBACK_TITLE = "presentation";
+
+// C0/C1 controls, and the bidi controls that can disguise a name (e.g. U+202E RLO makes
+// "gpj.pdf" look like "fdp.jpg"), zero-width and BOM characters.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+
+export function displayTitle(uploadName: string | null | undefined): string {
+  let name = (uploadName ?? "").normalize("NFC");
+  name = name.split(/[\\/]/).pop() ?? "";
+  name = name.replace(UNSAFE, "").trim();
+  name = name.replace(/\.pdf$/i, "").trim();
+  // A name made only of dots (".", "..") says nothing.
+  if (/^\.*$/.test(name)) return FALLBACK_TITLE;
+  const codePoints = Array.from(name);
+  return codePoints.length > MAX_TITLE_LENGTH ? codePoints.slice(0, MAX_TITLE_LENGTH).join("").trim() : name;
+}

@@ -1,0 +1,204 @@
+/**
+ * @module handoff/service
+ * The handoff domain: stage an uploaded PDF, serve it to the holder of the controller token,
+ * claim it (staged → claimed, bytes deleted) and expire it (staged → expired). No HTTP here.
+ *
+ * Crash safety comes from the order of steps: bytes are complete and validated in a temp
+ * file, renamed into place, and only then is the row written. A crash before the row leaves
+ * a file without a row (removed by the sweeper); never a row without its file.
+ */
+import { AppError } from "../errors.ts";
+import { inspectPdf } from "../pdf/open.ts";
+import type { BlobStore, TempFile } from "../store/files.ts";
+import type { SessionRepository, SessionRow } from "../store/sessions.ts";
+import { displayTitle } from "./filename.ts";
+import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
+
+const HOUR = 60 * 60 * 1000;
+const DAY = 24 * HOUR;
+/** Lifetime of an unclaimed handoff uploaded without a token (spec §8). */
+export const ANONYMOUS_TTL_MS = 24 * HOUR;
+/** Lifetime of an unclaimed handoff uploaded with a valid Bearer token (spec §8). */
+export const AUTHENTICATED_TTL_MS = 7 * DAY;
+/** Ended sessions stay as byte-less tombstones this long so late requests get 410, not 404. */
+export const TOMBSTONE_TTL_MS = 7 * DAY;
+
+export type Clock = () => number;
+
+export interface HandoffRecord {
+  id: string;
+  url: string;
+  filename: string;
+  totalSlides: number;
+  next: string;
+  expiresAt: string;
+  bytes: number;
+  sha256: string;
+}
+
+export interface ReceivedUpload {
+  temp: TempFile;
+  bytes: number;
+  sha256: string;
+  /** The name the client gave, untrusted. */
+  uploadName: string | null;
+}
+
+export interface SweepResult {
+  expired: number;
+  purgedTombstones: number;
+  removedTemps: number;
+  removedOrphans: number;
+}
+
+export interface HandoffDeps {
+  sessions: SessionRepository;
+  blobs: BlobStore;
+  clock: Clock;
+  maxStagedBytes: number;
+}
+
+/** Handoff link: the controller token rides in the fragment, so it never reaches a server. */
+export function handoffUrl(baseUrl: string, id: string, token: string): string {
+  return `${baseUrl}/start/${id}#t=${token}`;
+}
+
+export function isoSeconds(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+}
+
+export class HandoffService {
+  /** Bytes of uploads validated but not yet committed, so concurrent uploads share the quota. */
+  private reservedBytes = 0;
+
+  constructor(private readonly deps: HandoffDeps) {}
+
+  /** Throw STORAGE_FULL if `bytes` more would exceed the staging quota. */
+  assertCapacity(bytes: number): void {
+    if (this.deps.sessions.stagedBytes() + this.reservedBytes + bytes > this.deps.maxStagedBytes) {
+      throw new AppError("STORAGE_FULL");
+    }
+  }
+
+  /**
+   * Validate a fully received upload and stage it. Consumes `upload.temp` in every case:
+   * it is either moved into place or deleted.
+   */
+  async stage(upload: ReceivedUpload, options: { authenticated: boolean; baseUrl: string }): Promise<HandoffRecord> {
+    let reserved = 0;
+    try {
+      this.assertCapacity(upload.bytes);
+      this.reservedBytes += upload.bytes;
+      reserved = upload.bytes;
+      const info = await inspectPdf(upload.temp.path);
+      const now = this.deps.clock();
+      const id = newSessionId();
+      const token = newControllerToken();
+      // Whole seconds, so the stored expiry equals the one we print.
+      const expiresAt = Math.floor((now + (options.authenticated ? AUTHENTICATED_TTL_MS : ANONYMOUS_TTL_MS)) / 1000) * 1000;
+      const row: SessionRow = {
+        id,
+        tokenHash: sha256Hex(token),
+        filename: displayTitle(upload.uploadName),
+        totalSlides: info.pageCount,
+        bytes: upload.bytes,
+        sha256: upload.sha256,
+        state: "staged",
+        authenticated: options.authenticated,
+        createdAt: now,
+        expiresAt,
+        endedAt: null,
+      };
+      // Synchronous from here on: no other request can observe the file without its row.
+      this.deps.blobs.commit(upload.temp, id);
+      try {
+        this.deps.sessions.insert(row);
+      } catch (error) {
+        this.deps.blobs.remove(id);
+        throw error;
+      }
+      return this.record(row, handoffUrl(options.baseUrl, id, token));
+    } finally {
+      this.reservedBytes -= reserved;
+      upload.temp.discard();
+    }
+  }
+
+  record(row: SessionRow, url: string): HandoffRecord {
+    const expiresAt = isoSeconds(row.expiresAt);
+    const slides = row.totalSlides === 1 ? "1 slide" : `${row.totalSlides} slides`;
+    return {
+      id: row.id,
+      url,
+      filename: row.filename,
+      totalSlides: row.totalSlides,
+      next: `Open url in a browser to present "${row.filename}" (${slides}). The link works once and expires at ${expiresAt}.`,
+      expiresAt,
+      bytes: row.bytes,
+      sha256: row.sha256,
+    };
+  }
+
+  /**
+   * The staged row for a download by the token holder, or the reason it cannot be had.
+   * Synchronous on purpose: the caller opens the bytes in the same tick, before any claim
+   * can run.
+   */
+  resolveDownload(id: string, token: string | null | undefined): SessionRow {
+    const row = this.authorize(id, token);
+    this.assertLive(row);
+    return row;
+  }
+
+  /** Claim the handoff: the browser holds the deck now, so the server copy goes. */
+  complete(id: string, token: string | null | undefined, browserSha256?: string): { ok: true } {
+    const row = this.authorize(id, token);
+    // A retry after a lost response must not look like a failure; it changes nothing.
+    if (row.state === "claimed") return { ok: true };
+    this.assertLive(row);
+    if (browserSha256 !== undefined && browserSha256.toLowerCase() !== row.sha256) {
+      throw new AppError(
+        "CHECKSUM_MISMATCH",
+        "The deck stored in the browser differs from the server copy; the handoff is still open, so download it again.",
+      );
+    }
+    const claimed = this.deps.sessions.claim(id, this.deps.clock());
+    if (!claimed) {
+      // Lost a race: either another complete won (fine) or it expired meanwhile.
+      const now = this.deps.sessions.get(id);
+      if (now?.state === "claimed") return { ok: true };
+      throw new AppError("HANDOFF_EXPIRED");
+    }
+    this.deps.blobs.remove(id);
+    return { ok: true };
+  }
+
+  /** Expire due sessions, purge old tombstones, remove temp leftovers and orphan files. */
+  sweep(): SweepResult {
+    const now = this.deps.clock();
+    const expiredIds = this.deps.sessions.expireDue(now);
+    for (const id of expiredIds) this.deps.blobs.remove(id);
+    const purgedTombstones = this.deps.sessions.purgeEnded(now - TOMBSTONE_TTL_MS);
+    const removedTemps = this.deps.blobs.sweepTemps();
+    const staged = this.deps.sessions.stagedIds();
+    let removedOrphans = 0;
+    for (const id of this.deps.blobs.listIds()) {
+      if (!staged.has(id) && this.deps.blobs.remove(id)) removedOrphans++;
+    }
+    return { expired: expiredIds.length, purgedTombstones, removedTemps, removedOrphans };
+  }
+
+  private authorize(id: string, token: string | null | undefined): SessionRow {
+    if (!token) throw new AppError("TOKEN_MISSING");
+    const row = SESSION_ID_PATTERN.test(id) ? this.deps.sessions.get(id) : null;
+    if (!row) throw new AppError("SESSION_NOT_FOUND");
+    if (!tokenMatches(token, row.tokenHash)) throw new AppError("TOKEN_INVALID");
+    return row;
+  }
+
+  private assertLive(row: SessionRow): void {
+    if (row.state === "claimed") throw new AppError("HANDOFF_CLAIMED");
+    // Expiry holds at every access, even before the sweeper has run.
+    if (row.state === "expired" || row.expiresAt <= this.deps.clock()) throw new AppError("HANDOFF_EXPIRED");
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * @module http/health
+ * GET /healthz: liveness for load balancers and the binary tests.
+ */
+import { Elysia } from "elysia";
+import type { AppDeps } from "./deps.ts";
+import { Health } from "./models.ts";
+
+export function healthController(deps: AppDeps) {
+  return new Elysia({ name: "health" }).get("/healthz", () => ({ status: "ok" as const, version: deps.version }), {
+    response: { 200: Health },
+    detail: {
+      operationId: "health",
+      summary: "Liveness check",
+      tags: ["Operations"],
+      security: [{}],
+      responses: { 200: { description: "The server is up.", content: { "application/json": { schema: { $ref: "#/components/schemas/Health" } } } } },
+    },
+  });
+}

@@ -1,0 +1,138 @@
+/**
+ * @module http/sessions
+ * The two handoff operations the start page uses: download the staged PDF (never consumes)
+ * and complete the handoff (claims it; the server copy is deleted).
+ */
+import { Value } from "@sinclair/typebox/value";
+import { Elysia, t } from "elysia";
+import { AppError } from "../errors.ts";
+import type { AppDeps } from "./deps.ts";
+import { CompleteBody, Ok, problemResponses } from "./models.ts";
+
+/** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
+export function parseRange(header: string | null, size: number): { start: number; end: number } | null {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Multiple or malformed ranges: a server may ignore Range and send 200 (RFC 9110 §14.2).
+  if (!match || (match[1] === "" && match[2] === "")) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === "") {
+    const suffix = Number(match[2]);
+    if (suffix === 0) throw unsatisfiable(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  if (start >= size || start > end) throw unsatisfiable(size);
+  return { start, end };
+}
+
+function unsatisfiable(size: number): AppError {
+  return new AppError("RANGE_NOT_SATISFIABLE", undefined, { headers: { "content-range": `bytes */${size}` } });
+}
+
+const SessionParams = t.Object({ id: t.String({ description: "The handoff id from the handoff record." }) });
+
+export function sessionsController(deps: AppDeps) {
+  return new Elysia({ name: "sessions" })
+    .get(
+      "/api/sessions/:id/handoff",
+      ({ params, query, request }) => {
+        const row = deps.handoff.resolveDownload(params.id, query.t);
+        // Same tick as the check above: a claim cannot slip in before Bun opens the file,
+        // and once open, the bytes stay readable even if the claim unlinks the name.
+        const file = Bun.file(deps.blobs.pathOf(row.id));
+        const range = parseRange(request.headers.get("range"), row.bytes);
+        const headers: Record<string, string> = {
+          "content-type": "application/pdf",
+          "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(`${row.filename}.pdf`)}`,
+          "x-filename": encodeURIComponent(row.filename),
+          "x-total-slides": String(row.totalSlides),
+          "repr-digest": `sha-256=:${Buffer.from(row.sha256, "hex").toString("base64")}:`,
+          "accept-ranges": "bytes",
+          "cache-control": "no-store",
+          "referrer-policy": "no-referrer",
+          "x-content-type-options": "nosniff",
+        };
+        if (range) {
+          headers["content-range"] = `bytes ${range.start}-${range.end}/${row.bytes}`;
+          headers["content-length"] = String(range.end - range.start + 1);
+          return new Response(file.slice(range.start, range.end + 1), { status: 206, headers });
+        }
+        headers["content-length"] = String(row.bytes);
+        return new Response(file, { status: 200, headers });
+      },
+      {
+        params: SessionParams,
+        query: t.Object({ t: t.Optional(t.String({ description: "The controller token (from the handoff link's fragment)." })) }),
+        detail: {
+          operationId: "downloadHandoff",
+          summary: "Download the staged PDF",
+          description:
+            "Returns the staged PDF bytes to the holder of the controller token. Does not consume the handoff. Supports a single `Range` for resuming (206).",
+          tags: ["Handoff"],
+          security: [{ controllerTokenQuery: [] }],
+          parameters: [
+            { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "A single byte range, e.g. bytes=1048576-" },
+          ],
+          responses: {
+            200: {
+              description: "The staged PDF.",
+              headers: {
+                "Repr-Digest": { description: "SHA-256 of the whole PDF (RFC 9530).", schema: { type: "string" } },
+                "X-Total-Slides": { description: "Number of slides.", schema: { type: "integer" } },
+                "X-Filename": { description: "Display title, percent-encoded.", schema: { type: "string" } },
+              },
+              content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
+            },
+            206: { description: "The requested byte range of the staged PDF.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+            ...problemResponses(401, 403, 404, 410, 416, 500),
+          },
+        },
+      },
+    )
+    .post(
+      "/api/sessions/:id/handoff/complete",
+      async ({ params, request }) => {
+        const body = await readCompleteBody(request);
+        return deps.handoff.complete(params.id, request.headers.get("x-controller-token"), body.sha256);
+      },
+      {
+        params: SessionParams,
+        // The body is optional and may come with any or no content type: read it ourselves.
+        parse: "none",
+        response: { 200: Ok },
+        detail: {
+          operationId: "completeHandoff",
+          summary: "Complete the handoff",
+          description:
+            "Claims the handoff: the browser now holds the deck, so the server copy is deleted and the link stops working. With `sha256`, the claim only succeeds if the browser's bytes match. Repeating a successful complete answers `{ok:true}` again.",
+          tags: ["Handoff"],
+          security: [{ controllerTokenHeader: [] }],
+          requestBody: { required: false, content: { "application/json": { schema: CompleteBody as never } } },
+          responses: {
+            200: { description: "The handoff is claimed.", content: { "application/json": { schema: { $ref: "#/components/schemas/CompleteResponse" } } } },
+            ...problemResponses(400, 401, 403, 404, 409, 410, 500),
+          },
+        },
+      },
+    );
+}
+
+async function readCompleteBody(request: Request): Promise<typeof CompleteBody.static> {
+  const text = await request.text();
+  if (text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new AppError("BAD_REQUEST", 'The body must be empty or JSON like {"sha256":"<64 hex digits>"}.');
+  }
+  if (!Value.Check(CompleteBody, parsed)) {
+    throw new AppError("BAD_REQUEST", 'The body must be empty or JSON like {"sha256":"<64 hex digits>"}.');
+  }
+  return parsed as typeof CompleteBody.static;
+}

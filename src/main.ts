@@ -1,0 +1,98 @@
+#!/usr/bin/env bun
+/**
+ * @module main
+ * CLI entry: parse argv, run a command. The only place that reads process.argv.
+ */
+import { ConfigError, parseServeArgs } from "./config.ts";
+import { runMcpCommand } from "./cli/mcp.ts";
+import { runPresentCommand } from "./cli/present.ts";
+import { runTokenCommand } from "./cli/token.ts";
+import { startServer } from "./server.ts";
+import { VERSION } from "./version.ts";
+
+const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
+
+Usage: deckhand [command] [options]
+
+Commands:
+  serve              run the server (the default when no command is given)
+  present FILE.pdf   upload a deck to a running server and print its handoff link
+  check FILE.pdf     validate the deck's notes and media sidecars (no server needed)
+  token              create, list or revoke access tokens
+  mcp                run the MCP tools over stdio for desktop agents
+
+Serve options (environment variable in brackets):
+  --port N             port to listen on (8080) [DECKHAND_PORT]
+  --host ADDR          address to bind (127.0.0.1) [DECKHAND_HOST]
+  --data-dir DIR       database and staged PDFs (./deckhand-data) [DECKHAND_DATA_DIR]
+  --base-url URL       public URL for handoff links (from the request) [DECKHAND_BASE_URL]
+  --trust-proxy        honour X-Forwarded-Proto/Host/For [DECKHAND_TRUST_PROXY]
+  --max-upload-mb N    largest accepted PDF (100) [DECKHAND_MAX_UPLOAD_MB]
+  --max-staged-gb N    total bytes of unclaimed decks (5) [DECKHAND_MAX_STAGED_GB]
+  --require-auth       require an access token for present, check and mcp [DECKHAND_REQUIRE_AUTH]
+  --rate-limit N       anonymous uploads per minute per address, 0 = off (60) [DECKHAND_RATE_LIMIT]
+  --tls-cert FILE      serve HTTPS with this certificate [DECKHAND_TLS_CERT]
+  --tls-key FILE       and this private key [DECKHAND_TLS_KEY]
+
+  -h, --help           this help
+  -v, --version        the version
+
+Run \`deckhand COMMAND --help\` for a command's own options.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === "-h" || first === "--help" || first === "help") {
+    console.log(HELP);
+    return 0;
+  }
+  if (first === "-v" || first === "--version") {
+    console.log(VERSION);
+    return 0;
+  }
+  const command = first === undefined || first.startsWith("-") ? "serve" : first;
+  const args = command === "serve" && first !== "serve" ? argv : rest;
+  if (args.includes("--help") || args.includes("-h")) {
+    console.log(HELP);
+    return 0;
+  }
+  switch (command) {
+    case "serve":
+      return serve(args);
+    case "present":
+      return runPresentCommand(args);
+    case "token":
+      return runTokenCommand(args);
+    case "mcp":
+      return runMcpCommand(args);
+    default:
+      console.error(`Unknown command "${command}". Run \`deckhand --help\`.`);
+      return 2;
+  }
+}
+
+async function serve(args: string[]): Promise<number> {
+  const running = startServer(parseServeArgs(args));
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      running.runtime.deps.logger.info("shutdown", {});
+      void running.shutdown().then(resolve);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  return 0;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof ConfigError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+      console.error(`deckhand: ${error.message}`);
+      process.exit(2);
+    }
+    console.error(error);
+    process.exit(1);
+  },
+);

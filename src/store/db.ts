@@ -1,0 +1,59 @@
+/**
+ * @module store/db
+ * The SQLite database: WAL mode, numbered migrations tracked in `PRAGMA user_version`.
+ * Migrations are only ever appended; never edit one that has shipped.
+ */
+import { Database } from "bun:sqlite";
+
+const MIGRATIONS: readonly string[] = [
+  // 1: handoff sessions and access tokens.
+  `CREATE TABLE sessions (
+     id            TEXT PRIMARY KEY,
+     token_hash    TEXT NOT NULL,
+     filename      TEXT NOT NULL,
+     total_slides  INTEGER NOT NULL,
+     bytes         INTEGER NOT NULL,
+     sha256        TEXT NOT NULL,
+     state         TEXT NOT NULL CHECK (state IN ('staged', 'claimed', 'expired')),
+     authenticated INTEGER NOT NULL,
+     created_at    INTEGER NOT NULL,
+     expires_at    INTEGER NOT NULL,
+     ended_at      INTEGER
+   );
+   CREATE INDEX sessions_state_expires ON sessions (state, expires_at);
+   CREATE INDEX sessions_ended ON sessions (ended_at) WHERE ended_at IS NOT NULL;
+   CREATE TABLE access_tokens (
+     id           TEXT PRIMARY KEY,
+     label        TEXT,
+     token_hash   TEXT NOT NULL UNIQUE,
+     created_at   INTEGER NOT NULL,
+     revoked_at   INTEGER,
+     last_used_at INTEGER
+   );`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function openDatabase(path: string): Database {
+  const db = new Database(path, { create: true, strict: true });
+  db.run("PRAGMA journal_mode = WAL");
+  // Several processes (the server and `deckhand token …`) may share the file.
+  db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA synchronous = NORMAL");
+  db.run("PRAGMA foreign_keys = ON");
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Database): void {
+  const current = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+  if (current > MIGRATIONS.length) {
+    throw new Error(`The database was written by a newer deckhand (schema ${current}); upgrade deckhand.`);
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.run(MIGRATIONS[version]!);
+      db.run(`PRAGMA user_version = ${version + 1}`);
+    }).immediate();
+  }
+}

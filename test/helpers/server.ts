@@ -1,0 +1,107 @@
+/**
+ * Start the real compiled binary (`dist/deckhand`) on a free 127.0.0.1 port with its own
+ * temporary data directory, for end-to-end tests. Build it first: `bun run scripts/build.ts`
+ * (`npm test` does).
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+
+export const BINARY = join(import.meta.dir, "..", "..", "dist", "deckhand");
+
+export interface BinaryServer {
+  url: string;
+  port: number;
+  dataDir: string;
+  proc: Subprocess<"ignore", "pipe", "pipe">;
+  /** Everything the server printed on stdout so far (JSON log lines). */
+  logs(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<number>;
+  /** SIGKILL (a crash) and wait for exit. */
+  kill9(): Promise<void>;
+  /** Remove the data directory (after stop). */
+  cleanup(): void;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  /** Run from this working directory (default: a fresh empty temp dir). */
+  cwd?: string;
+  binary?: string;
+}
+
+export async function startBinary(options: StartOptions = {}): Promise<BinaryServer> {
+  const binary = options.binary ?? BINARY;
+  if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-data-"));
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "deckhand-cwd-"));
+  const port = await freePort();
+  const proc = Bun.spawn([binary, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, ...(options.args ?? [])], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let output = "";
+  const decoder = new TextDecoder();
+  void (async () => {
+    for await (const chunk of proc.stdout) output += decoder.decode(chunk, { stream: true });
+  })();
+  let errors = "";
+  void (async () => {
+    for await (const chunk of proc.stderr) errors += decoder.decode(chunk, { stream: true });
+  })();
+  const url = `http://127.0.0.1:${port}`;
+  // Bounded wait for the first healthy answer.
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`deckhand exited with ${proc.exitCode}: ${errors}${output}`);
+    try {
+      const res = await fetch(`${url}/healthz`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`deckhand did not answer /healthz within 15 s: ${errors}${output}`);
+    }
+    await Bun.sleep(25);
+  }
+  return {
+    url,
+    port,
+    dataDir,
+    proc,
+    logs: () => output,
+    stop: async () => {
+      proc.kill("SIGTERM");
+      return proc.exited;
+    },
+    kill9: async () => {
+      proc.kill("SIGKILL");
+      await proc.exited;
+    },
+    cleanup: () => {
+      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.cwd) rmSync(cwd, { recursive: true, force: true });
+    },
+  };
+}

@@ -95,8 +95,8 @@ function describe(doc: PdfDocument): PdfInfo {
   } catch (cause) {
     throw new AppError("PDF_UNREADABLE", undefined, { cause });
   }
-  // A badly truncated file can be "repaired" into zero pages: that is not a deck either.
-  if (pageCount <= 0) throw new AppError("PDF_NO_PAGES");
+  // A badly truncated file can be "repaired" into zero pages: that is damage, not an empty deck.
+  if (pageCount <= 0) throw new AppError(doc.wasRepaired() ? "PDF_UNREADABLE" : "PDF_NO_PAGES");
   if (pageCount > MAX_PAGES) {
     throw new AppError("TOO_MANY_PAGES", `The PDF has ${pageCount} pages; deckhand presents at most ${MAX_PAGES}. Split the deck.`);
   }

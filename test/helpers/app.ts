@@ -1,0 +1,84 @@
+/**
+ * An app wired to a fresh temp data directory and a movable clock, driven through
+ * `app.handle(new Request(…))` without opening a port.
+ */
+import { Database } from "bun:sqlite";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp } from "../../src/app.ts";
+import { type Config, testConfig } from "../../src/config.ts";
+import type { HandoffRecord } from "../../src/handoff/service.ts";
+import { type Logger, silentLogger } from "../../src/log.ts";
+import { createRuntime } from "../../src/runtime.ts";
+
+export const BASE = "http://deckhand.test";
+
+export interface TestApp {
+  app: ReturnType<typeof buildApp>;
+  deps: ReturnType<typeof createRuntime>["deps"];
+  dataDir: string;
+  /** Current fake time (ms); move it with `advance`. */
+  now(): number;
+  advance(ms: number): void;
+  handle(path: string, init?: RequestInit): Promise<Response>;
+  upload(bytes: Uint8Array | string, options?: { filename?: string; type?: string; token?: string; path?: string; headers?: Record<string, string> }): Promise<Response>;
+  present(bytes: Uint8Array, options?: { filename?: string; token?: string }): Promise<HandoffRecord & { token: string }>;
+  /** Files in the staged dir. */
+  stagedFiles(): string[];
+  row(id: string): Record<string, unknown> | null;
+  close(): void;
+}
+
+export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?: Logger } = {}): TestApp {
+  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-test-"));
+  let time = Date.parse("2026-11-22T10:00:00Z");
+  const config = testConfig({ dataDir, rateLimit: 0, ...overrides });
+  const runtime = createRuntime(config, { clock: () => time, logger: options.logger ?? silentLogger });
+  const app = buildApp(runtime.deps);
+  const handle = (path: string, init?: RequestInit) => app.handle(new Request(`${BASE}${path}`, init));
+  const upload: TestApp["upload"] = (bytes, o = {}) => {
+    const form = new FormData();
+    form.append("file", new Blob([bytes as BlobPart], { type: o.type ?? "application/pdf" }), o.filename ?? "deck.pdf");
+    return handle(o.path ?? "/api/present", {
+      method: "POST",
+      body: form,
+      headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
+    });
+  };
+  return {
+    app,
+    deps: runtime.deps,
+    dataDir,
+    now: () => time,
+    advance: (ms) => {
+      time += ms;
+    },
+    handle,
+    upload,
+    present: async (bytes, o = {}) => {
+      const res = await upload(bytes, o);
+      if (res.status !== 200) throw new Error(`present failed: ${res.status} ${await res.text()}`);
+      const record = (await res.json()) as HandoffRecord;
+      return { ...record, token: new URL(record.url).hash.replace(/^#t=/, "") };
+    },
+    stagedFiles: () => readdirSync(join(dataDir, "staged")).sort(),
+    row: (id) => {
+      const db = new Database(join(dataDir, "deckhand.db"), { readonly: true });
+      try {
+        return db.query("SELECT * FROM sessions WHERE id = ?").get(id) as Record<string, unknown> | null;
+      } finally {
+        db.close();
+      }
+    },
+    close: () => {
+      runtime.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Assert-friendly view of a problem response. */
+export async function problemOf(res: Response): Promise<{ status: number; contentType: string | null; body: Record<string, unknown> }> {
+  return { status: res.status, contentType: res.headers.get("content-type"), body: (await res.json()) as Record<string, unknown> };
+}

@@ -1,0 +1,38 @@
+/**
+ * @module client/lib/dom
+ * A tiny element builder. Text always goes in as text nodes: untrusted strings (file names,
+ * titles, notes) never reach innerHTML through here.
+ */
+
+type Child = Node | string | number | null | undefined | false;
+type Attrs = Record<string, string | number | boolean | null | undefined | EventListener>;
+
+export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "class") el.className = String(value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+  append(el, ...children);
+  return el;
+}
+
+export function append(parent: Node, ...children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === "string" || typeof child === "number" ? document.createTextNode(String(child)) : child);
+  }
+}
+
+export function $(selector: string, root: ParentNode = document): HTMLElement {
+  const el = root.querySelector<HTMLElement>(selector);
+  if (!el) throw new Error(`Missing element ${selector}`);
+  return el;
+}
+
+export function replace(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, ...children);
+}

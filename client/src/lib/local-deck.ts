@@ -1,0 +1,49 @@
+/**
+ * @module client/lib/local-deck
+ * Open a PDF from this computer without uploading it: check the header, count its pages
+ * with the render worker, and store it like a claimed deck.
+ */
+import type { DeckRecord, DeckStore } from "../storage/deck-store.ts";
+import { Renderer } from "./renderer.ts";
+import { sha256Hex } from "./sha256.ts";
+
+/** PDF readers accept the `%PDF-` marker anywhere in the first 1024 bytes. */
+export function looksLikePdf(head: Uint8Array): boolean {
+  const text = new TextDecoder("latin1").decode(head.subarray(0, 1024));
+  return text.includes("%PDF-");
+}
+
+export function titleFromFilename(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? name;
+  const stripped = base.replace(/\.pdf$/i, "").replace(/[\u0000-\u001f\u007f]/g, "").trim();
+  return stripped || "presentation";
+}
+
+export class LocalDeckError extends Error {}
+
+export async function importLocalPdf(file: File, store: DeckStore): Promise<DeckRecord> {
+  const data = await file.arrayBuffer();
+  if (!looksLikePdf(new Uint8Array(data, 0, Math.min(1024, data.byteLength)))) {
+    throw new LocalDeckError(`“${file.name}” is not a PDF. Export the deck as PDF and open that file.`);
+  }
+  const renderer = new Renderer();
+  try {
+    let opened;
+    try {
+      opened = await renderer.open(data);
+    } catch {
+      throw new LocalDeckError(`“${file.name}” could not be read as a PDF. It may be damaged or password-protected.`);
+    }
+    const filename = titleFromFilename(file.name);
+    return await store.putDeck({
+      title: opened.title || filename,
+      filename,
+      totalSlides: opened.pageCount,
+      sha256: await sha256Hex(data),
+      source: "local",
+      data,
+    });
+  } finally {
+    renderer.terminate();
+  }
+}

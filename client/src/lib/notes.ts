@@ -1,0 +1,40 @@
+/**
+ * @module client/lib/notes
+ * Speaker notes are markdown from an untrusted PDF: parse with marked, then sanitise with
+ * DOMPurify to a small allow-list (no scripts, styles, frames, forms or event handlers).
+ */
+import DOMPurify from "dompurify";
+import { marked } from "marked";
+
+const ALLOWED_TAGS = [
+  "p", "br", "strong", "b", "em", "i", "u", "s", "del", "code", "pre", "blockquote",
+  "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "a", "table", "thead",
+  "tbody", "tr", "th", "td", "sup", "sub", "mark", "kbd", "span",
+];
+const ALLOWED_ATTR = ["href", "title", "start", "align"];
+
+let hooked = false;
+
+function hookLinks() {
+  if (hooked) return;
+  hooked = true;
+  // Links in notes open outside the presenter and tell the target nothing about us.
+  DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+    if (node.tagName === "A") {
+      node.setAttribute("target", "_blank");
+      node.setAttribute("rel", "noopener noreferrer");
+    }
+  });
+}
+
+/** Markdown → a sanitised DocumentFragment, ready to append. */
+export function renderNotes(markdown: string): DocumentFragment {
+  hookLinks();
+  const html = marked.parse(markdown, { async: false, gfm: true, breaks: true }) as string;
+  return DOMPurify.sanitize(html, {
+    ALLOWED_TAGS,
+    ALLOWED_ATTR,
+    ALLOWED_URI_REGEXP: /^(?:https?:|mailto:|#)/i,
+    RETURN_DOM_FRAGMENT: true,
+  });
+}

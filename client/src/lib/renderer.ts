@@ -1,0 +1,107 @@
+/**
+ * @module client/lib/renderer
+ * The page side of the render worker: a promise per request, a small cache of rendered
+ * slides, and look-ahead so stepping forward shows a slide that is already painted.
+ */
+import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
+
+/** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */
+const CACHE_LIMIT = 10;
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
+type Body = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+export class Renderer {
+  private worker: Worker;
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private cache = new Map<string, Promise<RenderResult>>();
+
+  constructor() {
+    this.worker = new Worker(__DH_WORKER_URL__, { type: "module", name: "deckhand-render" });
+    this.worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+      const message = event.data;
+      const pending = this.pending.get(message.id);
+      if (!pending) return;
+      this.pending.delete(message.id);
+      if (message.ok) pending.resolve(message.result);
+      else pending.reject(new Error(message.error));
+    };
+    this.worker.onerror = (event) => {
+      const error = new Error(event.message || "The render worker failed to start.");
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+    };
+  }
+
+  private call<T>(body: Body, transfer: Transferable[] = []): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
+      this.worker.postMessage({ ...body, id }, transfer);
+    });
+  }
+
+  /** Open a deck. The bytes are copied, so the caller's buffer stays usable. */
+  open(data: ArrayBuffer): Promise<OpenResult> {
+    const copy = data.slice(0);
+    this.cache.clear();
+    return this.call<OpenResult>({ type: "open", data: copy }, [copy]);
+  }
+
+  /** Render slide `page` at `width` device pixels; cached by slide and width. */
+  render(page: number, width: number, priority = 100): Promise<RenderResult> {
+    const w = Math.max(16, Math.round(width));
+    const key = `${page}@${w}`;
+    let entry = this.cache.get(key);
+    if (entry) {
+      // Refresh its place in the LRU order.
+      this.cache.delete(key);
+      this.cache.set(key, entry);
+      return entry;
+    }
+    entry = this.call<RenderResult>({ type: "render", page, width: w, priority });
+    entry.catch(() => this.cache.delete(key));
+    this.cache.set(key, entry);
+    while (this.cache.size > CACHE_LIMIT) {
+      const oldest = this.cache.keys().next().value as string;
+      const evicted = this.cache.get(oldest);
+      this.cache.delete(oldest);
+      void evicted?.then((r) => r.bitmap.close(), () => {});
+    }
+    return entry;
+  }
+
+  /** Render without keeping the result (overview thumbnails would flush the cache). */
+  renderOnce(page: number, width: number, priority = 5): Promise<RenderResult> {
+    return this.call<RenderResult>({ type: "render", page, width: Math.max(16, Math.round(width)), priority });
+  }
+
+  /** Queue low-priority renders of the slides after `page`. */
+  prefetch(page: number, width: number, count: number, pageCount: number): void {
+    for (let i = 1; i <= count && page + i <= pageCount; i++) void this.render(page + i, width, 50 - i).catch(() => {});
+    if (page > 1) void this.render(page - 1, width, 10).catch(() => {});
+  }
+
+  attachment(name: string): Promise<Uint8Array | null> {
+    return this.call<Uint8Array | null>({ type: "attachment", name });
+  }
+
+  terminate(): void {
+    this.worker.terminate();
+  }
+}
+
+/** Draw a rendered slide into a canvas, sizing its backing store to the bitmap. */
+export function paint(canvas: HTMLCanvasElement, result: RenderResult): void {
+  if (canvas.width !== result.bitmap.width || canvas.height !== result.bitmap.height) {
+    canvas.width = result.bitmap.width;
+    canvas.height = result.bitmap.height;
+  }
+  const ctx = canvas.getContext("2d", { alpha: false });
+  try {
+    ctx?.drawImage(result.bitmap, 0, 0);
+  } catch {
+    // The bitmap was evicted and closed meanwhile; the next render repaints.
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * @module client/pages/library
+ * `/` — the decks stored in this browser: open, delete, and open a local PDF without any
+ * upload (which leads to the share screen: how to open the audience window).
+ */
+import { $, h, replace } from "../lib/dom.ts";
+import { formatBytes, formatDate, pluralSlides } from "../lib/format.ts";
+import { importLocalPdf, LocalDeckError } from "../lib/local-deck.ts";
+import { offlineNotice, registerOffline } from "../lib/offline.ts";
+import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
+
+const list = $("#decks") as HTMLUListElement;
+const empty = $("#empty");
+const notices = $("#notices");
+const fileInput = $("#file-input") as HTMLInputElement;
+const share = $("#share");
+let store: DeckStore;
+
+function notice(text: string, kind: "warn" | "error" | "ok" = "error") {
+  const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
+  notices.append(el);
+  return el;
+}
+
+function deckCard(deck: DeckRecord): HTMLLIElement {
+  const present = `/present/${encodeURIComponent(deck.id)}`;
+  const del = h("button", { type: "button", class: "btn btn-small btn-ghost", "aria-label": `Delete ${deck.title}` }, "Delete");
+  del.addEventListener("click", async () => {
+    if (!confirm(`Delete “${deck.title}” from this browser? You will need the PDF or a new link to present it again.`)) return;
+    await store.deleteDeck(deck.id);
+    await refresh();
+  });
+  const source = deck.source === "handoff" ? "From a link" : "From this computer";
+  return h(
+    "li",
+    { class: "deck-card", "data-deck": deck.id },
+    h("a", { class: "deck-open", href: present, "aria-label": `Present ${deck.title}` },
+      h("span", { class: "deck-thumb", "aria-hidden": "true" }, h("span", { class: "deck-thumb-count" }, String(deck.totalSlides || "?"))),
+      h("span", { class: "deck-title" }, deck.title),
+    ),
+    h("p", { class: "deck-meta" }, [deck.totalSlides ? pluralSlides(deck.totalSlides) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
+    h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
+    h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), del),
+  );
+}
+
+async function refresh() {
+  const decks = await store.listDecks();
+  replace(list, ...decks.map(deckCard));
+  empty.hidden = decks.length > 0;
+  const estimate = await navigator.storage?.estimate?.().catch(() => null);
+  if (estimate?.usage !== undefined && estimate.quota) {
+    replace($("#storage-usage"), `${decks.length} deck${decks.length === 1 ? "" : "s"} · using ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} available to this site`);
+  }
+}
+
+function showShare(deck: DeckRecord) {
+  replace($("#share-deck"), `“${deck.title}” · ${pluralSlides(deck.totalSlides)} · stored in this browser, nothing uploaded`);
+  ($("#share-present") as HTMLAnchorElement).href = `/present/${encodeURIComponent(deck.id)}`;
+  $("#share-audience").onclick = () => {
+    window.open(`/view/${encodeURIComponent(deck.id)}`, `deckhand-audience-${deck.id}`, "popup,width=1280,height=720");
+  };
+  share.hidden = false;
+  share.scrollIntoView({ behavior: "smooth", block: "center" });
+  share.focus();
+}
+
+async function openLocal(file: File) {
+  const working = notice(`Opening “${file.name}”…`, "ok");
+  try {
+    const deck = await importLocalPdf(file, store);
+    working.remove();
+    await refresh();
+    showShare(deck);
+  } catch (error) {
+    working.remove();
+    if (error instanceof LocalDeckError) notice(error.message);
+    else if (error instanceof StorageError) notice(error.kind === "quota" ? "This browser has no room for the deck. Delete decks you no longer need, then try again." : "This browser refuses to store decks (private window or privacy settings). Use a normal window.");
+    else notice("The PDF could not be opened.");
+  }
+}
+
+async function main() {
+  void registerOffline().then((status) => {
+    const el = offlineNotice(status);
+    if (el) notices.prepend(el);
+  });
+  try {
+    store = await DeckStore.open();
+  } catch {
+    notice("This browser refuses to store decks here (a private window, or storage turned off). Open deckhand in a normal window.");
+    return;
+  }
+  $("#open-local").addEventListener("click", () => fileInput.click());
+  fileInput.addEventListener("change", () => {
+    const file = fileInput.files?.[0];
+    if (file) void openLocal(file);
+    fileInput.value = "";
+  });
+  const hint = $("#drop-hint");
+  document.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    hint.hidden = false;
+  });
+  document.addEventListener("dragleave", (e) => {
+    if (!e.relatedTarget) hint.hidden = true;
+  });
+  document.addEventListener("drop", (e) => {
+    e.preventDefault();
+    hint.hidden = true;
+    const file = e.dataTransfer?.files[0];
+    if (file) void openLocal(file);
+  });
+  $("#reset-storage").addEventListener("click", async () => {
+    if (!confirm("Erase every deck stored in this browser? This cannot be undone.")) return;
+    await store.hardReset();
+    store = await DeckStore.open();
+    await refresh();
+  });
+  await refresh();
+  document.body.dataset.ready = "true";
+}
+
+void main();

@@ -1,0 +1,297 @@
+/**
+ * @module client/pages/start
+ * /start/{id}#t=TOKEN — claim a handoff: download (resuming with Range after a cut), store
+ * bytes and metadata in one IndexedDB transaction, verify the digest of what was stored,
+ * complete the handoff with it, then open the presenter. Nothing here consumes the link
+ * until the bytes are safely stored and verified.
+ */
+import { $, h, replace } from "../lib/dom.ts";
+import { formatBytes, pluralSlides } from "../lib/format.ts";
+import {
+  cleanedStartUrl,
+  decodeFilename,
+  parseHandoffLink,
+  resumeDecision,
+  resumeHeaders,
+  screenForProblem,
+  screenText,
+  type HandoffLink,
+  type Problem,
+  type ScreenKind,
+} from "../lib/handoff.ts";
+import { offlineNotice, registerOffline } from "../lib/offline.ts";
+import { reprDigestToHex, sha256Hex } from "../lib/sha256.ts";
+import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
+
+class ScreenError extends Error {
+  constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
+    super(kind);
+  }
+}
+
+interface Download {
+  chunks: Uint8Array[];
+  received: number;
+  total: number | null;
+  filename: string;
+  totalSlides: number | null;
+  serverDigest: string | null;
+}
+
+const titleEl = $("#title");
+const metaEl = $("#meta");
+const statusEl = $("#status");
+const actionsEl = $("#actions");
+const progressEl = $("#progress");
+const barEl = $("#progress-bar");
+
+let link: HandoffLink;
+let store: DeckStore | null = null;
+const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null };
+
+function setProgress(fraction: number | null) {
+  progressEl.hidden = false;
+  progressEl.classList.toggle("indeterminate", fraction === null);
+  const pct = fraction === null ? 0 : Math.round(fraction * 100);
+  barEl.style.width = fraction === null ? "" : `${pct}%`;
+  progressEl.setAttribute("aria-valuenow", String(pct));
+}
+
+function showMeta() {
+  const parts: string[] = [];
+  if (download.totalSlides) parts.push(pluralSlides(download.totalSlides));
+  if (download.total) parts.push(formatBytes(download.total));
+  replace(metaEl, parts.join(" · "));
+  if (download.filename) replace(titleEl, download.filename);
+}
+
+function apiUrl(path: string): string {
+  return `/api/sessions/${encodeURIComponent(link.id)}${path}`;
+}
+
+async function readProblem(response: Response): Promise<Problem> {
+  try {
+    const body = (await response.json()) as Problem;
+    return { ...body, status: response.status };
+  } catch {
+    return { status: response.status };
+  }
+}
+
+async function fetchDeck(): Promise<void> {
+  let response: Response;
+  try {
+    response = await fetch(`${apiUrl("/handoff")}?t=${encodeURIComponent(link.token!)}`, {
+      headers: resumeHeaders(download.received),
+      cache: "no-store",
+      credentials: "omit",
+      referrerPolicy: "no-referrer",
+    });
+  } catch {
+    throw new ScreenError(download.received > 0 ? "interrupted" : "offline");
+  }
+  if (response.status !== 200 && response.status !== 206) {
+    const problem = await readProblem(response);
+    throw new ScreenError(screenForProblem(problem), problem);
+  }
+
+  const decision = download.received > 0 ? resumeDecision(response.status, response.headers.get("content-range"), download.received) : "restart";
+  if (decision === "invalid") {
+    // The server cannot continue where we stopped: start again from the first byte.
+    await response.body?.cancel();
+    download.chunks = [];
+    download.received = 0;
+    return fetchDeck();
+  }
+  if (decision === "restart") {
+    download.chunks = [];
+    download.received = 0;
+    const length = Number(response.headers.get("content-length"));
+    download.total = Number.isFinite(length) && length > 0 ? length : null;
+    download.filename = decodeFilename(response.headers.get("x-filename"));
+    const slides = Number(response.headers.get("x-total-slides"));
+    download.totalSlides = Number.isInteger(slides) && slides > 0 ? slides : null;
+    download.serverDigest = reprDigestToHex(response.headers.get("repr-digest"));
+  }
+  showMeta();
+  replace(statusEl, download.received > 0 ? "Resuming download…" : "Downloading…");
+
+  const reader = response.body?.getReader();
+  if (!reader) throw new ScreenError("server");
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      download.chunks.push(value);
+      download.received += value.byteLength;
+      setProgress(download.total ? download.received / download.total : null);
+    }
+  } catch {
+    throw new ScreenError("interrupted");
+  }
+  if (download.total !== null && download.received < download.total) throw new ScreenError("interrupted");
+}
+
+function joinChunks(): ArrayBuffer {
+  const out = new Uint8Array(download.received);
+  let offset = 0;
+  for (const chunk of download.chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out.buffer;
+}
+
+async function storeAndVerify(): Promise<DeckRecord> {
+  replace(statusEl, "Checking and storing the deck in this browser…");
+  setProgress(1);
+  const data = joinChunks();
+  const digest = await sha256Hex(data);
+  if (download.serverDigest && digest !== download.serverDigest) {
+    resetDownload();
+    throw new ScreenError("checksum");
+  }
+  let deck: DeckRecord;
+  try {
+    deck = await store!.putDeck({
+      title: download.filename,
+      filename: download.filename,
+      totalSlides: download.totalSlides ?? 0,
+      sha256: digest,
+      source: "handoff",
+      handoffId: link.id,
+      data,
+    });
+  } catch (error) {
+    throw storageScreen(error);
+  }
+  // Verify what storage holds, not what we meant to write.
+  const stored = await store!.getDeckBytes(deck.id);
+  const storedDigest = stored ? await sha256Hex(stored) : null;
+  if (storedDigest !== digest) {
+    await store!.deleteDeck(deck.id).catch(() => {});
+    resetDownload();
+    throw new ScreenError("checksum");
+  }
+  return deck;
+}
+
+function resetDownload() {
+  download.chunks = [];
+  download.received = 0;
+}
+
+function storageScreen(error: unknown): ScreenError {
+  const kind = error instanceof StorageError ? error.kind : "unknown";
+  return new ScreenError(kind === "quota" ? "storage-quota" : kind === "unavailable" ? "storage-unavailable" : "storage-quota");
+}
+
+async function complete(deck: DeckRecord): Promise<void> {
+  replace(statusEl, "Confirming with the server…");
+  let response: Response;
+  try {
+    response = await fetch(apiUrl("/handoff/complete"), {
+      method: "POST",
+      headers: { "x-controller-token": link.token!, "content-type": "application/json" },
+      body: JSON.stringify({ sha256: deck.sha256 }),
+      cache: "no-store",
+      credentials: "omit",
+      referrerPolicy: "no-referrer",
+    });
+  } catch {
+    throw new ScreenError("offline");
+  }
+  if (!response.ok) {
+    const problem = await readProblem(response);
+    const kind = screenForProblem(problem);
+    if (kind === "checksum") {
+      // The server keeps the deck staged; drop our copy and download afresh on retry.
+      await store!.deleteDeck(deck.id).catch(() => {});
+      resetDownload();
+    }
+    throw new ScreenError(kind, problem);
+  }
+  await store!.markHandoffCompleted(deck.id);
+}
+
+function openPresenter(deck: DeckRecord) {
+  replace(titleEl, deck.title);
+  replace(statusEl, "Stored. Opening the presenter…");
+  location.replace(`/present/${encodeURIComponent(deck.id)}`);
+}
+
+async function showFailure(kind: ScreenKind, problem?: Problem) {
+  const text = screenText(kind);
+  document.body.dataset.screen = kind;
+  progressEl.hidden = true;
+  replace(titleEl, text.title);
+  replace(statusEl, text.message);
+  statusEl.classList.add("status-error");
+  const buttons: HTMLElement[] = [];
+  if (kind === "claimed" && store) {
+    const mine = await store.findByHandoff(link.id).catch(() => undefined);
+    if (mine) {
+      replace(statusEl, "This browser already holds this deck: the link was used here.");
+      statusEl.classList.remove("status-error");
+      buttons.push(h("a", { class: "btn btn-primary", href: `/present/${encodeURIComponent(mine.id)}`, id: "open-claimed" }, `Open “${mine.title}”`));
+    }
+  }
+  if (text.retry) buttons.push(h("button", { type: "button", class: "btn btn-primary", id: "retry", onclick: () => void run() }, download.received > 0 ? "Resume download" : "Try again"));
+  buttons.push(h("a", { class: "btn", href: "/" }, "Go to your decks"));
+  replace(actionsEl, ...buttons);
+  if (problem?.detail && kind === "server") metaEl.textContent = problem.detail;
+}
+
+async function run(): Promise<void> {
+  document.body.dataset.screen = "loading";
+  statusEl.classList.remove("status-error");
+  replace(actionsEl);
+  try {
+    if (!link.token) throw new ScreenError("token-missing");
+    if (!store) {
+      try {
+        store = await DeckStore.open();
+      } catch (error) {
+        throw storageScreen(error);
+      }
+    }
+    // A claim that stored the deck but lost the server's answer resumes at "complete".
+    let deck = await store.findByHandoff(link.id);
+    if (deck?.handoffCompletedAt) return openPresenter(deck);
+    if (!deck) {
+      setProgress(download.total ? download.received / download.total : null);
+      await fetchDeck();
+      // For the benchmark: the presenter reports the time from here to its first slide.
+      sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
+      deck = await storeAndVerify();
+    }
+    await complete(deck);
+    void navigator.storage?.persist?.().catch(() => false);
+    document.body.dataset.screen = "done";
+    openPresenter(deck);
+  } catch (error) {
+    if (error instanceof ScreenError) return showFailure(error.kind, error.problem);
+    console.error(error);
+    return showFailure("server");
+  }
+}
+
+async function main() {
+  const parsed = parseHandoffLink(new URL(location.href));
+  if (!parsed) {
+    link = { id: "", token: null, tokenInQuery: false };
+    return showFailure("not-found");
+  }
+  link = parsed;
+  // Per DESIGN §2.1 the token must not linger in the query string (logs, Referer): move it
+  // to the fragment at once.
+  if (link.tokenInQuery) history.replaceState(null, "", cleanedStartUrl(link, location.origin));
+  // Install the offline shell while the deck downloads.
+  void registerOffline().then((status) => {
+    const notice = offlineNotice(status);
+    if (notice) $("#notices").append(notice);
+  });
+  await run();
+}
+
+void main();

@@ -1,0 +1,18 @@
+/**
+ * @module client/sw/shell
+ * Which cached page shell answers a URL offline: every /present/{deck} is the same HTML,
+ * cached once under /present/_ (and so on for the other page families).
+ */
+export function shellFor(pathname: string): string | null {
+  if (pathname === "/" || pathname === "/index.html") return "/";
+  if (pathname === "/check") return "/check";
+  for (const prefix of ["/present/", "/view/", "/start/"]) {
+    if (pathname.startsWith(prefix) && pathname.length > prefix.length) return prefix + "_";
+  }
+  return null;
+}
+
+/** Requests the service worker answers from its cache first (content-hashed or versioned). */
+export function isImmutableAsset(pathname: string): boolean {
+  return pathname.startsWith("/assets/") || pathname.startsWith("/vendor/") || pathname === "/favicon.svg";
+}

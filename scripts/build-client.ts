@@ -1,0 +1,154 @@
+/**
+ * @module scripts/build-client
+ * Bundles the browser client into client-dist/ and writes src/http/client-assets.gen.ts,
+ * a module that imports every output `with { type: "file" }` so `bun build --compile`
+ * embeds them. Output names carry content hashes, so the build is deterministic: the same
+ * sources give byte-identical files and the same generated module.
+ *
+ *   bun run scripts/build-client.ts
+ */
+import { createHash } from "node:crypto";
+import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, join, relative, resolve } from "node:path";
+
+const root = resolve(import.meta.dir, "..");
+const clientDir = join(root, "client");
+const outDir = join(root, "client-dist");
+const genFile = join(root, "src/http/client-assets.gen.ts");
+
+/** The pages and the URL paths that serve them (see src/http/client.ts). */
+export const PAGES = ["library", "start", "present", "view", "check"] as const;
+
+const started = performance.now();
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(join(outDir, "assets"), { recursive: true });
+
+function hash(data: string | Uint8Array, length = 10): string {
+  return createHash("sha256").update(data).digest("hex").slice(0, length);
+}
+
+function fail(what: string, logs: unknown[]): never {
+  console.error(`build-client: ${what} failed`);
+  for (const log of logs) console.error(log);
+  process.exit(1);
+}
+
+// 1. mupdf, served as-is from a versioned folder (it finds its .wasm beside itself). The
+//    brotli files mupdf ships are served to browsers that accept br: 10 MB of WASM → 3.6 MB.
+const mupdfPkg = JSON.parse(readFileSync(join(root, "node_modules/mupdf/package.json"), "utf8")) as { version: string };
+const vendorPath = `vendor/mupdf-${mupdfPkg.version}`;
+mkdirSync(join(outDir, vendorPath), { recursive: true });
+for (const name of ["mupdf.js", "mupdf-wasm.js", "mupdf-wasm.wasm", "mupdf.js.br", "mupdf-wasm.js.br", "mupdf-wasm.wasm.br"]) {
+  cpSync(join(root, "node_modules/mupdf/dist", name), join(outDir, vendorPath, name));
+}
+const mupdfUrl = `/${vendorPath}/mupdf.js`;
+
+// 2. The render worker, its own bundle so pages can name its hashed URL.
+const worker = await Bun.build({
+  entrypoints: [join(clientDir, "src/worker/render-worker.ts")],
+  outdir: join(outDir, "assets"),
+  naming: "[name]-[hash].[ext]",
+  target: "browser",
+  format: "esm",
+  minify: true,
+  define: { __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
+});
+if (!worker.success) fail("worker bundle", worker.logs);
+const workerUrl = "/" + relative(outDir, worker.outputs[0]!.path);
+
+// 3. Page scripts, sharing chunks.
+const pages = await Bun.build({
+  entrypoints: PAGES.map((p) => join(clientDir, `src/pages/${p}.ts`)),
+  outdir: outDir,
+  naming: { entry: "assets/[name]-[hash].[ext]", chunk: "assets/chunk-[hash].[ext]", asset: "assets/[name]-[hash].[ext]" },
+  splitting: true,
+  target: "browser",
+  format: "esm",
+  minify: true,
+  define: { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
+});
+if (!pages.success) fail("page bundles", pages.logs);
+const entryUrl = new Map<string, string>();
+for (const output of pages.outputs) {
+  if (output.kind === "entry-point") entryUrl.set(basename(output.path).replace(/-[a-z0-9]+\.js$/, ""), "/" + relative(outDir, output.path));
+}
+
+// 4. The stylesheet and static images, content-hashed.
+const css = readFileSync(join(clientDir, "styles/app.css"));
+const cssUrl = `/assets/app-${hash(css)}.css`;
+writeFileSync(join(outDir, cssUrl), css);
+const icon = readFileSync(join(clientDir, "static/icon.svg"));
+writeFileSync(join(outDir, "favicon.svg"), icon);
+
+// 5. HTML pages from templates.
+mkdirSync(join(outDir, "pages"), { recursive: true });
+for (const page of PAGES) {
+  const js = entryUrl.get(page);
+  if (!js) fail(`page ${page}`, ["no entry output"]);
+  const template = readFileSync(join(clientDir, `pages/${page}.html`), "utf8");
+  const html = template.replaceAll("%CSS%", cssUrl).replaceAll("%JS%", js);
+  writeFileSync(join(outDir, `pages/${page}.html`), html);
+}
+
+// 6. The service worker at a stable URL; its cache name is the hash of everything it caches.
+const files = listFiles(outDir).filter((f) => !f.endsWith(".br"));
+const version = hash(files.map((f) => f + ":" + hash(readFileSync(join(outDir, f)), 16)).join("\n"), 12);
+/** What the shell needs offline. Page shells are cached under one representative URL each. */
+const precache = [
+  "/",
+  "/present/_",
+  "/view/_",
+  "/start/_",
+  "/check",
+  "/favicon.svg",
+  ...files.filter((f) => f.startsWith("assets/") || f.startsWith("vendor/")).map((f) => "/" + f),
+];
+const sw = await Bun.build({
+  entrypoints: [join(clientDir, "src/sw/sw.ts")],
+  outdir: outDir,
+  naming: "sw.js",
+  target: "browser",
+  // A classic script: module service workers are not supported everywhere yet.
+  format: "iife",
+  minify: true,
+  define: { __DH_VERSION__: JSON.stringify(version), __DH_PRECACHE__: JSON.stringify(precache) },
+});
+if (!sw.success) fail("service worker", sw.logs);
+
+// 7. The generated module that embeds everything.
+const all = listFiles(outDir);
+const lines = [
+  "// @ts-nocheck",
+  "// Generated by scripts/build-client.ts — do not edit, do not commit.",
+  "",
+];
+const entries: string[] = [];
+all.forEach((file, i) => {
+  lines.push(`import f${i} from "../../client-dist/${file}" with { type: "file" };`);
+  entries.push(`  ${JSON.stringify("/" + file)}: { path: f${i}, contentType: ${JSON.stringify(contentType(file))}, bytes: ${statSync(join(outDir, file)).size} },`);
+});
+lines.push("", `export const clientVersion = ${JSON.stringify(version)};`, "", "export const clientFiles: Record<string, { path: string; contentType: string; bytes: number }> = {", ...entries, "};", "");
+writeFileSync(genFile, lines.join("\n"));
+
+console.log(`build-client: ${all.length} files, version ${version}, ${Math.round(performance.now() - started)} ms`);
+
+function listFiles(dir: string, prefix = ""): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = join(dir, name);
+    if (statSync(full).isDirectory()) out.push(...listFiles(full, prefix + name + "/"));
+    else out.push(prefix + name);
+  }
+  return out;
+}
+
+function contentType(file: string): string {
+  const name = file.replace(/\.br$/, "");
+  if (name.endsWith(".html")) return "text/html; charset=utf-8";
+  if (name.endsWith(".js")) return "text/javascript; charset=utf-8";
+  if (name.endsWith(".css")) return "text/css; charset=utf-8";
+  if (name.endsWith(".wasm")) return "application/wasm";
+  if (name.endsWith(".svg")) return "image/svg+xml";
+  if (name.endsWith(".json")) return "application/json";
+  return "application/octet-stream";
+}

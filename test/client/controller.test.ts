@@ -1,0 +1,95 @@
+/**
+ * The client controller through app.handle(): pages, headers, the service worker and the
+ * embedded assets. Builds the client first (scripts/build-client.ts is fast).
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { Elysia } from "elysia";
+
+let app: Elysia;
+let files: Record<string, { path: string; contentType: string }>;
+
+beforeAll(async () => {
+  const build = Bun.spawnSync(["bun", "run", "scripts/build-client.ts"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe", stderr: "pipe" });
+  if (build.exitCode !== 0) throw new Error(build.stderr.toString());
+  const gen = await import("../../src/http/client-assets.gen.ts");
+  files = gen.clientFiles;
+  const { clientController } = await import("../../src/http/client.ts");
+  app = new Elysia().use(clientController());
+});
+
+const get = (path: string, headers: Record<string, string> = {}) => app.handle(new Request(`http://localhost${path}`, { headers }));
+
+describe("client pages", () => {
+  for (const path of ["/", "/start/AbCdEf", "/present/0123456789abcdef", "/view/0123456789abcdef", "/check"]) {
+    test(`${path} is an HTML page with a strict CSP and no-referrer`, async () => {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      const csp = res.headers.get("content-security-policy")!;
+      expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
+      expect(csp).not.toContain("unsafe-inline");
+      expect(csp).toContain("worker-src 'self' blob:");
+      expect(csp).toContain("media-src 'self' blob:");
+      expect(csp).toContain("https://www.youtube-nocookie.com");
+      expect(csp).toContain("https://player.vimeo.com");
+      expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      const html = await res.text();
+      // No inline script: every <script> has a src.
+      expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+      expect(html).toMatch(/<script type="module" src="\/assets\/[a-z]+-[a-z0-9]+\.js"><\/script>/);
+    });
+  }
+
+  test("a page answers 304 to its ETag", async () => {
+    const first = await get("/");
+    const etag = first.headers.get("etag")!;
+    expect((await get("/", { "if-none-match": etag })).status).toBe(304);
+  });
+});
+
+describe("service worker and assets", () => {
+  test("/sw.js is served at its stable URL and always revalidated", async () => {
+    const res = await get("/sw.js");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(res.headers.get("cache-control")).toBe("no-cache");
+    const body = await res.text();
+    expect(body).toContain("deckhand-shell-");
+    // It precaches the pages, the bundles and mupdf's WASM.
+    expect(body).toContain("/present/_");
+    expect(body).toContain("mupdf-wasm.wasm");
+  });
+
+  test("every hashed asset is served with a long immutable cache", async () => {
+    const assets = Object.keys(files).filter((p) => p.startsWith("/assets/"));
+    expect(assets.length).toBeGreaterThan(5);
+    for (const path of assets) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    }
+  });
+
+  test("mupdf's WASM is served as application/wasm, brotli when accepted", async () => {
+    const path = Object.keys(files).find((p) => p.endsWith("mupdf-wasm.wasm"))!;
+    const plain = await get(path);
+    expect(plain.headers.get("content-type")).toBe("application/wasm");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const plainBytes = new Uint8Array(await plain.arrayBuffer());
+    expect(Array.from(plainBytes.subarray(0, 4))).toEqual([0x00, 0x61, 0x73, 0x6d]);
+    const br = await get(path, { "accept-encoding": "gzip, br" });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    expect(br.headers.get("vary")).toBe("Accept-Encoding");
+    expect((await br.arrayBuffer()).byteLength).toBeLessThan(plainBytes.byteLength / 2);
+  });
+
+  test("the build is deterministic", async () => {
+    const again = Bun.spawnSync(["bun", "run", "scripts/build-client.ts"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe" });
+    expect(again.exitCode).toBe(0);
+    const gen = await Bun.file(`${import.meta.dir}/../../src/http/client-assets.gen.ts`).text();
+    for (const path of Object.keys(files)) expect(gen).toContain(JSON.stringify(path));
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, test } from "bun:test";
+import { fitBox } from "../../client/src/lib/fit.ts";
+import { formatBytes, formatClock } from "../../client/src/lib/format.ts";
+import { looksLikePdf, titleFromFilename } from "../../client/src/lib/local-deck.ts";
+import { embedUrl, kindOf } from "../../client/src/lib/media.ts";
+import { clampSlide, keyAction } from "../../client/src/lib/navigation.ts";
+import { countdown, TalkTimer } from "../../client/src/lib/timer.ts";
+import { isImmutableAsset, shellFor } from "../../client/src/sw/shell.ts";
+import type { SlideMedia } from "../../src/sidecar/types.ts";
+
+describe("keyboard", () => {
+  test("the documented keys step, jump and toggle", () => {
+    for (const key of ["ArrowRight", " ", "PageDown"]) expect(keyAction(key, "")).toEqual({ type: "next" });
+    for (const key of ["ArrowLeft", "PageUp"]) expect(keyAction(key, "")).toEqual({ type: "prev" });
+    expect(keyAction("Home", "")).toEqual({ type: "first" });
+    expect(keyAction("End", "")).toEqual({ type: "last" });
+    expect(keyAction("b", "")).toEqual({ type: "blank" });
+    expect(keyAction("f", "")).toEqual({ type: "fullscreen" });
+    expect(keyAction("?", "")).toEqual({ type: "help" });
+  });
+  test("digits then Enter go to a slide", () => {
+    expect(keyAction("1", "")).toEqual({ type: "digit", buffer: "1" });
+    expect(keyAction("2", "1")).toEqual({ type: "digit", buffer: "12" });
+    expect(keyAction("Enter", "12")).toEqual({ type: "goto", slide: 12 });
+    expect(keyAction("Enter", "")).toEqual({ type: "next" });
+  });
+  test("slide numbers are clamped to the deck", () => {
+    expect(clampSlide(0, 10)).toBe(1);
+    expect(clampSlide(99, 10)).toBe(10);
+    expect(clampSlide(Number.NaN, 10)).toBe(1);
+  });
+});
+
+describe("timer", () => {
+  test("elapsed time pauses and resumes", () => {
+    let now = 0;
+    const t = new TalkTimer(() => now);
+    t.start();
+    now = 5000;
+    t.pause();
+    now = 9000;
+    expect(t.elapsedSeconds()).toBe(5);
+    t.start();
+    now = 10000;
+    expect(t.elapsedSeconds()).toBe(6);
+    t.reset();
+    expect(t.elapsedSeconds()).toBe(0);
+  });
+  test("a pdfpc duration gives a countdown that warns in the last minutes", () => {
+    expect(countdown({}, 10)).toBeNull();
+    expect(countdown({ durationMinutes: 20 }, 60)).toEqual({ remainingSeconds: 1140, state: "ok" });
+    expect(countdown({ durationMinutes: 20, lastMinutes: 5 }, 16 * 60)?.state).toBe("warn");
+    expect(countdown({ durationMinutes: 1 }, 61)?.state).toBe("over");
+  });
+  test("an end time counts down to the wall clock", () => {
+    const now = new Date(2026, 0, 1, 10, 0, 0);
+    expect(countdown({ endTime: "10:30" }, 0, now)?.remainingSeconds).toBe(1800);
+  });
+  test("clock formatting", () => {
+    expect(formatClock(0)).toBe("0:00");
+    expect(formatClock(75)).toBe("1:15");
+    expect(formatClock(3725)).toBe("1:02:05");
+    expect(formatClock(-30)).toBe("−0:30");
+  });
+});
+
+describe("media", () => {
+  const base: SlideMedia = { id: "m", kind: "file", slide: 1, rect: { x: 0, y: 0, w: 10, h: 10 }, mime: "video/mp4", autoplay: true, loop: true };
+  test("kinds follow the MIME type and file name", () => {
+    expect(kindOf(base)).toBe("video");
+    expect(kindOf({ ...base, mime: "image/gif" })).toBe("image");
+    expect(kindOf({ ...base, mime: null, attachment: "media-x.gif" })).toBe("image");
+    expect(kindOf({ ...base, mime: "audio/mpeg" })).toBe("audio");
+    expect(kindOf({ ...base, kind: "youtube", videoId: "abc" })).toBe("embed");
+  });
+  test("embed URLs use the privacy-enhanced hosts and refuse odd ids", () => {
+    expect(embedUrl({ ...base, kind: "youtube", videoId: "dQw4w9WgXcQ" })).toStartWith("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?");
+    expect(embedUrl({ ...base, kind: "vimeo", videoId: "76979871" })).toStartWith("https://player.vimeo.com/video/76979871?");
+    expect(embedUrl({ ...base, kind: "youtube", videoId: "x\"><script>" })).toBeNull();
+  });
+});
+
+describe("layout and files", () => {
+  test("a slide fits its container at its aspect ratio", () => {
+    expect(fitBox(1600, 900, 800, 450)).toEqual({ w: 1600, h: 900 });
+    expect(fitBox(1000, 1000, 800, 450)).toEqual({ w: 1000, h: 562 });
+    expect(fitBox(0, 100, 4, 3)).toEqual({ w: 0, h: 0 });
+  });
+  test("a local file is judged by its bytes", () => {
+    expect(looksLikePdf(new TextEncoder().encode("%PDF-1.7\n"))).toBe(true);
+    expect(looksLikePdf(new TextEncoder().encode("junk\n%PDF-1.4"))).toBe(true);
+    expect(looksLikePdf(new TextEncoder().encode("<html>"))).toBe(false);
+    expect(titleFromFilename("C:\\talks\\Q3 Review.PDF")).toBe("Q3 Review");
+    expect(titleFromFilename(".pdf")).toBe("presentation");
+    expect(formatBytes(20 * 1024 * 1024)).toBe("20 MB");
+  });
+  test("the service worker answers every deck URL with its page shell", () => {
+    expect(shellFor("/")).toBe("/");
+    expect(shellFor("/present/abc")).toBe("/present/_");
+    expect(shellFor("/view/abc")).toBe("/view/_");
+    expect(shellFor("/start/abc")).toBe("/start/_");
+    expect(shellFor("/api/sessions/x/handoff")).toBeNull();
+    expect(shellFor("/present/")).toBeNull();
+    expect(isImmutableAsset("/assets/app-1.css")).toBe(true);
+    expect(isImmutableAsset("/api/check")).toBe(false);
+  });
+});

@@ -1,0 +1,284 @@
+/**
+ * The compiled binary end to end. `npm test` builds `dist/deckhand` first; when it is missing
+ * this suite fails (it never skips). The binary is copied into an empty directory and run
+ * from there, so nothing beside it (node_modules, sources, bunfig) can help it.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pkg from "../package.json" with { type: "json" };
+import type { HandoffRecord } from "../src/handoff/service.ts";
+import { makeDeck } from "./fixtures/pdfs.ts";
+import { BINARY, type BinaryServer, startBinary } from "./helpers/server.ts";
+
+/** Large enough that the kernel's socket buffers cannot hold it: the server is still sending at SIGTERM. */
+const SLOW_DOWNLOAD_BYTES = 20 * 1024 * 1024;
+/** Bound on every wait in this file. */
+const WAIT_MS = 15_000;
+
+let binDir: string;
+let binary: string;
+const tempDirs: string[] = [];
+const servers: BinaryServer[] = [];
+
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  tempDirs.push(dir);
+  return dir;
+}
+
+/** Run the copied binary from its own directory (its cwd holds nothing but the binary). */
+async function start(dataDir?: string): Promise<BinaryServer> {
+  const server = await startBinary({ binary, cwd: binDir, dataDir: dataDir ?? tempDir("deckhand-bin-data-") });
+  servers.push(server);
+  return server;
+}
+
+beforeAll(() => {
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
+  binDir = tempDir("deckhand-bin-");
+  binary = join(binDir, "deckhand");
+  copyFileSync(BINARY, binary);
+  // Made executable explicitly: a copy may not keep the mode on every filesystem.
+  chmodSync(binary, 0o755);
+});
+
+afterAll(async () => {
+  for (const server of servers) if (server.proc.exitCode === null) await server.kill9();
+  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+async function waitFor(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(20);
+  }
+}
+
+async function present(server: BinaryServer, pdf: Uint8Array, filename: string): Promise<HandoffRecord & { token: string }> {
+  const form = new FormData();
+  form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), filename);
+  const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
+  expect(res.status).toBe(200);
+  const record = (await res.json()) as HandoffRecord;
+  return { ...record, token: new URL(record.url).hash.replace(/^#t=/, "") };
+}
+
+const downloadUrl = (server: BinaryServer, record: { id: string; token: string }) =>
+  `${server.url}/api/sessions/${record.id}/handoff?t=${encodeURIComponent(record.token)}`;
+
+function run(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const result = Bun.spawnSync([binary, ...args], { cwd: binDir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+  return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
+}
+
+describe("the binary alone in an empty directory", () => {
+  test("runs present → handoff → complete over real HTTP, and the staged file is gone", async () => {
+    expect(readdirSync(binDir)).toEqual(["deckhand"]);
+    const server = await start();
+    const pdf = await makeDeck({ pages: 7, title: "Binary e2e" });
+    const record = await present(server, pdf, "Binary e2e.pdf");
+    expect(record).toMatchObject({ filename: "Binary e2e", totalSlides: 7, bytes: pdf.length, sha256: sha256(pdf) });
+    expect(record.url.startsWith(`${server.url}/start/${record.id}#t=`)).toBe(true);
+    expect(readdirSync(join(server.dataDir, "staged"))).toEqual([`${record.id}.pdf`]);
+
+    const download = await fetch(downloadUrl(server, record));
+    expect(download.status).toBe(200);
+    expect(download.headers.get("content-type")).toBe("application/pdf");
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    expect(sha256(bytes)).toBe(record.sha256);
+
+    const complete = await fetch(`${server.url}/api/sessions/${record.id}/handoff/complete`, {
+      method: "POST",
+      headers: { "x-controller-token": record.token, "content-type": "application/json" },
+      body: JSON.stringify({ sha256: sha256(bytes) }),
+    });
+    expect(complete.status).toBe(200);
+    expect(await complete.json()).toEqual({ ok: true });
+    expect(readdirSync(join(server.dataDir, "staged"))).toEqual([]);
+
+    const again = await fetch(downloadUrl(server, record));
+    expect(again.status).toBe(410);
+    expect(((await again.json()) as { code: string }).code).toBe("HANDOFF_CLAIMED");
+
+    // Nothing was written beside the binary: the data went to --data-dir.
+    expect(readdirSync(binDir)).toEqual(["deckhand"]);
+    expect(await server.stop()).toBe(0);
+  });
+
+  test("--version prints the package version and --help the usage, both exiting 0", () => {
+    const version = run("--version");
+    expect(version.code).toBe(0);
+    expect(version.stdout.trim()).toBe(pkg.version);
+
+    const help = run("--help");
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("Usage: deckhand");
+    for (const word of ["serve", "present", "token", "--data-dir", "--port", "--max-upload-mb", "--require-auth"]) {
+      expect(help.stdout).toContain(word);
+    }
+    expect(help.stderr).toBe("");
+  });
+});
+
+describe("SIGTERM", () => {
+  test("exits 0 with the database closed, and a restart on the same data dir serves the staged deck", async () => {
+    const dataDir = tempDir("deckhand-bin-data-");
+    const first = await start(dataDir);
+    const pdf = await makeDeck({ pages: 2 });
+    const record = await present(first, pdf, "kept.pdf");
+    expect(await first.stop()).toBe(0);
+    // Closing the last connection checkpoints the WAL into the database and removes it.
+    const wal = join(dataDir, "deckhand.db-wal");
+    expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+
+    const second = await start(dataDir);
+    const download = await fetch(downloadUrl(second, record));
+    expect(download.status).toBe(200);
+    expect(sha256(new Uint8Array(await download.arrayBuffer()))).toBe(sha256(pdf));
+    expect(await second.stop()).toBe(0);
+  });
+
+  test("an in-flight slow download still receives its whole body, new connections are refused, then exit 0", async () => {
+    const server = await start();
+    const pdf = await makeDeck({ pages: 3, padToBytes: SLOW_DOWNLOAD_BYTES });
+    const record = await present(server, pdf, "big.pdf");
+
+    const response = slowGet(server.port, `/api/sessions/${record.id}/handoff?t=${encodeURIComponent(record.token)}`);
+    await response.started;
+    // The reader is paused: the server is blocked mid-body when the signal arrives.
+    server.proc.kill("SIGTERM");
+    await waitFor("the listener to close", async () => !(await canConnect(server.port)));
+    await Bun.sleep(200);
+    expect(server.proc.exitCode).toBeNull();
+    response.resume();
+
+    const { status, headers, body } = await response.done;
+    expect(status).toBe(200);
+    expect(headers.get("content-length")).toBe(String(pdf.length));
+    expect(body.length).toBe(pdf.length);
+    expect(sha256(body)).toBe(record.sha256);
+    expect(await server.proc.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("the request log", () => {
+  test("one JSON line per request with method, path without query, status, duration and request id — never the token", async () => {
+    const server = await start();
+    const pdf = await makeDeck({ pages: 2 });
+    const record = await present(server, pdf, "log.pdf");
+    const download = await fetch(downloadUrl(server, record));
+    await download.arrayBuffer();
+    const wrongToken = await fetch(`${server.url}/api/sessions/${record.id}/handoff?t=not-the-token`);
+    expect(wrongToken.status).toBe(403);
+    const complete = await fetch(`${server.url}/api/sessions/${record.id}/handoff/complete`, {
+      method: "POST",
+      headers: { "x-controller-token": record.token },
+    });
+    expect(complete.status).toBe(200);
+    expect(await server.stop()).toBe(0);
+    await waitFor("the shutdown log line", () => server.logs().includes('"event":"shutdown"'));
+
+    const stdout = server.logs();
+    const lines = stdout.trim().split("\n");
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requests = entries.filter((entry) => entry.event === "request");
+    const sessionPath = `/api/sessions/${record.id}/handoff`;
+    const find = (method: string, path: string, status: number) =>
+      requests.find((entry) => entry.method === method && entry.path === path && entry.status === status);
+
+    const presentLine = find("POST", "/api/present", 200);
+    const downloadLine = find("GET", sessionPath, 200);
+    const forbiddenLine = find("GET", sessionPath, 403);
+    const completeLine = find("POST", `${sessionPath}/complete`, 200);
+    for (const line of [presentLine, downloadLine, forbiddenLine, completeLine]) {
+      expect(line).toBeDefined();
+      expect(typeof line!.ms).toBe("number");
+      expect(line!.requestId).toMatch(/^[0-9a-f]{16}$/);
+    }
+    expect(downloadLine!.requestId).toBe(download.headers.get("x-request-id"));
+    expect(completeLine!.requestId).toBe(complete.headers.get("x-request-id"));
+    for (const entry of requests) expect(String(entry.path)).not.toContain("?");
+
+    expect(stdout).not.toContain(record.token);
+    expect(stdout).not.toContain("not-the-token");
+    expect(stdout).not.toContain("t=");
+  });
+});
+
+/** Is anything accepting TCP connections on this port? */
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+interface SlowResponse {
+  /** Resolves once the first bytes arrived; the socket is then paused. */
+  started: Promise<void>;
+  resume(): void;
+  done: Promise<{ status: number; headers: Headers; body: Uint8Array }>;
+}
+
+/**
+ * GET over a raw socket whose reading pauses after the first chunk, so TCP back-pressure
+ * holds the server mid-body until `resume()`. Reads until Content-Length bytes or the close.
+ */
+function slowGet(port: number, path: string): SlowResponse {
+  let socket: Socket;
+  let markStarted: () => void;
+  const started = new Promise<void>((resolve) => (markStarted = resolve));
+  const done = new Promise<{ status: number; headers: Headers; body: Uint8Array }>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let paused = false;
+    socket = connect({ host: "127.0.0.1", port }, () => {
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+    });
+    const parse = () => {
+      const raw = Buffer.concat(chunks);
+      const end = raw.indexOf("\r\n\r\n");
+      if (end < 0) return null;
+      const [statusLine, ...headerLines] = raw.subarray(0, end).toString("latin1").split("\r\n");
+      const headers = new Headers();
+      for (const line of headerLines) {
+        const colon = line.indexOf(":");
+        headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+      }
+      return { status: Number(statusLine!.split(" ")[1]), headers, body: new Uint8Array(raw.subarray(end + 4)) };
+    };
+    socket.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      if (!paused) {
+        paused = true;
+        socket.pause();
+        markStarted();
+      }
+      const parsed = parse();
+      const length = Number(parsed?.headers.get("content-length") ?? Number.NaN);
+      if (parsed && parsed.body.length >= length) {
+        socket.destroy();
+        resolve(parsed);
+      }
+    });
+    socket.on("end", () => {
+      const parsed = parse();
+      if (parsed) resolve(parsed);
+      else reject(new Error(`connection closed after ${total} bytes without a full header`));
+    });
+    socket.on("error", reject);
+  });
+  return { started, resume: () => socket.resume(), done };
+}

@@ -4,12 +4,12 @@
  * (app.handle(new Request(…))) both drive it.
  */
 import { randomBytes } from "node:crypto";
-import { Elysia } from "elysia";
+import { type AnyElysia, Elysia } from "elysia";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { healthController } from "./http/health.ts";
 import { mcpController } from "./http/mcp.ts";
-import { openapiPlugin } from "./http/openapi.ts";
+import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
 import { sessionsController } from "./http/sessions.ts";
 import { errorFields } from "./log.ts";
@@ -27,7 +27,9 @@ export function requestIdOf(request: Request): string {
 }
 
 export function buildApp(deps: AppDeps) {
-  return new Elysia({ name: "deckhand" })
+  // The OpenAPI document describes the finished app, so it is built lazily from this ref.
+  let built: AnyElysia | undefined;
+  const app = new Elysia({ name: "deckhand" })
     .onRequest(({ request, set }) => {
       set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
     })
@@ -48,11 +50,13 @@ export function buildApp(deps: AppDeps) {
       response.headers.set(REQUEST_ID_HEADER, requestId);
       return response;
     })
-    .use(openapiPlugin(deps))
+    .use(openapiController(deps, () => built!))
     .use(healthController(deps))
     .use(presentController(deps))
     .use(sessionsController(deps))
     .use(mcpController(deps));
+  built = app;
+  return app;
 }
 
 export type App = ReturnType<typeof buildApp>;

@@ -4,3 +4,9 @@ declare module "*.wasm" {
   const path: string;
   export default path;
 }
+
+// Scalar's standalone API-reference bundle, embedded for the offline /docs page.
+declare module "*/standalone.js" {
+  const path: string;
+  export default path;
+}

@@ -3,6 +3,7 @@
  * The request and response shapes of the REST API as `t` schemas. Routes validate with them
  * and /openapi.json is generated from them, so the two cannot drift apart.
  */
+import { Type } from "@sinclair/typebox";
 import { t } from "elysia";
 import { ERROR_CODES } from "../errors.ts";
 import { FILE_FIELD } from "../upload/receive.ts";
@@ -12,10 +13,10 @@ export const HandoffRecord = t.Object(
     id: t.String({ description: "Identifier of the staged handoff session (22 characters, base64url).", examples: ["q3Vt0Y2mYqfJ8u1d0aXk3A"] }),
     url: t.String({ format: "uri", description: "Handoff link. Works once: until a browser claims the deck, or until expiresAt. The controller token rides in the fragment." }),
     filename: t.String({ description: "Display title: the uploaded file name without its .pdf extension." }),
-    totalSlides: t.Integer({ minimum: 1, description: "Number of slides (pages) of the staged deck." }),
+    totalSlides: Type.Integer({ minimum: 1, description: "Number of slides (pages) of the staged deck." }),
     next: t.String({ description: "One sentence telling a human or an agent what to do now." }),
     expiresAt: t.String({ format: "date-time", description: "When the unclaimed link expires (UTC): 24 hours, or 7 days with a valid Bearer token." }),
-    bytes: t.Integer({ minimum: 1, description: "Size of the staged PDF in bytes." }),
+    bytes: Type.Integer({ minimum: 1, description: "Size of the staged PDF in bytes." }),
     sha256: t.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 of the staged PDF, lowercase hex." }),
   },
   { title: "HandoffRecord", description: "A staged handoff session." },
@@ -26,7 +27,7 @@ export const Problem = t.Object(
   {
     type: t.String({ format: "uri", description: "Identifier of the problem type." }),
     title: t.String({ description: "Short summary of the problem type." }),
-    status: t.Integer({ description: "The HTTP status code." }),
+    status: Type.Integer({ description: "The HTTP status code." }),
     detail: t.String({ description: "What happened and what to do about it." }),
     code: t.Union(
       Object.keys(ERROR_CODES).map((code) => t.Literal(code)),
@@ -55,15 +56,18 @@ export const Ok = t.Object({ ok: t.Boolean() }, { title: "CompleteResponse" });
 
 export const Health = t.Object({ status: t.Literal("ok"), version: t.String() }, { title: "Health" });
 
-/** OpenAPI response objects for problem statuses, keyed by status. */
-export function problemResponses(...statuses: number[]): Record<number, { description: string; content: Record<string, { schema: { $ref: string } }> }> {
-  const out: Record<number, { description: string; content: Record<string, { schema: { $ref: string } }> }> = {};
-  for (const status of statuses) {
-    const codes = Object.entries(ERROR_CODES).filter(([, v]) => v.status === status).map(([k]) => k);
-    out[status] = {
-      description: `Problem: ${codes.join(", ")}`,
-      content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
-    };
-  }
-  return out;
+/** An OpenAPI response object for a problem status (RFC 9457), naming the codes it can carry. */
+export function problemResponse(status: number) {
+  const codes = Object.entries(ERROR_CODES)
+    .filter(([, v]) => v.status === status)
+    .map(([k]) => k);
+  return {
+    description: `Problem document (RFC 9457); code ${codes.join(" or ")}.`,
+    content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Problem" } } },
+  };
+}
+
+/** Problem response objects keyed by status, for routes that write their responses by hand. */
+export function problemResponses(...statuses: number[]): Record<number, ReturnType<typeof problemResponse>> {
+  return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)]));
 }

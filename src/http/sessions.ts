@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
 import { AppError } from "../errors.ts";
 import type { AppDeps } from "./deps.ts";
-import { CompleteBody, Ok, problemResponses } from "./models.ts";
+import { CompleteBody, Ok } from "./models.ts";
 
 /** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | null {
@@ -89,8 +89,8 @@ export function sessionsController(deps: AppDeps) {
               content: { "application/pdf": { schema: { type: "string", format: "binary" } } },
             },
             206: { description: "The requested byte range of the staged PDF.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
-            ...problemResponses(401, 403, 404, 410, 416, 500),
           },
+          "x-problems": [401, 403, 404, 410, 416, 500],
         },
       },
     )
@@ -113,10 +113,7 @@ export function sessionsController(deps: AppDeps) {
           tags: ["Handoff"],
           security: [{ controllerTokenHeader: [] }],
           requestBody: { required: false, content: { "application/json": { schema: CompleteBody as never } } },
-          responses: {
-            200: { description: "The handoff is claimed.", content: { "application/json": { schema: { $ref: "#/components/schemas/CompleteResponse" } } } },
-            ...problemResponses(400, 401, 403, 404, 409, 410, 500),
-          },
+          "x-problems": [400, 401, 403, 404, 409, 410, 500],
         },
       },
     );

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { type AnyElysia, Elysia } from "elysia";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { AppDeps } from "./http/deps.ts";
+import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
@@ -54,7 +55,8 @@ export function buildApp(deps: AppDeps) {
     .use(healthController(deps))
     .use(presentController(deps))
     .use(sessionsController(deps))
-    .use(mcpController(deps));
+    .use(mcpController(deps))
+    .use(clientController());
   built = app;
   return app;
 }

@@ -29,6 +29,10 @@ export interface SlideMedia {
   url?: string;
   /** For youtube/vimeo: the video id. */
   videoId?: string;
+  /** Where the placement came from: a media sidecar, or a page annotation's /Rect. */
+  source?: "media-sidecar" | "page-annotation";
+  /** For source "media-sidecar": the sidecar's base name. */
+  sidecar?: string;
 }
 
 export interface TimerSettings {
@@ -46,4 +50,10 @@ export interface DeckExtras {
   notesSource: Record<number, NotesSource>;
   media: SlideMedia[];
   timer: TimerSettings;
+}
+
+/** Page size in PDF points (the CropBox, else the MediaBox). */
+export interface PageBox {
+  width: number;
+  height: number;
 }

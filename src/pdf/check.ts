@@ -1,0 +1,28 @@
+/**
+ * @module pdf/check
+ * Server-side entry of the sidecar check: open the PDF at a path through a file-backed
+ * stream and build its report. `POST /api/check`, the MCP `check_pdf` tool and
+ * `deckhand check` all call `checkPdfFile`.
+ */
+import { openPdfFile } from "./open.ts";
+import { buildCheckReport } from "./report.ts";
+import type { AnalyzeOptions } from "./analyze.ts";
+import type { CheckReport } from "./report-types.ts";
+
+export type { CheckReport, AttachmentResult, PageResult, ReportIssue, DocumentMeta, Validity, AttachmentKind } from "./report-types.ts";
+export { CHECK_REPORT_SCHEMA_PATH } from "./report-types.ts";
+
+/**
+ * Check the PDF at `path`. `meta` carries what the caller already computed while receiving
+ * the file (its size and SHA-256 hex). Throws `AppError` NOT_A_PDF, PDF_UNREADABLE,
+ * PDF_ENCRYPTED, PDF_NO_PAGES or TOO_MANY_PAGES when the PDF itself is unusable; every
+ * problem inside a readable PDF is a finding in the report instead.
+ */
+export async function checkPdfFile(path: string, meta: { bytes: number; sha256: string }, options: Partial<AnalyzeOptions> = {}): Promise<CheckReport> {
+  const opened = await openPdfFile(path);
+  try {
+    return buildCheckReport(opened.mupdf, opened.doc, { bytes: meta.bytes, sha256: meta.sha256, pdfVersion: opened.info.pdfVersion, title: opened.info.title, pageCount: opened.info.pageCount }, options);
+  } finally {
+    opened.close();
+  }
+}

@@ -4,7 +4,7 @@
  * and /openapi.json is generated from them, so the two cannot drift apart.
  */
 import { Type } from "@sinclair/typebox";
-import { t } from "elysia";
+import { type DocumentDecoration, t } from "elysia";
 import { ERROR_CODES } from "../errors.ts";
 import { FILE_FIELD } from "../upload/receive.ts";
 
@@ -70,4 +70,12 @@ export function problemResponse(status: number) {
 /** Problem response objects keyed by status, for routes that write their responses by hand. */
 export function problemResponses(...statuses: number[]): Record<number, ReturnType<typeof problemResponse>> {
   return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)]));
+}
+
+/**
+ * An operation's documentation. `x-problems` lists the problem statuses the route can answer;
+ * the OpenAPI builder turns them into problem responses.
+ */
+export function routeDoc(doc: DocumentDecoration & { "x-problems"?: number[] }): DocumentDecoration {
+  return doc;
 }

@@ -10,6 +10,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import scalarPath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
+import checkReportSchema from "../../schemas/check-report.schema.json" with { type: "json" };
 import type { AppDeps } from "./deps.ts";
 import { CompleteBody, Health, HandoffRecord, Ok, Problem, problemResponse } from "./models.ts";
 
@@ -20,6 +21,30 @@ export const API_VERSION = "1.0.0";
 const UNDOCUMENTED = [/^\/(?!api\/|healthz$|mcp$|schema\/|\.well-known\/)/];
 
 type Operation = Record<string, unknown> & { responses?: Record<string, Record<string, unknown>>; "x-problems"?: number[] };
+
+/**
+ * Make a standalone JSON Schema (2020-12, with `$defs`) usable as an OpenAPI component:
+ * its `$defs` become sibling components and `#/$defs/X` references are rewritten to them.
+ */
+export function embedJsonSchema(name: string, schema: Record<string, unknown>): Record<string, unknown> {
+  const { $defs = {}, $id: _id, $schema: _dialect, ...root } = schema as Record<string, unknown> & { $defs?: Record<string, unknown> };
+  const prefix = `${name}_`;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value && typeof value === "object") {
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          k,
+          k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? `#/components/schemas/${prefix}${v.slice(8)}` : rewrite(v),
+        ]),
+      );
+    }
+    return value;
+  };
+  const out: Record<string, unknown> = { [name]: rewrite(root) };
+  for (const [key, def] of Object.entries($defs)) out[`${prefix}${key}`] = rewrite(def);
+  return out;
+}
 
 export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<string, unknown> {
   const generated = toOpenAPISchema(app, { paths: UNDOCUMENTED, staticFile: false }, undefined, undefined, "3.1.0") as {
@@ -65,6 +90,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
         CompleteRequest: CompleteBody,
         CompleteResponse: Ok,
         Health,
+        ...embedJsonSchema("CheckReport", checkReportSchema as Record<string, unknown>),
       },
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "Access token created with `deckhand token create` (dh_…)." },

@@ -5,7 +5,7 @@
 import { Elysia } from "elysia";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { admitUpload, type AppDeps, publicBaseUrl } from "./deps.ts";
-import { HandoffRecord, UploadForm } from "./models.ts";
+import { HandoffRecord, UploadForm, routeDoc } from "./models.ts";
 
 export function presentController(deps: AppDeps) {
   return new Elysia({ name: "present" }).post(
@@ -22,7 +22,7 @@ export function presentController(deps: AppDeps) {
       // Elysia would buffer the whole multipart body in memory; we stream it ourselves.
       parse: "none",
       response: { 200: HandoffRecord },
-      detail: {
+      detail: routeDoc({
         operationId: "present",
         summary: "Stage a PDF and get a handoff link",
         description:
@@ -34,7 +34,7 @@ export function presentController(deps: AppDeps) {
           content: { "multipart/form-data": { schema: UploadForm as never, encoding: { file: { contentType: "application/pdf, application/octet-stream" } } } },
         },
         "x-problems": [400, 401, 413, 415, 422, 429, 500, 507],
-      },
+      }),
     },
   );
 }

@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
 import { AppError } from "../errors.ts";
 import type { AppDeps } from "./deps.ts";
-import { CompleteBody, Ok } from "./models.ts";
+import { CompleteBody, Ok, routeDoc } from "./models.ts";
 
 /** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | null {
@@ -68,7 +68,7 @@ export function sessionsController(deps: AppDeps) {
       {
         params: SessionParams,
         query: t.Object({ t: t.Optional(t.String({ description: "The controller token (from the handoff link's fragment)." })) }),
-        detail: {
+        detail: routeDoc({
           operationId: "downloadHandoff",
           summary: "Download the staged PDF",
           description:
@@ -91,7 +91,7 @@ export function sessionsController(deps: AppDeps) {
             206: { description: "The requested byte range of the staged PDF.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
           },
           "x-problems": [401, 403, 404, 410, 416, 500],
-        },
+        }),
       },
     )
     .post(
@@ -105,7 +105,7 @@ export function sessionsController(deps: AppDeps) {
         // The body is optional and may come with any or no content type: read it ourselves.
         parse: "none",
         response: { 200: Ok },
-        detail: {
+        detail: routeDoc({
           operationId: "completeHandoff",
           summary: "Complete the handoff",
           description:
@@ -114,7 +114,7 @@ export function sessionsController(deps: AppDeps) {
           security: [{ controllerTokenHeader: [] }],
           requestBody: { required: false, content: { "application/json": { schema: CompleteBody as never } } },
           "x-problems": [400, 401, 403, 404, 409, 410, 500],
-        },
+        }),
       },
     );
 }

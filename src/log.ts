@@ -22,6 +22,10 @@ export const silentLogger: Logger = { info() {}, error() {} };
 
 /** Describe an unexpected error for the log only (never for a response). */
 export function errorFields(error: unknown): Record<string, unknown> {
-  if (error instanceof Error) return { error: error.name, message: error.message, stack: error.stack };
+  if (error instanceof Error) {
+    const fields: Record<string, unknown> = { error: error.name, message: error.message, stack: error.stack };
+    if (error.cause !== undefined) fields.cause = errorFields(error.cause);
+    return fields;
+  }
   return { error: String(error) };
 }

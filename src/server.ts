@@ -5,6 +5,7 @@
  */
 import type { Server } from "bun";
 import { buildApp, REQUEST_ID_HEADER } from "./app.ts";
+import { AppError, problemResponse } from "./errors.ts";
 import type { Config } from "./config.ts";
 import { MULTIPART_OVERHEAD_BYTES } from "./upload/receive.ts";
 import { errorFields } from "./log.ts";
@@ -50,6 +51,12 @@ export function startServer(config: Config, options: { clock?: Clock; logger?: L
     maxRequestBodySize: Math.ceil((config.maxUploadBytes * 4) / 3) + MULTIPART_OVERHEAD_BYTES + 1024 * 1024,
     ...(config.tlsCert && config.tlsKey ? { tls: { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } } : {}),
     idleTimeout: 120,
+    // Never Bun's development error page: it would echo the URL (with ?t=) and a stack.
+    development: false,
+    error: (error) => {
+      logger.error("unhandled", errorFields(error));
+      return problemResponse(new AppError("INTERNAL"));
+    },
     fetch: async (request, srv) => {
       const started = performance.now();
       const peer = srv.requestIP(request)?.address;

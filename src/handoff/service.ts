@@ -173,6 +173,16 @@ export class HandoffService {
     return { ok: true };
   }
 
+  /**
+   * The error for a staged row whose bytes are gone: a claim that just won (410), or bytes
+   * lost outside deckhand (500, logged by the caller's error handler).
+   */
+  missingBytes(id: string): AppError {
+    const row = this.deps.sessions.get(id);
+    if (row?.state === "claimed") return new AppError("HANDOFF_CLAIMED");
+    return new AppError("INTERNAL", undefined, { cause: new Error(`staged bytes of session ${id} are missing`) });
+  }
+
   /** Expire due sessions, purge old tombstones, remove temp leftovers and orphan files. */
   sweep(): SweepResult {
     const now = this.deps.clock();

@@ -42,8 +42,9 @@ export function sessionsController(deps: AppDeps) {
       "/api/sessions/:id/handoff",
       ({ params, query, request }) => {
         const row = deps.handoff.resolveDownload(params.id, query.t);
-        // Same tick as the check above: a claim cannot slip in before Bun opens the file,
-        // and once open, the bytes stay readable even if the claim unlinks the name.
+        // Same tick as the check above, so no claim can unlink the file in between; once Bun
+        // has opened it, the bytes stay readable even if a claim then unlinks the name.
+        if (!deps.blobs.exists(row.id)) throw deps.handoff.missingBytes(row.id);
         const file = Bun.file(deps.blobs.pathOf(row.id));
         const range = parseRange(request.headers.get("range"), row.bytes);
         const headers: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
@@ -203,6 +203,24 @@ describe("expiry", () => {
     expect(t.stagedFiles()).toEqual([`${record.id}.pdf`, inFlight.path.split("/").pop()!].sort());
     inFlight.discard();
     expect(t.stagedFiles()).toEqual([`${record.id}.pdf`]);
+  });
+});
+
+describe("missing bytes", () => {
+  test("a staged row whose file vanished is a logged 500 problem that leaks neither token nor path", async () => {
+    const lines: string[] = [];
+    const { jsonLogger } = await import("../../src/log.ts");
+    t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
+    const record = await t.present(await makeDeck());
+    rmSync(join(t.dataDir, "staged", `${record.id}.pdf`));
+    const res = await download(t, record.id, record.token);
+    const problem = await problemOf(res);
+    expect([problem.status, problem.contentType, problem.body.code]).toEqual([500, "application/problem+json", "INTERNAL"]);
+    const text = JSON.stringify(problem.body);
+    expect(text).not.toContain(record.token);
+    expect(text).not.toContain(t.dataDir);
+    expect(lines.join("")).toContain("are missing");
+    expect(lines.join("")).not.toContain(record.token);
   });
 });
 

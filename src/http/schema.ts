@@ -1,0 +1,54 @@
+/**
+ * @module http/schema
+ * GET /schema/:name — the JSON Schemas of the check report and of the sidecar formats,
+ * byte-identical to the files under schemas/. They are embedded as text so the compiled
+ * binary needs no files beside it. Each report's `$schema` is "/schema/check-report.schema.json".
+ */
+import { Elysia, t } from "elysia";
+import { AppError, problemResponse } from "../errors.ts";
+import { routeDoc } from "./models.ts";
+// `type: "text"` embeds the exact bytes; TypeScript still types a .json import as its value.
+import checkReportText from "../../schemas/check-report.schema.json" with { type: "text" };
+import notesSidecarText from "../../schemas/notes-sidecar.schema.json" with { type: "text" };
+import mediaSidecarText from "../../schemas/media-sidecar.schema.json" with { type: "text" };
+
+/** The content type registered for JSON Schema documents (draft 2020-12, §9.5.1). */
+export const SCHEMA_CONTENT_TYPE = "application/schema+json";
+
+/** name → exact file text. Names are the file names under schemas/. */
+export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
+  "check-report.schema.json": checkReportText as unknown as string,
+  "notes-sidecar.schema.json": notesSidecarText as unknown as string,
+  "media-sidecar.schema.json": mediaSidecarText as unknown as string,
+});
+
+export function schemaController() {
+  return new Elysia({ name: "schema" }).get(
+    "/schema/:name",
+    ({ params }) => {
+      const text = Object.hasOwn(SCHEMAS, params.name) ? SCHEMAS[params.name] : undefined;
+      if (text === undefined) return problemResponse(new AppError("NOT_FOUND", `No schema is called "${params.name.slice(0, 80)}"; the schemas are ${Object.keys(SCHEMAS).join(", ")}.`));
+      return new Response(text, {
+        headers: {
+          "content-type": SCHEMA_CONTENT_TYPE,
+          // Schemas change only with a new binary: let clients cache them for an hour.
+          "cache-control": "public, max-age=3600",
+        },
+      });
+    },
+    {
+      params: t.Object({ name: t.String() }),
+      detail: routeDoc({
+        operationId: "getSchema",
+        summary: "JSON Schema of the check report or a sidecar format",
+        description: "`check-report.schema.json` describes the response of POST /api/check; `notes-sidecar.schema.json` and `media-sidecar.schema.json` describe the sidecar files embedded in a deck.",
+        tags: ["Schemas"],
+        security: [{}],
+        responses: {
+          200: { description: "The schema (JSON Schema 2020-12)", content: { [SCHEMA_CONTENT_TYPE]: { schema: { type: "object" } } } },
+        },
+        "x-problems": [404],
+      }),
+    },
+  );
+}

@@ -127,6 +127,20 @@ describe("the binary alone in an empty directory", () => {
   });
 });
 
+describe("failures never show Bun's error page", () => {
+  test("a staged file removed behind the server's back is a 500 problem without token, path or stack", async () => {
+    const server = await start();
+    const record = await present(server, await makeDeck({ pages: 2 }), "gone.pdf");
+    rmSync(join(server.dataDir, "staged", `${record.id}.pdf`));
+    const res = await fetch(downloadUrl(server, record));
+    expect(res.status).toBe(500);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+    const body = await res.text();
+    expect(JSON.parse(body).code).toBe("INTERNAL");
+    for (const secret of [record.token, server.dataDir, "at "]) expect(body).not.toContain(secret);
+  });
+});
+
 describe("SIGTERM", () => {
   test("exits 0 with the database closed, and a restart on the same data dir serves the staged deck", async () => {
     const dataDir = tempDir("deckhand-bin-data-");

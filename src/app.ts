@@ -7,11 +7,13 @@ import { randomBytes } from "node:crypto";
 import { type AnyElysia, Elysia } from "elysia";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { AppDeps } from "./http/deps.ts";
+import { checkController } from "./http/check.ts";
 import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
+import { schemaController } from "./http/schema.ts";
 import { sessionsController } from "./http/sessions.ts";
 import { errorFields } from "./log.ts";
 
@@ -55,6 +57,8 @@ export function buildApp(deps: AppDeps) {
     .use(healthController(deps))
     .use(presentController(deps))
     .use(sessionsController(deps))
+    .use(checkController(deps))
+    .use(schemaController())
     .use(mcpController(deps))
     .use(clientController());
   built = app;

@@ -1,0 +1,46 @@
+/**
+ * @module http/check
+ * POST /api/check: validate the sidecar attachments of an uploaded PDF and return the check
+ * report. Same streaming upload path and the same 4xx problems as /api/present; nothing is
+ * kept once the report is built.
+ */
+import { Elysia } from "elysia";
+import { checkPdfFile } from "../pdf/check.ts";
+import { receiveMultipartPdf } from "../upload/receive.ts";
+import { admitUpload, type AppDeps } from "./deps.ts";
+import { UploadForm, routeDoc } from "./models.ts";
+
+export function checkController(deps: AppDeps) {
+  return new Elysia({ name: "check" }).post(
+    "/api/check",
+    async ({ request }) => {
+      admitUpload(request, deps);
+      const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes);
+      try {
+        return await checkPdfFile(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+      } finally {
+        upload.temp.discard();
+      }
+    },
+    {
+      // Elysia would buffer the whole multipart body in memory; we stream it ourselves.
+      parse: "none",
+      detail: routeDoc({
+        operationId: "check",
+        summary: "Check the notes and media sidecars of a PDF",
+        description:
+          "Validates the sidecar attachments embedded in the PDF (speaker notes, media, pdfpc, in-page notes) and returns a report that conforms to /schema/check-report.schema.json. A Bearer token is accepted, and required only when the server runs with --require-auth. The PDF is not kept.",
+        tags: ["Check"],
+        security: [{}, { bearerAuth: [] }],
+        requestBody: { required: true, content: { "multipart/form-data": { schema: UploadForm as never } } },
+        responses: {
+          200: {
+            description: "The check report. `ok` is false when an attachment is invalid.",
+            content: { "application/json": { schema: { $ref: "#/components/schemas/CheckReport" } } },
+          },
+        },
+        "x-problems": [400, 401, 413, 415, 422, 429, 500],
+      }),
+    },
+  );
+}

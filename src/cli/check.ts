@@ -1,0 +1,137 @@
+/**
+ * @module cli/check
+ * `deckhand check FILE.pdf [--json]`: run the sidecar check locally, without a server.
+ * Prints a per-slide summary (or the JSON report) and exits 0 when nothing is invalid
+ * (warnings allowed), 1 when something is invalid, 2 when the file is missing, unreadable
+ * or not a PDF (and for a usage error) — so it drops into a CI pipeline.
+ */
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { AppError, isAppError } from "../errors.ts";
+import { checkPdfFile, type AttachmentResult, type CheckReport, type ReportIssue } from "../pdf/check.ts";
+
+export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json]
+
+Checks the speaker notes and media embedded in a PDF deck (notes-slide-{N}.json,
+media-slide-{N}-{id}.json, media-{id}.{gif,mp4,webm}, *.pdfpc, in-page notes, page media).
+
+  --json    print the check report as JSON (schema: /schema/check-report.schema.json)
+  -h, --help
+
+Exit status: 0 valid (warnings allowed), 1 invalid, 2 missing/unreadable file or not a PDF.`;
+
+export interface CheckIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const defaultIo: CheckIo = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+};
+
+/** `argv` holds the arguments after `check`. Resolves to the exit code. */
+export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): Promise<number> {
+  let json = false;
+  const files: string[] = [];
+  for (const arg of argv) {
+    if (arg === "--json") json = true;
+    else if (arg === "-h" || arg === "--help") {
+      io.out(`${CHECK_USAGE}\n`);
+      return 0;
+    } else if (arg.startsWith("-") && arg !== "-") {
+      io.err(`deckhand check: unknown option ${arg}\n${CHECK_USAGE}\n`);
+      return 2;
+    } else files.push(arg);
+  }
+  if (files.length !== 1) {
+    io.err(`deckhand check: ${files.length === 0 ? "name one PDF file" : "check one PDF file at a time"}\n${CHECK_USAGE}\n`);
+    return 2;
+  }
+  const path = files[0] as string;
+  let report: CheckReport;
+  try {
+    const info = await stat(path).catch(() => null);
+    if (!info || !info.isFile()) {
+      io.err(`deckhand check: ${path}: no such file\n`);
+      if (json) io.out(`${JSON.stringify(new AppError("FILE_MISSING", `${path} does not exist or is not a file.`).toProblem(), null, 2)}\n`);
+      return 2;
+    }
+    const meta = await digestFile(path);
+    report = await checkPdfFile(path, meta);
+  } catch (error) {
+    const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
+    io.err(`deckhand check: ${path}: ${appError.detail}\n`);
+    if (json) io.out(`${JSON.stringify(appError.toProblem(), null, 2)}\n`);
+    return 2;
+  }
+  io.out(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, path));
+  return report.ok ? 0 : 1;
+}
+
+/** Size and SHA-256 of a file, streamed (a deck can be hundreds of MB). */
+export async function digestFile(path: string): Promise<{ bytes: number; sha256: string }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    hash.update(chunk as Buffer);
+    bytes += (chunk as Buffer).length;
+  }
+  return { bytes, sha256: hash.digest("hex") };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+function issueLines(issues: ReportIssue[], indent: string): string[] {
+  return issues.map((i) => `${indent}${i.level === "error" ? "error  " : "warning"} ${i.code}: ${i.message}`);
+}
+
+function attachmentLines(a: AttachmentResult, indent: string): string[] {
+  const mark = a.validity === "valid" ? "ok" : a.validity === "warning" ? "warning" : "INVALID";
+  const label = a.name !== a.filename ? `${a.filename} (${a.name})` : a.filename;
+  const where = a.source === "page-annotation" && a.page !== undefined ? `, on page ${a.page}` : "";
+  return [`${indent}${a.kind.padEnd(10)} ${label}${where} — ${mark}`, ...issueLines(a.issues, `${indent}    `)];
+}
+
+function oneLine(text: string, max = 72): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+/** The human-readable summary: only slides with something to say are listed. */
+export function formatReport(report: CheckReport, label: string): string {
+  const lines: string[] = [];
+  const s = report.summary;
+  lines.push(`${label}: ${plural(report.pageCount, "page")}, ${plural(s.total, "attachment")} (${s.valid} valid, ${s.warning} with warnings, ${s.invalid} invalid)`);
+  for (const page of report.pages) {
+    const attachments = [...(page.notes ? [page.notes] : []), ...page.media];
+    if (attachments.length === 0 && !page.presenterNotes && page.issues.length === 0) continue;
+    lines.push("", `Slide ${page.page}`);
+    if (page.presenterNotes) {
+      const from = page.presenterNotes.attachment ? `${page.presenterNotes.source}: ${page.presenterNotes.attachment}` : page.presenterNotes.source;
+      lines.push(`  notes      "${oneLine(page.presenterNotes.text)}" (from ${from})`);
+    }
+    for (const a of attachments) lines.push(...attachmentLines(a, "  "));
+    lines.push(...issueLines(page.issues, "  "));
+  }
+  if (report.documentAttachments.length > 0) {
+    lines.push("", "Whole deck");
+    for (const a of report.documentAttachments) lines.push(...attachmentLines(a, "  "));
+    const t = report.timer;
+    const timer = [t.durationMinutes !== undefined ? `${t.durationMinutes} min talk` : null, t.endTime ? `ends at ${t.endTime}` : null, t.lastMinutes !== undefined ? `warn ${t.lastMinutes} min before the end` : null].filter(Boolean);
+    if (timer.length > 0) lines.push(`  timer      ${timer.join(", ")}`);
+  }
+  if (report.orphans.length > 0) {
+    lines.push("", "Not used by any slide");
+    for (const a of report.orphans) lines.push(...attachmentLines(a, "  "));
+  }
+  if (report.issues.length > 0) {
+    lines.push("", "PDF structure");
+    lines.push(...issueLines(report.issues, "  "));
+  }
+  lines.push("", report.ok ? (s.warning > 0 ? "Valid, with warnings." : "Valid.") : "Invalid: fix the errors above.");
+  return `${lines.join("\n")}\n`;
+}

@@ -4,7 +4,7 @@
  * DOMPurify to a small allow-list (no scripts, styles, frames, forms or event handlers).
  */
 import DOMPurify from "dompurify";
-import { marked } from "marked";
+import { notesToHtml } from "./notes-markdown.ts";
 
 const ALLOWED_TAGS = [
   "p", "br", "strong", "b", "em", "i", "u", "s", "del", "code", "pre", "blockquote",
@@ -28,9 +28,9 @@ function hookLinks() {
 }
 
 /** Markdown → a sanitised DocumentFragment, ready to append. */
-export function renderNotes(markdown: string): DocumentFragment {
+export function renderNotes(source: string): DocumentFragment {
   hookLinks();
-  const html = marked.parse(markdown, { async: false, gfm: true, breaks: true }) as string;
+  const html = notesToHtml(source);
   return DOMPurify.sanitize(html, {
     ALLOWED_TAGS,
     ALLOWED_ATTR,

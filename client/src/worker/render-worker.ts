@@ -6,7 +6,9 @@
  * newer, more urgent request overtakes queued prefetches.
  */
 import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
-import { readFallbackAttachment, readFallbackExtras } from "./fallback-extras.ts";
+// The same reader the server's checker uses, so the presenter shows exactly what the check
+// report lists (browser-safe: mupdf comes in as a parameter).
+import { readAttachmentBytes, readDeckExtras } from "../../../src/pdf/extras.ts";
 
 type Mupdf = typeof import("mupdf");
 type PdfDoc = InstanceType<Mupdf["PDFDocument"]>;
@@ -43,7 +45,7 @@ async function open(data: ArrayBuffer): Promise<OpenResult> {
   current = { doc, pdf, pageCount };
   const firstPage = pageSize(mupdf, 1);
   const title = doc.getMetaData("info:Title")?.trim() || null;
-  const extras = pdf ? readFallbackExtras(pdf, pageCount) : { notes: {}, notesSource: {}, media: [], timer: {} };
+  const extras = pdf ? readDeckExtras(mupdf, pdf) : { notes: {}, notesSource: {}, media: [], timer: {} };
   return { pageCount, title, firstPage, extras };
 }
 
@@ -94,9 +96,9 @@ async function render(n: number, width: number): Promise<RenderResult> {
 }
 
 async function attachment(name: string): Promise<Uint8Array | null> {
-  await loadMupdf();
+  const mupdf = await loadMupdf();
   if (!current?.pdf) return null;
-  return readFallbackAttachment(current.pdf, name);
+  return readAttachmentBytes(mupdf, current.pdf, name);
 }
 
 const queue: WorkerRequest[] = [];

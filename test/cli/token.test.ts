@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Database } from "bun:sqlite";
+import { runTokenCommand } from "../../src/cli/token.ts";
+import { createHash } from "node:crypto";
+
+let dir: string;
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function run(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = runTokenCommand([...args, "--data-dir", dir], (s) => out.push(s), (s) => err.push(s));
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("deckhand token", () => {
+  test("create prints the token once and stores only its hash; list never shows it; revoke by label", () => {
+    dir = mkdtempSync(join(tmpdir(), "deckhand-token-"));
+    const created = run("create", "--label", "laptop");
+    expect(created.code).toBe(0);
+    expect(created.out).toMatch(/^dh_[A-Za-z0-9_-]{43}$/);
+    expect(created.err).toContain("only time the token is shown");
+    const db = new Database(join(dir, "deckhand.db"), { readonly: true });
+    const rows = db.query("SELECT * FROM access_tokens").all() as Array<Record<string, unknown>>;
+    db.close();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.token_hash).toBe(createHash("sha256").update(created.out).digest("hex"));
+    expect(JSON.stringify(rows)).not.toContain(created.out);
+
+    const listed = run("list");
+    expect(listed.out).toContain("laptop");
+    expect(listed.out).toContain("never used");
+    expect(listed.out).not.toContain(created.out);
+
+    const revoked = run("revoke", "laptop");
+    expect(revoked.code).toBe(0);
+    expect(revoked.out).toContain("Revoked tok_");
+    expect(run("list").out).toContain("revoked");
+    expect(run("revoke", "laptop").code).toBe(1);
+  });
+
+  test("usage errors exit 2", () => {
+    dir = mkdtempSync(join(tmpdir(), "deckhand-token-"));
+    expect(run("frobnicate").code).toBe(2);
+    expect(run("revoke").code).toBe(2);
+  });
+});

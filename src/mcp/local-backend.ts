@@ -1,0 +1,46 @@
+/**
+ * @module mcp/local-backend
+ * The tools inside a running server: present_pdf stages into this server's handoff store and
+ * check_pdf checks in process — the same domain code as POST /api/present and /api/check.
+ */
+import { AppError } from "../errors.ts";
+import type { AppDeps } from "../http/deps.ts";
+import { receiveBytes } from "../upload/receive.ts";
+import { checkPdfFile } from "./checker.ts";
+import { checkPdfSource } from "./check-source.ts";
+import type { ToolBackend } from "./server.ts";
+import { ToolFailure } from "./tool-failure.ts";
+
+export interface LocalCaller {
+  authenticated: boolean;
+  /** Public base URL for handoff links. */
+  baseUrl: string;
+  /** For the anonymous rate limit. */
+  clientAddress: string;
+}
+
+export function localBackend(deps: AppDeps, caller: LocalCaller): ToolBackend {
+  return {
+    admit() {
+      if (caller.authenticated) return;
+      const decision = deps.rateLimiter.hit(caller.clientAddress);
+      if (!decision.allowed) {
+        throw new AppError("RATE_LIMITED", `Too many anonymous uploads from this address; retry in ${decision.retryAfter} s, or connect with an access token.`);
+      }
+    },
+    async presentPdf(source, filename) {
+      if (source.kind !== "bytes") throw new ToolFailure("BAD_REQUEST", "Pass the PDF as pdf_base64.");
+      deps.handoff.assertCapacity(source.bytes.length);
+      const upload = await receiveBytes(source.bytes, filename, deps.blobs);
+      // stage() consumes the temp file in every case: moved into place or deleted.
+      return deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl: caller.baseUrl });
+    },
+    async checkPdf(source) {
+      return checkPdfSource(source, {
+        maxBytes: deps.config.maxUploadBytes,
+        createTemp: () => deps.blobs.createTemp(),
+        checkFile: checkPdfFile,
+      });
+    },
+  };
+}

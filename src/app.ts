@@ -14,6 +14,7 @@ import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
 import { schemaController } from "./http/schema.ts";
+import { wellKnownController } from "./http/well-known.ts";
 import { sessionsController } from "./http/sessions.ts";
 import { errorFields } from "./log.ts";
 
@@ -60,6 +61,7 @@ export function buildApp(deps: AppDeps) {
     .use(checkController(deps))
     .use(schemaController())
     .use(mcpController(deps))
+    .use(wellKnownController(deps))
     .use(clientController());
   built = app;
   return app;

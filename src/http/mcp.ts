@@ -11,21 +11,22 @@
  * tool calls (present_pdf, check_pdf), not the handshake.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { type DocumentDecoration, Elysia } from "elysia";
+import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import { fileTooLarge, maxMcpBodyBytes } from "../mcp/limits.ts";
 import { localBackend } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { type AppDeps, clientAddress, publicBaseUrl } from "./deps.ts";
+import { routeDoc } from "./models.ts";
 
 /** OpenAPI operation of POST /mcp (problem statuses listed under x-problems, see http/openapi). */
-const MCP_OPERATION: DocumentDecoration = {
+const MCP_OPERATION = routeDoc({
   operationId: "mcp",
   summary: "MCP endpoint (Streamable HTTP)",
   description:
     "Model Context Protocol over Streamable HTTP, stateless, JSON responses. Tools: `present_pdf` ({pdf_base64, filename?} → the handoff record) and `check_pdf` ({pdf_base64} → the check report). Send `Accept: application/json, text/event-stream`. A Bearer token gives staged decks the 7-day lifetime; an invalid one is refused with 401. Tool failures are results with `isError: true` whose text starts with the problem code.",
   tags: ["MCP"],
-  security: [{}, { bearerAuth: [] }] as DocumentDecoration["security"],
+  security: [{}, { bearerAuth: [] }],
   requestBody: {
     required: true,
     content: { "application/json": { schema: { type: "object", description: "A JSON-RPC 2.0 message (or batch) of the Model Context Protocol." } as never } },
@@ -37,8 +38,8 @@ const MCP_OPERATION: DocumentDecoration = {
     },
     202: { description: "A notification or response was accepted (no body)." },
   },
-  ...{ "x-problems": [401, 413] },
-};
+  "x-problems": [401, 413],
+});
 
 export function mcpController(deps: AppDeps) {
   const notAllowed = ({ set }: { set: { headers: Record<string, string | number> } }) => {

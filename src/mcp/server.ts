@@ -44,7 +44,7 @@ export interface McpServerOptions {
   requestId?: string;
 }
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   "deckhand hands PDF slide decks to a browser for offline presenting. Use check_pdf to validate a deck's speaker notes and media sidecars, and present_pdf to get a one-time link that opens the deck in the user's browser.";
 
 export function createMcpServer(options: McpServerOptions): Server {

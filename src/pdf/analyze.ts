@@ -79,7 +79,6 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
   const discovery = discoverAttachments(doc, pageCount, opts.limits);
   const documentIssues: Finding[] = [...discovery.issues];
   let decodedTotal = 0;
-  let budgetReported = false;
 
   const entries: Entry[] = discovery.attachments.map((found) => {
     const match = matchAttachmentName(found.baseName);
@@ -87,16 +86,15 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
     if (!found.stream) return entry;
     const at = { attachment: found.baseName, slide: "slide" in match ? match.slide : undefined };
     if (decodedTotal >= opts.maxTotalBytes) {
-      if (!budgetReported) budgetReported = true;
-      entry.issues.push(finding("DECODE_BUDGET_EXCEEDED", `${quoteName(found.baseName)} was not read: the attachments before it already decode to ${sizeText(opts.maxTotalBytes)}, the limit for one deck. Remove large or duplicated attachments.`, at));
+      entry.issues.push(budgetFinding(found.baseName, opts.maxTotalBytes, at));
       return entry;
     }
+    const remaining = opts.maxTotalBytes - decodedTotal;
     try {
-      readEntry(entry, opts, Math.min(opts.maxAttachmentBytes, opts.maxTotalBytes - decodedTotal));
+      decodedTotal += readEntry(entry, opts, Math.min(opts.maxAttachmentBytes, remaining), remaining < opts.maxAttachmentBytes);
     } catch {
       entry.issues.push(finding("STRUCTURE_UNREADABLE", `${quoteName(found.baseName)} cannot be read from the PDF's structure; attach it again.`, at));
     }
-    decodedTotal += entry.bytes ?? 0;
     return entry;
   });
 
@@ -342,9 +340,11 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
     extras,
   };
 
-  function checkBinaryMedia(binary: Entry, at: { attachment: string; slide: number }): void {
+  /** Checks of a media binary's bytes; findings name the binary and the slide it plays on. */
+  function checkBinaryMedia(binary: Entry, where: { slide: number }): void {
     if (!binary.readable) return;
     const base = binary.found.baseName;
+    const at = { attachment: base, slide: where.slide };
     const sniffed = binary.sniffed;
     const extension = base.includes(".") ? (base.split(".").pop() as string).toLowerCase() : "";
     const byExtension = EXTENSION_MIME[extension];
@@ -386,11 +386,18 @@ function mediaData(media: SlideMedia): Record<string, unknown> {
   return data;
 }
 
-/** Decode one attachment: sniff head, keep sidecar text, size and MD5 when verifying. */
-function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number): void {
+function budgetFinding(base: string, budget: number, at: { attachment: string; slide: number | undefined }): Finding {
+  return finding("DECODE_BUDGET_EXCEEDED", `${quoteName(base)} was not read: together with the attachments before it, it decodes to more than ${sizeText(budget)}, the limit for one deck. Remove large or duplicated attachments.`, at);
+}
+
+/**
+ * Decode one attachment: sniff its head, keep sidecar text, size and MD5 when verifying.
+ * Returns how many decoded bytes it consumed from the document's budget.
+ */
+function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number, budgetLimited: boolean): number {
   const { found, match } = entry;
   const stream = found.stream;
-  if (!stream) return;
+  if (!stream) return 0;
   const base = found.baseName;
   const at = { attachment: base, slide: "slide" in match ? match.slide : undefined };
   const isSidecar = match.type === "notes" || match.type === "media-sidecar" || match.type === "pdfpc";
@@ -419,13 +426,17 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number): void {
   });
   entry.head = head.slice(0, headLength);
   if (outcome.status === "too-large") {
-    entry.issues.push(finding("ATTACHMENT_TOO_LARGE", `${quoteName(base)} decodes to more than ${sizeText(cap)}, the limit for one attachment (a compressed file that expands this much is a decompression bomb or far too large for a talk); it was not read. Remove it or attach a smaller file.`, at));
+    entry.issues.push(
+      budgetLimited
+        ? budgetFinding(base, opts.maxTotalBytes, at)
+        : finding("ATTACHMENT_TOO_LARGE", `${quoteName(base)} decodes to more than ${sizeText(cap)}, the limit for one attachment (a compressed file that expands this much is a decompression bomb or far too large for a talk); it was not read. Remove it or attach a smaller file.`, at),
+    );
     entry.bytes = null;
-    return;
+    return cap;
   }
   if (outcome.status === "failed") {
     entry.issues.push(finding("STREAM_DECODE_FAILED", `${quoteName(base)} cannot be decoded: ${outcome.reason}. Attach the file again.`, at));
-    return;
+    return seen;
   }
   entry.readable = true;
   entry.sniffed = sniffMime(entry.head);
@@ -460,4 +471,5 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number): void {
       entry.issues.push(finding("EMBEDDED_MIME_MISMATCH", `${quoteName(base)} is recorded in the PDF as ${declared} but contains ${entry.sniffed}; re-attach it with the right type.`, at));
     }
   }
+  return seen;
 }

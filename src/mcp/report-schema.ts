@@ -7,8 +7,10 @@
  * caches by `$id`. The keywords the schema uses mean the same in both drafts.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import reportSchema from "../../schemas/check-report.schema.json" with { type: "json" };
+// Imported as text, like http/schema.ts: the bundler keeps one form per file, and a JSON
+// import of the same file came out as its text in the compiled binary.
+import reportSchemaText from "../../schemas/check-report.schema.json" with { type: "text" };
 
-const { $schema: _dialect, $id: _id, ...schema } = reportSchema as Record<string, unknown>;
+const { $schema: _dialect, $id: _id, ...schema } = JSON.parse(reportSchemaText as unknown as string) as Record<string, unknown>;
 
 export const checkReportOutputSchema = schema as Tool["outputSchema"] & object;

@@ -33,16 +33,19 @@ const pathField = z
   .min(1)
   .optional()
   .describe("Path of a PDF file on this machine (absolute, or relative to where `deckhand mcp` runs). Give either path or pdf_base64.");
-const filenameField = z
-  .string()
-  .max(MAX_FILENAME_CHARS)
-  .optional()
-  .describe('Name of the deck, e.g. "Q3 review.pdf"; the browser shows it as the title (without .pdf). Default: "presentation", or the file name of path.');
+const filenameField = (surface: ToolSurface) =>
+  z
+    .string()
+    .max(MAX_FILENAME_CHARS)
+    .optional()
+    .describe(
+      `Name of the deck, e.g. "Q3 review.pdf"; the browser shows it as the title (without .pdf). Default: ${surface.kind === "stdio" ? 'the file name of path, else "presentation"' : '"presentation"'}.`,
+    );
 
 export function presentInput(surface: ToolSurface) {
   return surface.kind === "http"
-    ? z.object({ pdf_base64: base64Field(true), filename: filenameField })
-    : z.object({ pdf_base64: base64Field(false), path: pathField, filename: filenameField });
+    ? z.object({ pdf_base64: base64Field(true), filename: filenameField(surface) })
+    : z.object({ pdf_base64: base64Field(false), path: pathField, filename: filenameField(surface) });
 }
 
 export function checkInput(surface: ToolSurface) {
@@ -65,7 +68,7 @@ function presentDescription(surface: ToolSurface): string {
     "Hand a PDF slide deck to the user's web browser so they can present it, offline, with speaker notes and media.",
     `${input}, and a filename to title it.`,
     "The result's url is a one-time handoff link: give it to the user (or open it in their browser) — the first browser that opens it takes the deck, after which the link stops working and the server deletes its copy.",
-    "The link expires at expiresAt if nobody opens it: 24 hours, or 7 days when the server was given an access token.",
+    `The link expires at expiresAt if nobody opens it: 24 hours, or 7 days ${surface.kind === "http" ? "when this connection carries an access token (Authorization: Bearer)" : "when `deckhand mcp` was started with --token"}.`,
     "Each call stages a new copy and returns a new link; do not call it again for the same deck unless the link was used or expired.",
     limit,
     "Run check_pdf first if the deck carries notes or media sidecars.",

@@ -15,7 +15,9 @@ export async function registerOffline(): Promise<OfflineStatus> {
     if (registration.active) return "ready";
     return "installing";
   } catch {
-    return "failed";
+    // Offline, the update check of sw.js fails — but an installed worker still serves us.
+    const existing = await navigator.serviceWorker.getRegistration("/").catch(() => undefined);
+    return existing?.active ? "ready" : "failed";
   }
 }
 

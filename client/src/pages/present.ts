@@ -362,6 +362,7 @@ async function watchOffline() {
   };
   window.addEventListener("online", () => void update());
   window.addEventListener("offline", () => void update());
+  if (!navigator.onLine) await update();
   if (await offlineReady()) {
     document.body.dataset.offline = "ready";
     await update();

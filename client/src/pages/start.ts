@@ -291,6 +291,8 @@ async function main() {
     const notice = offlineNotice(status);
     if (notice) $("#notices").append(notice);
   });
+  // Pasting the corrected link into the same tab only changes the fragment: start over.
+  window.addEventListener("hashchange", () => location.reload());
   await run();
 }
 

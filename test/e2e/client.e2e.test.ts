@@ -1,0 +1,344 @@
+/**
+ * The browser client end to end: the compiled binary (dist/deckhand) and Debian's Chromium.
+ * Present via the API → open the link → the deck is in IndexedDB and gone from the server →
+ * a second browser sees "already claimed" → the presenter shows slide 1 of N, notes, a
+ * playing video → the audience window follows → offline, a reload still presents. Then the
+ * failure paths: expired link, wrong token, network cut mid-download (resumed with Range).
+ * Screenshots go to test-output/ (git-ignored).
+ */
+import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
+import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { makePresentationDeck, NOTES, OUTPUT, recordClip } from "./fixtures.ts";
+
+interface Handoff {
+  id: string;
+  url: string;
+  filename: string;
+  totalSlides: number;
+  bytes: number;
+  sha256: string;
+}
+
+/** Browser scenarios wait on real rendering and networking: give each its own minute. */
+const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
+
+let server: BinaryServer;
+let deck: Uint8Array;
+const sessions: BrowserSession[] = [];
+const SHOTS = join(OUTPUT, "e2e");
+
+async function browser(viewport?: { width: number; height: number }) {
+  const session = await launchBrowser(viewport ? { viewport } : {});
+  sessions.push(session);
+  return session;
+}
+
+async function present(name = "Presenting offline.pdf"): Promise<Handoff> {
+  const form = new FormData();
+  form.append("file", new File([deck as Uint8Array<ArrayBuffer>], name, { type: "application/pdf" }));
+  const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Handoff;
+}
+
+function stagedFiles(): string[] {
+  try {
+    return readdirSync(join(server.dataDir, "staged")).filter((f) => !f.startsWith("."));
+  } catch {
+    return [];
+  }
+}
+
+/** What this browser's IndexedDB holds, read the way any page script could. */
+function storedDecks(page: Page) {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("deckhand");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const all = <T,>(store: string) =>
+      new Promise<T[]>((resolve, reject) => {
+        const req = db.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result as T[]);
+        req.onerror = () => reject(req.error);
+      });
+    const decks = await all<{ id: string; title: string; sha256: string; handoffId?: string; handoffCompletedAt?: number; totalSlides: number }>("decks");
+    const bytes = await all<{ id: string; data: ArrayBuffer }>("deckBytes");
+    db.close();
+    return decks.map((d) => ({ ...d, storedBytes: bytes.find((b) => b.id === d.id)?.data.byteLength ?? 0 }));
+  });
+}
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startBinary();
+  // The clip is recorded by Chromium itself (MediaRecorder), so no binary fixture is committed.
+  const recorder = await browser();
+  await recorder.page.goto(`${server.url}/check`);
+  deck = await makePresentationDeck(await recordClip(recorder.page));
+  await recorder.close();
+  sessions.splice(sessions.indexOf(recorder), 1);
+}, 60_000);
+
+afterAll(async () => {
+  if (server && server.proc.exitCode !== null) console.error(`deckhand exited with ${server.proc.exitCode}:\n${server.logs()}`);
+  for (const s of sessions) await s.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+describe("claim a handoff and present offline", () => {
+  let a: BrowserSession;
+  let handoff: Handoff;
+  let presenter: Page;
+
+  it("opening the link stores the deck in IndexedDB, claims it, and opens the presenter", async () => {
+    handoff = await present();
+    expect(handoff.url).toContain(`/start/${handoff.id}#t=`);
+    expect(stagedFiles().length).toBe(1);
+
+    a = await browser();
+    presenter = a.page;
+    await presenter.goto(handoff.url);
+    await presenter.waitForURL(/\/present\/[0-9a-f]{16}$/, { timeout: 30_000 });
+    await presenter.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+
+    const decks = await storedDecks(presenter);
+    expect(decks.length).toBe(1);
+    expect(decks[0]).toMatchObject({ sha256: handoff.sha256, handoffId: handoff.id, totalSlides: 5, storedBytes: deck.byteLength });
+    expect(decks[0]!.handoffCompletedAt).toBeGreaterThan(0);
+
+    // The server's copy is gone and the link is dead.
+    expect(stagedFiles()).toEqual([]);
+    const again = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${new URL(handoff.url).hash.slice(3)}`);
+    expect(again.status).toBe(410);
+    expect(((await again.json()) as { code: string }).code).toBe("HANDOFF_CLAIMED");
+  });
+
+  it("a second browser opening the same link sees the already-claimed screen", async () => {
+    const b = await browser({ width: 1100, height: 760 });
+    await b.page.goto(handoff.url);
+    await b.page.waitForSelector("body[data-screen='claimed']", { timeout: 15_000 });
+    expect(await b.page.textContent("h1")).toContain("already used");
+    expect(await b.page.locator("#open-claimed").count()).toBe(0);
+    await shot(b.page, "start-already-claimed");
+  });
+
+  it("the same browser reopening the link goes straight to its stored deck", async () => {
+    const page = await a.context.newPage();
+    await page.goto(handoff.url);
+    await page.waitForURL(/\/present\//, { timeout: 15_000 });
+    await page.close();
+  });
+
+  it("the presenter shows slide 1 of 5 with its notes, the next slide and the timer", async () => {
+    expect(await presenter.textContent("#counter")).toBe("1 / 5");
+    expect(await presenter.textContent("#notes")).toContain("Introduce yourself");
+    expect(await presenter.locator("#notes strong").first().textContent()).toBe("Introduce yourself");
+    expect(await presenter.isVisible("#countdown-box")).toBe(true);
+    // The slide is painted: the canvas holds non-white pixels.
+    const inked = await presenter.evaluate(() => {
+      const c = document.querySelector<HTMLCanvasElement>("#current")!;
+      const data = c.getContext("2d")!.getImageData(0, 0, c.width, c.height).data;
+      let dark = 0;
+      for (let i = 0; i < data.length; i += 4 * 97) if (data[i]! < 128) dark++;
+      return { w: c.width, dark };
+    });
+    expect(inked.w).toBeGreaterThan(600);
+    expect(inked.dark).toBeGreaterThan(10);
+    await presenter.waitForSelector("body[data-offline='ready']", { timeout: 20_000 });
+    await shot(presenter, "presenter-slide-1");
+  });
+
+  it("notes from the PDF are rendered as sanitised markdown, their HTML as inert text", async () => {
+    await presenter.keyboard.press("ArrowRight");
+    await presenter.waitForSelector("body[data-slide='2']");
+    const notes = presenter.locator("#notes");
+    expect(await notes.locator("li").count()).toBe(3);
+    expect(await notes.locator("img, script").count()).toBe(0);
+    expect(await notes.textContent()).toContain("<img src=x onerror=");
+    expect(await presenter.evaluate(() => document.body.dataset.xss)).toBeUndefined();
+    expect(NOTES[2]).toContain("<script>");
+  });
+
+  it("the audience window follows the presenter, and the media slide plays its video", async () => {
+    const [audience] = await Promise.all([a.context.waitForEvent("page"), presenter.click("#btn-audience")]);
+    await audience.setViewportSize({ width: 1280, height: 720 });
+    await audience.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+    await audience.waitForSelector("body[data-slide='2']");
+
+    await presenter.keyboard.press("ArrowRight");
+    await presenter.waitForSelector("body[data-slide='3']");
+    await audience.waitForSelector("body[data-slide='3']", { timeout: 10_000 });
+    expect(await presenter.textContent("#counter")).toBe("3 / 5");
+
+    for (const page of [presenter, audience]) {
+      const video = page.locator("video[data-media='clip']");
+      await video.waitFor({ timeout: 10_000 });
+      await page.waitForFunction(() => {
+        const v = document.querySelector<HTMLVideoElement>("video[data-media='clip']");
+        return !!v && !v.paused && v.currentTime > 0.2;
+      }, undefined, { timeout: 10_000 });
+    }
+    // Placed at its rectangle: the right half of the slide, below the title.
+    const box = await presenter.locator("video[data-media='clip']").boundingBox();
+    const frame = await presenter.locator("#current-frame").boundingBox();
+    expect(box!.x - frame!.x).toBeGreaterThan(frame!.width * 0.5);
+    expect(box!.width / frame!.width).toBeCloseTo(300 / 720, 1);
+    await shot(presenter, "presenter-media-slide");
+    await shot(audience, "audience-media-slide");
+
+    // Pause on the presenter pauses the audience copy.
+    await presenter.evaluate(() => document.querySelector<HTMLVideoElement>("video[data-media='clip']")!.pause());
+    await audience.waitForFunction(() => document.querySelector<HTMLVideoElement>("video[data-media='clip']")?.paused === true, undefined, { timeout: 5_000 });
+
+    // Blank follows too.
+    await presenter.keyboard.press("b");
+    await audience.waitForSelector("body.is-blank");
+    await presenter.keyboard.press("b");
+    await audience.waitForSelector("body:not(.is-blank)");
+
+    // A clicker pressed in the audience window steps the presenter.
+    await audience.keyboard.press("ArrowRight");
+    await presenter.waitForSelector("body[data-slide='4']");
+    await audience.waitForSelector("body[data-slide='4']");
+    await presenter.keyboard.press("ArrowLeft");
+    await audience.waitForSelector("body[data-slide='3']");
+    await audience.close();
+  });
+
+  it("digits + Enter jump, Home/End, overview and help work from the keyboard", async () => {
+    await presenter.keyboard.press("5");
+    await presenter.keyboard.press("Enter");
+    await presenter.waitForSelector("body[data-slide='5']");
+    expect(await presenter.isVisible("#end-card")).toBe(true);
+    await presenter.keyboard.press("Home");
+    await presenter.waitForSelector("body[data-slide='1']");
+    await presenter.keyboard.press("g");
+    await presenter.waitForSelector("#overview:not([hidden])");
+    await presenter.waitForTimeout(400);
+    await shot(presenter, "presenter-overview");
+    await presenter.keyboard.press("Escape");
+    await presenter.keyboard.press("?");
+    await presenter.waitForSelector("#help:not([hidden])");
+    await presenter.keyboard.press("Escape");
+    await presenter.keyboard.press("End");
+    await presenter.waitForSelector("body[data-slide='5']");
+    await presenter.keyboard.press("3");
+    await presenter.keyboard.press("Enter");
+    await presenter.waitForSelector("body[data-slide='3']");
+  });
+
+  it("with the network off, a reload still presents the deck where it was", async () => {
+    await a.context.setOffline(true);
+    try {
+      await presenter.reload();
+      await presenter.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+      expect(await presenter.textContent("#counter")).toBe("3 / 5");
+      await presenter.waitForFunction(() => {
+        const v = document.querySelector<HTMLVideoElement>("video[data-media='clip']");
+        return !!v && !v.paused;
+      }, undefined, { timeout: 10_000 });
+      await presenter.waitForFunction(() => document.querySelector("#offline-state")?.textContent?.includes("Offline"), undefined, { timeout: 10_000 });
+      await shot(presenter, "presenter-offline-reload");
+      // The library and the audience view load offline too.
+      const library = await a.context.newPage();
+      await library.goto(`${server.url}/`);
+      await library.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+      expect(await library.locator(".deck-card").count()).toBe(1);
+      await shot(library, "library-offline");
+      await library.goto(presenter.url().replace("/present/", "/view/"));
+      await library.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+      await library.close();
+    } finally {
+      await a.context.setOffline(false);
+    }
+    // Nothing broke the page's CSP or threw along the way.
+    expect(a.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(p))).toEqual([]);
+  });
+});
+
+describe("failure paths never consume the link", () => {
+  it("an expired link shows the expired screen", async () => {
+    const handoff = await present("Expired talk.pdf");
+    const db = new Database(join(server.dataDir, "deckhand.db"));
+    db.run("UPDATE sessions SET expires_at = 1 WHERE id = ?", [handoff.id]);
+    db.close();
+    const s = await browser({ width: 1100, height: 760 });
+    await s.page.goto(handoff.url);
+    await s.page.waitForSelector("body[data-screen='expired']", { timeout: 15_000 });
+    expect(await s.page.textContent("h1")).toContain("expired");
+    expect(await s.page.locator("#retry").count()).toBe(0);
+    await shot(s.page, "start-expired");
+  });
+
+  it("a wrong token shows its screen and leaves the link claimable", async () => {
+    const handoff = await present("Token talk.pdf");
+    const s = await browser();
+    await s.page.goto(handoff.url.replace(/#t=.*/, "#t=not-the-token"));
+    await s.page.waitForSelector("body[data-screen='token-invalid']", { timeout: 15_000 });
+    await shot(s.page, "start-wrong-token");
+    const probe = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${new URL(handoff.url).hash.slice(3)}`, { headers: { Range: "bytes=0-0" } });
+    expect(probe.status).toBe(206);
+    // The right link still works afterwards, pasted into the same tab (only the fragment changes).
+    await s.page.goto(handoff.url);
+    await s.page.waitForURL(/\/present\//, { timeout: 30_000 });
+    await s.page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+  });
+
+  it("a ?t= token is moved out of the query string at once", async () => {
+    const handoff = await present("Query talk.pdf");
+    const s = await browser();
+    const token = new URL(handoff.url).hash.slice(3);
+    const seen: string[] = [];
+    s.page.on("framenavigated", (frame) => seen.push(frame.url()));
+    await s.page.goto(`${server.url}/start/${handoff.id}?t=${token}`);
+    await s.page.waitForURL(/\/present\//, { timeout: 30_000 });
+    expect(seen.some((u) => u.includes(`/start/${handoff.id}#t=`))).toBe(true);
+  });
+
+  it("a download cut mid-way shows the interrupted screen; retry resumes with Range and succeeds", async () => {
+    const handoff = await present("Flaky network.pdf");
+    const s = await browser({ width: 1100, height: 760 });
+    const rangeHeaders: (string | null)[] = [];
+    s.page.on("request", (req) => {
+      if (req.url().includes("/handoff?")) rangeHeaders.push(req.headers()["range"] ?? null);
+    });
+    let cut = true;
+    await s.page.route("**/api/sessions/*/handoff?*", async (route) => {
+      if (!cut) return route.continue();
+      cut = false;
+      const upstream = await route.fetch();
+      const body = await upstream.body();
+      // Deliver the first half and then drop: the advertised length is never reached.
+      await route.fulfill({ status: 200, headers: upstream.headers(), body: body.subarray(0, Math.floor(body.length / 2)) });
+    });
+    await s.page.goto(handoff.url);
+    await s.page.waitForSelector("body[data-screen='interrupted']", { timeout: 15_000 });
+    expect(await s.page.textContent("#retry")).toContain("Resume");
+    await shot(s.page, "start-interrupted");
+    // The link was not consumed.
+    expect(stagedFiles().length).toBeGreaterThan(0);
+    const status = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${new URL(handoff.url).hash.slice(3)}`, { headers: { Range: "bytes=0-0" } });
+    expect(status.status).toBe(206);
+
+    await s.page.click("#retry");
+    await s.page.waitForURL(/\/present\//, { timeout: 30_000 });
+    await s.page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+    expect(rangeHeaders.length).toBe(2);
+    expect(rangeHeaders[0]).toBeNull();
+    expect(rangeHeaders[1]).toMatch(/^bytes=\d+-$/);
+    const decks = await storedDecks(s.page);
+    expect(decks.find((d) => d.handoffId === handoff.id)?.sha256).toBe(handoff.sha256);
+  });
+});

@@ -20,11 +20,12 @@ function pageCountOf(doc: PdfDoc): number {
 
 /**
  * Notes per slide (resolved by priority), the media to place on each slide, and the timer —
- * exactly what the check report lists as shown. Never throws for a readable document.
+ * exactly what the check report lists as shown (so binaries are verified here too: a media
+ * file whose checksum fails is not shown). Never throws for a readable document.
  */
-export function readDeckExtras(_mupdf: MupdfModule, doc: PdfDoc, options: Partial<AnalyzeOptions> = {}): DeckExtras {
+export function readDeckExtras(_mupdf: MupdfModule, doc: PdfDoc, options: Partial<Omit<AnalyzeOptions, "verify">> = {}): DeckExtras {
   try {
-    return analyzeDeck(doc, pageCountOf(doc), { ...options, verify: false }).extras;
+    return analyzeDeck(doc, pageCountOf(doc), { ...options, verify: true }).extras;
   } catch {
     return { notes: {}, notesSource: {}, media: [], timer: {} };
   }

@@ -1,0 +1,137 @@
+/** Property tests of the pure sidecar code: random input never throws, findings stay in the catalogue. */
+import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { createHash } from "node:crypto";
+import { deflateRawSync } from "node:zlib";
+import { FINDING_CODES } from "../../src/sidecar/findings.ts";
+import { md5Hex } from "../../src/sidecar/md5.ts";
+import { parseMediaSidecar, readMediaSidecar } from "../../src/sidecar/media.ts";
+import { baseName, matchAttachmentName } from "../../src/sidecar/names.ts";
+import { parseNotesSidecar, readNotesSidecar } from "../../src/sidecar/notes.ts";
+import { parsePdfpc } from "../../src/sidecar/pdfpc.ts";
+import { sniffMime } from "../../src/sidecar/sniff.ts";
+import { renderTypst } from "../../src/sidecar/typst.ts";
+import { vimeoId, youtubeId } from "../../src/sidecar/video-ids.ts";
+import { inflate, InflateError, InflateLimitError } from "../../src/pdf/inflate.ts";
+
+const known = (issues: { code: string }[]) => issues.every((i) => i.code in FINDING_CODES);
+const where = { attachment: "notes-slide-2.json", slide: 2 };
+const mediaWhere = { attachment: "media-slide-2-x.json", slide: 2, id: "x" };
+
+const typstNode = fc.letrec((tie) => ({
+  node: fc.record(
+    {
+      func: fc.constantFrom("sequence", "text", "space", "parbreak", "linebreak", "strong", "emph", "strike", "link", "heading", "raw", "list", "enum", "item", "enum.item", "quote", "smartquote", "styled", "equation", "rect", "", "constructor"),
+      text: fc.oneof(fc.string(), fc.integer()),
+      body: fc.oneof({ depthSize: "small" }, tie("node"), fc.string(), fc.constant(null)),
+      children: fc.array(fc.oneof({ depthSize: "small" }, tie("node"), fc.string(), fc.jsonValue()), { maxLength: 4 }),
+      dest: fc.oneof(fc.webUrl(), fc.string()),
+      level: fc.oneof(fc.integer(), fc.double()),
+      block: fc.boolean(),
+      lang: fc.string(),
+    },
+    { requiredKeys: ["func"] },
+  ),
+}));
+
+describe("sidecar parsers never throw", () => {
+  test("notes: random JSON values and Typst trees", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.jsonValue(), typstNode.node, fc.record({ slide: fc.oneof(fc.string(), fc.integer()), notes: fc.oneof(fc.jsonValue(), typstNode.node, fc.array(typstNode.node)) }, { requiredKeys: [] })), (value) => {
+        const result = readNotesSidecar(value, where);
+        expect(result.markdown === null || typeof result.markdown === "string").toBe(true);
+        expect(known(result.issues)).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test("media: mutated valid sidecars and random values", () => {
+    const valid = { kind: "file", slide: 2, id: "x", mime: "video/mp4", x_pt: 1, y_pt: 2, w_pt: 3, h_pt: 4, filename: "media-x.mp4" };
+    const field = fc.constantFrom(...Object.keys(valid), "url", "video_id", "autoplay", "loop", "extra");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(field, fc.jsonValue()), { maxLength: 6 }), fc.jsonValue(), (mutations, other) => {
+        const value: Record<string, unknown> = { ...valid };
+        for (const [key, v] of mutations) value[key] = v;
+        for (const input of [value, other]) {
+          const result = readMediaSidecar(input, mediaWhere);
+          expect(known(result.issues)).toBe(true);
+          if (result.media) expect(result.media.rect.w).toBeGreaterThan(0);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test("raw bytes into every parser", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 50 }), (bytes, pages) => {
+        expect(known(parseNotesSidecar(bytes, where).issues)).toBe(true);
+        expect(known(parseMediaSidecar(bytes, mediaWhere).issues)).toBe(true);
+        expect(known(parsePdfpc(bytes, "talk.pdfpc", pages).issues)).toBe(true);
+        sniffMime(bytes);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  test("pdfpc: random page arrays keep notes within the deck", () => {
+    fc.assert(
+      fc.property(fc.record({ pdfpcFormat: fc.constantFrom(1, 2, 3, "2"), duration: fc.jsonValue(), endTime: fc.oneof(fc.string(), fc.constant("10:30")), pages: fc.array(fc.record({ idx: fc.oneof(fc.integer({ min: -2, max: 20 }), fc.jsonValue()), note: fc.oneof(fc.string(), fc.jsonValue()) }, { requiredKeys: [] })) }, { requiredKeys: [] }), fc.integer({ min: 1, max: 10 }), (value, pages) => {
+        const result = parsePdfpc(new TextEncoder().encode(JSON.stringify(value)), "talk.pdfpc", pages);
+        expect(known(result.issues)).toBe(true);
+        for (const slide of result.notes.keys()) expect(slide >= 1 && slide <= pages).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("names and video ids", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 80 }), (name) => {
+        const base = baseName(name);
+        expect(base.includes("/") && base !== name).toBe(false);
+        const match = matchAttachmentName(base);
+        if (match.type === "notes" || match.type === "media-sidecar") expect(Number.isInteger(match.slide)).toBe(true);
+        youtubeId(name);
+        vimeoId(name);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  test("Typst rendering of random trees is a string", () => {
+    fc.assert(fc.property(typstNode.node, (node) => typeof renderTypst(node).markdown === "string"), { numRuns: 500 });
+  });
+});
+
+describe("inflate and MD5", () => {
+  test("inflate(deflate(x)) === x, in chunks", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 200_000 }), fc.integer({ min: 0, max: 9 }), (data, level) => {
+        const parts: Uint8Array[] = [];
+        const total = inflate(new Uint8Array(deflateRawSync(data, { level })), { maxBytes: 1 << 30, onChunk: (c) => void parts.push(c) });
+        expect(total).toBe(data.length);
+        expect(Buffer.concat(parts).equals(Buffer.from(data))).toBe(true);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test("inflate of garbage fails only with InflateError/InflateLimitError", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2000 }), (data) => {
+        try {
+          inflate(data, { maxBytes: 1 << 20, onChunk: () => {} });
+        } catch (error) {
+          expect(error instanceof InflateError || error instanceof InflateLimitError).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test("MD5 matches node:crypto", () => {
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 5000 }), (data) => md5Hex(data) === createHash("md5").update(data).digest("hex")), { numRuns: 300 });
+  });
+});

@@ -4,9 +4,10 @@
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  */
 import { ConfigError, parseServeArgs } from "./config.ts";
-import { runMcpCommand } from "./cli/mcp.ts";
-import { runPresentCommand } from "./cli/present.ts";
-import { runTokenCommand } from "./cli/token.ts";
+import { CHECK_USAGE, runCheckCommand } from "./cli/check.ts";
+import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
+import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
+import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
 import { startServer } from "./server.ts";
 import { VERSION } from "./version.ts";
 
@@ -39,6 +40,8 @@ Serve options (environment variable in brackets):
 
 Run \`deckhand COMMAND --help\` for a command's own options.`;
 
+const COMMAND_USAGE: Record<string, string> = { present: PRESENT_USAGE, check: CHECK_USAGE, token: TOKEN_USAGE, mcp: MCP_USAGE };
+
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "-h" || first === "--help" || first === "help") {
@@ -52,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
   const command = first === undefined || first.startsWith("-") ? "serve" : first;
   const args = command === "serve" && first !== "serve" ? argv : rest;
   if (args.includes("--help") || args.includes("-h")) {
-    console.log(HELP);
+    console.log(COMMAND_USAGE[command] ?? HELP);
     return 0;
   }
   switch (command) {
@@ -60,6 +63,8 @@ async function main(argv: string[]): Promise<number> {
       return serve(args);
     case "present":
       return runPresentCommand(args);
+    case "check":
+      return runCheckCommand(args);
     case "token":
       return runTokenCommand(args);
     case "mcp":

@@ -127,6 +127,36 @@ describe("the binary alone in an empty directory", () => {
   });
 });
 
+describe("embedded documents and commands", () => {
+  test("serves the OpenAPI document and JSON Schemas intact from inside the binary", async () => {
+    const server = await start();
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { openapi: string; components: { schemas: Record<string, any> } };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.components.schemas.CheckReport.type).toBe("object");
+    expect(doc.components.schemas.CheckReport.required).toContain("pages");
+    const schema = await fetch(`${server.url}/schema/check-report.schema.json`);
+    expect(await schema.text()).toBe(await Bun.file(join(import.meta.dir, "..", "schemas", "check-report.schema.json")).text());
+    const docs = await fetch(`${server.url}/docs/scalar.js`);
+    expect(docs.status).toBe(200);
+  });
+
+  test("`deckhand check` runs the checker without a server: 0 valid, 2 not a PDF; each command has its own --help", async () => {
+    const dir = tempDir("deckhand-bin-check-");
+    const deck = join(dir, "deck.pdf");
+    await Bun.write(deck, await makeDeck({ pages: 2 }));
+    const ok = run("check", deck, "--json");
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ ok: true, pageCount: 2 });
+    await Bun.write(join(dir, "notes.txt"), "plain text");
+    expect(run("check", join(dir, "notes.txt")).code).toBe(2);
+    for (const [command, usage] of [["check", "deckhand check FILE.pdf"], ["present", "deckhand present FILE.pdf"], ["mcp", "deckhand mcp"], ["token", "deckhand token create"]]) {
+      const help = run(command!, "--help");
+      expect(help.code).toBe(0);
+      expect(help.stdout).toContain(usage!);
+    }
+  });
+});
+
 describe("failures never show Bun's error page", () => {
   test("a staged file removed behind the server's back is a 500 problem without token, path or stack", async () => {
     const server = await start();

@@ -10,7 +10,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import scalarPath from "../../node_modules/@scalar/api-reference/dist/browser/standalone.js" with { type: "file" };
-import checkReportSchema from "../../schemas/check-report.schema.json" with { type: "json" };
+import { checkReportSchema } from "../schemas.ts";
 import type { AppDeps } from "./deps.ts";
 import { CompleteBody, Health, HandoffRecord, Ok, Problem, problemResponse } from "./models.ts";
 
@@ -90,7 +90,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
         CompleteRequest: CompleteBody,
         CompleteResponse: Ok,
         Health,
-        ...embedJsonSchema("CheckReport", checkReportSchema as Record<string, unknown>),
+        ...embedJsonSchema("CheckReport", checkReportSchema),
       },
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "Access token created with `deckhand token create` (dh_…)." },

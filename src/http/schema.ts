@@ -7,20 +7,12 @@
 import { Elysia, t } from "elysia";
 import { AppError, problemResponse } from "../errors.ts";
 import { routeDoc } from "./models.ts";
-// `type: "text"` embeds the exact bytes; TypeScript still types a .json import as its value.
-import checkReportText from "../../schemas/check-report.schema.json" with { type: "text" };
-import notesSidecarText from "../../schemas/notes-sidecar.schema.json" with { type: "text" };
-import mediaSidecarText from "../../schemas/media-sidecar.schema.json" with { type: "text" };
+import { SCHEMAS } from "../schemas.ts";
 
 /** The content type registered for JSON Schema documents (draft 2020-12, §9.5.1). */
 export const SCHEMA_CONTENT_TYPE = "application/schema+json";
 
-/** name → exact file text. Names are the file names under schemas/. */
-export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
-  "check-report.schema.json": checkReportText as unknown as string,
-  "notes-sidecar.schema.json": notesSidecarText as unknown as string,
-  "media-sidecar.schema.json": mediaSidecarText as unknown as string,
-});
+export { SCHEMAS };
 
 export function schemaController() {
   return new Elysia({ name: "schema" }).get(

@@ -7,10 +7,8 @@
  * caches by `$id`. The keywords the schema uses mean the same in both drafts.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-// Imported as text, like http/schema.ts: the bundler keeps one form per file, and a JSON
-// import of the same file came out as its text in the compiled binary.
-import reportSchemaText from "../../schemas/check-report.schema.json" with { type: "text" };
+import { checkReportSchema } from "../schemas.ts";
 
-const { $schema: _dialect, $id: _id, ...schema } = JSON.parse(reportSchemaText as unknown as string) as Record<string, unknown>;
+const { $schema: _dialect, $id: _id, ...schema } = checkReportSchema;
 
 export const checkReportOutputSchema = schema as Tool["outputSchema"] & object;

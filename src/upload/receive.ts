@@ -21,7 +21,11 @@ export const FILE_FIELD = "file";
 
 function tooLarge(maxBytes: number): AppError {
   const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
-  return new AppError("FILE_TOO_LARGE", `The upload is larger than this server's limit of ${mb} MB; make the PDF smaller or raise --max-upload-mb.`);
+  // The rest of the body is never read: close the connection rather than keep it (and a
+  // graceful shutdown) waiting on bytes nobody wants.
+  return new AppError("FILE_TOO_LARGE", `The upload is larger than this server's limit of ${mb} MB; make the PDF smaller or raise --max-upload-mb.`, {
+    headers: { connection: "close" },
+  });
 }
 
 /** Reject early, before reading a byte, when the declared length is already too large. */

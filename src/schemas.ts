@@ -1,0 +1,21 @@
+/**
+ * @module schemas
+ * The JSON Schemas under schemas/, embedded as exact text so the compiled binary needs no
+ * files beside it and serves them byte-identical. Always import them from here: the bundler
+ * keeps one form per file, and a `type: "json"` import of the same file elsewhere came out
+ * as its text in the compiled binary.
+ */
+// `type: "text"` embeds the exact bytes; TypeScript still types a .json import as its value.
+import checkReportText from "../schemas/check-report.schema.json" with { type: "text" };
+import mediaSidecarText from "../schemas/media-sidecar.schema.json" with { type: "text" };
+import notesSidecarText from "../schemas/notes-sidecar.schema.json" with { type: "text" };
+
+/** name → exact file text. Names are the file names under schemas/. */
+export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
+  "check-report.schema.json": checkReportText as unknown as string,
+  "notes-sidecar.schema.json": notesSidecarText as unknown as string,
+  "media-sidecar.schema.json": mediaSidecarText as unknown as string,
+});
+
+/** The check report's JSON Schema (2020-12), parsed. */
+export const checkReportSchema: Readonly<Record<string, unknown>> = JSON.parse(SCHEMAS["check-report.schema.json"]!);

@@ -94,3 +94,13 @@ describe("filenames and digests", () => {
     expect(reprDigestToHex(null)).toBeNull();
   });
 });
+
+describe("streaming digest", () => {
+  test("chunks fed as they arrive give the digest of the whole", async () => {
+    const { StreamingSha256 } = await import("../../client/src/lib/sha256.ts");
+    const data = new Uint8Array(300_000).map((_, i) => (i * 7) & 255);
+    const streaming = new StreamingSha256();
+    for (let i = 0; i < data.length; i += 65_536) streaming.update(data.subarray(i, i + 65_536));
+    expect(streaming.hex()).toBe(await sha256Hex(data));
+  });
+});

@@ -42,9 +42,12 @@ export class Renderer {
     });
   }
 
-  /** Open a deck. The bytes are copied, so the caller's buffer stays usable. */
-  open(data: ArrayBuffer): Promise<OpenResult> {
-    const copy = data.slice(0);
+  /**
+   * Open a deck. The bytes are copied so the caller's buffer stays usable, unless the caller
+   * hands them over (`transfer`), which saves a copy of the whole PDF.
+   */
+  open(data: ArrayBuffer, options: { transfer?: boolean } = {}): Promise<OpenResult> {
+    const copy = options.transfer ? data : data.slice(0);
     this.cache.clear();
     return this.call<OpenResult>({ type: "open", data: copy }, [copy]);
   }

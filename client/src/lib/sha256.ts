@@ -45,3 +45,19 @@ export async function sha256Hex(data: ArrayBuffer | Uint8Array, options: { force
   }
   return toHex(hasher.digest());
 }
+
+/**
+ * SHA-256 fed chunk by chunk while a download arrives, so the digest is ready the moment the
+ * last byte is: hashing 20 MB afterwards would delay the first slide.
+ */
+export class StreamingSha256 {
+  private hasher = sha256.create();
+
+  update(chunk: Uint8Array): void {
+    this.hasher.update(chunk);
+  }
+
+  hex(): string {
+    return toHex(this.hasher.digest());
+  }
+}

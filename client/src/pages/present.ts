@@ -21,6 +21,7 @@ import { DeckStore, type DeckRecord } from "../storage/deck-store.ts";
 const LOOKAHEAD = 3;
 
 interface Metrics {
+  phases?: Record<string, number | undefined>;
   firstPaintMs?: number;
   firstSlideAfterDownloadMs?: number;
   steps: number[];
@@ -371,6 +372,10 @@ async function watchOffline() {
 
 async function main() {
   const id = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  // Start the worker first: compiling mupdf's WASM overlaps reading the deck from storage.
+  renderer = new Renderer();
+  mediaCtx.renderer = renderer;
+  const t0 = performance.now();
   void watchOffline();
   try {
     store = await DeckStore.open();
@@ -382,15 +387,16 @@ async function main() {
   if (!found || !bytes) return showMissing("Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
   deck = found;
   replace($("#deck-title"), deck.title);
-  renderer = new Renderer();
-  mediaCtx.renderer = renderer;
+  const t1 = performance.now();
   let opened;
   try {
-    opened = await renderer.open(bytes);
+    opened = await renderer.open(bytes, { transfer: true });
   } catch (error) {
     console.error(error);
     return showMissing("The stored PDF could not be read. Delete it from the library and open it again.");
   }
+  const t2 = performance.now();
+  metrics.phases = { storageMs: t1 - t0, openMs: t2 - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined };
   pageCount = opened.pageCount;
   extras = opened.extras;
   defaultPage = opened.firstPage;

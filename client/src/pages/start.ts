@@ -20,7 +20,7 @@ import {
   type ScreenKind,
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
-import { reprDigestToHex, sha256Hex } from "../lib/sha256.ts";
+import { reprDigestToHex, sha256Hex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
 
 class ScreenError extends Error {
@@ -36,6 +36,7 @@ interface Download {
   filename: string;
   totalSlides: number | null;
   serverDigest: string | null;
+  hasher: StreamingSha256;
 }
 
 const titleEl = $("#title");
@@ -47,7 +48,7 @@ const barEl = $("#progress-bar");
 
 let link: HandoffLink;
 let store: DeckStore | null = null;
-const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null };
+const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null, hasher: new StreamingSha256() };
 
 function setProgress(fraction: number | null) {
   progressEl.hidden = false;
@@ -99,13 +100,11 @@ async function fetchDeck(): Promise<void> {
   if (decision === "invalid") {
     // The server cannot continue where we stopped: start again from the first byte.
     await response.body?.cancel();
-    download.chunks = [];
-    download.received = 0;
+    resetDownload();
     return fetchDeck();
   }
   if (decision === "restart") {
-    download.chunks = [];
-    download.received = 0;
+    resetDownload();
     const length = Number(response.headers.get("content-length"));
     download.total = Number.isFinite(length) && length > 0 ? length : null;
     download.filename = decodeFilename(response.headers.get("x-filename"));
@@ -124,6 +123,7 @@ async function fetchDeck(): Promise<void> {
       if (done) break;
       download.chunks.push(value);
       download.received += value.byteLength;
+      download.hasher.update(value);
       setProgress(download.total ? download.received / download.total : null);
     }
   } catch {
@@ -146,7 +146,7 @@ async function storeAndVerify(): Promise<DeckRecord> {
   replace(statusEl, "Checking and storing the deck in this browser…");
   setProgress(1);
   const data = joinChunks();
-  const digest = await sha256Hex(data);
+  const digest = download.hasher.hex();
   if (download.serverDigest && digest !== download.serverDigest) {
     resetDownload();
     throw new ScreenError("checksum");
@@ -179,6 +179,7 @@ async function storeAndVerify(): Promise<DeckRecord> {
 function resetDownload() {
   download.chunks = [];
   download.received = 0;
+  download.hasher = new StreamingSha256();
 }
 
 function storageScreen(error: unknown): ScreenError {
@@ -266,6 +267,8 @@ async function run(): Promise<void> {
       deck = await storeAndVerify();
     }
     await complete(deck);
+    const downloadEnd = Number(sessionStorage.getItem("dh:download-end"));
+    if (downloadEnd) sessionStorage.setItem("dh:claim-ms", String(performance.timeOrigin + performance.now() - downloadEnd));
     void navigator.storage?.persist?.().catch(() => false);
     document.body.dataset.screen = "done";
     openPresenter(deck);

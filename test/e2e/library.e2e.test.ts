@@ -1,0 +1,160 @@
+/**
+ * The library, the check page and storage failures, in Chromium against the binary.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
+import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
+
+const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
+const SHOTS = join(OUTPUT, "e2e");
+const PDF = join(OUTPUT, "fixtures", "presenting-offline.pdf");
+
+let server: BinaryServer;
+let deck: Uint8Array;
+const sessions: BrowserSession[] = [];
+
+async function browser(viewport?: { width: number; height: number }) {
+  const s = await launchBrowser(viewport ? { viewport } : {});
+  sessions.push(s);
+  return s;
+}
+
+async function present(): Promise<{ id: string; url: string }> {
+  const form = new FormData();
+  form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Storage test.pdf", { type: "application/pdf" }));
+  const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
+  expect(res.status).toBe(200);
+  return (await res.json()) as { id: string; url: string };
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  server = await startBinary();
+  const s = await browser();
+  await s.page.goto(`${server.url}/check`);
+  deck = await makePresentationDeck(await recordClip(s.page));
+  writeFileSync(PDF, deck);
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sessions) await s.close();
+  await server?.stop();
+  server?.cleanup();
+});
+
+describe("library", () => {
+  it("opens a local PDF without uploading it, shows the share screen, presents and deletes it", async () => {
+    const s = await browser();
+    const uploads: string[] = [];
+    s.page.on("request", (r) => {
+      if (r.method() !== "GET") uploads.push(r.url());
+    });
+    await s.page.goto(`${server.url}/`);
+    await s.page.waitForSelector("body[data-ready='true']");
+    expect(await s.page.isVisible("#empty")).toBe(true);
+    await s.page.setInputFiles("#file-input", PDF);
+    await s.page.waitForSelector("#share:not([hidden])", { timeout: 20_000 });
+    expect(uploads).toEqual([]);
+    expect(await s.page.textContent("#share-deck")).toContain("5 slides");
+    expect(await s.page.locator(".deck-card").count()).toBe(1);
+    await s.page.screenshot({ path: join(SHOTS, "library-share-screen.png") });
+
+    const [audience] = await Promise.all([s.context.waitForEvent("page"), s.page.click("#share-audience")]);
+    await audience.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+    await s.page.click("#share-present");
+    await s.page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+    await s.page.keyboard.press("ArrowRight");
+    await audience.waitForSelector("body[data-slide='2']", { timeout: 10_000 });
+    await audience.close();
+
+    await s.page.goto(`${server.url}/`);
+    await s.page.waitForSelector("body[data-ready='true']");
+    s.page.once("dialog", (d) => void d.accept());
+    await s.page.click(".deck-card button:has-text('Delete')");
+    await s.page.waitForSelector("#empty:not([hidden])");
+    expect(await s.page.locator(".deck-card").count()).toBe(0);
+  });
+
+  it("refuses a file that is not a PDF, judged by its bytes", async () => {
+    const s = await browser();
+    await s.page.goto(`${server.url}/`);
+    await s.page.waitForSelector("body[data-ready='true']");
+    await s.page.setInputFiles("#file-input", { name: "slides.pdf", mimeType: "application/pdf", buffer: Buffer.from("<html>not a pdf</html>") });
+    await s.page.waitForSelector(".notice-error");
+    expect(await s.page.textContent(".notice-error")).toContain("is not a PDF");
+  });
+
+  it("the presenter works on a phone-sized screen", async () => {
+    const s = await browser({ width: 390, height: 844 });
+    await s.page.goto(`${server.url}/`);
+    await s.page.waitForSelector("body[data-ready='true']");
+    await s.page.setInputFiles("#file-input", PDF);
+    await s.page.waitForSelector("#share:not([hidden])", { timeout: 20_000 });
+    await s.page.screenshot({ path: join(SHOTS, "library-phone.png"), fullPage: true });
+    await s.page.click("#share-present");
+    await s.page.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
+    await s.page.click("#btn-next");
+    await s.page.waitForSelector("body[data-slide='2']");
+    await s.page.screenshot({ path: join(SHOTS, "presenter-phone.png"), fullPage: true });
+    const overflow = await s.page.evaluate(() => {
+      const wide = [...document.querySelectorAll<HTMLElement>("body *")].filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1).map((el) => `${el.tagName}#${el.id}.${el.className}`);
+      return { by: document.documentElement.scrollWidth - window.innerWidth, wide: wide.slice(0, 8) };
+    });
+    expect(overflow).toEqual({ by: 0, wide: [] });
+  });
+});
+
+describe("check page", () => {
+  it("shows the report per slide with thumbnails, notes, media and findings", async () => {
+    const s = await browser();
+    await s.page.goto(`${server.url}/check`);
+    await s.page.setInputFiles("#file-input", PDF);
+    await s.page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+    expect(await s.page.locator(".report-page").count()).toBe(5);
+    expect(await s.page.textContent(".report-summary h2")).toBeTruthy();
+    const text = await s.page.textContent("#report");
+    expect(text).toContain("notes-slide-1.json");
+    expect(text).toContain("media-slide-3-clip.json");
+    await s.page.waitForTimeout(500);
+    await s.page.screenshot({ path: join(SHOTS, "check-report.png"), fullPage: true });
+  });
+});
+
+describe("storage failures never consume the link", () => {
+  it("a browser that refuses storage (private window) gets its own screen", async () => {
+    const handoff = await present();
+    const s = await browser({ width: 1100, height: 760 });
+    await s.context.addInitScript(() => {
+      IDBFactory.prototype.open = function () {
+        throw new DOMException("The user denied permission to access the database.", "InvalidStateError");
+      };
+    });
+    const page = await s.context.newPage();
+    await page.goto(handoff.url);
+    await page.waitForSelector("body[data-screen='storage-unavailable']", { timeout: 15_000 });
+    await page.screenshot({ path: join(SHOTS, "start-storage-refused.png") });
+    const probe = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${new URL(handoff.url).hash.slice(3)}`, { headers: { Range: "bytes=0-0" } });
+    expect(probe.status).toBe(206);
+  });
+
+  it("a full disk (quota exceeded) gets its own screen, and the link stays claimable", async () => {
+    const handoff = await present();
+    const s = await browser({ width: 1100, height: 760 });
+    await s.context.addInitScript(() => {
+      const put = IDBObjectStore.prototype.put;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+        if (this.name === "deckBytes") throw new DOMException("Quota exceeded", "QuotaExceededError");
+        return put.call(this, value, key);
+      };
+    });
+    const page = await s.context.newPage();
+    await page.goto(handoff.url);
+    await page.waitForSelector("body[data-screen='storage-quota']", { timeout: 15_000 });
+    await page.screenshot({ path: join(SHOTS, "start-storage-full.png") });
+    const probe = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${new URL(handoff.url).hash.slice(3)}`, { headers: { Range: "bytes=0-0" } });
+    expect(probe.status).toBe(206);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * @module bench/lib/rss
+ * Resident memory of another process, from /proc/PID/status (Linux): the current VmRSS, the
+ * kernel's own high-water mark VmHWM, and a sampler for the peak during an operation.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+
+export interface MemoryStatus {
+  /** Current resident set, bytes. */
+  rss: number;
+  /** Peak resident set since start (or since the last resetPeak), bytes. */
+  hwm: number;
+}
+
+export function readMemory(pid: number): MemoryStatus | null {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/status`, "utf8");
+  } catch {
+    return null;
+  }
+  const kb = (key: string) => {
+    const match = new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, "m").exec(text);
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  };
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+}
+
+/**
+ * Reset the kernel's peak-RSS counter of `pid` (writing 5 to clear_refs, Linux ≥ 4.0), so a
+ * later VmHWM is the peak of what follows. False when not permitted.
+ */
+export function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    const after = readMemory(pid);
+    return after !== null && after.hwm <= after.rss * 1.05 + 1024 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+export interface RssSampler {
+  /** Stop sampling; the largest VmRSS seen and the final VmHWM. */
+  stop(): { maxSampled: number; hwm: number; samples: number };
+}
+
+/** Sample VmRSS of `pid` every `intervalMs` until stopped. */
+export function sampleRss(pid: number, intervalMs = 5): RssSampler {
+  let maxSampled = 0;
+  let samples = 0;
+  const tick = () => {
+    const mem = readMemory(pid);
+    if (!mem) return;
+    samples++;
+    if (mem.rss > maxSampled) maxSampled = mem.rss;
+  };
+  tick();
+  const timer = setInterval(tick, intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      tick();
+      const mem = readMemory(pid);
+      return { maxSampled, hwm: mem?.hwm ?? Number.NaN, samples };
+    },
+  };
+}

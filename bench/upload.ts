@@ -1,0 +1,130 @@
+/**
+ * Upload benchmark (DESIGN §7):
+ * 1. `POST /api/present` of a 100 MB PDF against a bare Bun.serve handler that streams the same
+ *    multipart body to disk — target within 1.5×;
+ * 2. peak RSS of the deckhand process during a 200 MB upload — target under 150 MB.
+ * Also prints where the time goes: the baseline server re-runs deckhand's own upload steps
+ * (node streams, busboy + SHA-256, fsync commit, mupdf validation) one at a time.
+ *
+ *   bun bench/upload.ts [--reps N] [--source]
+ *
+ * Runs deckhand as a separate process (dist/deckhand if built, else `bun src/main.ts serve`;
+ * `--source` forces the latter) so its RSS is its own. Prints; never asserts; exits 0.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { complete, present, uploadFile } from "./lib/http.ts";
+import { writeBenchPdf } from "./lib/pdf.ts";
+import { describeMode, pickMode, startBaseline, startDeckhand } from "./lib/proc.ts";
+import { readMemory, resetPeak, sampleRss } from "./lib/rss.ts";
+import { describeMs, machineLine, mb, mbPerS, median, summarize, verdict } from "./lib/stats.ts";
+
+const MiB = 1024 * 1024;
+const { values } = parseArgs({ args: Bun.argv.slice(2), options: { reps: { type: "string" }, source: { type: "boolean" } } });
+const reps = Math.max(1, Math.min(50, Number(values.reps ?? 5)));
+const mode = pickMode();
+
+const work = mkdtempSync(join(tmpdir(), "deckhand-bench-upload-"));
+const stops: Array<() => Promise<void>> = [];
+
+async function baselineUpload(base: string, path: string, step = "sink"): Promise<number> {
+  const result = await uploadFile(`${base}/upload?mode=${step}`, path);
+  if (result.status !== 200) throw new Error(`baseline ${step} answered ${result.status}: ${result.body.slice(0, 300)}`);
+  const { name } = JSON.parse(result.body) as { name: string };
+  await (await fetch(`${base}/upload?name=${encodeURIComponent(name)}`, { method: "DELETE" })).arrayBuffer();
+  return result.ms;
+}
+
+async function deckhandUpload(base: string, path: string, expectBytes: number): Promise<number> {
+  const staged = await present(base, path);
+  if (staged.bytes !== expectBytes) throw new Error(`deckhand staged ${staged.bytes} bytes, sent ${expectBytes}`);
+  await complete(base, staged.id, staged.token);
+  return staged.ms;
+}
+
+try {
+  console.log("## upload benchmark");
+  console.log(machineLine());
+  console.log(`deckhand: ${describeMode(mode)}; client: curl -F; ${reps} repetitions, interleaved, median`);
+  const small = join(work, "small.pdf");
+  const deck100 = join(work, "deck-100mb.pdf");
+  const deck200 = join(work, "deck-200mb.pdf");
+  await writeBenchPdf(small, 64 * 1024);
+  await writeBenchPdf(deck100, 100 * MiB);
+  await writeBenchPdf(deck200, 200 * MiB);
+
+  // --- 1. time: deckhand vs the bare baseline, same file, interleaved -------------------------
+  const deckhand = await startDeckhand(mode);
+  stops.push(deckhand.stop);
+  const baseline = await startBaseline();
+  stops.push(baseline.stop);
+  // Warm-up: loads mupdf's WASM in deckhand (lazy, ~160 ms once) and the file into page cache.
+  await deckhandUpload(deckhand.url, small, 64 * 1024);
+  await deckhandUpload(deckhand.url, deck100, 100 * MiB);
+  await baselineUpload(baseline.url, deck100);
+
+  const base: number[] = [];
+  const real: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    base.push(await baselineUpload(baseline.url, deck100));
+    real.push(await deckhandUpload(deckhand.url, deck100, 100 * MiB));
+  }
+  const b = summarize(base);
+  const r = summarize(real);
+  console.log(`baseline  Bun.serve body → FileSink   ${describeMs(b)}  ${mbPerS(100 * MiB, b.median)}`);
+  console.log(`deckhand  POST /api/present           ${describeMs(r)}  ${mbPerS(100 * MiB, r.median)}`);
+  console.log(verdict("upload 100 MB, deckhand / baseline", r.median / b.median, 1.5));
+  console.log(`      (ratio of the fastest runs: ${(r.min / b.min).toFixed(2)}×; a busy machine inflates both sides)`);
+
+  // --- where the time goes: other ways of receiving the same upload, same run ---------------
+  console.log("\nwhere the time goes (bare Bun.serve process; the last three run deckhand's own src/ code):");
+  const ladder: Array<[string, string]> = [
+    ["sink", "body → FileSink (the baseline)"],
+    ["sha256", "body → FileSink + SHA-256 (Bun.CryptoHasher)"],
+    ["node", "Readable.fromWeb → fs.createWriteStream"],
+    ["busboy", "receiveMultipartPdf (fromWeb → busboy → file, SHA-256)"],
+    ["mupdf", "  + inspectPdf + LocalBlobStore.commit (fsync ×2)"],
+  ];
+  const ladderReps = Math.max(3, Math.min(reps, 5));
+  const ladderTimes = new Map<string, number[]>(ladder.map(([step]) => [step, []]));
+  for (const [step] of ladder) await baselineUpload(baseline.url, deck100, step);
+  // Interleaved rounds, so a burst of load elsewhere on the machine hits every step alike.
+  for (let i = 0; i < ladderReps; i++) {
+    for (const [step] of ladder) ladderTimes.get(step)!.push(await baselineUpload(baseline.url, deck100, step));
+  }
+  const sinkMedian = median(ladderTimes.get("sink")!);
+  for (const [step, label] of ladder) {
+    const m = median(ladderTimes.get(step)!);
+    console.log(`  ${label.padEnd(58)} ${m.toFixed(1).padStart(7)} ms  ${(m / sinkMedian).toFixed(2)}×`);
+  }
+  console.log(`  ${"deckhand POST /api/present (all of it, in the binary)".padEnd(58)} ${r.median.toFixed(1).padStart(7)} ms  ${(r.median / b.median).toFixed(2)}× (vs its own baseline)`);
+  await deckhand.stop();
+
+  // --- 2. peak RSS of a fresh deckhand during a 200 MB upload -----------------------------------
+  const fresh = await startDeckhand(mode);
+  stops.push(fresh.stop);
+  await deckhandUpload(fresh.url, small, 64 * 1024); // mupdf loaded, as on a server that has served
+  const idle = readMemory(fresh.pid)!;
+  const reset = resetPeak(fresh.pid);
+  const sampler = sampleRss(fresh.pid, 5);
+  await deckhandUpload(fresh.url, deck200, 200 * MiB);
+  const peak = sampler.stop();
+  const deckhandPeak = reset ? peak.hwm : Math.max(peak.maxSampled, peak.hwm);
+  // The same for the bare baseline, for scale.
+  resetPeak(baseline.pid);
+  const baseSampler = sampleRss(baseline.pid, 5);
+  await baselineUpload(baseline.url, deck200);
+  const basePeak = baseSampler.stop();
+  console.log(`\nRSS during a 200 MB upload (${reset ? "VmHWM reset just before the upload" : "VmHWM since start; clear_refs not permitted"}):`);
+  console.log(`  deckhand idle after warm-up ${mb(idle.rss)}; peak ${mb(deckhandPeak)} (largest 5 ms sample ${mb(peak.maxSampled)}, ${peak.samples} samples)`);
+  console.log(`  baseline peak ${mb(reset ? basePeak.hwm : Math.max(basePeak.hwm, basePeak.maxSampled))}`);
+  console.log(verdict("peak RSS during a 200 MB upload", deckhandPeak / MiB, 150, "MB"));
+} catch (error) {
+  console.error("upload benchmark crashed:", error);
+  process.exitCode = 1;
+} finally {
+  for (const stop of stops.reverse()) await stop().catch(() => {});
+  rmSync(work, { recursive: true, force: true });
+}

@@ -19,7 +19,7 @@ import { describeMs, machineLine, mbPerS, summarize, verdict } from "./lib/stats
 const MiB = 1024 * 1024;
 const SIZE = 100 * MiB;
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { reps: { type: "string" }, source: { type: "boolean" } } });
-const reps = Math.max(1, Math.min(50, Number(values.reps ?? 9)));
+const reps = Math.max(1, Math.min(50, Number(values.reps ?? 15)));
 const mode = pickMode();
 const work = mkdtempSync(join(tmpdir(), "deckhand-bench-download-"));
 const stops: Array<() => Promise<void>> = [];

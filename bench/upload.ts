@@ -112,14 +112,20 @@ try {
   await deckhandUpload(fresh.url, deck200, 200 * MiB);
   const peak = sampler.stop();
   const deckhandPeak = reset ? peak.hwm : Math.max(peak.maxSampled, peak.hwm);
-  // The same for the bare baseline, for scale.
-  resetPeak(baseline.pid);
-  const baseSampler = sampleRss(baseline.pid, 5);
-  await baselineUpload(baseline.url, deck200);
-  const basePeak = baseSampler.stop();
+  // For scale: a fresh bare baseline process (FileSink only, no mupdf) doing the same upload.
+  const bare = await startBaseline();
+  stops.push(bare.stop);
+  await baselineUpload(bare.url, small);
+  const bareIdle = readMemory(bare.pid)!;
+  resetPeak(bare.pid);
+  const bareSampler = sampleRss(bare.pid, 5);
+  await baselineUpload(bare.url, deck200);
+  const barePeak = bareSampler.stop();
+  await bare.stop();
+  const growth = deckhandPeak - idle.rss;
   console.log(`\nRSS during a 200 MB upload (${reset ? "VmHWM reset just before the upload" : "VmHWM since start; clear_refs not permitted"}):`);
-  console.log(`  deckhand idle after warm-up ${mb(idle.rss)}; peak ${mb(deckhandPeak)} (largest 5 ms sample ${mb(peak.maxSampled)}, ${peak.samples} samples)`);
-  console.log(`  baseline peak ${mb(reset ? basePeak.hwm : Math.max(basePeak.hwm, basePeak.maxSampled))}`);
+  console.log(`  deckhand idle after a first upload (mupdf loaded) ${mb(idle.rss)}; peak ${mb(deckhandPeak)} (+${mb(growth)}; largest 5 ms sample ${mb(peak.maxSampled)})`);
+  console.log(`  bare baseline (fresh process, FileSink) idle ${mb(bareIdle.rss)}; peak ${mb(reset ? barePeak.hwm : Math.max(barePeak.hwm, barePeak.maxSampled))}`);
   console.log(verdict("peak RSS during a 200 MB upload", deckhandPeak / MiB, 150, "MB"));
 } catch (error) {
   console.error("upload benchmark crashed:", error);

@@ -5,26 +5,15 @@
  * timings and RSS belong to the server alone, not to the benchmark client.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { BINARY, freePort } from "../../test/helpers/server.ts";
 
+export { BINARY, freePort };
 export const ROOT = join(import.meta.dir, "..", "..");
-export const BINARY = join(ROOT, "dist", "deckhand");
 export const MAIN = join(ROOT, "src", "main.ts");
 const BASELINE_SCRIPT = join(import.meta.dir, "baseline-server.ts");
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 export interface Running {
   url: string;
@@ -89,15 +78,11 @@ export function describeMode(mode: DeckhandMode): string {
   return `${BINARY} (built ${built})`;
 }
 
-/** Start deckhand with its own temporary data dir, upload limits raised for benchmarking. */
-export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = []): Promise<Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-"));
+/** Spawn a server in `dir` on a free port and wait (bounded) for its first 200 on /healthz. */
+async function spawnServer(command: (port: number) => string[], dir: string): Promise<Running> {
   const port = await freePort();
-  const command = mode === "binary" ? [BINARY] : [process.execPath, MAIN];
-  const args = ["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir];
-  args.push("--max-upload-mb", "300", "--max-staged-gb", "10", "--rate-limit", "0", ...extraArgs);
-  const proc = Bun.spawn([...command, ...args], {
-    cwd: dataDir,
+  const proc = Bun.spawn(command(port), {
+    cwd: dir,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
     stdin: "ignore",
     // One JSON log line per request: discarded so a full pipe can never stall the server.
@@ -111,32 +96,28 @@ export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = []
   } catch (error) {
     proc.kill("SIGKILL");
     await proc.exited;
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${stderr()}`);
   }
-  return { url, pid: proc.pid, proc, stop: stopper(proc, [dataDir]) };
+  return { url, pid: proc.pid, proc, stop: stopper(proc, [dir]) };
+}
+
+/** Start deckhand with its own temporary data dir, upload limits raised for benchmarking. */
+export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = []): Promise<Running> {
+  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-"));
+  const command = mode === "binary" ? [BINARY] : [process.execPath, MAIN];
+  return spawnServer(
+    (port) => [
+      ...command,
+      ...["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir],
+      ...["--max-upload-mb", "300", "--max-staged-gb", "10", "--rate-limit", "0", ...extraArgs],
+    ],
+    dataDir,
+  );
 }
 
 /** Start the bare baseline server (bench/lib/baseline-server.ts) writing into its own temp dir. */
 export async function startBaseline(): Promise<Running & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), "deckhand-bench-baseline-"));
-  const port = await freePort();
-  const proc = Bun.spawn([process.execPath, BASELINE_SCRIPT, String(port), dir], {
-    cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
-    stdin: "ignore",
-    stdout: "ignore",
-    stderr: "pipe",
-  });
-  const stderr = collectStderr(proc);
-  const url = `http://127.0.0.1:${port}`;
-  try {
-    await waitFor200(`${url}/healthz`, proc, performance.now(), 15_000, 10);
-  } catch (error) {
-    proc.kill("SIGKILL");
-    await proc.exited;
-    rmSync(dir, { recursive: true, force: true });
-    throw new Error(`${(error as Error).message}\n${stderr()}`);
-  }
-  return { url, pid: proc.pid, proc, dir, stop: stopper(proc, [dir]) };
+  return { ...(await spawnServer((port) => [process.execPath, BASELINE_SCRIPT, String(port), dir], dir)), dir };
 }

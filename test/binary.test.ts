@@ -5,14 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { HandoffRecord } from "../src/handoff/service.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
-import { BINARY, type BinaryServer, startBinary } from "./helpers/server.ts";
+import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
 
 /** Large enough that the kernel's socket buffers cannot hold it: the server is still sending at SIGTERM. */
 const SLOW_DOWNLOAD_BYTES = 20 * 1024 * 1024;
@@ -21,21 +20,11 @@ const WAIT_MS = 15_000;
 
 let binDir: string;
 let binary: string;
-const tempDirs: string[] = [];
-const servers: BinaryServer[] = [];
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
+const suite = scratch();
+const tempDir = suite.dir;
 
 /** Run the copied binary from its own directory (its cwd holds nothing but the binary). */
-async function start(dataDir?: string): Promise<BinaryServer> {
-  const server = await startBinary({ binary, cwd: binDir, dataDir: dataDir ?? tempDir("deckhand-bin-data-") });
-  servers.push(server);
-  return server;
-}
+const start = (dataDir?: string): Promise<BinaryServer> => suite.start({ binary, cwd: binDir, dataDir: dataDir ?? tempDir("deckhand-bin-data-") });
 
 beforeAll(() => {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
@@ -46,10 +35,7 @@ beforeAll(() => {
   chmodSync(binary, 0o755);
 });
 
-afterAll(async () => {
-  for (const server of servers) if (server.proc.exitCode === null) await server.kill9();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => suite.cleanup());
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 

@@ -6,13 +6,12 @@
 import { Database } from "bun:sqlite";
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { HandoffRecord } from "../src/handoff/service.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
-import { BINARY, type BinaryServer, startBinary } from "./helpers/server.ts";
+import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
 
 /** Size of the deck sent slowly: several chunks, so the crash lands mid-body. */
 const SLOW_DECK_BYTES = 2 * 1024 * 1024;
@@ -21,30 +20,17 @@ const CHUNK_BYTES = 64 * 1024;
 /** How long to wait for the server to show the upload's temp file before giving up. */
 const TEMP_FILE_WAIT_MS = 10_000;
 
-const tempDirs: string[] = [];
-const servers: BinaryServer[] = [];
-
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
+const suite = scratch();
+const tempDir = suite.dir;
 
 /** Start the binary on `dataDir`; the caller owns both directories, so a crash keeps the data. */
-async function start(dataDir: string): Promise<BinaryServer> {
-  const server = await startBinary({ dataDir, cwd: tempDir("deckhand-crash-cwd-") });
-  servers.push(server);
-  return server;
-}
+const start = (dataDir: string): Promise<BinaryServer> => suite.start({ dataDir, cwd: tempDir("deckhand-crash-cwd-") });
 
 beforeAll(() => {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
 });
 
-afterEach(async () => {
-  for (const server of servers.splice(0)) if (server.proc.exitCode === null && !server.proc.killed) await server.kill9();
-  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+afterEach(() => suite.cleanup());
 
 const stagedEntries = (dataDir: string) => readdirSync(join(dataDir, "staged"));
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");

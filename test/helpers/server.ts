@@ -105,3 +105,32 @@ export async function startBinary(options: StartOptions = {}): Promise<BinarySer
     },
   };
 }
+
+/** Temporary directories and binary servers a suite creates, torn down together. */
+export interface Scratch {
+  dir(prefix: string): string;
+  start(options: StartOptions): Promise<BinaryServer>;
+  /** SIGKILL servers still running, then remove every directory. */
+  cleanup(): Promise<void>;
+}
+
+export function scratch(): Scratch {
+  const dirs: string[] = [];
+  const servers: BinaryServer[] = [];
+  return {
+    dir(prefix) {
+      const dir = mkdtempSync(join(tmpdir(), prefix));
+      dirs.push(dir);
+      return dir;
+    },
+    async start(options) {
+      const server = await startBinary(options);
+      servers.push(server);
+      return server;
+    },
+    async cleanup() {
+      for (const server of servers.splice(0)) if (server.proc.exitCode === null && server.proc.signalCode === null) await server.kill9();
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -37,13 +37,13 @@ export function assertChromium(): void {
 }
 
 /** A fresh browser profile (its own IndexedDB, caches and service workers). */
-export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<BrowserSession> {
+export async function launchBrowser(options: { viewport?: { width: number; height: number }; args?: string[] } = {}): Promise<BrowserSession> {
   assertChromium();
   const userDataDir = mkdtempSync(join(tmpdir(), "deckhand-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: CHROMIUM_ARGS,
+    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
     viewport: options.viewport ?? { width: 1440, height: 900 },
     deviceScaleFactor: 1,
     acceptDownloads: false,

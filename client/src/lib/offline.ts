@@ -33,11 +33,15 @@ export async function offlineReady(ms = 15000): Promise<boolean> {
 export function offlineNotice(status: OfflineStatus): HTMLElement | null {
   if (status === "ready" || status === "installing") return null;
   const host = location.host;
-  const text =
+  const why: Array<string | HTMLElement> =
     status === "insecure"
-      ? `Offline mode is not available: this page was opened over plain http on ${host}, and browsers allow offline storage of the app only over https or on localhost. Your deck is still stored in this browser, but reloading without a network will not work. Ask for an https link (deckhand serve --tls-cert …) to present offline.`
+      ? [
+          `This page was opened over plain http on ${host}, and browsers keep an app available offline only over https or on localhost. Your deck is still stored in this browser and presents while the network is up, but reloading without a network will not work. To present offline, ask for an https link (`,
+          h("code", { class: "nowrap" }, "deckhand serve --tls-cert …"),
+          ").",
+        ]
       : status === "unsupported"
-        ? "Offline mode is not available: this browser does not support service workers. Keep the network on while presenting."
-        : "Offline mode could not be set up in this browser. Keep the network on while presenting.";
-  return h("div", { class: "notice notice-warn", role: "status" }, h("strong", {}, "No offline mode. "), text);
+        ? ["This browser does not support service workers. Keep the network on while presenting."]
+        : ["It could not be set up in this browser. Keep the network on while presenting."];
+  return h("div", { class: "notice notice-warn", role: "status", "data-offline": status }, h("strong", {}, "Offline mode is not available. "), ...why);
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { openDB } from "idb";
 import { DeckStore, StorageError, classifyStorageError, deckIdFor } from "../../client/src/storage/deck-store.ts";
 import { DB_NAME, DB_VERSION, MIGRATIONS, type Migration } from "../../client/src/storage/schema.ts";
+import { needsThumbnail, THUMBNAIL_WIDTH } from "../../client/src/lib/thumbnail.ts";
 
 let counter = 0;
 const fresh = () => `deckhand-test-${Date.now()}-${counter++}`;
@@ -134,13 +135,54 @@ describe("migrations", () => {
     expect(await store.getProgress("0123456789abcdef")).toBe(2);
   });
 
+  test("v3 adds the thumbnails store to a v2 database, keeping its decks, bytes and progress", async () => {
+    const name = fresh();
+    const id = "0123456789abcdef";
+    const v2 = await openDB(name, 2, {
+      upgrade(db, oldVersion, newVersion, tx) {
+        for (let v = oldVersion; v < 2; v++) MIGRATIONS[v]!(db as never, tx as never);
+      },
+    });
+    expect([...v2.objectStoreNames].sort()).toEqual(["deckBytes", "decks", "progress"]);
+    await v2.put("decks" as never, { id, title: "Before thumbnails", filename: "b.pdf", totalSlides: 3, bytes: 2, sha256: id.padEnd(64, "0"), addedAt: 7, source: "handoff", handoffId: "h-old", handoffCompletedAt: 8 } as never);
+    await v2.put("deckBytes" as never, { id, data: bytes(4, 2) } as never);
+    await v2.put("progress" as never, { deckId: id, slide: 2, updatedAt: 9 } as never);
+    v2.close();
+
+    const store = await DeckStore.open({ name, now: () => 100 });
+    opened.push(store);
+    expect(DB_VERSION).toBe(3);
+    // Everything stored before the upgrade is still there.
+    expect(await store.getDeck(id)).toMatchObject({ title: "Before thumbnails", handoffId: "h-old", handoffCompletedAt: 8 });
+    expect((await store.findByHandoff("h-old"))?.id).toBe(id);
+    expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([4, 2]));
+    expect(await store.getProgress(id)).toBe(2);
+    // An old deck has no thumbnail yet: the library renders one lazily.
+    expect(await store.getThumbnail(id)).toBeUndefined();
+    expect((await store.listThumbnails()).size).toBe(0);
+
+    const image = new Blob([new Uint8Array([0x52, 0x49, 0x46, 0x46])], { type: "image/webp" });
+    expect(await store.putThumbnail(id, image, { width: 320, height: 180 })).toBe(true);
+    const thumb = await store.getThumbnail(id);
+    expect(thumb).toMatchObject({ id, width: 320, height: 180, createdAt: 100 });
+    expect(thumb!.image.type).toBe("image/webp");
+    expect(new Uint8Array(await thumb!.image.arrayBuffer())).toEqual(new Uint8Array([0x52, 0x49, 0x46, 0x46]));
+    expect([...(await store.listThumbnails()).keys()]).toEqual([id]);
+
+    // Deleting the deck takes its thumbnail with it; a thumbnail for a deck that is gone is refused.
+    await store.deleteDeck(id);
+    expect(await store.getThumbnail(id)).toBeUndefined();
+    expect(await store.putThumbnail(id, image, { width: 320, height: 180 })).toBe(false);
+    expect((await store.listThumbnails()).size).toBe(0);
+  });
+
   test("a future migration appended to the list keeps existing decks", async () => {
     const name = fresh();
     const current = await DeckStore.open({ name });
     await current.putDeck({ title: "Keep me", filename: "k.pdf", totalSlides: 1, sha256: SHA_A, source: "local", data: bytes(7) });
     current.close();
-    const v3: Migration = (db) => void db.createObjectStore("thumbnails" as never);
-    const upgraded = await DeckStore.open({ name, migrations: [...MIGRATIONS, v3] });
+    const next: Migration = (db) => void db.createObjectStore("future" as never);
+    const upgraded = await DeckStore.open({ name, migrations: [...MIGRATIONS, next] });
     opened.push(upgraded);
     expect((await upgraded.listDecks()).map((d) => d.title)).toEqual(["Keep me"]);
   });
@@ -160,5 +202,31 @@ describe("storage errors", () => {
     const err = await store.putDeck({ title: "x", filename: "x.pdf", totalSlides: 1, sha256: SHA_A, source: "local", data: bytes(1) }).catch((e) => e);
     expect(err).toBeInstanceOf(StorageError);
     expect(err.kind).toBe("unavailable");
+  });
+});
+
+describe("thumbnails", () => {
+  const record = (width: number, image: Blob = new Blob([new Uint8Array([1])], { type: "image/webp" })) => ({ id: "x", image, width, height: 180, createdAt: 1 });
+
+  test("a deck needs a thumbnail until one of the library's size is stored", () => {
+    expect(needsThumbnail(undefined)).toBe(true);
+    expect(needsThumbnail(record(THUMBNAIL_WIDTH))).toBe(false);
+    // The renderer rounds the page box by a pixel either way.
+    expect(needsThumbnail(record(THUMBNAIL_WIDTH + 1))).toBe(false);
+    expect(needsThumbnail(record(160))).toBe(true);
+    expect(needsThumbnail(record(THUMBNAIL_WIDTH, new Blob([])))).toBe(true);
+  });
+
+  test("a stored thumbnail survives closing and reopening the database", async () => {
+    const name = fresh();
+    const first = await DeckStore.open({ name });
+    const deck = await first.putDeck({ title: "T", filename: "t.pdf", totalSlides: 1, sha256: SHA_A, source: "local", data: bytes(1) });
+    await first.putThumbnail(deck.id, new Blob([new Uint8Array([9, 9])], { type: "image/png" }), { width: 320, height: 240 });
+    first.close();
+    const again = await DeckStore.open({ name });
+    opened.push(again);
+    const thumb = await again.getThumbnail(deck.id);
+    expect(needsThumbnail(thumb)).toBe(false);
+    expect(thumb!.image.size).toBe(2);
   });
 });

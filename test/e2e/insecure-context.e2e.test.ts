@@ -174,6 +174,9 @@ describe("a handoff link opened over plain http on another host name", () => {
     await page.waitForSelector("body[data-ready='true']");
     expect(await page.locator(".deck-card").count()).toBe(1);
     expect(await visibleNotice(page)).toContain("Offline mode is not available");
+    // A claimed deck has no thumbnail yet: the library renders it here, too.
+    await page.waitForSelector("body[data-thumbnails='done']", { timeout: 20_000 });
+    expect(await page.locator(".deck-card .deck-thumb-img").count()).toBe(1);
     await page.screenshot({ path: join(SHOTS, "insecure-context-library.png") });
 
     // Chromium logs that it ignores the server's Cross-Origin-Opener-Policy header on an

@@ -78,6 +78,92 @@ describe("library", () => {
     expect(await s.page.locator(".deck-card").count()).toBe(0);
   });
 
+  it("shows each deck's first page as a thumbnail, rendered once and kept in IndexedDB", async () => {
+    const s = await browser({ width: 1280, height: 800 });
+    const page = s.page;
+    const workers: string[] = [];
+    page.on("worker", (w) => workers.push(w.url()));
+    const thumbnail = () =>
+      page.evaluate(async () => {
+        const img = document.querySelector<HTMLImageElement>(".deck-card .deck-thumb-img");
+        if (!img) return null;
+        await img.decode();
+        const canvas = document.createElement("canvas");
+        canvas.width = img.naturalWidth;
+        canvas.height = img.naturalHeight;
+        const ctx = canvas.getContext("2d")!;
+        ctx.drawImage(img, 0, 0);
+        const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+        let dark = 0;
+        for (let i = 0; i < data.length; i += 4) if (data[i]! < 90 && data[i + 1]! < 90 && data[i + 2]! < 90) dark++;
+        const [r, g, b] = ctx.getImageData(canvas.width / 2, canvas.height - 4, 1, 1).data;
+        return { src: img.src.slice(0, 5), width: img.naturalWidth, height: img.naturalHeight, dark, lightPage: r! > 200 && g! > 200 && b! > 200, placeholder: getComputedStyle(img.parentElement!, "::before").display };
+      });
+    const storedThumbnails = () =>
+      page.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const req = indexedDB.open("deckhand");
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        const all = await new Promise<Array<{ id: string; image: Blob; width: number; height: number }>>((resolve, reject) => {
+          const req = db.transaction("thumbnails").objectStore("thumbnails").getAll();
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        db.close();
+        return all.map((t) => ({ id: t.id, type: t.image.type, size: t.image.size, width: t.width, height: t.height }));
+      });
+
+    // Opening a local PDF stores its thumbnail along with it.
+    await page.goto(`${server.url}/`);
+    await page.waitForSelector("body[data-ready='true']");
+    await page.setInputFiles("#file-input", PDF);
+    await page.waitForSelector("#share:not([hidden])", { timeout: 20_000 });
+    await page.waitForSelector(".deck-card .deck-thumb-img", { timeout: 20_000 });
+    const first = await storedThumbnails();
+    expect(first.length).toBe(1);
+    expect(first[0]).toMatchObject({ type: "image/webp", width: 320, height: 180 });
+    expect(first[0]!.size).toBeGreaterThan(500);
+    expect(first[0]!.size).toBeLessThan(40_000);
+
+    // A deck stored before thumbnails existed (or claimed from a link) has none: the library
+    // renders it in the background with the render worker, then keeps it.
+    await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("deckhand");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const tx = db.transaction("thumbnails", "readwrite");
+      tx.objectStore("thumbnails").clear();
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+    });
+    workers.length = 0;
+    await page.reload();
+    await page.waitForSelector("body[data-ready='true']");
+    expect(await page.locator(".deck-card .deck-thumb:not(.has-image)").count()).toBe(1);
+    await page.waitForSelector("body[data-thumbnails='done']", { timeout: 20_000 });
+    expect(workers.filter((u) => u.includes("render-worker")).length).toBe(1);
+    expect((await storedThumbnails()).map((t) => t.id)).toEqual(first.map((t) => t.id));
+    const rendered = await thumbnail();
+    expect(rendered).toMatchObject({ src: "blob:", width: 320, height: 180, lightPage: true, placeholder: "none" });
+    // The slide's title and body text are drawn: dark pixels on the light page.
+    expect(rendered!.dark).toBeGreaterThan(100);
+
+    // The next visit shows the stored image and starts no render worker at all.
+    workers.length = 0;
+    await page.reload();
+    await page.waitForSelector("body[data-ready='true']");
+    await page.waitForSelector("body[data-thumbnails='done']");
+    expect(await thumbnail()).toEqual(rendered);
+    await page.waitForTimeout(300);
+    expect(workers).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "library-thumbnails.png") });
+    expect(s.problems).toEqual([]);
+  });
+
   it("refuses a file that is not a PDF, judged by its bytes", async () => {
     const s = await browser();
     await s.page.goto(`${server.url}/`);

@@ -6,6 +6,7 @@
 import type { DeckRecord, DeckStore } from "../storage/deck-store.ts";
 import { Renderer } from "./renderer.ts";
 import { sha256Hex } from "./sha256.ts";
+import { storeThumbnail } from "./thumbnail.ts";
 
 /** PDF readers accept the `%PDF-` marker anywhere in the first 1024 bytes. */
 export function looksLikePdf(head: Uint8Array): boolean {
@@ -35,7 +36,7 @@ export async function importLocalPdf(file: File, store: DeckStore): Promise<Deck
       throw new LocalDeckError(`“${file.name}” could not be read as a PDF. It may be damaged or password-protected.`);
     }
     const filename = titleFromFilename(file.name);
-    return await store.putDeck({
+    const deck = await store.putDeck({
       title: opened.title || filename,
       filename,
       totalSlides: opened.pageCount,
@@ -43,6 +44,10 @@ export async function importLocalPdf(file: File, store: DeckStore): Promise<Deck
       source: "local",
       data,
     });
+    // The deck is open in the worker already: its library thumbnail costs one small render.
+    // A failure here only leaves the placeholder, which the library fills in later.
+    await storeThumbnail(renderer, store, deck.id).catch((error: unknown) => console.warn("thumbnail", error));
+    return deck;
   } finally {
     renderer.terminate();
   }

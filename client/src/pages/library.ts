@@ -1,13 +1,17 @@
 /**
  * @module client/pages/library
  * `/` — the decks stored in this browser: open, delete, and open a local PDF without any
- * upload (which leads to the share screen: how to open the audience window).
+ * upload (which leads to the share screen: how to open the audience window). Each card shows
+ * the deck's first page; decks without a stored thumbnail get one rendered in the background,
+ * one at a time, and kept, so the next visit renders nothing.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes, formatDate, pluralSlides } from "../lib/format.ts";
 import { importLocalPdf, LocalDeckError } from "../lib/local-deck.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
-import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
+import { Renderer } from "../lib/renderer.ts";
+import { needsThumbnail, storeThumbnail } from "../lib/thumbnail.ts";
+import { DeckStore, StorageError, type DeckRecord, type ThumbnailRecord } from "../storage/deck-store.ts";
 
 const list = $("#decks") as HTMLUListElement;
 const empty = $("#empty");
@@ -15,6 +19,11 @@ const notices = $("#notices");
 const fileInput = $("#file-input") as HTMLInputElement;
 const share = $("#share");
 let store: DeckStore;
+/** blob: URLs of the thumbnails on screen, by deck id; revoked when their card goes. */
+let thumbUrls = new Map<string, string>();
+/** Decks waiting for a thumbnail, rendered one at a time by a worker that exists only meanwhile. */
+const thumbQueue: string[] = [];
+let thumbsRunning = false;
 
 function notice(text: string, kind: "warn" | "error" | "ok" = "error") {
   const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
@@ -22,7 +31,11 @@ function notice(text: string, kind: "warn" | "error" | "ok" = "error") {
   return el;
 }
 
-function deckCard(deck: DeckRecord): HTMLLIElement {
+function thumbImage(deck: DeckRecord, url: string, record: ThumbnailRecord): HTMLImageElement {
+  return h("img", { class: "deck-thumb-img", src: url, alt: "", width: record.width, height: record.height, decoding: "async", "data-thumb": deck.id });
+}
+
+function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailRecord }): HTMLLIElement {
   const present = `/present/${encodeURIComponent(deck.id)}`;
   const del = h("button", { type: "button", class: "btn btn-small btn-ghost", "aria-label": `Delete ${deck.title}` }, "Delete");
   del.addEventListener("click", async () => {
@@ -35,7 +48,12 @@ function deckCard(deck: DeckRecord): HTMLLIElement {
     "li",
     { class: "deck-card", "data-deck": deck.id },
     h("a", { class: "deck-open", href: present, "aria-label": `Present ${deck.title}` },
-      h("span", { class: "deck-thumb", "aria-hidden": "true" }, h("span", { class: "deck-thumb-count" }, String(deck.totalSlides || "?"))),
+      h(
+        "span",
+        { class: thumb ? "deck-thumb has-image" : "deck-thumb", "aria-hidden": "true" },
+        thumb ? thumbImage(deck, thumb.url, thumb.record) : null,
+        h("span", { class: "deck-thumb-count" }, String(deck.totalSlides || "?")),
+      ),
       h("span", { class: "deck-title" }, deck.title),
     ),
     h("p", { class: "deck-meta" }, [deck.totalSlides ? pluralSlides(deck.totalSlides) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
@@ -44,10 +62,71 @@ function deckCard(deck: DeckRecord): HTMLLIElement {
   );
 }
 
+/** Put a freshly rendered thumbnail on its card, if the card is still on screen. */
+function showThumbnail(deck: DeckRecord, record: ThumbnailRecord) {
+  const box = list.querySelector<HTMLElement>(`li[data-deck="${CSS.escape(deck.id)}"] .deck-thumb`);
+  if (!box) return;
+  const url = URL.createObjectURL(record.image);
+  const old = thumbUrls.get(deck.id);
+  if (old) URL.revokeObjectURL(old);
+  thumbUrls.set(deck.id, url);
+  box.querySelector(".deck-thumb-img")?.remove();
+  box.prepend(thumbImage(deck, url, record));
+  box.classList.add("has-image");
+}
+
+/** Render the missing thumbnails, oldest request first, then let the worker go. */
+async function renderThumbnails(decks: DeckRecord[]) {
+  for (const deck of decks) if (!thumbQueue.includes(deck.id)) thumbQueue.push(deck.id);
+  if (thumbsRunning) return;
+  thumbsRunning = true;
+  let renderer: Renderer | null = null;
+  try {
+    while (thumbQueue.length) {
+      const id = thumbQueue.shift()!;
+      try {
+        const deck = await store.getDeck(id);
+        const bytes = deck ? await store.getDeckBytes(id) : undefined;
+        if (!deck || !bytes) continue;
+        renderer ??= new Renderer();
+        await renderer.open(bytes, { transfer: true });
+        const record = await storeThumbnail(renderer, store, id);
+        if (record) showThumbnail(deck, record);
+      } catch (error) {
+        // A deck the worker cannot read keeps its placeholder; presenting it says why.
+        console.warn(`No thumbnail for deck ${id}:`, error);
+      }
+    }
+  } finally {
+    renderer?.terminate();
+    thumbsRunning = false;
+  }
+  document.body.dataset.thumbnails = "done";
+}
+
 async function refresh() {
   const decks = await store.listDecks();
-  replace(list, ...decks.map(deckCard));
+  const thumbs = await store.listThumbnails().catch(() => new Map<string, ThumbnailRecord>());
+  const previous = thumbUrls;
+  thumbUrls = new Map();
+  const missing: DeckRecord[] = [];
+  const cards = decks.map((deck) => {
+    const record = thumbs.get(deck.id);
+    if (needsThumbnail(record)) {
+      missing.push(deck);
+      return deckCard(deck);
+    }
+    const url = URL.createObjectURL(record!.image);
+    thumbUrls.set(deck.id, url);
+    return deckCard(deck, { url, record: record! });
+  });
+  replace(list, ...cards);
+  for (const url of previous.values()) URL.revokeObjectURL(url);
   empty.hidden = decks.length > 0;
+  if (missing.length) {
+    document.body.dataset.thumbnails = "rendering";
+    void renderThumbnails(missing);
+  } else if (!thumbsRunning) document.body.dataset.thumbnails = "done";
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   if (estimate?.usage !== undefined && estimate.quota) {
     replace($("#storage-usage"), `${decks.length} deck${decks.length === 1 ? "" : "s"} · using ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} available to this site`);

@@ -15,9 +15,10 @@ import {
   type DeckRecord,
   type Migration,
   type ProgressRecord,
+  type ThumbnailRecord,
 } from "./schema.ts";
 
-export type { DeckRecord, ProgressRecord } from "./schema.ts";
+export type { DeckRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
 
 /** Why storage refused to work, in terms a screen can explain. */
 export type StorageFailure = "quota" | "unavailable" | "blocked" | "unknown";
@@ -151,13 +152,44 @@ export class DeckStore {
   }
 
   async deleteDeck(id: string): Promise<void> {
-    const tx = this.db.transaction(["decks", "deckBytes", "progress"], "readwrite");
+    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails"], "readwrite");
     await Promise.all([
       tx.objectStore("decks").delete(id),
       tx.objectStore("deckBytes").delete(id),
       tx.objectStore("progress").delete(id),
+      tx.objectStore("thumbnails").delete(id),
       tx.done,
     ]);
+  }
+
+  /** Every stored thumbnail by deck id (a few KB each: the library reads them all at once). */
+  async listThumbnails(): Promise<Map<string, ThumbnailRecord>> {
+    const all = await this.db.getAll("thumbnails");
+    return new Map(all.map((t) => [t.id, t]));
+  }
+
+  getThumbnail(id: string): Promise<ThumbnailRecord | undefined> {
+    return this.db.get("thumbnails", id);
+  }
+
+  /**
+   * Keep a deck's thumbnail. Written only while the deck exists, in the same transaction
+   * that checks it, so a deck deleted during the render leaves no orphan behind.
+   * Returns false when the deck is gone.
+   */
+  async putThumbnail(id: string, image: Blob, size: { width: number; height: number }): Promise<boolean> {
+    try {
+      const tx = this.db.transaction(["decks", "thumbnails"], "readwrite");
+      const deck = await tx.objectStore("decks").get(id);
+      if (deck) {
+        const record: ThumbnailRecord = { id, image, width: size.width, height: size.height, createdAt: this.now() };
+        await tx.objectStore("thumbnails").put(record);
+      }
+      await tx.done;
+      return Boolean(deck);
+    } catch (cause) {
+      throw new StorageError(classifyStorageError(cause), "The thumbnail could not be stored in this browser.", { cause });
+    }
   }
 
   async getProgress(deckId: string): Promise<number | undefined> {

@@ -42,10 +42,26 @@ export interface ProgressRecord {
   updatedAt: number;
 }
 
+/**
+ * A small picture of a deck's first page for the library. Keyed like the deck; the bytes of
+ * a deck id never change (the id is their digest), so a thumbnail stays valid until its
+ * deck is deleted, or until `width` differs from what the library asks for now.
+ */
+export interface ThumbnailRecord {
+  id: string;
+  /** An encoded image (WebP where the browser can encode it, else PNG). */
+  image: Blob;
+  /** Pixel size of the image. */
+  width: number;
+  height: number;
+  createdAt: number;
+}
+
 export interface DeckhandDB extends DBSchema {
   decks: { key: string; value: DeckRecord; indexes: { byHandoff: string; byAddedAt: number } };
   deckBytes: { key: string; value: DeckBytesRecord };
   progress: { key: string; value: ProgressRecord };
+  thumbnails: { key: string; value: ThumbnailRecord };
 }
 
 export type AnyDB = IDBPDatabase<DeckhandDB>;
@@ -65,6 +81,11 @@ export const MIGRATIONS: readonly Migration[] = [
   (db, tx) => {
     tx.objectStore("decks").createIndex("byHandoff", "handoffId");
     db.createObjectStore("progress", { keyPath: "deckId" });
+  },
+  // v3: first-page thumbnails for the library, apart from the deck records so a thumbnail
+  // can be added later to decks stored before this version (the library renders them lazily).
+  (db) => {
+    db.createObjectStore("thumbnails", { keyPath: "id" });
   },
 ];
 

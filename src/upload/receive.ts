@@ -23,19 +23,22 @@ const GC_EVERY_BYTES = 16 * 1024 * 1024;
 /** The form field that carries the PDF (spec §4.1). */
 export const FILE_FIELD = "file";
 
-function tooLarge(maxBytes: number): AppError {
+/** The one FILE_TOO_LARGE of every upload path (REST and MCP), naming the limit. */
+export function fileTooLarge(maxBytes: number): AppError {
   const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
   // The rest of the body is never read: close the connection rather than keep it (and a
   // graceful shutdown) waiting on bytes nobody wants.
-  return new AppError("FILE_TOO_LARGE", `The upload is larger than this server's limit of ${mb} MB; make the PDF smaller or raise --max-upload-mb.`, {
-    headers: { connection: "close" },
-  });
+  return new AppError(
+    "FILE_TOO_LARGE",
+    `The PDF is larger than this server's limit of ${mb} MB; make the PDF smaller (fewer or compressed images) or raise --max-upload-mb.`,
+    { headers: { connection: "close" } },
+  );
 }
 
 /** Reject early, before reading a byte, when the declared length is already too large. */
 export function assertDeclaredLength(request: Request, maxBytes: number): void {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes + MULTIPART_OVERHEAD_BYTES) throw tooLarge(maxBytes);
+  if (declared !== null && Number(declared) > maxBytes + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
 }
 
 /**
@@ -96,7 +99,7 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
       }
     });
     stream.on("limit", () => {
-      failure ??= tooLarge(maxBytes);
+      failure ??= fileTooLarge(maxBytes);
     });
     // A truncated part errors the part stream as well as busboy; busboy's error decides.
     stream.on("error", () => {});

@@ -35,6 +35,18 @@ export function fileTooLarge(maxBytes: number): AppError {
   );
 }
 
+/**
+ * A failure of our disk, not of the client's body: 507 when the disk is full, else 500.
+ * The cause (with its path) goes to the log only.
+ */
+export function storageFailure(cause: unknown): AppError {
+  const code = (cause as { code?: string } | null)?.code;
+  if (code === "ENOSPC" || code === "EDQUOT") {
+    return new AppError("STORAGE_FULL", "The server's disk is full; free space on it, or try again later.", { cause });
+  }
+  return new AppError("INTERNAL", undefined, { cause });
+}
+
 /** Reject early, before reading a byte, when the declared length is already too large. */
 export function assertDeclaredLength(request: Request, maxBytes: number): void {
   const declared = request.headers.get("content-length");
@@ -85,13 +97,23 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
     const current: ReceivedUpload = { temp: blobs.createTemp(), bytes: 0, sha256: "", uploadName: filename ?? null };
     upload = current;
     hash = createHash("sha256");
-    fd = openSync(current.temp.path, "wx");
+    try {
+      fd = openSync(current.temp.path, "wx");
+    } catch (cause) {
+      failure ??= storageFailure(cause);
+      return;
+    }
     stream.on("data", (chunk: Buffer) => {
       if (failure) return;
       hash!.update(chunk);
       current.bytes += chunk.length;
       // Synchronous writes: nothing queues in memory behind a slow disk.
-      for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset);
+      try {
+        for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset);
+      } catch (cause) {
+        failure ??= storageFailure(cause);
+        return;
+      }
       sinceGc += chunk.length;
       if (sinceGc >= GC_EVERY_BYTES) {
         sinceGc = 0;

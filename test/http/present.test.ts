@@ -122,6 +122,27 @@ describe("POST /api/present", () => {
   });
 });
 
+describe("POST /api/present — server-side failures", () => {
+  test("a disk error while receiving is the server's 500 (logged), not the client's 400", async () => {
+    const lines: string[] = [];
+    const { jsonLogger } = await import("../../src/log.ts");
+    t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
+    const blobs = t.deps.blobs as unknown as { createTemp: () => { path: string; discard(): void } };
+    blobs.createTemp = () => ({ path: join(t.dataDir, "no-such-dir", "upload.tmp"), discard() {} });
+    const problem = await problemOf(await t.upload(await makeDeck()));
+    expect([problem.status, problem.body.code]).toEqual([500, "INTERNAL"]);
+    expect(JSON.stringify(problem.body)).not.toContain(t.dataDir);
+    expect(lines.join("")).toContain("ENOENT");
+  });
+
+  test("a full disk is 507 STORAGE_FULL", async () => {
+    const { storageFailure } = await import("../../src/upload/receive.ts");
+    const full = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+    expect(storageFailure(full)).toMatchObject({ code: "STORAGE_FULL", status: 507 });
+    expect(storageFailure(Object.assign(new Error("io"), { code: "EIO" }))).toMatchObject({ code: "INTERNAL", status: 500 });
+  });
+});
+
 describe("POST /api/present — bad input", () => {
   const cases: Array<{ name: string; make: () => Promise<{ bytes: Uint8Array | string; filename?: string; type?: string }>; status: number; code: string }> = [
     { name: "empty file", make: async () => ({ bytes: new Uint8Array(0) }), status: 415, code: "NOT_A_PDF" },

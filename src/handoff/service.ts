@@ -198,7 +198,8 @@ export class HandoffService {
     return { expired: expiredIds.length, purgedTombstones, removedTemps, removedOrphans };
   }
 
-  private authorize(id: string, token: string | null | undefined): SessionRow {
+  /** The session, if `token` controls it: 401 without a token, 404 unknown id, 403 wrong token. */
+  authorize(id: string, token: string | null | undefined): SessionRow {
     if (!token) throw new AppError("TOKEN_MISSING");
     const row = SESSION_ID_PATTERN.test(id) ? this.deps.sessions.get(id) : null;
     if (!row) throw new AppError("SESSION_NOT_FOUND");

@@ -24,9 +24,10 @@ export function parseRange(header: string | null, size: number): { start: number
     end = size - 1;
   } else {
     start = Number(match[1]);
+    if (match[2] !== "" && Number(match[2]) < start) return null; // invalid: ignored (RFC 9110 §14.1.1)
     end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
   }
-  if (start >= size || start > end) throw unsatisfiable(size);
+  if (start >= size) throw unsatisfiable(size);
   return { start, end };
 }
 
@@ -42,14 +43,16 @@ export function sessionsController(deps: AppDeps) {
       "/api/sessions/:id/handoff",
       ({ params, query, request }) => {
         const row = deps.handoff.resolveDownload(params.id, query.t);
-        // Same tick as the check above, so no claim can unlink the file in between; once Bun
-        // has opened it, the bytes stay readable even if a claim then unlinks the name.
+        // Checked synchronously right after the state: a claim that runs before this is seen
+        // as a missing file (410). Bun opens the file when it starts the response, and from
+        // then on the bytes stay readable even if a claim unlinks the name. A claim landing in
+        // between reaches the server's error hook: a 500 problem, never a truncated body.
         if (!deps.blobs.exists(row.id)) throw deps.handoff.missingBytes(row.id);
         const file = Bun.file(deps.blobs.pathOf(row.id));
         const range = parseRange(request.headers.get("range"), row.bytes);
         const headers: Record<string, string> = {
           "content-type": "application/pdf",
-          "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(`${row.filename}.pdf`)}`,
+          "content-disposition": contentDisposition(`${row.filename}.pdf`),
           "x-filename": encodeURIComponent(row.filename),
           "x-total-slides": String(row.totalSlides),
           "repr-digest": `sha-256=:${Buffer.from(row.sha256, "hex").toString("base64")}:`,
@@ -98,8 +101,11 @@ export function sessionsController(deps: AppDeps) {
     .post(
       "/api/sessions/:id/handoff/complete",
       async ({ params, request }) => {
+        const token = request.headers.get("x-controller-token");
+        // Who is asking, before a byte of the body is read.
+        deps.handoff.authorize(params.id, token);
         const body = await readCompleteBody(request);
-        return deps.handoff.complete(params.id, request.headers.get("x-controller-token"), body.sha256);
+        return deps.handoff.complete(params.id, token, body.sha256);
       },
       {
         params: SessionParams,
@@ -120,17 +126,41 @@ export function sessionsController(deps: AppDeps) {
     );
 }
 
+/** The complete body is a 64-hex-digit digest in JSON; nothing legitimate comes near this. */
+const MAX_COMPLETE_BODY_BYTES = 4096;
+
+const BODY_SHAPE = 'The body must be empty or JSON like {"sha256":"<64 hex digits>"}.';
+
+/** RFC 6266 / RFC 8187: an ASCII fallback name, and the exact name percent-encoded. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]|["\\%]/g, "_");
+  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}
+
+/** Read at most MAX_COMPLETE_BODY_BYTES; a larger body is refused without reading it all. */
+async function readSmallBody(request: Request): Promise<string> {
+  if (Number(request.headers.get("content-length") ?? 0) > MAX_COMPLETE_BODY_BYTES) throw new AppError("BAD_REQUEST", BODY_SHAPE);
+  if (!request.body) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of request.body) {
+    size += chunk.byteLength;
+    if (size > MAX_COMPLETE_BODY_BYTES) throw new AppError("BAD_REQUEST", BODY_SHAPE);
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
 async function readCompleteBody(request: Request): Promise<typeof CompleteBody.static> {
-  const text = await request.text();
+  const text = await readSmallBody(request);
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch {
-    throw new AppError("BAD_REQUEST", 'The body must be empty or JSON like {"sha256":"<64 hex digits>"}.');
+    throw new AppError("BAD_REQUEST", BODY_SHAPE);
   }
-  if (!Value.Check(CompleteBody, parsed)) {
-    throw new AppError("BAD_REQUEST", 'The body must be empty or JSON like {"sha256":"<64 hex digits>"}.');
-  }
+  if (!Value.Check(CompleteBody, parsed)) throw new AppError("BAD_REQUEST", BODY_SHAPE);
   return parsed as typeof CompleteBody.static;
 }

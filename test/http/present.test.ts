@@ -261,7 +261,9 @@ describe("POST /api/present — bad input", () => {
       // The download headers stay single-line and safe.
       const res = await t.handle(`/api/sessions/${record.id}/handoff?t=${record.token}`);
       expect(res.headers.get("x-filename")).toBe(encodeURIComponent(title));
-      expect(res.headers.get("content-disposition")).toBe(`attachment; filename*=UTF-8''${encodeURIComponent(`${title}.pdf`)}`);
+      const { contentDisposition } = await import("../../src/http/sessions.ts");
+      expect(res.headers.get("content-disposition")).toBe(contentDisposition(`${title}.pdf`));
+      expect(res.headers.get("content-disposition")).not.toMatch(/[\r\n]/);
     });
   }
 });

@@ -32,7 +32,7 @@ describe("GET /api/sessions/{id}/handoff", () => {
       expect(res.headers.get("content-length")).toBe(String(bytes.length));
       expect(res.headers.get("x-total-slides")).toBe("3");
       expect(decodeURIComponent(res.headers.get("x-filename")!)).toBe("Tëst deck");
-      expect(res.headers.get("content-disposition")).toBe("attachment; filename*=UTF-8''T%C3%ABst%20deck.pdf");
+      expect(res.headers.get("content-disposition")).toBe(`attachment; filename="T_st deck.pdf"; filename*=UTF-8''T%C3%ABst%20deck.pdf`);
       expect(res.headers.get("repr-digest")).toBe(`sha-256=:${createHash("sha256").update(bytes).digest("base64")}:`);
       expect(res.headers.get("cache-control")).toBe("no-store");
       expect(res.headers.get("referrer-policy")).toBe("no-referrer");
@@ -61,9 +61,13 @@ describe("GET /api/sessions/{id}/handoff", () => {
     expect((await problemOf(res)).body.code).toBe("RANGE_NOT_SATISFIABLE");
     expect(res.status).toBe(416);
     expect(res.headers.get("content-range")).toBe(`bytes */${bytes.length}`);
-    // Multiple ranges are not supported: the whole file, as RFC 9110 allows.
-    res = await download(t, record.id, record.token, { range: "bytes=0-1,5-6" });
-    expect(res.status).toBe(200);
+    // Multiple ranges are not supported, and an invalid range is ignored: the whole file,
+    // as RFC 9110 §14.1.1 and §14.2 say.
+    for (const range of ["bytes=0-1,5-6", "bytes=5-3", "pages=1-2"]) {
+      res = await download(t, record.id, record.token, { range });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-length")).toBe(String(bytes.length));
+    }
   });
 
   test("401 without a token, 403 with a wrong one, 404 for an unknown id", async () => {
@@ -136,6 +140,36 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     expect(t.row(record.id)!.state).toBe("staged");
   });
 
+  test("the caller is checked before the body is read, and a body over 4 KiB is refused unread", async () => {
+    t = makeTestApp();
+    const record = await t.present(await makeDeck());
+    // Garbage without a token is a token problem, not a body problem.
+    expect((await problemOf(await complete(t, record.id, undefined, "{garbage"))).body.code).toBe("TOKEN_MISSING");
+    expect((await problemOf(await complete(t, "CCCCCCCCCCCCCCCCCCCCCC", record.token, "{garbage"))).body.code).toBe("SESSION_NOT_FOUND");
+    let pulled = 0;
+    const endless = new ReadableStream({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new TextEncoder().encode(" ".repeat(1024)));
+        if (pulled > 100_000) controller.close();
+      },
+    });
+    const res = await t.handle(`/api/sessions/${record.id}/handoff/complete`, {
+      method: "POST",
+      headers: { "x-controller-token": record.token, "content-type": "application/json" },
+      body: endless,
+    });
+    expect((await problemOf(res)).body.code).toBe("BAD_REQUEST");
+    expect(pulled).toBeLessThan(20);
+    const declared = await t.handle(`/api/sessions/${record.id}/handoff/complete`, {
+      method: "POST",
+      headers: { "x-controller-token": record.token, "content-length": String(10 * 1024 * 1024) },
+      body: new ReadableStream({ start: (c) => c.close() }),
+    });
+    expect((await problemOf(declared)).body.code).toBe("BAD_REQUEST");
+    expect(t.row(record.id)!.state).toBe("staged");
+  });
+
   test("token errors: 401 missing, 403 wrong, 404 unknown", async () => {
     t = makeTestApp();
     const record = await t.present(await makeDeck());
@@ -203,6 +237,18 @@ describe("expiry", () => {
     expect(t.stagedFiles()).toEqual([`${record.id}.pdf`, inFlight.path.split("/").pop()!].sort());
     inFlight.discard();
     expect(t.stagedFiles()).toEqual([`${record.id}.pdf`]);
+  });
+});
+
+describe("Content-Disposition", () => {
+  test("carries an ASCII fallback and the exact name per RFC 8187", async () => {
+    const { contentDisposition } = await import("../../src/http/sessions.ts");
+    expect(contentDisposition("Q3 (final) it's *done*.pdf")).toBe(
+      `attachment; filename="Q3 (final) it's *done*.pdf"; filename*=UTF-8''Q3%20%28final%29%20it%27s%20%2Adone%2A.pdf`,
+    );
+    expect(contentDisposition('say "hi" 100% 日本.pdf')).toBe(
+      `attachment; filename="say _hi_ 100_ __.pdf"; filename*=UTF-8''say%20%22hi%22%20100%25%20%E6%97%A5%E6%9C%AC.pdf`,
+    );
   });
 });
 

@@ -8,9 +8,10 @@
  * then pdfpc, then in-page annotations); each media sidecar that is not invalid (and, for
  * kind "file", whose binary is not invalid); each page-attached media that is not invalid.
  */
+import { md5 as md5Hash } from "@noble/hashes/legacy.js";
+import { bytesToHex } from "@noble/hashes/utils.js";
 import { finding, quoteName, slideOutOfRangeMessage, type Finding } from "../sidecar/findings.ts";
 import { MAX_SIDECAR_BYTES } from "../sidecar/json-text.ts";
-import { Md5, toHex } from "../sidecar/md5.ts";
 import { checkMediaRect, parseMediaSidecar } from "../sidecar/media.ts";
 import { baseName, matchAttachmentName, MEDIA_FILE_EXTENSIONS, type NameMatch } from "../sidecar/names.ts";
 import { parseNotesSidecar } from "../sidecar/notes.ts";
@@ -402,7 +403,8 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number, budgetLimite
   const at = { attachment: base, slide: "slide" in match ? match.slide : undefined };
   const isSidecar = match.type === "notes" || match.type === "media-sidecar" || match.type === "pdfpc";
   const wantChecksum = opts.verify && found.declaredChecksum !== null;
-  const md5 = wantChecksum ? new Md5() : null;
+  // MD5 only compares with what the PDF declares; pure JS as the browser's crypto.subtle has none.
+  const md5 = wantChecksum ? md5Hash.create() : null;
   const head = new Uint8Array(SNIFF_BYTES);
   let headLength = 0;
   const textParts: Uint8Array[] = [];
@@ -455,8 +457,8 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number, budgetLimite
       entry.issues.push(finding("SIZE_MISMATCH", `${quoteName(base)} declares /Size ${found.declaredSize} but decodes to ${seen} bytes; the file was changed after it was attached. Attach it again.`, at));
     }
     if (md5 && found.declaredChecksum) {
-      const actual = md5.hex();
-      const declared = toHex(found.declaredChecksum);
+      const actual = bytesToHex(md5.digest());
+      const declared = bytesToHex(found.declaredChecksum);
       if (declared !== actual) {
         entry.issues.push(finding("CHECKSUM_MISMATCH", `${quoteName(base)} declares the MD5 checksum ${declared.slice(0, 32)} but its bytes hash to ${actual}; the file is damaged or was changed after it was attached. Attach it again.`, at));
       }

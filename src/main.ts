@@ -9,6 +9,7 @@ import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
 import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
 import { startServer } from "./server.ts";
+import { DataDirLockedError } from "./store/lock.ts";
 import { VERSION } from "./version.ts";
 
 const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
@@ -93,7 +94,7 @@ async function serve(args: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof ConfigError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+    if (error instanceof ConfigError || error instanceof DataDirLockedError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
       console.error(`deckhand: ${error.message}`);
       process.exit(2);
     }

@@ -1,17 +1,18 @@
 /**
  * @module server
- * `deckhand serve`: listen, log one line per request, sweep expired handoffs, and shut down
- * gracefully (stop accepting, let in-flight requests finish, close the database).
+ * `deckhand serve`: lock the data directory, listen, log one line per request, sweep expired
+ * handoffs, and shut down gracefully (stop accepting, let in-flight requests finish, close
+ * the database, release the lock).
  */
+import { mkdirSync } from "node:fs";
 import type { Server } from "bun";
-import { buildApp, REQUEST_ID_HEADER } from "./app.ts";
-import { AppError, problemResponse } from "./errors.ts";
+import { type App, buildApp, REQUEST_ID_HEADER } from "./app.ts";
 import type { Config } from "./config.ts";
-import { MULTIPART_OVERHEAD_BYTES } from "./upload/receive.ts";
-import { errorFields } from "./log.ts";
-import { createRuntime, type Runtime } from "./runtime.ts";
+import { AppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./handoff/service.ts";
-import type { Logger } from "./log.ts";
+import { errorFields, type Logger } from "./log.ts";
+import { createRuntime, type Runtime } from "./runtime.ts";
+import { lockDataDir } from "./store/lock.ts";
 
 /** How often expired handoffs are swept (DESIGN §2.2). */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -20,35 +21,66 @@ export interface RunningServer {
   server: Server<unknown>;
   runtime: Runtime;
   url: string;
-  /** Stop accepting, finish in-flight requests, close the database. */
+  /** Stop accepting, finish in-flight requests, close the database, release the lock. */
   shutdown(): Promise<void>;
 }
 
 export function startServer(config: Config, options: { clock?: Clock; logger?: Logger } = {}): RunningServer {
-  const runtime = createRuntime(config, options);
-  const { deps } = runtime;
-  const logger = deps.logger;
-  const peers = new WeakMap<Request, string>();
-  deps.peerAddress = (request) => peers.get(request) ?? null;
+  mkdirSync(config.dataDir, { recursive: true });
+  const lock = lockDataDir(config.dataDir);
+  let runtime: Runtime | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  try {
+    runtime = createRuntime(config, options);
+    const { deps } = runtime;
+    const peers = new WeakMap<Request, string>();
+    deps.peerAddress = (request) => peers.get(request) ?? null;
 
-  const sweep = () => {
-    try {
-      const result = deps.handoff.sweep();
-      if (result.expired + result.purgedTombstones + result.removedTemps + result.removedOrphans > 0) logger.info("sweep", { ...result });
-    } catch (error) {
-      logger.error("sweep_failed", errorFields(error));
-    }
-  };
-  // Start-up sweep: temp leftovers and rowless files of a crashed run go before we listen.
-  sweep();
-  const timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+    const sweep = () => {
+      try {
+        const result = deps.handoff.sweep();
+        if (result.expired + result.purgedTombstones + result.removedTemps + result.removedOrphans > 0) deps.logger.info("sweep", { ...result });
+      } catch (error) {
+        deps.logger.error("sweep_failed", errorFields(error));
+      }
+    };
+    // Start-up sweep: temp leftovers and rowless files of a crashed run go before we listen.
+    sweep();
+    timer = setInterval(sweep, SWEEP_INTERVAL_MS);
 
-  const app = buildApp(deps);
-  const server = Bun.serve({
+    const server = listen(config, buildApp(deps), deps.logger, peers);
+    let closing: Promise<void> | null = null;
+    const opened = runtime;
+    const shutdown = () => {
+      closing ??= (async () => {
+        clearInterval(timer);
+        await server.stop(false);
+        opened.close();
+        lock.release();
+      })();
+      return closing;
+    };
+    const url = `${config.tlsCert ? "https" : "http"}://${formatHost(config.host)}:${server.port}`;
+    deps.logger.info("listening", { url, dataDir: config.dataDir, version: deps.version });
+    return { server, runtime, url, shutdown };
+  } catch (error) {
+    clearInterval(timer);
+    runtime?.close();
+    lock.release();
+    throw error;
+  }
+}
+
+function listen(config: Config, app: App, logger: Logger, peers: WeakMap<Request, string>): Server<unknown> {
+  return Bun.serve({
     port: config.port,
     hostname: config.host,
-    // Largest body: the MCP JSON carrying a base64 PDF (4/3 of the bytes) plus room.
-    maxRequestBodySize: Math.ceil((config.maxUploadBytes * 4) / 3) + MULTIPART_OVERHEAD_BYTES + 1024 * 1024,
+    // Never share the port with another process (development: false would allow it on Linux):
+    // a second server must fail to start, not take half of the requests.
+    reusePort: false,
+    // No global cap: every route that reads a body streams it and caps it itself, answering
+    // a problem document (Bun's own 413 is an empty body with no log line).
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     ...(config.tlsCert && config.tlsKey ? { tls: { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } } : {}),
     idleTimeout: 120,
     // Never Bun's development error page: it would echo the URL (with ?t=) and a stack.
@@ -73,19 +105,6 @@ export function startServer(config: Config, options: { clock?: Clock; logger?: L
       return response;
     },
   });
-
-  let closing: Promise<void> | null = null;
-  const shutdown = () => {
-    closing ??= (async () => {
-      clearInterval(timer);
-      await server.stop(false);
-      runtime.close();
-    })();
-    return closing;
-  };
-  const url = `${config.tlsCert ? "https" : "http"}://${formatHost(config.host)}:${server.port}`;
-  logger.info("listening", { url, dataDir: config.dataDir, version: deps.version });
-  return { server, runtime, url, shutdown };
 }
 
 function formatHost(host: string): string {

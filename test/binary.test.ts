@@ -143,6 +143,58 @@ describe("embedded documents and commands", () => {
   });
 });
 
+describe("one server per port and per data directory", () => {
+  test("a second server on the same data directory refuses to start, and takes over after a crash", async () => {
+    const first = await start();
+    const second = Bun.spawnSync([binary, "serve", "--port", "0", "--data-dir", first.dataDir], { cwd: binDir, env: { PATH: process.env.PATH ?? "/usr/bin:/bin" } });
+    expect(second.exitCode).toBe(2);
+    expect(second.stderr.toString()).toContain(`Another deckhand (pid ${first.proc.pid}) is serving`);
+    await first.kill9();
+    // The crashed server's lock is stale: a restart takes it over.
+    const restarted = await start(first.dataDir);
+    expect((await fetch(`${restarted.url}/healthz`)).status).toBe(200);
+  });
+
+  test("a second server on a port in use fails instead of sharing it", async () => {
+    const first = await start();
+    const second = Bun.spawnSync([binary, "serve", "--port", String(first.port), "--data-dir", tempDir("deckhand-bin-data-")], {
+      cwd: binDir,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    });
+    expect(second.exitCode).not.toBe(0);
+    expect(second.stderr.toString()).toMatch(/EADDRINUSE|in use/i);
+  });
+});
+
+describe("bodies larger than any limit", () => {
+  test("get a FILE_TOO_LARGE problem document from deckhand, not Bun's empty 413", async () => {
+    const server = await start();
+    const head = [
+      "POST /api/present HTTP/1.1",
+      `Host: 127.0.0.1:${server.port}`,
+      "Content-Type: multipart/form-data; boundary=x",
+      `Content-Length: ${300 * 1024 * 1024}`,
+      "",
+      "",
+    ].join("\r\n");
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      const socket = connect({ host: "127.0.0.1", port: server.port }, () => socket.write(head));
+      socket.setEncoding("utf8");
+      socket.on("data", (chunk) => {
+        text += chunk;
+        if (text.includes("\r\n\r\n") && text.includes("}")) socket.destroy();
+      });
+      socket.on("close", () => resolve(text));
+      socket.on("error", reject);
+      setTimeout(() => socket.destroy(), WAIT_MS);
+    });
+    expect(answer).toStartWith("HTTP/1.1 413");
+    expect(answer.toLowerCase()).toContain("content-type: application/problem+json");
+    expect(answer).toContain('"code":"FILE_TOO_LARGE"');
+  });
+});
+
 describe("failures never show Bun's error page", () => {
   test("a staged file removed behind the server's back is a 500 problem without token, path or stack", async () => {
     const server = await start();

@@ -28,18 +28,26 @@ export function publicBaseUrl(request: Request, config: Config): string {
   if (config.baseUrl) return config.baseUrl;
   const url = new URL(request.url);
   if (config.trustProxy) {
-    const proto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim();
-    const host = request.headers.get("x-forwarded-host")?.split(",")[0]?.trim();
+    const proto = lastHop(request.headers.get("x-forwarded-proto"));
+    const host = lastHop(request.headers.get("x-forwarded-host"));
     if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
     if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host;
   }
   return url.origin;
 }
 
+/**
+ * The rightmost entry of a forwarding header: the one our own proxy wrote. Entries to its
+ * left came from the client (nginx's $proxy_add_x_forwarded_for appends), so they can lie.
+ */
+function lastHop(header: string | null): string | undefined {
+  return header?.split(",").pop()?.trim() || undefined;
+}
+
 /** The client address for rate limiting: X-Forwarded-For only behind a trusted proxy. */
 export function clientAddress(request: Request, deps: AppDeps): string {
   if (deps.config.trustProxy) {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const forwarded = lastHop(request.headers.get("x-forwarded-for"));
     if (forwarded) return forwarded;
   }
   return deps.peerAddress?.(request) ?? "unknown";

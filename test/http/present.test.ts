@@ -63,6 +63,16 @@ describe("POST /api/present", () => {
     expect(String(((await res.json()) as { url: string }).url)).toStartWith("https://talks.example.org/start/");
   });
 
+  test("behind a trusted proxy the rate limit keys on the rightmost X-Forwarded-For entry", async () => {
+    t = makeTestApp({ trustProxy: true, rateLimit: 2 });
+    const deck = await makeDeck();
+    const statuses: number[] = [];
+    // The client controls everything left of what our proxy appended.
+    for (let i = 0; i < 4; i++) statuses.push((await t.upload(deck, { headers: { "x-forwarded-for": `10.0.0.${i}, 203.0.113.9` } })).status);
+    expect(statuses).toEqual([200, 200, 429, 429]);
+    expect((await t.upload(deck, { headers: { "x-forwarded-for": "203.0.113.10" } })).status).toBe(200);
+  });
+
   test("a valid Bearer token gives the 7-day lifetime", async () => {
     t = makeTestApp();
     const { token } = t.deps.accessTokens.create("ci");

@@ -145,7 +145,7 @@ function measureRaw(stream: PdfObj): number {
   }
 }
 
-type OwnDecoder = (data: Uint8Array, maxBytes: number, sink: (chunk: Uint8Array) => void) => void;
+export type OwnDecoder = (data: Uint8Array, maxBytes: number, sink: (chunk: Uint8Array) => void) => void;
 
 const flate: OwnDecoder = (data, maxBytes, sink) => {
   inflate(data, { maxBytes, onChunk: (chunk) => sink(chunk) });
@@ -172,10 +172,18 @@ const asciiHex: OwnDecoder = (data, _maxBytes, sink) => {
   sink(out.subarray(0, n));
 };
 
-const ascii85: OwnDecoder = (data, _maxBytes, sink) => {
-  // Each "z" stands for four zero bytes: the worst case is four output bytes per input byte.
-  const out = new Uint8Array(data.length * 4 + 4);
+/** Exported for its tests. */
+export const ascii85: OwnDecoder = (data, _maxBytes, sink) => {
+  // Each "z" stands for four zero bytes, so the output can be 4× the input: it goes to the
+  // sink (which copies and enforces the cap) a slice at a time, never whole.
+  const out = new Uint8Array(SLICE + 8);
   let n = 0;
+  const flushIfFull = () => {
+    if (n >= SLICE) {
+      sink(out.subarray(0, n));
+      n = 0;
+    }
+  };
   let group = 0;
   let count = 0;
   let i = 0;
@@ -186,6 +194,7 @@ const ascii85: OwnDecoder = (data, _maxBytes, sink) => {
     if (c === 0x7a && count === 0) {
       out.fill(0, n, n + 4);
       n += 4;
+      flushIfFull();
       continue;
     }
     if (c < 0x21 || c > 0x75) {
@@ -201,6 +210,7 @@ const ascii85: OwnDecoder = (data, _maxBytes, sink) => {
       out[n++] = group & 0xff;
       group = 0;
       count = 0;
+      flushIfFull();
     }
   }
   if (count === 1) throw new InflateError("ASCII85 ends with a lone character");

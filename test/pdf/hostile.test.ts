@@ -6,6 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { checkFixture, deflateBomb, mp4Bytes, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
+import { ascii85 as decodeAscii85 } from "../../src/pdf/stream-decode.ts";
 
 const codes = (report: unknown) => allIssues(report).map((i) => i.code);
 
@@ -103,5 +104,59 @@ describe("hostile PDF structure", () => {
     expectValidReport(report);
     expect(report.orphans[0]!.issues.map((i) => i.code)).toEqual(["SIZE_MISMATCH", "CHECKSUM_MISMATCH", "MEDIA_FILE_UNREFERENCED"]);
     expect(report.orphans[0]!.bytes).toBe(1000);
+  });
+});
+
+/** ASCII85-encode (Adobe flavour, "z" for zero groups, "~>" end marker). */
+function ascii85(bytes: Uint8Array): Uint8Array {
+  let out = "";
+  for (let i = 0; i < bytes.length; i += 4) {
+    const chunk = [0, 1, 2, 3].map((k) => bytes[i + k] ?? 0);
+    const n = bytes.length - i >= 4 ? 4 : bytes.length - i;
+    let value = ((chunk[0]! << 24) | (chunk[1]! << 16) | (chunk[2]! << 8) | chunk[3]!) >>> 0;
+    if (value === 0 && n === 4) {
+      out += "z";
+      continue;
+    }
+    const digits: string[] = [];
+    for (let k = 0; k < 5; k++) {
+      digits.unshift(String.fromCharCode((value % 85) + 33));
+      value = Math.floor(value / 85);
+    }
+    out += digits.slice(0, n + 1).join("");
+  }
+  return new TextEncoder().encode(`${out}~>`);
+}
+
+describe("ASCII85 streams", () => {
+  test("decode correctly", async () => {
+    const json = new TextEncoder().encode(JSON.stringify({ notes: "Hello from *ASCII85*" }));
+    const report = await checkFixture({
+      pages: 1,
+      attachments: [{ name: "notes-slide-1.json", size: "none", encoding: { raw: ascii85(json), filter: "ASCII85Decode" } }],
+    });
+    expectValidReport(report);
+    expect(report.pages[0]!.presenterNotes?.text).toBe("Hello from *ASCII85*");
+  });
+
+  test("a run of 'z' (4 zero bytes per input byte) is handed out a slice at a time, never whole", () => {
+    const bomb = new TextEncoder().encode(`${"z".repeat(4 * 1024 * 1024)}~>`); // decodes to 16 MiB
+    const sizes: number[] = [];
+    decodeAscii85(bomb, Number.MAX_SAFE_INTEGER, (chunk) => {
+      expect(chunk.every((b) => b === 0)).toBe(true);
+      sizes.push(chunk.length);
+    });
+    expect(sizes.reduce((a, b) => a + b, 0)).toBe(16 * 1024 * 1024);
+    expect(Math.max(...sizes)).toBeLessThanOrEqual((1 << 20) + 8);
+  });
+
+  test("a 'z' bomb in a PDF becomes ATTACHMENT_TOO_LARGE", async () => {
+    const bomb = new TextEncoder().encode(`${"z".repeat(2 * 1024 * 1024)}~>`);
+    const report = await checkFixture(
+      { pages: 1, attachments: [{ name: "media-bomb.mp4", size: "none", encoding: { raw: bomb, filter: "ASCII85Decode" } }] },
+      { maxAttachmentBytes: 1024 * 1024 },
+    );
+    expectValidReport(report);
+    expect(codes(report)).toContain("ATTACHMENT_TOO_LARGE");
   });
 });

@@ -5,11 +5,10 @@
  * (warnings allowed), 1 when something is invalid, 2 when the file is missing, unreadable
  * or not a PDF (and for a usage error) — so it drops into a CI pipeline.
  */
-import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
-import { createHash } from "node:crypto";
 import { AppError, isAppError } from "../errors.ts";
 import { checkPdfFile, type AttachmentResult, type CheckReport, type ReportIssue } from "../pdf/check.ts";
+import { digestFile } from "../upload/digest.ts";
 
 export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json]
 
@@ -68,17 +67,6 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
   }
   io.out(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, path));
   return report.ok ? 0 : 1;
-}
-
-/** Size and SHA-256 of a file, streamed (a deck can be hundreds of MB). */
-export async function digestFile(path: string): Promise<{ bytes: number; sha256: string }> {
-  const hash = createHash("sha256");
-  let bytes = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
-    hash.update(chunk as Buffer);
-    bytes += (chunk as Buffer).length;
-  }
-  return { bytes, sha256: hash.digest("hex") };
 }
 
 function plural(n: number, word: string): string {

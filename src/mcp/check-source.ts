@@ -1,15 +1,14 @@
 /**
  * @module mcp/check-source
  * Run the sidecar check on a tool's PDF source. The checker reads files (memory stays flat
- * for large decks), so base64 input goes through a temporary file that is removed whatever
- * happens.
+ * for large decks), so base64 input goes through a temporary file, written and hashed as the
+ * REST uploads' are, that is removed whatever happens.
  */
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { stat, writeFile } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { AppError } from "../errors.ts";
 import type { TempFile } from "../store/files.ts";
-import { fileTooLarge } from "./limits.ts";
+import { digestFile } from "../upload/digest.ts";
+import { fileTooLarge, receiveBytes } from "../upload/receive.ts";
 import type { CheckReportObject, PdfSource } from "./server.ts";
 import { ToolFailure } from "./tool-failure.ts";
 
@@ -23,15 +22,12 @@ export interface CheckSourceOptions {
 
 export async function checkPdfSource(source: PdfSource, options: CheckSourceOptions): Promise<CheckReportObject> {
   if (source.kind === "path") {
-    const bytes = await localFileSize(source.path);
-    if (bytes > options.maxBytes) throw fileTooLarge(options.maxBytes);
-    return options.checkFile(source.path, { bytes, sha256: await sha256OfFile(source.path) });
+    if ((await localFileSize(source.path)) > options.maxBytes) throw fileTooLarge(options.maxBytes);
+    return options.checkFile(source.path, await digestFile(source.path));
   }
-  const temp = options.createTemp();
+  const { temp, bytes, sha256 } = await receiveBytes(source.bytes, null, options);
   try {
-    await writeFile(temp.path, source.bytes, { flag: "wx" });
-    const sha256 = createHash("sha256").update(source.bytes).digest("hex");
-    return await options.checkFile(temp.path, { bytes: source.bytes.length, sha256 });
+    return await options.checkFile(temp.path, { bytes, sha256 });
   } finally {
     temp.discard();
   }
@@ -48,10 +44,4 @@ export async function localFileSize(path: string): Promise<number> {
   if (!info.isFile()) throw new ToolFailure("FILE_MISSING", `${JSON.stringify(path)} is not a regular file; give the path of the PDF file.`);
   if (info.size === 0) throw new AppError("NOT_A_PDF", "The file is empty; export the deck as PDF and pass that file.");
   return info.size;
-}
-
-async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }

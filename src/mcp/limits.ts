@@ -1,9 +1,8 @@
 /**
  * @module mcp/limits
- * Size limits of the MCP tools, kept equal to the REST upload limit (--max-upload-mb).
+ * Size limits of the MCP tools, kept equal to the REST upload limit (--max-upload-mb). Their
+ * FILE_TOO_LARGE is the uploads' own `fileTooLarge` (upload/receive).
  */
-import { AppError } from "../errors.ts";
-
 const MB = 1024 * 1024;
 /** JSON-RPC envelope, the filename and escaping around the base64 text. */
 export const JSON_OVERHEAD_BYTES = 1 * MB;
@@ -11,13 +10,6 @@ export const JSON_OVERHEAD_BYTES = 1 * MB;
 /** The size limit as people write it: "100 MB", "0.5 MB". */
 export function formatMegabytes(bytes: number): string {
   return `${Math.round((bytes / MB) * 100) / 100} MB`;
-}
-
-export function fileTooLarge(maxBytes: number): AppError {
-  return new AppError(
-    "FILE_TOO_LARGE",
-    `The PDF is larger than this server's limit of ${formatMegabytes(maxBytes)}; make the PDF smaller (fewer or compressed images) or raise --max-upload-mb.`,
-  );
 }
 
 /** Largest /mcp request body worth reading: a base64 PDF at the limit is 4/3 of its bytes. */

@@ -10,8 +10,8 @@ import { basename, join } from "node:path";
 import type { HandoffRecord } from "../handoff/service.ts";
 import type { TempFile } from "../store/files.ts";
 import { checkPdfSource, localFileSize } from "./check-source.ts";
+import { fileTooLarge } from "../upload/receive.ts";
 import { checkPdfFile } from "./checker.ts";
-import { fileTooLarge } from "./limits.ts";
 import type { ToolBackend } from "./server.ts";
 import { ToolFailure } from "./tool-failure.ts";
 

@@ -159,8 +159,11 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
   }
 }
 
-/** Stage in-memory bytes (MCP's base64 input) through the same temp-file path as uploads. */
-export async function receiveBytes(bytes: Uint8Array, uploadName: string | null, blobs: BlobStore): Promise<ReceivedUpload> {
+/**
+ * Stage in-memory bytes (MCP's base64 input) through the same temp-file path as uploads.
+ * `blobs` only needs `createTemp` (the stdio tools use a private OS temp dir).
+ */
+export async function receiveBytes(bytes: Uint8Array, uploadName: string | null, blobs: Pick<BlobStore, "createTemp">): Promise<ReceivedUpload> {
   const temp = blobs.createTemp();
   try {
     await writeFile(temp.path, bytes, { flag: "wx" });

@@ -4,53 +4,83 @@
  * dialects (line-wrapped, URL-safe, with or without padding, as a `data:` URL); all of those
  * are accepted, anything else is a BAD_REQUEST that says what was wrong — never a 500, and
  * never Buffer's silent skipping of bad characters.
+ *
+ * The text can be 130 MB: it is checked in one scan that builds no new string, then decoded
+ * once by `Buffer.from(…, "base64")`, which reads both alphabets and skips whitespace — safe
+ * because the scan has already refused everything else it would skip. The decoded Buffer is
+ * the only copy made (a `slice` past a `data:` prefix shares the text's characters).
  */
 import { AppError } from "../errors.ts";
-import { fileTooLarge } from "./limits.ts";
+import { fileTooLarge } from "../upload/receive.ts";
 
-/** `data:application/pdf;base64,` (any media type, optional parameters). */
-const DATA_URL_PREFIX = /^data:[^,;]*(?:;[^,;=]+=[^,;]*)*;base64,/i;
-const BASE64_BODY = /^[A-Za-z0-9+/]*$/;
+/** `data:application/pdf;base64,` (any media type, optional parameters), after leading whitespace. */
+const DATA_URL_PREFIX = /data:[^,;]*(?:;[^,;=]+=[^,;]*)*;base64,/iy;
+const LEADING_SPACE = /\s*/y;
 
-/** Decoded length of a base64 text of `length` characters without padding. */
-function decodedLength(length: number): number {
-  return Math.floor((length * 3) / 4);
+const BAD = 0;
+const DIGIT = 1;
+const PAD = 2;
+const SPACE = 3;
+/** Class of each ASCII code unit: both alphabets (RFC 4648 §4 and §5), '=', whitespace. */
+const ASCII_CLASS = new Uint8Array(128);
+for (const ch of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/-_") ASCII_CLASS[ch.charCodeAt(0)] = DIGIT;
+ASCII_CLASS["=".charCodeAt(0)] = PAD;
+for (let c = 0; c < 128; c++) if (/\s/.test(String.fromCharCode(c))) ASCII_CLASS[c] = SPACE;
+
+function classOf(code: number): number {
+  if (code < 128) return ASCII_CLASS[code] as number;
+  // Unicode whitespace (no-break space, U+2028, BOM, …) is skipped as JavaScript's \s is.
+  return /\s/.test(String.fromCharCode(code)) ? SPACE : BAD;
+}
+
+function invalid(reason: string): AppError {
+  return new AppError("BAD_REQUEST", `pdf_base64 is not valid base64 (${reason}); pass the whole PDF file encoded as standard base64 (RFC 4648).`);
 }
 
 /**
  * Decode `text` to bytes. Throws BAD_REQUEST for malformed or empty input and FILE_TOO_LARGE
  * when the decoded size would exceed `maxBytes` (checked before decoding anything).
  */
-export function decodePdfBase64(text: string, maxBytes: number): Uint8Array {
-  const prefix = /^\s*/.exec(text)![0].length + (DATA_URL_PREFIX.exec(text.trim())?.[0].length ?? 0);
-  const bad = /[^A-Za-z0-9+/=\-_\s]/.exec(text.slice(prefix));
-  if (bad) {
-    // 1-based, counted in the text as given, so the agent can find it.
-    const position = prefix + bad.index + 1;
-    throw new AppError(
-      "BAD_REQUEST",
-      `pdf_base64 is not valid base64 (character ${JSON.stringify(bad[0])} at position ${position}); pass the whole PDF file encoded as standard base64 (RFC 4648).`,
-    );
+export function decodePdfBase64(text: string, maxBytes: number): Buffer {
+  LEADING_SPACE.lastIndex = 0;
+  LEADING_SPACE.test(text);
+  DATA_URL_PREFIX.lastIndex = LEADING_SPACE.lastIndex;
+  const start = DATA_URL_PREFIX.test(text) ? DATA_URL_PREFIX.lastIndex : LEADING_SPACE.lastIndex;
+
+  // One pass: the first bad character, and the shape of the significant (non-space) text.
+  let significant = 0;
+  let pads = 0;
+  let trailingPads = 0;
+  for (let i = start; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const kind = classOf(code);
+    if (kind === DIGIT) {
+      significant++;
+      trailingPads = 0;
+    } else if (kind === PAD) {
+      significant++;
+      pads++;
+      trailingPads++;
+    } else if (kind === BAD) {
+      // 1-based, counted in the text as given, so the agent can find it.
+      throw invalid(`character ${JSON.stringify(text.charAt(i))} at position ${i + 1}`);
+    }
   }
-  let body = text.trim().replace(DATA_URL_PREFIX, "");
-  // Line breaks and spaces appear in MIME-style (76-column) base64; they carry nothing.
-  body = body.replace(/[\s]+/g, "");
-  // URL-safe alphabet (RFC 4648 §5) maps one to one onto the standard one.
-  body = body.replaceAll("-", "+").replaceAll("_", "/");
-  const unpadded = body.replace(/={1,2}$/, "");
-  if (unpadded.length === 0) {
+  // Up to two '=' may end the text; any other '=' is misplaced.
+  const stripped = Math.min(trailingPads, 2);
+  const unpadded = significant - stripped;
+  if (unpadded === 0) {
     throw new AppError("BAD_REQUEST", "pdf_base64 is empty; pass the whole PDF file encoded as base64.");
   }
-  if (!BASE64_BODY.test(unpadded)) {
-    throw new AppError("BAD_REQUEST", "pdf_base64 is not valid base64 ('=' padding may only end it); pass the whole PDF file encoded as standard base64 (RFC 4648).");
-  }
+  if (pads > stripped) throw invalid("'=' padding may only end it");
   // One leftover character cannot encode a byte: the text was cut off.
-  if (unpadded.length % 4 === 1) {
+  if (unpadded % 4 === 1) {
     throw new AppError("BAD_REQUEST", "pdf_base64 is not valid base64 (its length shows it was cut off); pass the whole PDF file encoded as base64.");
   }
-  if (body.length !== unpadded.length && body.length % 4 !== 0) {
+  if (stripped > 0 && significant % 4 !== 0) {
     throw new AppError("BAD_REQUEST", "pdf_base64 has misplaced '=' padding; pass the whole PDF file encoded as standard base64 (RFC 4648).");
   }
-  if (decodedLength(unpadded.length) > maxBytes) throw fileTooLarge(maxBytes);
-  return new Uint8Array(Buffer.from(unpadded, "base64"));
+  if (Math.floor((unpadded * 3) / 4) > maxBytes) throw fileTooLarge(maxBytes);
+  // The one copy: the decoded bytes, returned as they are (no further Uint8Array copy).
+  return Buffer.from(start === 0 ? text : text.slice(start), "base64");
 }

@@ -29,6 +29,7 @@ export const ERROR_CODES = {
   TOO_MANY_PAGES: { status: 422, title: "Too many pages" },
   RATE_LIMITED: { status: 429, title: "Too many requests" },
   INTERNAL: { status: 500, title: "Internal error" },
+  SERVER_BUSY: { status: 503, title: "Server busy" },
   STORAGE_FULL: { status: 507, title: "Storage full" },
 } as const;
 
@@ -56,6 +57,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   TOO_MANY_PAGES: "The PDF has more pages than deckhand presents; split the deck.",
   RATE_LIMITED: "Too many uploads from this address; wait for the time given in Retry-After, or use an access token.",
   INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",
+  SERVER_BUSY: "The server is busy with other large requests; wait for the time given in Retry-After and send the request again.",
   STORAGE_FULL: "The server's staging space is full; claim or let expire existing handoffs, or raise --max-staged-gb.",
 };
 

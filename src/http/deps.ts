@@ -8,6 +8,7 @@ import { AppError } from "../errors.ts";
 import type { RateLimiter } from "../handoff/rate-limit.ts";
 import type { Clock, HandoffService } from "../handoff/service.ts";
 import type { Logger } from "../log.ts";
+import type { Gate } from "../mcp/gate.ts";
 import type { BlobStore } from "../store/files.ts";
 
 export interface AppDeps {
@@ -21,6 +22,8 @@ export interface AppDeps {
   version: string;
   /** The peer address of a request, as the server saw it (null under app.handle()). */
   peerAddress?: (request: Request) => string | null;
+  /** Admission of large /mcp requests; default: `createGate(MCP_GATE_DEFAULTS)` per app. */
+  mcpGate?: Gate;
 }
 
 /** The public base URL for links: --base-url, else the request's origin (proxy headers only if trusted). */
@@ -59,15 +62,21 @@ export function clientAddress(request: Request, deps: AppDeps): string {
  */
 export function admitUpload(request: Request, deps: AppDeps): Caller {
   const caller = deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth);
-  if (!caller.authenticated) {
-    const decision = deps.rateLimiter.hit(clientAddress(request, deps));
-    if (!decision.allowed) {
-      throw new AppError(
-        "RATE_LIMITED",
-        `Too many anonymous uploads from this address; retry in ${decision.retryAfter} s, or send an access token.`,
-        { headers: { "retry-after": String(decision.retryAfter) } },
-      );
-    }
-  }
+  if (!caller.authenticated) applyAnonymousRateLimit(clientAddress(request, deps), deps);
   return caller;
+}
+
+/**
+ * Count one anonymous upload (present or check, over REST or MCP) from `address`; over the
+ * limit, RATE_LIMITED with Retry-After.
+ */
+export function applyAnonymousRateLimit(address: string, deps: Pick<AppDeps, "rateLimiter">): void {
+  const decision = deps.rateLimiter.hit(address);
+  if (!decision.allowed) {
+    throw new AppError(
+      "RATE_LIMITED",
+      `Too many anonymous uploads from this address; retry in ${decision.retryAfter} s, or send an access token.`,
+      { headers: { "retry-after": String(decision.retryAfter) } },
+    );
+  }
 }

@@ -9,13 +9,22 @@
  * WWW-Authenticate — the transport-level answer MCP clients expect — before any JSON-RPC is
  * read. A valid token gives staged decks the 7-day lifetime. The anonymous rate limit counts
  * tool calls (present_pdf, check_pdf), not the handshake.
+ *
+ * Memory: a call with a deck in base64 holds the parsed JSON (the base64 text) and the
+ * decoded PDF. Requests whose body is large (or of unknown length) take a slot of a gate
+ * before their body is read, so only a few are in memory at once; the rest wait unread and
+ * are refused with 503 SERVER_BUSY and Retry-After when no slot frees up in time. The body
+ * is parsed here (one text, dropped once parsed) rather than by the SDK, whose reader keeps
+ * its text alive until the response is sent.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
-import { fileTooLarge, maxMcpBodyBytes } from "../mcp/limits.ts";
+import { createGate, LARGE_BODY_BYTES } from "../mcp/gate.ts";
+import { maxMcpBodyBytes } from "../mcp/limits.ts";
 import { localBackend } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
+import { fileTooLarge } from "../upload/receive.ts";
 import { type AppDeps, clientAddress, publicBaseUrl } from "./deps.ts";
 import { routeDoc } from "./models.ts";
 
@@ -38,10 +47,64 @@ const MCP_OPERATION = routeDoc({
     },
     202: { description: "A notification or response was accepted (no body)." },
   },
-  "x-problems": [401, 413],
+  "x-problems": [401, 413, 503],
 });
 
+/**
+ * The JSON-RPC message of a body of declared length, parsed; or, when it is not JSON, a copy
+ * of the request for the SDK to answer as it does (400, -32700). The text is dropped on return.
+ */
+async function parseJsonBody(request: Request): Promise<{ parsedBody: unknown } | { replay: Request }> {
+  const text = await request.text();
+  try {
+    return { parsedBody: JSON.parse(text) };
+  } catch {
+    return { replay: new Request(request.url, { method: request.method, headers: request.headers, body: text }) };
+  }
+}
+
+/**
+ * Collect garbage now. The text and body buffer of a large request are garbage once parsed,
+ * and a finished call leaves its PDF behind; left to itself JSC collects them late, and two
+ * gated calls measured 850 MB at peak instead of ~520 MB (README "AI agents (MCP)").
+ */
+function collectLargeGarbage(): void {
+  Bun.gc(true);
+}
+
+/** One stateless exchange: a fresh MCP server and transport for this request. */
+async function serveMcp(request: Request, deps: AppDeps, options: { authenticated: boolean; requestId: string | undefined; large: boolean }): Promise<Response> {
+  const maxBody = maxMcpBodyBytes(deps.config.maxUploadBytes);
+  const server = createMcpServer({
+    surface: { kind: "http", maxUploadBytes: deps.config.maxUploadBytes },
+    logger: deps.logger,
+    requestId: options.requestId,
+    backend: localBackend(deps, {
+      authenticated: options.authenticated,
+      baseUrl: publicBaseUrl(request, deps.config),
+      clientAddress: clientAddress(request, deps),
+    }),
+  });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    // The SDK's default (4 MiB) would refuse decks far below --max-upload-mb.
+    maxRequestBodySize: maxBody,
+  });
+  await server.connect(transport);
+  try {
+    // A chunked body is read (and capped at maxBody) by the transport itself.
+    const body = request.headers.has("content-length") ? await parseJsonBody(request) : { replay: request };
+    if (options.large) collectLargeGarbage();
+    // With JSON responses the body is complete when this resolves, so closing is safe.
+    return "replay" in body ? await transport.handleRequest(body.replay) : await transport.handleRequest(request, { parsedBody: body.parsedBody });
+  } finally {
+    await server.close();
+  }
+}
+
 export function mcpController(deps: AppDeps) {
+  const gate = deps.mcpGate ?? createGate();
   const notAllowed = ({ set }: { set: { headers: Record<string, string | number> } }) => {
     set.headers.allow = "POST";
     throw new AppError("METHOD_NOT_ALLOWED", "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, JSON responses); there is no stream to GET and no session to DELETE.", {
@@ -53,40 +116,30 @@ export function mcpController(deps: AppDeps) {
       "/mcp",
       async ({ request, set }) => {
         const caller = deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth);
-        const maxBody = maxMcpBodyBytes(deps.config.maxUploadBytes);
-        // Refuse a body no allowed PDF needs before reading it (a chunked one is cut off by the transport).
-        if (Number(request.headers.get("content-length") ?? 0) > maxBody) {
-          // The body stays unread: close the connection rather than leave it waiting on it.
-          const { detail } = fileTooLarge(deps.config.maxUploadBytes);
-          throw new AppError("FILE_TOO_LARGE", detail, { headers: { connection: "close" } });
-        }
-        const server = createMcpServer({
-          surface: { kind: "http", maxUploadBytes: deps.config.maxUploadBytes },
-          logger: deps.logger,
-          // Set by the app's onRequest hook; correlates a logged failure with the agent's text.
-          requestId: String(set.headers["x-request-id"] ?? "") || undefined,
-          backend: localBackend(deps, {
-            authenticated: caller.authenticated,
-            baseUrl: publicBaseUrl(request, deps.config),
-            clientAddress: clientAddress(request, deps),
-          }),
-        });
-        const transport = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-          // The SDK's default (4 MiB) would refuse decks far below --max-upload-mb.
-          maxRequestBodySize: maxBody,
-        });
-        await server.connect(transport);
+        const declared = request.headers.get("content-length");
+        // Refuse a body no allowed PDF needs before reading it (a chunked one is cut off by the
+        // transport); the body stays unread, so the answer closes the connection.
+        if (declared !== null && Number(declared) > maxMcpBodyBytes(deps.config.maxUploadBytes)) throw fileTooLarge(deps.config.maxUploadBytes);
+        // A large body (or one of unknown length) waits, unread, for a slot.
+        const large = declared === null || Number(declared) > LARGE_BODY_BYTES;
+        const release = large ? await gate.acquire() : null;
         try {
-          // With JSON responses the body is complete when this resolves, so closing is safe.
-          return await transport.handleRequest(request);
+          return await serveMcp(request, deps, {
+            authenticated: caller.authenticated,
+            // Set by the app's onRequest hook; correlates a logged failure with the agent's text.
+            requestId: String(set.headers["x-request-id"] ?? "") || undefined,
+            large,
+          });
         } finally {
-          await server.close();
+          if (release) {
+            // Before the next waiting call starts: its memory then reuses this one's.
+            collectLargeGarbage();
+            release();
+          }
         }
       },
       {
-        // The transport reads the JSON-RPC body itself.
+        // The body is read in serveMcp (after the gate), never by Elysia.
         parse: "none",
         detail: MCP_OPERATION,
       },

@@ -3,8 +3,7 @@
  * The tools inside a running server: present_pdf stages into this server's handoff store and
  * check_pdf checks in process — the same domain code as POST /api/present and /api/check.
  */
-import { AppError } from "../errors.ts";
-import type { AppDeps } from "../http/deps.ts";
+import { type AppDeps, applyAnonymousRateLimit } from "../http/deps.ts";
 import { receiveBytes } from "../upload/receive.ts";
 import { checkPdfFile } from "./checker.ts";
 import { checkPdfSource } from "./check-source.ts";
@@ -22,11 +21,7 @@ export interface LocalCaller {
 export function localBackend(deps: AppDeps, caller: LocalCaller): ToolBackend {
   return {
     admit() {
-      if (caller.authenticated) return;
-      const decision = deps.rateLimiter.hit(caller.clientAddress);
-      if (!decision.allowed) {
-        throw new AppError("RATE_LIMITED", `Too many anonymous uploads from this address; retry in ${decision.retryAfter} s, or connect with an access token.`);
-      }
+      if (!caller.authenticated) applyAnonymousRateLimit(caller.clientAddress, deps);
     },
     async presentPdf(source, filename) {
       if (source.kind !== "bytes") throw new ToolFailure("BAD_REQUEST", "Pass the PDF as pdf_base64.");

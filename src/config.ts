@@ -87,6 +87,11 @@ function baseUrl(raw: string | undefined): string | null {
   return url.href.replace(/\/+$/, "");
 }
 
+/** `--max-upload-mb` (a flag's or DECKHAND_MAX_UPLOAD_MB's text) as bytes; the bounds of every command. */
+export function parseMaxUploadBytes(raw: string | undefined): number {
+  return Math.floor(number("--max-upload-mb", raw, DEFAULTS.maxUploadMb, 0.001, 100_000) * MB);
+}
+
 /** Build the config from parsed flag values (strings/booleans) and the environment. */
 export function resolveConfig(flags: Record<string, string | boolean | undefined>, env: Env = process.env): Config {
   const pick = (flag: string, envName: string): string | undefined => {
@@ -106,7 +111,7 @@ export function resolveConfig(flags: Record<string, string | boolean | undefined
     dataDir: resolve(pick("data-dir", "DATA_DIR") || DEFAULTS.dataDir),
     baseUrl: baseUrl(pick("base-url", "BASE_URL")),
     trustProxy: bool("--trust-proxy", pick("trust-proxy", "TRUST_PROXY")),
-    maxUploadBytes: Math.floor(number("--max-upload-mb", pick("max-upload-mb", "MAX_UPLOAD_MB"), DEFAULTS.maxUploadMb, 0.001, 100_000) * MB),
+    maxUploadBytes: parseMaxUploadBytes(pick("max-upload-mb", "MAX_UPLOAD_MB")),
     maxStagedBytes: Math.floor(number("--max-staged-gb", pick("max-staged-gb", "MAX_STAGED_GB"), DEFAULTS.maxStagedGb, 0.000001, 1_000_000) * GB),
     requireAuth: bool("--require-auth", pick("require-auth", "REQUIRE_AUTH")),
     rateLimit: number("--rate-limit", pick("rate-limit", "RATE_LIMIT"), DEFAULTS.rateLimit, 0, 1_000_000),

@@ -4,8 +4,7 @@
  */
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
-
-export const DEFAULT_SERVER = "http://127.0.0.1:8080";
+import { DEFAULT_SERVER, resolveServerTarget } from "./server-target.ts";
 
 export const PRESENT_USAGE = `Usage: deckhand present FILE.pdf [--server URL] [--token TOKEN] [--json]
   Uploads FILE.pdf to a running deckhand server (default ${DEFAULT_SERVER}, or DECKHAND_SERVER)
@@ -18,6 +17,7 @@ export async function runPresentCommand(argv: string[], out: (s: string) => void
     allowPositionals: true,
     strict: true,
   });
+  const { serverUrl: server, token } = resolveServerTarget(values, PRESENT_USAGE);
   const path = positionals[0];
   if (!path || positionals.length > 1) {
     err(PRESENT_USAGE);
@@ -28,8 +28,6 @@ export async function runPresentCommand(argv: string[], out: (s: string) => void
     err(`No such file: ${path}`);
     return 2;
   }
-  const server = (values.server ?? process.env.DECKHAND_SERVER ?? DEFAULT_SERVER).replace(/\/+$/, "");
-  const token = values.token ?? process.env.DECKHAND_TOKEN;
   const form = new FormData();
   form.append("file", file, basename(path));
   let response: Response;

@@ -8,7 +8,7 @@ import type { DeckExtras } from "../sidecar/types.ts";
 import { analyzeDeck, DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./analyze.ts";
 import { discoverAttachments, type Discovery } from "./attachments.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
-import { decodeStream } from "./stream-decode.ts";
+import { concat, decodeStream } from "./stream-decode.ts";
 
 function pageCountOf(doc: PdfDoc): number {
   try {
@@ -53,13 +53,7 @@ export function readAttachmentBytes(_mupdf: MupdfModule, doc: PdfDoc, name: stri
       size += chunk.length;
     });
     if (outcome.status !== "ok") return null;
-    const bytes = new Uint8Array(size);
-    let offset = 0;
-    for (const part of parts) {
-      bytes.set(part, offset);
-      offset += part.length;
-    }
-    return bytes;
+    return concat(parts, size);
   } catch {
     return null;
   }

@@ -253,7 +253,8 @@ const OWN: Record<string, OwnDecoder> = {
   RL: runLength,
 };
 
-function concat(parts: Uint8Array[], size: number): Uint8Array {
+/** Join decoded pieces into one array of `size` bytes. */
+export function concat(parts: Uint8Array[], size: number): Uint8Array {
   const out = new Uint8Array(size);
   let offset = 0;
   for (const part of parts) {

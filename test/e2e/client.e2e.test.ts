@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, storedDecks, type BrowserSession } from "../helpers/browser.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, NOTES, OUTPUT, recordClip } from "./fixtures.ts";
 
@@ -54,26 +54,6 @@ function stagedFiles(): string[] {
   }
 }
 
-/** What this browser's IndexedDB holds, read the way any page script could. */
-function storedDecks(page: Page) {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open("deckhand");
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const all = <T,>(store: string) =>
-      new Promise<T[]>((resolve, reject) => {
-        const req = db.transaction(store).objectStore(store).getAll();
-        req.onsuccess = () => resolve(req.result as T[]);
-        req.onerror = () => reject(req.error);
-      });
-    const decks = await all<{ id: string; title: string; sha256: string; handoffId?: string; handoffCompletedAt?: number; totalSlides: number }>("decks");
-    const bytes = await all<{ id: string; data: ArrayBuffer }>("deckBytes");
-    db.close();
-    return decks.map((d) => ({ ...d, storedBytes: bytes.find((b) => b.id === d.id)?.data.byteLength ?? 0 }));
-  });
-}
 
 async function shot(page: Page, name: string) {
   await page.screenshot({ path: join(SHOTS, `${name}.png`) });

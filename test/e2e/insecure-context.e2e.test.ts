@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, storedDecks, type BrowserSession } from "../helpers/browser.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
@@ -47,25 +47,6 @@ function contextFacts(page: Page) {
   }));
 }
 
-function storedDecks(page: Page) {
-  return page.evaluate(async () => {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const req = indexedDB.open("deckhand");
-      req.onsuccess = () => resolve(req.result);
-      req.onerror = () => reject(req.error);
-    });
-    const all = <T,>(store: string) =>
-      new Promise<T[]>((resolve, reject) => {
-        const req = db.transaction(store).objectStore(store).getAll();
-        req.onsuccess = () => resolve(req.result as T[]);
-        req.onerror = () => reject(req.error);
-      });
-    const decks = await all<{ id: string; sha256: string; handoffId?: string; handoffCompletedAt?: number; totalSlides: number }>("decks");
-    const bytes = await all<{ id: string; data: ArrayBuffer }>("deckBytes");
-    db.close();
-    return decks.map((d) => ({ ...d, storedBytes: bytes.find((b) => b.id === d.id)?.data.byteLength ?? 0 }));
-  });
-}
 
 /** The notice text exactly as a person sees it (hidden elements contribute nothing). */
 async function visibleNotice(page: Page): Promise<string> {

@@ -69,3 +69,24 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
     },
   };
 }
+
+/** What this browser's IndexedDB holds, read the way any page script could. */
+export function storedDecks(page: Page) {
+  return page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("deckhand");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const all = <T,>(store: string) =>
+      new Promise<T[]>((resolve, reject) => {
+        const req = db.transaction(store).objectStore(store).getAll();
+        req.onsuccess = () => resolve(req.result as T[]);
+        req.onerror = () => reject(req.error);
+      });
+    const decks = await all<{ id: string; title: string; sha256: string; handoffId?: string; handoffCompletedAt?: number; totalSlides: number }>("decks");
+    const bytes = await all<{ id: string; data: ArrayBuffer }>("deckBytes");
+    db.close();
+    return decks.map((d) => ({ ...d, storedBytes: bytes.find((b) => b.id === d.id)?.data.byteLength ?? 0 }));
+  });
+}

@@ -77,7 +77,9 @@ describe("GET /api/sessions/{id}/handoff", () => {
     expect([problem.status, problem.body.code]).toEqual([401, "TOKEN_MISSING"]);
     problem = await problemOf(await download(t, record.id, ""));
     expect([problem.status, problem.body.code]).toEqual([401, "TOKEN_MISSING"]);
-    problem = await problemOf(await download(t, record.id, `${record.token.slice(0, -1)}A`));
+    // One character off (a different one whatever the token ends with).
+    const wrong = `${record.token.slice(0, -1)}${record.token.endsWith("A") ? "B" : "A"}`;
+    problem = await problemOf(await download(t, record.id, wrong));
     expect([problem.status, problem.body.code]).toEqual([403, "TOKEN_INVALID"]);
     problem = await problemOf(await download(t, "AAAAAAAAAAAAAAAAAAAAAA", record.token));
     expect([problem.status, problem.body.code]).toEqual([404, "SESSION_NOT_FOUND"]);

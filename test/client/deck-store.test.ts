@@ -39,6 +39,9 @@ describe("DeckStore", () => {
     expect(deck.handoffCompletedAt).toBeUndefined();
     expect(await store.getDeck(deck.id)).toEqual(deck);
     expect(new Uint8Array((await store.getDeckBytes(deck.id))!)).toEqual(new Uint8Array([1, 2, 3]));
+    const both = await store.getDeckWithBytes(deck.id);
+    expect(both?.deck).toEqual(deck);
+    expect(new Uint8Array(both!.bytes)).toEqual(new Uint8Array([1, 2, 3]));
   });
 
   test("the same bytes again are one deck, keeping the first date", async () => {
@@ -82,6 +85,7 @@ describe("DeckStore", () => {
     await store.deleteDeck(deck.id);
     expect(await store.getDeck(deck.id)).toBeUndefined();
     expect(await store.getDeckBytes(deck.id)).toBeUndefined();
+    expect(await store.getDeckWithBytes(deck.id)).toBeUndefined();
     expect(await store.getProgress(deck.id)).toBeUndefined();
   });
 

@@ -3,7 +3,7 @@ import { fitBox } from "../../client/src/lib/fit.ts";
 import { formatBytes, formatClock } from "../../client/src/lib/format.ts";
 import { looksLikePdf, titleFromFilename } from "../../client/src/lib/local-deck.ts";
 import { embedUrl, kindOf } from "../../client/src/lib/media.ts";
-import { clampSlide, keyAction } from "../../client/src/lib/navigation.ts";
+import { clampSlide, deckIdFromPath, keyAction } from "../../client/src/lib/navigation.ts";
 import { countdown, TalkTimer } from "../../client/src/lib/timer.ts";
 import { isImmutableAsset, shellFor } from "../../client/src/sw/shell.ts";
 import type { SlideMedia } from "../../src/sidecar/types.ts";
@@ -103,5 +103,13 @@ describe("layout and files", () => {
     expect(shellFor("/present/")).toBeNull();
     expect(isImmutableAsset("/assets/app-1.css")).toBe(true);
     expect(isImmutableAsset("/api/check")).toBe(false);
+  });
+});
+
+describe("deckIdFromPath", () => {
+  test("reads the deck id of the presenter and audience paths", () => {
+    expect(deckIdFromPath("/present/0123456789abcdef")).toBe("0123456789abcdef");
+    expect(deckIdFromPath("/view/a%2Fb")).toBe("a/b");
+    expect(deckIdFromPath("/present")).toBe("");
   });
 });

@@ -73,3 +73,8 @@ export function clampSlide(slide: number, pageCount: number): number {
   if (!Number.isFinite(slide)) return 1;
   return Math.min(Math.max(1, Math.trunc(slide)), Math.max(1, pageCount));
 }
+
+/** The deck id of `/present/{deck}` and `/view/{deck}`. */
+export function deckIdFromPath(pathname: string = location.pathname): string {
+  return decodeURIComponent(pathname.split("/")[2] ?? "");
+}

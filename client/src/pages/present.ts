@@ -10,7 +10,7 @@ import { $, h, replace } from "../lib/dom.ts";
 import { sizeFrame } from "../lib/fit.ts";
 import { formatClock } from "../lib/format.ts";
 import { mountMedia, type MediaContext } from "../lib/media.ts";
-import { clampSlide, keyAction, type Action } from "../lib/navigation.ts";
+import { clampSlide, deckIdFromPath, keyAction, type Action } from "../lib/navigation.ts";
 import { renderNotes } from "../lib/notes.ts";
 import { offlineNotice, offlineReady, registerOffline } from "../lib/offline.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
@@ -371,7 +371,7 @@ async function watchOffline() {
 }
 
 async function main() {
-  const id = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  const id = deckIdFromPath();
   // Start the worker first: compiling mupdf's WASM overlaps reading the deck from storage.
   renderer = new Renderer();
   mediaCtx.renderer = renderer;
@@ -382,10 +382,10 @@ async function main() {
   } catch {
     return showMissing("This browser refuses storage here (a private window, or storage turned off), so no deck can be opened.");
   }
-  const found = await store.getDeck(id);
-  const bytes = found ? await store.getDeckBytes(id) : undefined;
-  if (!found || !bytes) return showMissing("Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
-  deck = found;
+  const found = await store.getDeckWithBytes(id);
+  if (!found) return showMissing("Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
+  deck = found.deck;
+  const { bytes } = found;
   replace($("#deck-title"), deck.title);
   const t1 = performance.now();
   let opened;

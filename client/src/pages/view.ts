@@ -8,7 +8,7 @@ import { openChannel, type SlideState } from "../lib/channel.ts";
 import { $ } from "../lib/dom.ts";
 import { sizeFrame } from "../lib/fit.ts";
 import { mountMedia, type MediaContext } from "../lib/media.ts";
-import { clampSlide } from "../lib/navigation.ts";
+import { clampSlide, deckIdFromPath } from "../lib/navigation.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
 import type { DeckExtras } from "../../../src/sidecar/types.ts";
 import { DeckStore } from "../storage/deck-store.ts";
@@ -95,16 +95,16 @@ function toggleFullscreen() {
 }
 
 async function main() {
-  const id = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+  const id = deckIdFromPath();
   let store: DeckStore;
   try {
     store = await DeckStore.open();
   } catch {
     return message("This browser refuses storage here, so the deck cannot be shown.");
   }
-  const deck = await store.getDeck(id);
-  const bytes = deck ? await store.getDeckBytes(id) : undefined;
-  if (!deck || !bytes) return message("This deck is not stored in this browser. Open the audience window from the presenter.");
+  const found = await store.getDeckWithBytes(id);
+  if (!found) return message("This deck is not stored in this browser. Open the audience window from the presenter.");
+  const { deck, bytes } = found;
   document.title = `${deck.title} — deckhand`;
   renderer = new Renderer();
   mediaCtx.renderer = renderer;

@@ -139,6 +139,13 @@ export class DeckStore {
     return (await this.db.get("deckBytes", id))?.data;
   }
 
+  /** A deck with its bytes, read in one transaction; undefined unless both are stored. */
+  async getDeckWithBytes(id: string): Promise<{ deck: DeckRecord; bytes: ArrayBuffer } | undefined> {
+    const tx = this.db.transaction(["decks", "deckBytes"], "readonly");
+    const [deck, stored] = await Promise.all([tx.objectStore("decks").get(id), tx.objectStore("deckBytes").get(id), tx.done]);
+    return deck && stored ? { deck, bytes: stored.data } : undefined;
+  }
+
   findByHandoff(handoffId: string): Promise<DeckRecord | undefined> {
     return this.db.getFromIndex("decks", "byHandoff", handoffId);
   }

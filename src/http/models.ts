@@ -67,11 +67,6 @@ export function problemResponse(status: number) {
   };
 }
 
-/** Problem response objects keyed by status, for routes that write their responses by hand. */
-export function problemResponses(...statuses: number[]): Record<number, ReturnType<typeof problemResponse>> {
-  return Object.fromEntries(statuses.map((status) => [status, problemResponse(status)]));
-}
-
 /**
  * An operation's documentation. `x-problems` lists the problem statuses the route can answer;
  * the OpenAPI builder turns them into problem responses.

@@ -32,8 +32,6 @@ const MIGRATIONS: readonly string[] = [
    );`,
 ];
 
-export const SCHEMA_VERSION = MIGRATIONS.length;
-
 export function openDatabase(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
   db.run("PRAGMA journal_mode = WAL");

@@ -5,10 +5,8 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { AppError } from "../errors.ts";
+import { assessPdf, REFUSAL_DETAIL } from "./accept.ts";
 import { loadMupdf, type Mupdf } from "./mupdf.ts";
-
-/** Decks longer than this are refused: no talk has 3000 slides, and a hostile page tree could. */
-export const MAX_PAGES = 3000;
 /** PDF readers accept the `%PDF-` header anywhere in the first 1024 bytes (ISO 32000 Annex H). */
 const HEADER_WINDOW = 1024;
 
@@ -75,8 +73,11 @@ export async function openPdfFile(path: string): Promise<OpenedPdf> {
     };
     try {
       if (!doc) throw new AppError("PDF_UNREADABLE");
-      if (doc.needsPassword()) throw new AppError("PDF_ENCRYPTED");
-      const info = describe(doc);
+      // The same rule as the browser's local import (pdf/accept).
+      const verdict = assessPdf(doc);
+      // The server's own default sentence ("upload again") unless the verdict is specific.
+      if (!verdict.ok) throw new AppError(verdict.code, verdict.detail === REFUSAL_DETAIL[verdict.code] ? undefined : verdict.detail);
+      const { ok: _, ...info } = verdict;
       return { mupdf, doc, info, close };
     } catch (error) {
       close();
@@ -86,27 +87,6 @@ export async function openPdfFile(path: string): Promise<OpenedPdf> {
     if (!fdOwnedByStream) closeSync(fd);
     throw error instanceof AppError ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
   }
-}
-
-function describe(doc: PdfDocument): PdfInfo {
-  let pageCount: number;
-  try {
-    pageCount = doc.countPages();
-  } catch (cause) {
-    throw new AppError("PDF_UNREADABLE", undefined, { cause });
-  }
-  // A badly truncated file can be "repaired" into zero pages: that is damage, not an empty deck.
-  if (pageCount <= 0) throw new AppError(doc.wasRepaired() ? "PDF_UNREADABLE" : "PDF_NO_PAGES");
-  if (pageCount > MAX_PAGES) {
-    throw new AppError("TOO_MANY_PAGES", `The PDF has ${pageCount} pages; deckhand presents at most ${MAX_PAGES}. Split the deck.`);
-  }
-  const version = doc.getVersion();
-  const title = doc.getMetaData("info:Title")?.trim() || null;
-  return {
-    pageCount,
-    pdfVersion: version > 0 ? `${Math.floor(version / 10)}.${version % 10}` : null,
-    title,
-  };
 }
 
 /** Validate the PDF at `path` and return what the handoff record needs. */

@@ -31,7 +31,8 @@ const result = await Bun.build({
   // Precompiled bytecode halves cold start (parsing the bundle dominated it); needs ESM here
   // because mupdf uses top-level await.
   bytecode: true,
-  define: { DECKHAND_VERSION: JSON.stringify(pkg.version) },
+  // DECKHAND_COMPILED: the PDF pool starts its workers as `deckhand __pdf-worker` (pdf/worker/pool).
+  define: { DECKHAND_VERSION: JSON.stringify(pkg.version), DECKHAND_COMPILED: "true" },
   compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, autoloadTsconfig: false, autoloadPackageJson: false },
 });
 if (!result.success) {

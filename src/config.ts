@@ -22,6 +22,16 @@ export interface Config {
   rateLimit: number;
   tlsCert: string | null;
   tlsKey: string | null;
+  /** PDF worker processes (mupdf runs only there, never on the event loop). */
+  pdfWorkers: number;
+  /** Wall-clock deadline of one PDF job (validate or check), in ms. */
+  pdfTimeoutMs: number;
+  /** Memory bound of one PDF worker process, in bytes. */
+  pdfMemoryBytes: number;
+  /** Uploads (present, check, large MCP calls) receiving at once from one address (IPv6: its /64). */
+  maxUploadsPerAddress: number;
+  /** Uploads receiving at once in total. */
+  maxUploads: number;
 }
 
 const MB = 1024 * 1024;
@@ -34,6 +44,13 @@ export const DEFAULTS = {
   maxUploadMb: 100,
   maxStagedGb: 5,
   rateLimit: 60,
+  pdfWorkers: 2,
+  pdfTimeoutSeconds: 10,
+  pdfMemoryMb: 512,
+  // Each upload holds a socket and a temp file; these bound file descriptors and disk
+  // bandwidth against a trickle of slow uploads (a browser uploads one deck at a time).
+  maxUploadsPerAddress: 4,
+  maxUploads: 64,
 } as const;
 
 /** Flags shared by every command that touches the data directory or the server. */
@@ -49,6 +66,11 @@ export const SERVE_OPTIONS = {
   "rate-limit": { type: "string" },
   "tls-cert": { type: "string" },
   "tls-key": { type: "string" },
+  "pdf-workers": { type: "string" },
+  "pdf-timeout": { type: "string" },
+  "pdf-memory-mb": { type: "string" },
+  "max-uploads": { type: "string" },
+  "max-uploads-per-address": { type: "string" },
 } as const;
 
 export class ConfigError extends Error {
@@ -117,6 +139,11 @@ export function resolveConfig(flags: Record<string, string | boolean | undefined
     rateLimit: number("--rate-limit", pick("rate-limit", "RATE_LIMIT"), DEFAULTS.rateLimit, 0, 1_000_000),
     tlsCert,
     tlsKey,
+    pdfWorkers: Math.floor(number("--pdf-workers", pick("pdf-workers", "PDF_WORKERS"), DEFAULTS.pdfWorkers, 1, 64)),
+    pdfTimeoutMs: Math.round(number("--pdf-timeout", pick("pdf-timeout", "PDF_TIMEOUT"), DEFAULTS.pdfTimeoutSeconds, 0.1, 3600) * 1000),
+    pdfMemoryBytes: Math.floor(number("--pdf-memory-mb", pick("pdf-memory-mb", "PDF_MEMORY_MB"), DEFAULTS.pdfMemoryMb, 64, 1_000_000) * MB),
+    maxUploads: Math.floor(number("--max-uploads", pick("max-uploads", "MAX_UPLOADS"), DEFAULTS.maxUploads, 1, 100_000)),
+    maxUploadsPerAddress: Math.floor(number("--max-uploads-per-address", pick("max-uploads-per-address", "MAX_UPLOADS_PER_ADDRESS"), DEFAULTS.maxUploadsPerAddress, 1, 100_000)),
   };
 }
 

@@ -9,6 +9,8 @@ import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
 import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
 import { startServer } from "./server.ts";
+import { runPdfWorker } from "./pdf/worker/main.ts";
+import { WORKER_COMMAND } from "./pdf/worker/protocol.ts";
 import { DataDirLockedError } from "./store/lock.ts";
 import { VERSION } from "./version.ts";
 
@@ -35,6 +37,13 @@ Serve options (environment variable in brackets):
   --rate-limit N       anonymous uploads per minute per address, 0 = off (60) [DECKHAND_RATE_LIMIT]
   --tls-cert FILE      serve HTTPS with this certificate [DECKHAND_TLS_CERT]
   --tls-key FILE       and this private key [DECKHAND_TLS_KEY]
+  --max-uploads N      uploads receiving at once (64) [DECKHAND_MAX_UPLOADS]
+  --max-uploads-per-address N
+                       uploads receiving at once from one address or IPv6 /64 (4)
+                       [DECKHAND_MAX_UPLOADS_PER_ADDRESS]
+  --pdf-workers N      processes that read PDFs with mupdf (2) [DECKHAND_PDF_WORKERS]
+  --pdf-timeout S      seconds one PDF may take to read (10) [DECKHAND_PDF_TIMEOUT]
+  --pdf-memory-mb N    memory one PDF reader may use (512) [DECKHAND_PDF_MEMORY_MB]
 
   -h, --help           this help
   -v, --version        the version
@@ -91,14 +100,20 @@ async function serve(args: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof ConfigError || error instanceof DataDirLockedError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
-      console.error(`deckhand: ${error.message}`);
-      process.exit(2);
-    }
-    console.error(error);
-    process.exit(1);
-  },
-);
+// The binary starts its own PDF worker processes with this hidden command (pdf/worker/pool).
+if (process.argv[2] === WORKER_COMMAND) await runPdfWorker();
+else runMain();
+
+function runMain(): void {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      if (error instanceof ConfigError || error instanceof DataDirLockedError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+        console.error(`deckhand: ${error.message}`);
+        process.exit(2);
+      }
+      console.error(error);
+      process.exit(1);
+    },
+  );
+}

@@ -11,6 +11,7 @@ import { RateLimiter } from "./handoff/rate-limit.ts";
 import { type Clock, HandoffService } from "./handoff/service.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { jsonLogger, type Logger } from "./log.ts";
+import { PdfPool, type PdfReader } from "./pdf/worker/pool.ts";
 import { openDatabase } from "./store/db.ts";
 import { LocalBlobStore } from "./store/files.ts";
 import { SqliteSessionRepository } from "./store/sessions.ts";
@@ -20,7 +21,17 @@ import { VERSION } from "./version.ts";
 export interface Runtime {
   deps: AppDeps;
   db: Database;
-  close(): void;
+  /** Start a PDF worker now rather than on the first upload (a no-op for a shared reader). */
+  warm(): void;
+  /** Close the database and stop the PDF workers this runtime started. */
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** A PDF reader to share (tests); by default the runtime starts its own pool of workers. */
+  pdf?: PdfReader;
 }
 
 export function openDataDir(dataDir: string): Database {
@@ -28,20 +39,37 @@ export function openDataDir(dataDir: string): Database {
   return openDatabase(join(dataDir, "deckhand.db"));
 }
 
-export function createRuntime(config: Config, options: { clock?: Clock; logger?: Logger } = {}): Runtime {
+/** The PDF worker pool that `config` asks for. */
+export function pdfPoolFor(config: Config, logger?: Logger): PdfPool {
+  return new PdfPool({ workers: config.pdfWorkers, timeoutMs: config.pdfTimeoutMs, memoryBytes: config.pdfMemoryBytes, ...(logger ? { logger } : {}) });
+}
+
+export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const clock = options.clock ?? Date.now;
+  const logger = options.logger ?? jsonLogger();
   const db = openDataDir(config.dataDir);
+  const ownPool = options.pdf ? null : pdfPoolFor(config, logger);
+  const pdf = options.pdf ?? (ownPool as PdfPool);
   const blobs = new LocalBlobStore(config.dataDir);
   const sessions = new SqliteSessionRepository(db);
   const deps: AppDeps = {
     config,
     clock,
-    logger: options.logger ?? jsonLogger(),
+    logger,
     blobs,
-    handoff: new HandoffService({ sessions, blobs, clock, maxStagedBytes: config.maxStagedBytes }),
+    pdf,
+    handoff: new HandoffService({ sessions, blobs, pdf, clock, maxStagedBytes: config.maxStagedBytes }),
     accessTokens: new AccessTokens(new TokenRepository(db), clock),
     rateLimiter: new RateLimiter(config.rateLimit, clock),
     version: VERSION,
   };
-  return { deps, db, close: () => db.close() };
+  return {
+    deps,
+    db,
+    warm: () => ownPool?.warm(),
+    close: async () => {
+      db.close();
+      await ownPool?.close();
+    },
+  };
 }

@@ -55,17 +55,19 @@ export function startServer(config: Config, options: { clock?: Clock; logger?: L
       closing ??= (async () => {
         clearInterval(timer);
         await server.stop(false);
-        opened.close();
+        await opened.close();
         lock.release();
       })();
       return closing;
     };
     const url = `${config.tlsCert ? "https" : "http"}://${formatHost(config.host)}:${server.port}`;
     deps.logger.info("listening", { url, dataDir: config.dataDir, version: deps.version });
+    // mupdf loads in a worker process while the server already answers.
+    runtime.warm();
     return { server, runtime, url, shutdown };
   } catch (error) {
     clearInterval(timer);
-    runtime?.close();
+    void runtime?.close();
     lock.release();
     throw error;
   }

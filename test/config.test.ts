@@ -19,7 +19,25 @@ describe("config", () => {
       rateLimit: 60,
       tlsCert: null,
       tlsKey: null,
+      pdfWorkers: 2,
+      pdfTimeoutMs: 10_000,
+      pdfMemoryBytes: 512 * MB,
+      maxUploads: 64,
+      maxUploadsPerAddress: 4,
     });
+  });
+
+  test("PDF reader and upload concurrency settings, from flags and the environment", () => {
+    const env = { DECKHAND_PDF_TIMEOUT: "2.5", DECKHAND_MAX_UPLOADS: "10" };
+    expect(parseServeArgs(["--pdf-workers", "3", "--pdf-memory-mb", "256", "--max-uploads-per-address", "2"], env)).toMatchObject({
+      pdfWorkers: 3,
+      pdfTimeoutMs: 2500,
+      pdfMemoryBytes: 256 * MB,
+      maxUploads: 10,
+      maxUploadsPerAddress: 2,
+    });
+    expect(() => parseServeArgs(["--pdf-workers", "0"], {})).toThrow(ConfigError);
+    expect(() => parseServeArgs(["--pdf-memory-mb", "10"], {})).toThrow("--pdf-memory-mb must be a number from 64");
   });
 
   test("DECKHAND_* environment variables override defaults, flags override both", () => {

@@ -7,7 +7,8 @@
  */
 import { stat } from "node:fs/promises";
 import { AppError, isAppError } from "../errors.ts";
-import { checkPdfFile, type AttachmentResult, type CheckReport, type ReportIssue } from "../pdf/check.ts";
+import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
+import { PdfPool, type PdfReader } from "../pdf/worker/pool.ts";
 import { digestFile } from "../upload/digest.ts";
 
 export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json]
@@ -23,6 +24,8 @@ Exit status: 0 valid (warnings allowed), 1 invalid, 2 missing/unreadable file or
 export interface CheckIo {
   out: (text: string) => void;
   err: (text: string) => void;
+  /** Reads the PDF; by default one worker process with the server's deadline and memory bound. */
+  pdf?: PdfReader;
 }
 
 const defaultIo: CheckIo = {
@@ -58,7 +61,12 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
       return 2;
     }
     const meta = await digestFile(path);
-    report = await checkPdfFile(path, meta);
+    const own = io.pdf ? null : new PdfPool({ workers: 1 });
+    try {
+      report = await (io.pdf ?? (own as PdfPool)).check(path, meta);
+    } finally {
+      await own?.close();
+    }
   } catch (error) {
     const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
     io.err(`deckhand check: ${path}: ${appError.detail}\n`);

@@ -9,6 +9,7 @@ import { DEFAULTS, parseMaxUploadBytes } from "../config.ts";
 import { jsonLogger } from "../log.ts";
 import { remoteBackend } from "../mcp/remote-backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
+import { PdfPool } from "../pdf/worker/pool.ts";
 import { DEFAULT_SERVER, resolveServerTarget } from "./server-target.ts";
 
 export const MCP_USAGE = `Usage: deckhand mcp [--server URL] [--token TOKEN] [--max-upload-mb N]
@@ -33,7 +34,8 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   const server = createMcpServer({
     surface: { kind: "stdio", maxUploadBytes, serverUrl },
     logger,
-    backend: remoteBackend({ serverUrl, token, maxUploadBytes }),
+    // One reader process beside a desktop agent: checks run one at a time, off the protocol loop.
+    backend: remoteBackend({ serverUrl, token, maxUploadBytes, pdf: new PdfPool({ workers: 1 }) }),
   });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {

@@ -8,7 +8,7 @@
  * a file without a row (removed by the sweeper); never a row without its file.
  */
 import { AppError } from "../errors.ts";
-import { inspectPdf } from "../pdf/open.ts";
+import type { PdfReader } from "../pdf/worker/pool.ts";
 import type { BlobStore, TempFile } from "../store/files.ts";
 import type { SessionRepository, SessionRow } from "../store/sessions.ts";
 import { displayTitle } from "./filename.ts";
@@ -54,6 +54,8 @@ export interface SweepResult {
 export interface HandoffDeps {
   sessions: SessionRepository;
   blobs: BlobStore;
+  /** Validates PDFs off the event loop. */
+  pdf: PdfReader;
   clock: Clock;
   maxStagedBytes: number;
 }
@@ -90,7 +92,7 @@ export class HandoffService {
       this.assertCapacity(upload.bytes);
       this.reservedBytes += upload.bytes;
       reserved = upload.bytes;
-      const info = await inspectPdf(upload.temp.path);
+      const info = await this.deps.pdf.inspect(upload.temp.path);
       const now = this.deps.clock();
       const id = newSessionId();
       const token = newControllerToken();

@@ -5,7 +5,6 @@
  * kept once the report is built.
  */
 import { Elysia } from "elysia";
-import { checkPdfFile } from "../pdf/check.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { admitUpload, type AppDeps } from "./deps.ts";
 import { UploadForm, routeDoc } from "./models.ts";
@@ -17,7 +16,7 @@ export function checkController(deps: AppDeps) {
       admitUpload(request, deps);
       const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes);
       try {
-        return await checkPdfFile(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+        return await deps.pdf.check(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
       } finally {
         upload.temp.discard();
       }
@@ -39,7 +38,7 @@ export function checkController(deps: AppDeps) {
             content: { "application/json": { schema: { $ref: "#/components/schemas/CheckReport" } } },
           },
         },
-        "x-problems": [400, 401, 413, 415, 422, 429, 500],
+        "x-problems": [400, 401, 413, 415, 422, 429, 500, 503],
       }),
     },
   );

@@ -9,6 +9,7 @@ import type { RateLimiter } from "../handoff/rate-limit.ts";
 import type { Clock, HandoffService } from "../handoff/service.ts";
 import type { Logger } from "../log.ts";
 import type { Gate } from "../mcp/gate.ts";
+import type { PdfReader } from "../pdf/worker/pool.ts";
 import type { BlobStore } from "../store/files.ts";
 
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   logger: Logger;
   handoff: HandoffService;
   blobs: BlobStore;
+  /** Reads PDFs off the event loop (a pool of worker processes). */
+  pdf: PdfReader;
   accessTokens: AccessTokens;
   rateLimiter: RateLimiter;
   version: string;

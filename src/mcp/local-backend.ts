@@ -5,7 +5,6 @@
  */
 import { type AppDeps, applyAnonymousRateLimit } from "../http/deps.ts";
 import { receiveBytes } from "../upload/receive.ts";
-import { checkPdfFile } from "./checker.ts";
 import { checkPdfSource } from "./check-source.ts";
 import type { ToolBackend } from "./server.ts";
 import { ToolFailure } from "./tool-failure.ts";
@@ -34,7 +33,7 @@ export function localBackend(deps: AppDeps, caller: LocalCaller): ToolBackend {
       return checkPdfSource(source, {
         maxBytes: deps.config.maxUploadBytes,
         createTemp: () => deps.blobs.createTemp(),
-        checkFile: checkPdfFile,
+        checkFile: async (path, meta) => (await deps.pdf.check(path, meta)) as unknown as Record<string, unknown>,
       });
     },
   };

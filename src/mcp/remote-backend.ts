@@ -8,10 +8,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HandoffRecord } from "../handoff/service.ts";
+import type { PdfReader } from "../pdf/worker/pool.ts";
 import type { TempFile } from "../store/files.ts";
 import { checkPdfSource, localFileSize } from "./check-source.ts";
 import { fileTooLarge } from "../upload/receive.ts";
-import { checkPdfFile } from "./checker.ts";
 import type { ToolBackend } from "./server.ts";
 import { ToolFailure } from "./tool-failure.ts";
 
@@ -21,6 +21,8 @@ export interface RemoteBackendOptions {
   token: string | null;
   /** Limit for the local check (the server applies its own to present). */
   maxUploadBytes: number;
+  /** Runs the local check (a worker process, with the server's deadline and memory bound). */
+  pdf: PdfReader;
 }
 
 /** A temp file in its own private directory under the OS temp dir; discard removes both. */
@@ -65,7 +67,11 @@ export function remoteBackend(options: RemoteBackendOptions): ToolBackend {
       );
     },
     checkPdf(source) {
-      return checkPdfSource(source, { maxBytes: options.maxUploadBytes, createTemp: osTempFile, checkFile: checkPdfFile });
+      return checkPdfSource(source, {
+        maxBytes: options.maxUploadBytes,
+        createTemp: osTempFile,
+        checkFile: async (path, meta) => (await options.pdf.check(path, meta)) as unknown as Record<string, unknown>,
+      });
     },
   };
 }

@@ -10,7 +10,15 @@ import { buildApp } from "../../src/app.ts";
 import { type Config, testConfig } from "../../src/config.ts";
 import type { HandoffRecord } from "../../src/handoff/service.ts";
 import { type Logger, silentLogger } from "../../src/log.ts";
+import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { createRuntime } from "../../src/runtime.ts";
+
+let sharedPdf: PdfPool | undefined;
+/** One pool of PDF worker processes for every test app of a test process (they exit with it). */
+export function testPdfReader(): PdfPool {
+  sharedPdf ??= new PdfPool({ workers: 2 });
+  return sharedPdf;
+}
 
 export const BASE = "http://deckhand.test";
 
@@ -30,11 +38,11 @@ export interface TestApp {
   close(): void;
 }
 
-export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?: Logger } = {}): TestApp {
+export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?: Logger; pdf?: PdfPool } = {}): TestApp {
   const dataDir = mkdtempSync(join(tmpdir(), "deckhand-test-"));
   let time = Date.parse("2026-11-22T10:00:00Z");
   const config = testConfig({ dataDir, rateLimit: 0, ...overrides });
-  const runtime = createRuntime(config, { clock: () => time, logger: options.logger ?? silentLogger });
+  const runtime = createRuntime(config, { clock: () => time, logger: options.logger ?? silentLogger, pdf: options.pdf ?? testPdfReader() });
   const app = buildApp(runtime.deps);
   const handle = (path: string, init?: RequestInit) => app.handle(new Request(`${BASE}${path}`, init));
   const upload: TestApp["upload"] = (bytes, o = {}) => {
@@ -72,7 +80,7 @@ export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?:
       }
     },
     close: () => {
-      runtime.close();
+      void runtime.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,65 @@
+/**
+ * @module pdf/worker/main
+ * A PDF worker process: it loads mupdf once and runs the jobs the server sends over IPC, one
+ * at a time. Runs as `deckhand __pdf-worker` inside the binary, or `bun src/pdf/worker/main.ts`
+ * from source.
+ *
+ * A watchdog thread enforces the memory bound: when the process's resident set passes
+ * DECKHAND_PDF_WORKER_MEMORY it kills the whole process, even while the main thread is stuck
+ * inside mupdf's WASM. The server sees a SIGKILL it did not send and answers PDF_TOO_COMPLEX.
+ * A thread is the portable way to do this (no /proc on macOS or Windows).
+ */
+import { AppError, isAppError } from "../../errors.ts";
+import { checkPdfFile } from "../check.ts";
+import { loadMupdf } from "../mupdf.ts";
+import { inspectPdf } from "../open.ts";
+import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
+
+/** How often the watchdog samples the resident set; a job grows far less than the bound in this time. */
+const WATCH_INTERVAL_MS = 20;
+
+function startWatchdog(limitBytes: number): void {
+  if (!(limitBytes > 0)) return;
+  // A Blob-URL worker needs no file of its own, so it works the same inside the compiled binary.
+  const source = `
+    const limit = ${Math.floor(limitBytes)};
+    setInterval(() => {
+      if (process.memoryUsage.rss() > limit) process.kill(process.pid, "SIGKILL");
+    }, ${WATCH_INTERVAL_MS});
+  `;
+  const watchdog = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
+  // Bun's Worker can be unref'd (not in the DOM typings): it must not keep the process alive.
+  (watchdog as Worker & { unref?: () => void }).unref?.();
+}
+
+function send(message: WorkerMessage): void {
+  process.send?.(message);
+}
+
+async function run(job: JobRequest): Promise<void> {
+  try {
+    const result = job.kind === "inspect" ? await inspectPdf(job.path) : await checkPdfFile(job.path, job.meta, job.options);
+    send({ type: "done", id: job.id, result, rss: process.memoryUsage.rss() });
+  } catch (error) {
+    const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
+    const cause = appError.cause instanceof Error ? `${appError.cause.name}: ${appError.cause.message}` : undefined;
+    send({ type: "failed", id: job.id, code: appError.code, detail: appError.detail, rss: process.memoryUsage.rss(), ...(cause ? { cause } : {}) });
+  }
+}
+
+export async function runPdfWorker(): Promise<void> {
+  startWatchdog(Number(process.env[MEMORY_ENV]));
+  // Jobs arrive one at a time (the pool never sends a second before the first is answered),
+  // but queue them anyway so a message is never lost.
+  let chain = Promise.resolve();
+  process.on("message", (job: JobRequest) => {
+    chain = chain.then(() => run(job));
+  });
+  // The server is gone (exited or killed): nothing left to work for.
+  process.on("disconnect", () => process.exit(0));
+  // Compile the WASM before saying ready, so the first job does not pay for it.
+  await loadMupdf();
+  send({ type: "ready" });
+}
+
+if (import.meta.main) await runPdfWorker();

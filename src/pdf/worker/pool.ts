@@ -1,0 +1,268 @@
+/**
+ * @module pdf/worker/pool
+ * The server's PDF reader: a small pool of worker processes that run mupdf, so that no PDF can
+ * stall the event loop. Each job has a wall-clock deadline and each worker a memory bound; a
+ * job past either is killed with its process and answers 422 PDF_TOO_COMPLEX, and a fresh
+ * worker takes its place. Jobs beyond the workers wait in a bounded line (503 SERVER_BUSY
+ * past it), which is also the concurrency gate of /api/check and of MCP tool calls.
+ *
+ * Processes rather than threads: a Worker thread stuck in WASM cannot be stopped reliably, a
+ * thread's memory cannot be bounded on its own, and a crash in mupdf would take the server
+ * with it. A process is killed for certain, and its memory is its own.
+ */
+import type { Subprocess } from "bun";
+import { join } from "node:path";
+import { AppError, type ErrorCode } from "../../errors.ts";
+import type { Logger } from "../../log.ts";
+import type { PdfInfo } from "../open.ts";
+import type { CheckReport } from "../report-types.ts";
+import { type CheckOptions, type FileMeta, type JobRequest, MEMORY_ENV, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
+
+/** Reads PDFs for the server; the HTTP layer and the domain see only this. */
+export interface PdfReader {
+  /** Validate the PDF at `path` (the rule of pdf/accept) and describe it. */
+  inspect(path: string): Promise<PdfInfo>;
+  /** The check report of the PDF at `path`. */
+  check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport>;
+}
+
+export interface PdfPoolOptions {
+  /** Worker processes at most; more jobs wait for one. */
+  workers: number;
+  /** Wall-clock deadline of one job, from the moment a worker takes it. */
+  timeoutMs: number;
+  /** Resident-set bound of one worker process (its watchdog kills it past this). */
+  memoryBytes: number;
+  /** Jobs waiting for a worker at most; the next one is refused with SERVER_BUSY. */
+  maxWaiting: number;
+  /** How long a job may wait for a worker before SERVER_BUSY. */
+  maxWaitMs: number;
+  logger?: Logger;
+}
+
+export const PDF_POOL_DEFAULTS: PdfPoolOptions = {
+  workers: 2,
+  // A 300-page deck with 100 attachments checks in ~60 ms and a 100 MB deck opens in ~10 ms;
+  // the hostile files this guards against run for minutes.
+  timeoutMs: 10_000,
+  // A 200 MB deck checked with its attachments verified peaks near 200 MB.
+  memoryBytes: 512 * 1024 * 1024,
+  maxWaiting: 32,
+  maxWaitMs: 30_000,
+};
+
+/** mupdf's WASM heap never shrinks: a worker that grew past this after a job is replaced. */
+const RECYCLE_FRACTION = 0.5;
+/** A worker that dies this many times in a row before it is ready means workers cannot start. */
+const MAX_START_FAILURES = 3;
+/** Seconds a refused caller should wait before retrying. */
+const RETRY_AFTER_SECONDS = 5;
+
+declare const DECKHAND_COMPILED: boolean | undefined;
+
+/** How to start a worker: the binary's hidden command, or the module under Bun from source. */
+export function workerCommand(): string[] {
+  if (typeof DECKHAND_COMPILED === "boolean" && DECKHAND_COMPILED) return [process.execPath, WORKER_COMMAND];
+  return [process.execPath, join(import.meta.dir, "main.ts")];
+}
+
+type Outcome = { ok: true; value: PdfInfo | CheckReport } | { ok: false; error: AppError };
+
+type JobInput = JobRequest extends infer R ? (R extends JobRequest ? Omit<R, "id"> : never) : never;
+
+interface Job {
+  request: JobInput;
+  settle(outcome: Outcome): void;
+  waitTimer?: ReturnType<typeof setTimeout>;
+}
+
+interface Slot {
+  proc: Subprocess<"ignore", "ignore", "inherit">;
+  ready: boolean;
+  job: { id: number; job: Job; deadline: ReturnType<typeof setTimeout>; started: number } | null;
+  /** Why we killed it, if we did. */
+  killedFor: "deadline" | "recycle" | "close" | null;
+}
+
+function busy(reason: string): AppError {
+  return new AppError("SERVER_BUSY", `The server is busy reading other PDFs (${reason}); retry in ${RETRY_AFTER_SECONDS} s.`, {
+    headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+  });
+}
+
+export class PdfPool implements PdfReader {
+  private readonly options: PdfPoolOptions;
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private startFailures = 0;
+  private closed = false;
+
+  constructor(options: Partial<PdfPoolOptions> = {}) {
+    this.options = { ...PDF_POOL_DEFAULTS, ...options };
+    if (!(this.options.workers >= 1)) throw new RangeError("a PDF pool needs at least one worker");
+  }
+
+  inspect(path: string): Promise<PdfInfo> {
+    return this.submit({ kind: "inspect", path }) as Promise<PdfInfo>;
+  }
+
+  check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport> {
+    return this.submit({ kind: "check", path, meta, ...(options ? { options } : {}) }) as Promise<CheckReport>;
+  }
+
+  /** Start one worker now, so the first upload does not wait for mupdf to load. */
+  warm(): void {
+    if (!this.closed && this.slots.size === 0) this.spawn();
+  }
+
+  /** Workers running, and jobs running and waiting (for tests and logs). */
+  get stats(): { workers: number; running: number; waiting: number; pids: number[] } {
+    const slots = [...this.slots];
+    return { workers: slots.length, running: slots.filter((s) => s.job).length, waiting: this.queue.length, pids: slots.map((s) => s.proc.pid) };
+  }
+
+  /** Refuse new jobs, fail the waiting ones and stop every worker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) this.finish(job, { ok: false, error: busy("the server is shutting down") });
+    const exits = [...this.slots].map((slot) => {
+      // Held until it has exited: the caller awaits that.
+      slot.proc.ref();
+      this.kill(slot, "close");
+      return slot.proc.exited;
+    });
+    await Promise.all(exits);
+  }
+
+  private submit(request: JobInput): Promise<PdfInfo | CheckReport> {
+    return new Promise((resolve, reject) => {
+      const job: Job = { request, settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)) };
+      if (this.closed) return this.finish(job, { ok: false, error: busy("the server is shutting down") });
+      if (this.queue.length >= this.options.maxWaiting) return this.finish(job, { ok: false, error: busy(`${this.queue.length} files already waiting`) });
+      job.waitTimer = setTimeout(() => {
+        const at = this.queue.indexOf(job);
+        if (at === -1) return;
+        this.queue.splice(at, 1);
+        this.finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.options.maxWaitMs / 1000)} s`) });
+      }, this.options.maxWaitMs);
+      this.queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  private finish(job: Job, outcome: Outcome): void {
+    clearTimeout(job.waitTimer);
+    job.settle(outcome);
+  }
+
+  /** Hand waiting jobs to idle workers; start workers while there is waiting work and room. */
+  private dispatch(): void {
+    if (this.closed) return;
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (slot.ready && !slot.job && slot.killedFor === null) this.start(slot, this.queue.shift() as Job);
+    }
+    let starting = [...this.slots].filter((s) => !s.ready).length;
+    while (this.queue.length > starting && this.slots.size < this.options.workers) {
+      this.spawn();
+      starting++;
+    }
+  }
+
+  private start(slot: Slot, job: Job): void {
+    clearTimeout(job.waitTimer);
+    const id = this.nextId++;
+    const deadline = setTimeout(() => this.kill(slot, "deadline"), this.options.timeoutMs);
+    slot.job = { id, job, deadline, started: performance.now() };
+    // A worker with a job keeps the process alive until it answers; an idle one does not.
+    slot.proc.ref();
+    slot.proc.send({ ...job.request, id } as JobRequest);
+  }
+
+  private spawn(): void {
+    let proc: Slot["proc"];
+    const slot = { ready: false, job: null, killedFor: null } as unknown as Slot;
+    try {
+      proc = Bun.spawn(workerCommand(), {
+        env: { ...process.env, [MEMORY_ENV]: String(this.options.memoryBytes) },
+        stdin: "ignore",
+        stdout: "ignore",
+        stderr: "inherit",
+        ipc: (message: WorkerMessage) => this.onMessage(slot, message),
+        onExit: (_proc, exitCode, signalCode) => this.onExit(slot, exitCode, signalCode === null ? null : String(signalCode)),
+      });
+    } catch (cause) {
+      this.failAll(new AppError("INTERNAL", undefined, { cause }));
+      return;
+    }
+    // Workers never keep the server (or a test run, or `deckhand check`) alive by themselves.
+    proc.unref();
+    slot.proc = proc;
+    this.slots.add(slot);
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (message.type === "ready") {
+      slot.ready = true;
+      this.startFailures = 0;
+      this.dispatch();
+      return;
+    }
+    const running = slot.job;
+    if (!running || running.id !== message.id) return;
+    clearTimeout(running.deadline);
+    slot.job = null;
+    slot.proc.unref();
+    if (message.type === "done") this.finish(running.job, { ok: true, value: message.result });
+    else {
+      const cause = message.cause ? new Error(message.cause) : undefined;
+      this.finish(running.job, { ok: false, error: new AppError(message.code as ErrorCode, message.detail, cause ? { cause } : undefined) });
+    }
+    if (message.rss > this.options.memoryBytes * RECYCLE_FRACTION) this.kill(slot, "recycle");
+    else this.dispatch();
+  }
+
+  private onExit(slot: Slot, exitCode: number | null, signalCode: string | null): void {
+    this.slots.delete(slot);
+    const running = slot.job;
+    if (running) {
+      clearTimeout(running.deadline);
+      slot.job = null;
+      this.finish(running.job, { ok: false, error: this.deathError(slot, exitCode, signalCode) });
+    }
+    if (!slot.ready && slot.killedFor === null && ++this.startFailures >= MAX_START_FAILURES) {
+      this.failAll(new AppError("INTERNAL", undefined, { cause: new Error(`PDF workers exit before they are ready (last: code ${exitCode}, signal ${signalCode})`) }));
+      this.startFailures = 0;
+      return;
+    }
+    this.dispatch();
+  }
+
+  private deathError(slot: Slot, exitCode: number | null, signalCode: string | null): AppError {
+    const seconds = Math.round(this.options.timeoutMs / 100) / 10;
+    if (slot.killedFor === "deadline") {
+      return new AppError("PDF_TOO_COMPLEX", `Reading this PDF took longer than the ${seconds} s the server allows for one file (a damaged cross-reference table, or an extreme number of objects); export it again from its source.`);
+    }
+    if (slot.killedFor === "close") return busy("the server is shutting down");
+    // SIGKILL that we did not send: the watchdog (or the kernel) stopped a runaway heap.
+    if (signalCode === "SIGKILL") {
+      const mb = Math.round(this.options.memoryBytes / (1024 * 1024));
+      return new AppError("PDF_TOO_COMPLEX", `Reading this PDF needed more than the ${mb} MB of memory the server allows for one file; export it again from its source, with fewer or smaller attachments.`);
+    }
+    return new AppError("INTERNAL", undefined, { cause: new Error(`a PDF worker died during a job (code ${exitCode}, signal ${signalCode})`) });
+  }
+
+  private kill(slot: Slot, reason: NonNullable<Slot["killedFor"]>): void {
+    if (slot.killedFor !== null) return;
+    slot.killedFor = reason;
+    if (reason === "deadline" && slot.job) {
+      this.options.logger?.info("pdf_job_killed", { kind: slot.job.job.request.kind, reason, ms: Math.round(performance.now() - slot.job.started) });
+    }
+    slot.proc.kill("SIGKILL");
+  }
+
+  private failAll(error: AppError): void {
+    for (const job of this.queue.splice(0)) this.finish(job, { ok: false, error });
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * @module pdf/worker/protocol
+ * Messages between the server and its PDF worker processes (JSON over Bun's IPC channel).
+ * Everything mupdf does on the server runs in such a process: a job that runs past its
+ * deadline or its memory bound is killed with its process, and the server never waits on it.
+ */
+import type { ErrorCode } from "../../errors.ts";
+import type { AnalyzeOptions } from "../analyze.ts";
+import type { PdfInfo } from "../open.ts";
+import type { CheckReport } from "../report-types.ts";
+
+/** What a caller already knows of the file it hands over (computed while receiving it). */
+export interface FileMeta {
+  bytes: number;
+  /** Lowercase hex. */
+  sha256: string;
+}
+
+/** Analysis bounds a check job may override (all JSON-serialisable). */
+export type CheckOptions = Partial<Omit<AnalyzeOptions, "verify">>;
+
+export type JobRequest =
+  | { id: number; kind: "inspect"; path: string }
+  | { id: number; kind: "check"; path: string; meta: FileMeta; options?: CheckOptions };
+
+export type JobResult = { inspect: PdfInfo; check: CheckReport };
+
+export type WorkerMessage =
+  | { type: "ready" }
+  | { type: "done"; id: number; result: PdfInfo | CheckReport; rss: number }
+  | { type: "failed"; id: number; code: ErrorCode; detail: string; cause?: string; rss: number };
+
+/** The worker's memory bound in bytes, passed in its environment. */
+export const MEMORY_ENV = "DECKHAND_PDF_WORKER_MEMORY";
+/** The hidden command of the compiled binary that runs a worker (see main.ts). */
+export const WORKER_COMMAND = "__pdf-worker";

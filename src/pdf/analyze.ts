@@ -19,15 +19,23 @@ import { parsePdfpc, type PdfpcResult } from "../sidecar/pdfpc.ts";
 import { EXTENSION_MIME, isExecutable, isMediaMime, mimeAgrees, normalizeMime, PLAYABLE_MIMES, sniffMime, SNIFF_BYTES, UNPLAYABLE_CONTAINERS } from "../sidecar/sniff.ts";
 import type { DeckExtras, NotesSource, SlideMedia, TimerSettings } from "../sidecar/types.ts";
 import { DEFAULT_DISCOVERY_LIMITS, discoverAttachments, type DiscoveredAttachment, type DiscoveryLimits } from "./attachments.ts";
-import type { PdfDoc } from "./mupdf-types.ts";
+import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
 import { validityOf, type AttachmentKind, type AttachmentResult, type PageResult, type PresenterNotes } from "./report-types.ts";
-import { decodeStream } from "./stream-decode.ts";
+import { concat, decodeStream } from "./stream-decode.ts";
 
 export interface AnalyzeOptions {
   /** Decoded size cap per attachment; legitimate media hardly compress, so a larger result is a bomb. */
   maxAttachmentBytes: number;
-  /** Decoded size budget for all attachments of one document together. */
+  /**
+   * Decoded size budget for all attachments of one document together, charged for every
+   * attachment that reads a stream (a stream shared by many attachments is decoded once, but
+   * each of them costs its size: that is the work the report does for it).
+   */
   maxTotalBytes: number;
+  /** Sidecar text (notes, media, pdfpc JSON) parsed per document at most. */
+  maxSidecarTotalBytes: number;
+  /** Characters of notes text the result carries at most; past it, texts are cut (REPORT_TRUNCATED). */
+  maxReportTextChars: number;
   /** Decode every binary fully (size, MD5). False reads only what the presenter needs. */
   verify: boolean;
   limits: DiscoveryLimits;
@@ -35,7 +43,13 @@ export interface AnalyzeOptions {
 
 export const DEFAULT_ANALYZE_OPTIONS: AnalyzeOptions = {
   maxAttachmentBytes: 256 * 1024 * 1024,
-  maxTotalBytes: 1024 * 1024 * 1024,
+  // Twice the largest deck a default server accepts: media hardly compress, so a real deck
+  // decodes to about its own size.
+  maxTotalBytes: 512 * 1024 * 1024,
+  // A 3,000-slide deck with a page of notes per slide is ~10 MiB of JSON.
+  maxSidecarTotalBytes: 32 * 1024 * 1024,
+  // Notes text appears twice in a report (the sidecar's text and the slide's presenter notes).
+  maxReportTextChars: 8 * 1024 * 1024,
   verify: true,
   limits: DEFAULT_DISCOVERY_LIMITS,
 };
@@ -70,6 +84,34 @@ interface Entry {
 }
 
 const MiB = 1024 * 1024;
+/**
+ * A stream may decode to at most this many times its stored length (above RATIO_FLOOR): real
+ * JSON compresses ~10×, media ~1×, while a zip bomb reaches ~1000×. So a bomb is stopped after
+ * work proportional to its own size, not at the full per-attachment cap.
+ */
+const MAX_EXPANSION = 64;
+const RATIO_FLOOR = 16 * MiB;
+
+/** One stream's decoded facts, shared by every attachment whose file specification points at it. */
+interface Decoded {
+  outcome: ReturnType<typeof decodeStream>;
+  /** Bytes that went through (also when stopped or too large). */
+  seen: number;
+  head: Uint8Array;
+  /** The first MAX_SIDECAR_BYTES + 1 bytes, when a sidecar (or several attachments) need them. */
+  text: Uint8Array | null;
+  md5: string | null;
+  cap: number;
+}
+
+/** What reading the attachments may still cost in this document. */
+interface Budget {
+  decodedLeft: number;
+  sidecarLeft: number;
+  cache: Map<number, Decoded>;
+  /** Object number → how many attachments point at that stream. */
+  refs: Map<number, number>;
+}
 
 function sizeText(bytes: number): string {
   return bytes >= MiB ? `${Math.round(bytes / MiB)} MiB` : `${bytes} bytes`;
@@ -79,20 +121,23 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
   const opts: AnalyzeOptions = { ...DEFAULT_ANALYZE_OPTIONS, ...options };
   const discovery = discoverAttachments(doc, pageCount, opts.limits);
   const documentIssues: Finding[] = [...discovery.issues];
-  let decodedTotal = 0;
+  const budget: Budget = { decodedLeft: opts.maxTotalBytes, sidecarLeft: opts.maxSidecarTotalBytes, cache: new Map(), refs: new Map() };
+  for (const found of discovery.attachments) {
+    const number = streamNumber(found.stream);
+    if (number !== null) budget.refs.set(number, (budget.refs.get(number) ?? 0) + 1);
+  }
 
   const entries: Entry[] = discovery.attachments.map((found) => {
     const match = matchAttachmentName(found.baseName);
     const entry: Entry = { found, match, issues: [...found.issues], text: null, head: new Uint8Array(0), bytes: null, readable: false, sniffed: null, kind: "unknown", placed: false };
     if (!found.stream) return entry;
     const at = { attachment: found.baseName, slide: "slide" in match ? match.slide : undefined };
-    if (decodedTotal >= opts.maxTotalBytes) {
+    if (budget.decodedLeft <= 0) {
       entry.issues.push(budgetFinding(found.baseName, opts.maxTotalBytes, at));
       return entry;
     }
-    const remaining = opts.maxTotalBytes - decodedTotal;
     try {
-      decodedTotal += readEntry(entry, opts, Math.min(opts.maxAttachmentBytes, remaining), remaining < opts.maxAttachmentBytes);
+      readEntry(entry, opts, budget);
     } catch {
       entry.issues.push(finding("STRUCTURE_UNREADABLE", `${quoteName(found.baseName)} cannot be read from the PDF's structure; attach it again.`, at));
     }
@@ -310,6 +355,25 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
   }
   extras.media = shownMedia.sort((a, b) => a.slide - b.slide);
 
+  // Notes text, the one part of a report whose size the deck's author controls: capped.
+  let textLeft = opts.maxReportTextChars;
+  let textCut = false;
+  const clip = (text: string): string => {
+    if (text.length <= textLeft) {
+      textLeft -= text.length;
+      return text;
+    }
+    textCut = true;
+    const kept = textLeft > 0 ? `${text.slice(0, textLeft)}…` : "";
+    textLeft = 0;
+    return kept;
+  };
+  for (const page of pages) {
+    if (!page.presenterNotes) continue;
+    page.presenterNotes.text = clip(page.presenterNotes.text);
+    extras.notes[page.page] = page.presenterNotes.text;
+  }
+
   const toResult = (entry: Entry): AttachmentResult => {
     const { found } = entry;
     const result: AttachmentResult = {
@@ -325,17 +389,22 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
     };
     if (entry.slide !== undefined) result.slide = entry.slide;
     if (found.page !== undefined) result.page = found.page;
-    if (entry.textOut !== undefined) result.text = entry.textOut;
+    if (entry.textOut !== undefined) result.text = clip(entry.textOut);
     if (entry.data !== undefined) result.data = entry.data;
     return result;
   };
   for (const [slide, entry] of notesEntries) (pages[slide - 1] as PageResult).notes = toResult(entry);
   for (const [slide, entry] of mediaEntries) (pages[slide - 1] as PageResult).media.push(toResult(entry));
+  const orphanResults = orphans.map(toResult);
+  const documentResults = documentEntries.map(toResult);
+  if (textCut) {
+    documentIssues.push(finding("REPORT_TRUNCATED", `The notes in this PDF add up to more than ${opts.maxReportTextChars} characters; the report leaves out the text past that point (every finding is still listed). Keep speaker notes short.`));
+  }
 
   return {
     pages,
-    orphans: orphans.map(toResult),
-    documentAttachments: documentEntries.map(toResult),
+    orphans: orphanResults,
+    documentAttachments: documentResults,
     issues: documentIssues,
     timer,
     extras,
@@ -391,20 +460,26 @@ function budgetFinding(base: string, budget: number, at: { attachment: string; s
   return finding("DECODE_BUDGET_EXCEEDED", `${quoteName(base)} was not read: together with the attachments before it, it decodes to more than ${sizeText(budget)}, the limit for one deck. Remove large or duplicated attachments.`, at);
 }
 
+function streamNumber(stream: PdfObj | null): number | null {
+  return stream && stream.isIndirect() ? stream.asIndirect() : null;
+}
+
+/** The decode cap of `stream`: the attachment cap, lowered for a stream that is small when stored. */
+function expansionCap(stream: PdfObj, cap: number): number {
+  const length = stream.get("Length");
+  if (!length.isNumber()) return cap;
+  const stored = length.asNumber();
+  if (!Number.isFinite(stored) || stored < 0) return cap;
+  return Math.min(cap, Math.max(RATIO_FLOOR, stored * MAX_EXPANSION));
+}
+
 /**
- * Decode one attachment: sniff its head, keep sidecar text, size and MD5 when verifying.
- * Returns how many decoded bytes it consumed from the document's budget.
+ * Decode `stream` once: its head for sniffing, its text when wanted, its MD5 when wanted.
+ * Never more than `cap` bytes; returns early (status "stopped") when `stopEarly` says so.
  */
-function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number, budgetLimited: boolean): number {
-  const { found, match } = entry;
-  const stream = found.stream;
-  if (!stream) return 0;
-  const base = found.baseName;
-  const at = { attachment: base, slide: "slide" in match ? match.slide : undefined };
-  const isSidecar = match.type === "notes" || match.type === "media-sidecar" || match.type === "pdfpc";
-  const wantChecksum = opts.verify && found.declaredChecksum !== null;
+function decodeOnce(stream: PdfObj, cap: number, wantText: boolean, wantMd5: boolean, stopEarly: boolean): Decoded {
   // MD5 only compares with what the PDF declares; pure JS as the browser's crypto.subtle has none.
-  const md5 = wantChecksum ? md5Hash.create() : null;
+  const md5 = wantMd5 ? md5Hash.create() : null;
   const head = new Uint8Array(SNIFF_BYTES);
   let headLength = 0;
   const textParts: Uint8Array[] = [];
@@ -416,51 +491,82 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number, budgetLimite
       head.set(chunk.subarray(0, take), headLength);
       headLength += take;
     }
-    if (isSidecar && textLength <= MAX_SIDECAR_BYTES) {
+    if (wantText && textLength <= MAX_SIDECAR_BYTES) {
       textParts.push(chunk.slice(0, MAX_SIDECAR_BYTES + 1 - textLength));
       textLength += Math.min(chunk.length, MAX_SIDECAR_BYTES + 1 - textLength);
     }
     md5?.update(chunk);
     seen += chunk.length;
     // The presenter only needs the head of a binary and the whole of a (small) sidecar.
-    if (!opts.verify && (isSidecar ? textLength > MAX_SIDECAR_BYTES : headLength >= SNIFF_BYTES)) return false;
+    if (stopEarly && (wantText ? textLength > MAX_SIDECAR_BYTES : headLength >= SNIFF_BYTES)) return false;
     return true;
   });
-  entry.head = head.slice(0, headLength);
+  return {
+    outcome,
+    seen,
+    head: head.slice(0, headLength),
+    text: wantText && outcome.status !== "failed" ? concat(textParts, textLength) : null,
+    md5: md5 && outcome.status === "ok" ? bytesToHex(md5.digest()) : null,
+    cap,
+  };
+}
+
+/**
+ * Read one attachment's stream (from the cache when another attachment already decoded it)
+ * and record what it says: size, type, checksum, the text of a sidecar. Charges the budget.
+ */
+function readEntry(entry: Entry, opts: AnalyzeOptions, budget: Budget): void {
+  const { found, match } = entry;
+  const stream = found.stream;
+  if (!stream) return;
+  const base = found.baseName;
+  const at = { attachment: base, slide: "slide" in match ? match.slide : undefined };
+  const isSidecar = match.type === "notes" || match.type === "media-sidecar" || match.type === "pdfpc";
+  if (isSidecar && budget.sidecarLeft <= 0) {
+    entry.issues.push(finding("DECODE_BUDGET_EXCEEDED", `${quoteName(base)} was not read: the sidecars before it already hold more than ${sizeText(opts.maxSidecarTotalBytes)} of text, the limit for one deck. Remove duplicated or oversized sidecars.`, at));
+    return;
+  }
+  const left = budget.decodedLeft;
+  const number = streamNumber(stream);
+  const shared = number !== null && (budget.refs.get(number) ?? 0) > 1;
+  let decoded = number !== null ? budget.cache.get(number) : undefined;
+  if (!decoded || (isSidecar && decoded.text === null)) {
+    const cap = expansionCap(stream, Math.min(opts.maxAttachmentBytes, left));
+    decoded = decodeOnce(stream, cap, isSidecar || shared, opts.verify && (found.declaredChecksum !== null || shared), !opts.verify);
+    if (number !== null && shared) budget.cache.set(number, decoded);
+  }
+  budget.decodedLeft -= decoded.seen;
+  const { outcome } = decoded;
+  entry.head = decoded.head;
   if (outcome.status === "too-large") {
     entry.issues.push(
-      budgetLimited
+      // The deck's budget, not this attachment's own cap, was the limit it ran into.
+      decoded.cap === left && left < opts.maxAttachmentBytes
         ? budgetFinding(base, opts.maxTotalBytes, at)
-        : finding("ATTACHMENT_TOO_LARGE", `${quoteName(base)} decodes to more than ${sizeText(cap)}, the limit for one attachment (a compressed file that expands this much is a decompression bomb or far too large for a talk); it was not read. Remove it or attach a smaller file.`, at),
+        : finding("ATTACHMENT_TOO_LARGE", `${quoteName(base)} decodes to more than ${sizeText(decoded.cap)}, the limit for this attachment (a compressed file that expands this much is a decompression bomb or far too large for a talk); it was not read. Remove it or attach a smaller file.`, at),
     );
     entry.bytes = null;
-    return cap;
+    return;
   }
   if (outcome.status === "failed") {
     entry.issues.push(finding("STREAM_DECODE_FAILED", `${quoteName(base)} cannot be decoded: ${outcome.reason}. Attach the file again.`, at));
-    return seen;
+    return;
   }
   entry.readable = true;
   entry.sniffed = sniffMime(entry.head);
-  if (isSidecar) {
-    const text = new Uint8Array(textLength);
-    let offset = 0;
-    for (const part of textParts) {
-      text.set(part, offset);
-      offset += part.length;
-    }
-    entry.text = text;
+  if (isSidecar && decoded.text) {
+    entry.text = decoded.text;
+    budget.sidecarLeft -= decoded.text.length;
   }
   if (outcome.status === "ok") {
-    entry.bytes = seen;
-    if (opts.verify && found.declaredSize !== null && found.declaredSize !== seen) {
-      entry.issues.push(finding("SIZE_MISMATCH", `${quoteName(base)} declares /Size ${found.declaredSize} but decodes to ${seen} bytes; the file was changed after it was attached. Attach it again.`, at));
+    entry.bytes = decoded.seen;
+    if (opts.verify && found.declaredSize !== null && found.declaredSize !== decoded.seen) {
+      entry.issues.push(finding("SIZE_MISMATCH", `${quoteName(base)} declares /Size ${found.declaredSize} but decodes to ${decoded.seen} bytes; the file was changed after it was attached. Attach it again.`, at));
     }
-    if (md5 && found.declaredChecksum) {
-      const actual = bytesToHex(md5.digest());
+    if (decoded.md5 && found.declaredChecksum) {
       const declared = bytesToHex(found.declaredChecksum);
-      if (declared !== actual) {
-        entry.issues.push(finding("CHECKSUM_MISMATCH", `${quoteName(base)} declares the MD5 checksum ${declared.slice(0, 32)} but its bytes hash to ${actual}; the file is damaged or was changed after it was attached. Attach it again.`, at));
+      if (declared !== decoded.md5) {
+        entry.issues.push(finding("CHECKSUM_MISMATCH", `${quoteName(base)} declares the MD5 checksum ${declared.slice(0, 32)} but its bytes hash to ${decoded.md5}; the file is damaged or was changed after it was attached. Attach it again.`, at));
       }
     }
   }
@@ -473,5 +579,4 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, cap: number, budgetLimite
       entry.issues.push(finding("EMBEDDED_MIME_MISMATCH", `${quoteName(base)} is recorded in the PDF as ${declared} but contains ${entry.sniffed}; re-attach it with the right type.`, at));
     }
   }
-  return seen;
 }

@@ -58,6 +58,13 @@ export interface DiscoveryLimits {
   maxAttachments: number;
   /** Annotations read per page at most. */
   maxAnnotationsPerPage: number;
+  /**
+   * Annotations read in the whole document at most. The per-page cap alone bounds nothing
+   * when hundreds of pages share one /Annots array of thousands of entries.
+   */
+  maxAnnotations: number;
+  /** Characters of in-page (/Text annotation) notes kept per slide. */
+  maxNoteChars: number;
 }
 
 export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
@@ -65,7 +72,18 @@ export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
   maxNameTreeDepth: 32,
   maxAttachments: 2_000,
   maxAnnotationsPerPage: 2_000,
+  // A 3,000-page deck with a dozen links per page stays far below this; reading one costs µs.
+  maxAnnotations: 50_000,
+  // Pages of speaker notes; more is pasted content, not notes.
+  maxNoteChars: 64 * 1024,
 };
+
+/** The document-wide annotation walk: what was read, so each annotation object is read once. */
+interface AnnotationBudget {
+  left: number;
+  seen: Set<number>;
+  exhausted: boolean;
+}
 
 /** US Letter, for a page whose box cannot be read. */
 const FALLBACK_BOX: PageBox & { x0: number; y1: number } = { width: 612, height: 792, x0: 0, y1: 792 };
@@ -100,6 +118,7 @@ export function discoverAttachments(doc: PdfDoc, pageCount: number, limits: Disc
     discovery.attachments.push(attachment);
   };
 
+  const budget: AnnotationBudget = { left: limits.maxAnnotations, seen: new Set(), exhausted: false };
   walkEmbeddedFiles(doc, limits, discovery.issues, (key, value) => {
     const attachment = readFilespec(value, key, "embedded-files");
     if (attachment) add(attachment, objectNumberOf(value));
@@ -117,8 +136,12 @@ export function discoverAttachments(doc: PdfDoc, pageCount: number, limits: Disc
     }
     const box = pageBox(page);
     discovery.pageBoxes.push({ width: box.width, height: box.height });
+    if (budget.exhausted) continue;
     try {
-      readPageAnnotations(page, slide, box, limits, discovery, add);
+      readPageAnnotations(page, slide, box, limits, budget, discovery, add);
+      if (budget.exhausted) {
+        discovery.issues.push(finding("ANNOTATIONS_TOO_MANY", `The PDF has more than ${limits.maxAnnotations} annotations; those from page ${slide} on were not checked. Remove the annotations the talk does not need, or export the deck again.`, { slide }));
+      }
     } catch {
       discovery.issues.push(finding("PAGE_UNREADABLE", `The annotations of page ${slide} cannot be read; export the deck again.`, { slide }));
     }
@@ -268,6 +291,7 @@ function readPageAnnotations(
   slide: number,
   box: { x0: number; y1: number },
   limits: DiscoveryLimits,
+  budget: AnnotationBudget,
   discovery: Discovery,
   add: (attachment: DiscoveredAttachment, objectNumber: number | null) => void,
 ): void {
@@ -275,15 +299,32 @@ function readPageAnnotations(
   if (!annots.isArray()) return;
   const count = Math.min(annots.length, limits.maxAnnotationsPerPage);
   const texts: string[] = [];
+  let textChars = 0;
   for (let i = 0; i < count; i++) {
+    if (budget.left-- <= 0) {
+      budget.exhausted = true;
+      break;
+    }
     const annot = annots.get(i);
+    // An annotation belongs to one page once; a hostile file repeats one object thousands of times.
+    if (annot.isIndirect()) {
+      const number = annot.asIndirect();
+      if (budget.seen.has(number)) continue;
+      budget.seen.add(number);
+    }
     if (!annot.isDictionary()) continue;
     const subtype = annot.get("Subtype");
     if (!subtype.isName()) continue;
     const kind = subtype.asName();
     if (kind === "Text") {
+      if (textChars >= limits.maxNoteChars) continue;
       const contents = annot.get("Contents");
-      const text = contents.isString() ? contents.asString().trim() : "";
+      let text = contents.isString() ? contents.asString().trim() : "";
+      if (textChars + text.length > limits.maxNoteChars) {
+        text = `${text.slice(0, Math.max(0, limits.maxNoteChars - textChars))}…`;
+        discovery.issues.push(finding("NOTES_TOO_LONG", `The in-page notes of slide ${slide} are longer than ${limits.maxNoteChars} characters; the rest is left out. Keep speaker notes short, or move long text elsewhere.`, { slide }));
+      }
+      textChars += text.length;
       if (text) texts.push(escapeMarkdown(text));
       continue;
     }

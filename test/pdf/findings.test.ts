@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { FINDING_CODES, type FindingCode } from "../../src/sidecar/findings.ts";
 import type { AnalyzeOptions } from "../../src/pdf/analyze.ts";
+import { DEFAULT_DISCOVERY_LIMITS } from "../../src/pdf/attachments.ts";
 import { buildCheckReport } from "../../src/pdf/report.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import type { PdfDoc } from "../../src/pdf/mupdf-types.ts";
@@ -64,9 +65,22 @@ const CASES: Partial<Record<FindingCode, Case>> = {
   EXECUTABLE_ATTACHMENT: { spec: { attachments: [{ name: "setup.exe", data: EXE_BYTES }] }, attachment: "setup.exe" },
   NAME_TREE_LOOP: { spec: { attachments: [notesSidecar(1, "x")], nameTree: "loop" } },
   NAME_TREE_TOO_DEEP: { spec: { attachments: [notesSidecar(1, "x")], nameTree: { depth: 40 } } },
-  NAME_TREE_TOO_LARGE: { spec: { attachments: [notesSidecar(1, "x")], nameTree: { wide: 20 } }, options: { limits: { maxNameTreeNodes: 10, maxNameTreeDepth: 32, maxAttachments: 2000, maxAnnotationsPerPage: 2000 } } },
+  NAME_TREE_TOO_LARGE: { spec: { attachments: [notesSidecar(1, "x")], nameTree: { wide: 20 } }, options: { limits: { ...DEFAULT_DISCOVERY_LIMITS, maxNameTreeNodes: 10 } } },
   NAME_TREE_MALFORMED: { spec: { attachments: [notesSidecar(1, "x")], nameTree: "malformed" } },
-  TOO_MANY_ATTACHMENTS: { spec: { attachments: [notesSidecar(1, "a"), notesSidecar(2, "b"), notesSidecar(3, "c")] }, options: { limits: { maxNameTreeNodes: 10_000, maxNameTreeDepth: 32, maxAttachments: 2, maxAnnotationsPerPage: 2000 } } },
+  TOO_MANY_ATTACHMENTS: { spec: { attachments: [notesSidecar(1, "a"), notesSidecar(2, "b"), notesSidecar(3, "c")] }, options: { limits: { ...DEFAULT_DISCOVERY_LIMITS, maxAttachments: 2 } } },
+  ANNOTATIONS_TOO_MANY: {
+    spec: { pages: 3, textNotes: [1, 1, 2, 2, 3, 3].map((page) => ({ page, text: `note on ${page}` })) },
+    options: { limits: { ...DEFAULT_DISCOVERY_LIMITS, maxAnnotations: 3 } },
+    slide: 2,
+    says: "more than 3 annotations",
+  },
+  NOTES_TOO_LONG: {
+    spec: { pages: 2, textNotes: [{ page: 2, text: "a".repeat(60) }, { page: 2, text: "b".repeat(60) }] },
+    options: { limits: { ...DEFAULT_DISCOVERY_LIMITS, maxNoteChars: 100 } },
+    slide: 2,
+    says: "longer than 100 characters",
+  },
+  REPORT_TRUNCATED: { spec: { attachments: [notesSidecar(1, "x".repeat(80)), notesSidecar(2, "y".repeat(80))] }, options: { maxReportTextChars: 200 }, says: "more than 200 characters" },
   ANNOTATION_MALFORMED: { spec: { pages: 2, rawAnnotations: [{ page: 2, dict: { Type: "Annot", Subtype: "FileAttachment", Rect: [0, 0, 10, 10] } }] }, slide: 2, says: "FileAttachment annotation on page 2" },
 };
 

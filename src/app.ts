@@ -10,6 +10,7 @@ import type { AppDeps } from "./http/deps.ts";
 import { checkController } from "./http/check.ts";
 import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
+import { pathOf } from "./http/host.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
@@ -48,7 +49,7 @@ export function buildApp(deps: AppDeps) {
         appError = new AppError("INTERNAL");
       }
       if (appError.status >= 500) {
-        deps.logger.error("request_failed", { requestId, path: new URL(request.url).pathname, ...errorFields(error) });
+        deps.logger.error("request_failed", { requestId, path: pathOf(request), ...errorFields(error) });
       }
       const response = problemResponse(appError, requestId);
       response.headers.set(REQUEST_ID_HEADER, requestId);

@@ -32,6 +32,10 @@ export interface Config {
   maxUploadsPerAddress: number;
   /** Uploads receiving at once in total. */
   maxUploads: number;
+  /** A request body that sends nothing for this long is abandoned (408), in ms. */
+  bodyTimeoutMs: number;
+  /** Browser origins (besides loopback and --base-url) allowed to call /mcp. */
+  allowedOrigins: string[];
 }
 
 const MB = 1024 * 1024;
@@ -51,6 +55,7 @@ export const DEFAULTS = {
   // bandwidth against a trickle of slow uploads (a browser uploads one deck at a time).
   maxUploadsPerAddress: 4,
   maxUploads: 64,
+  bodyTimeoutSeconds: 20,
 } as const;
 
 /** Flags shared by every command that touches the data directory or the server. */
@@ -71,6 +76,8 @@ export const SERVE_OPTIONS = {
   "pdf-memory-mb": { type: "string" },
   "max-uploads": { type: "string" },
   "max-uploads-per-address": { type: "string" },
+  "body-timeout": { type: "string" },
+  "allow-origin": { type: "string", multiple: true },
 } as const;
 
 export class ConfigError extends Error {
@@ -115,13 +122,33 @@ export function parseMaxUploadBytes(raw: string | undefined): number {
 }
 
 /** Build the config from parsed flag values (strings/booleans) and the environment. */
-export function resolveConfig(flags: Record<string, string | boolean | undefined>, env: Env = process.env): Config {
+function origins(raw: string[]): string[] {
+  return raw
+    .flatMap((entry) => entry.split(","))
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw new ConfigError(`--allow-origin must be an origin like https://app.example.org, got "${entry}".`);
+      }
+      if ((url.protocol !== "http:" && url.protocol !== "https:") || url.origin !== entry.replace(/\/$/, "")) {
+        throw new ConfigError(`--allow-origin must be an origin like https://app.example.org (scheme, host and port only), got "${entry}".`);
+      }
+      return url.origin;
+    });
+}
+
+export function resolveConfig(flags: Record<string, string | boolean | string[] | undefined>, env: Env = process.env): Config {
   const pick = (flag: string, envName: string): string | undefined => {
     const value = flags[flag];
     if (typeof value === "string") return value;
     if (value === true) return "true";
     return env[`DECKHAND_${envName}`];
   };
+  const allowOrigin = flags["allow-origin"];
   const tlsCert = pick("tls-cert", "TLS_CERT") ?? null;
   const tlsKey = pick("tls-key", "TLS_KEY") ?? null;
   if ((tlsCert === null) !== (tlsKey === null)) {
@@ -144,6 +171,8 @@ export function resolveConfig(flags: Record<string, string | boolean | undefined
     pdfMemoryBytes: Math.floor(number("--pdf-memory-mb", pick("pdf-memory-mb", "PDF_MEMORY_MB"), DEFAULTS.pdfMemoryMb, 64, 1_000_000) * MB),
     maxUploads: Math.floor(number("--max-uploads", pick("max-uploads", "MAX_UPLOADS"), DEFAULTS.maxUploads, 1, 100_000)),
     maxUploadsPerAddress: Math.floor(number("--max-uploads-per-address", pick("max-uploads-per-address", "MAX_UPLOADS_PER_ADDRESS"), DEFAULTS.maxUploadsPerAddress, 1, 100_000)),
+    bodyTimeoutMs: Math.round(number("--body-timeout", pick("body-timeout", "BODY_TIMEOUT"), DEFAULTS.bodyTimeoutSeconds, 0.1, 3600) * 1000),
+    allowedOrigins: origins(Array.isArray(allowOrigin) && allowOrigin.length > 0 ? allowOrigin : env.DECKHAND_ALLOW_ORIGIN ? [env.DECKHAND_ALLOW_ORIGIN] : []),
   };
 }
 

@@ -37,10 +37,14 @@ Serve options (environment variable in brackets):
   --rate-limit N       anonymous uploads per minute per address, 0 = off (60) [DECKHAND_RATE_LIMIT]
   --tls-cert FILE      serve HTTPS with this certificate [DECKHAND_TLS_CERT]
   --tls-key FILE       and this private key [DECKHAND_TLS_KEY]
+  --allow-origin URL   a browser origin that may call /mcp besides loopback pages and
+                       --base-url (repeatable, or comma-separated) [DECKHAND_ALLOW_ORIGIN]
   --max-uploads N      uploads receiving at once (64) [DECKHAND_MAX_UPLOADS]
   --max-uploads-per-address N
                        uploads receiving at once from one address or IPv6 /64 (4)
                        [DECKHAND_MAX_UPLOADS_PER_ADDRESS]
+  --body-timeout S     seconds an upload may send nothing before it is dropped (20)
+                       [DECKHAND_BODY_TIMEOUT]
   --pdf-workers N      processes that read PDFs with mupdf (2) [DECKHAND_PDF_WORKERS]
   --pdf-timeout S      seconds one PDF may take to read (10) [DECKHAND_PDF_TIMEOUT]
   --pdf-memory-mb N    memory one PDF reader may use (512) [DECKHAND_PDF_MEMORY_MB]

@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import { RateLimiter } from "./handoff/rate-limit.ts";
 import { type Clock, HandoffService } from "./handoff/service.ts";
 import type { AppDeps } from "./http/deps.ts";
+import { UploadSlots } from "./http/upload-slots.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import { PdfPool, type PdfReader } from "./pdf/worker/pool.ts";
 import { openDatabase } from "./store/db.ts";
@@ -61,6 +62,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     handoff: new HandoffService({ sessions, blobs, pdf, clock, maxStagedBytes: config.maxStagedBytes }),
     accessTokens: new AccessTokens(new TokenRepository(db), clock),
     rateLimiter: new RateLimiter(config.rateLimit, clock),
+    uploadSlots: new UploadSlots({ perAddress: config.maxUploadsPerAddress, total: config.maxUploads }),
     version: VERSION,
   };
   return {

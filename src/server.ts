@@ -1,32 +1,50 @@
 /**
  * @module server
  * `deckhand serve`: lock the data directory, listen, log one line per request, sweep expired
- * handoffs, and shut down gracefully (stop accepting, let in-flight requests finish, close
- * the database, release the lock).
+ * handoffs, and shut down gracefully (stop accepting, give in-flight requests a deadline,
+ * stop the PDF workers, close the database, release the lock).
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "bun";
 import { type App, buildApp, REQUEST_ID_HEADER } from "./app.ts";
-import type { Config } from "./config.ts";
-import { AppError, problemResponse } from "./errors.ts";
+import { type Config, ConfigError } from "./config.ts";
+import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./handoff/service.ts";
+import { pathOf, routableRequest } from "./http/host.ts";
 import { errorFields, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
+import { DIR_MODE } from "./store/files.ts";
 import { lockDataDir } from "./store/lock.ts";
 
 /** How often expired handoffs are swept (DESIGN §2.2). */
 export const SWEEP_INTERVAL_MS = 60_000;
+/** In-flight requests get this long after SIGTERM; then their connections are closed. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * Seconds a connection may stay silent before Bun closes it. Keeps idle keep-alive sockets
+ * (and their file descriptors) from piling up; a body that trickles is bounded by the
+ * upload slots and the body deadline (--body-timeout) instead.
+ */
+const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface RunningServer {
   server: Server<unknown>;
   runtime: Runtime;
   url: string;
-  /** Stop accepting, finish in-flight requests, close the database, release the lock. */
+  /** Stop accepting, finish in-flight requests (at most SHUTDOWN_GRACE_MS), close everything. */
   shutdown(): Promise<void>;
 }
 
-export function startServer(config: Config, options: { clock?: Clock; logger?: Logger } = {}): RunningServer {
-  mkdirSync(config.dataDir, { recursive: true });
+export interface StartOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Override SHUTDOWN_GRACE_MS (tests). */
+  shutdownGraceMs?: number;
+}
+
+export function startServer(config: Config, options: StartOptions = {}): RunningServer {
+  mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
+  const tls = readTls(config);
   const lock = lockDataDir(config.dataDir);
   let runtime: Runtime | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -36,31 +54,51 @@ export function startServer(config: Config, options: { clock?: Clock; logger?: L
     const peers = new WeakMap<Request, string>();
     deps.peerAddress = (request) => peers.get(request) ?? null;
 
+    let sweeping: Promise<void> | null = null;
     const sweep = () => {
-      try {
-        const result = deps.handoff.sweep();
-        if (result.expired + result.purgedTombstones + result.removedTemps + result.removedOrphans > 0) deps.logger.info("sweep", { ...result });
-      } catch (error) {
-        deps.logger.error("sweep_failed", errorFields(error));
-      }
+      // One sweep at a time: a slow one (a full disk, thousands of expiries) is never doubled.
+      sweeping ??= deps.handoff
+        .sweep()
+        .then(
+          (result) => {
+            if (result.expired + result.purgedTombstones + result.removedTemps + result.removedOrphans > 0) deps.logger.info("sweep", { ...result });
+          },
+          (error: unknown) => deps.logger.error("sweep_failed", errorFields(error)),
+        )
+        .finally(() => {
+          sweeping = null;
+        });
+      return sweeping;
     };
-    // Start-up sweep: temp leftovers and rowless files of a crashed run go before we listen.
-    sweep();
-    timer = setInterval(sweep, SWEEP_INTERVAL_MS);
+    // Start-up sweep: temp leftovers and rowless files of a crashed run go (before the first
+    // upload can create new ones: the server is not listening yet when this starts).
+    void sweep();
+    timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
 
-    const server = listen(config, buildApp(deps), deps.logger, peers);
+    const server = listen(config, tls, buildApp(deps), deps.logger, peers);
     let closing: Promise<void> | null = null;
     const opened = runtime;
+    const grace = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
     const shutdown = () => {
       closing ??= (async () => {
         clearInterval(timer);
-        await server.stop(false);
+        let graceTimer: ReturnType<typeof setTimeout> | undefined;
+        const graceful = server.stop(false).then(() => true);
+        const deadline = new Promise<false>((resolve) => {
+          graceTimer = setTimeout(() => resolve(false), grace);
+        });
+        if (!(await Promise.race([graceful, deadline]))) {
+          deps.logger.info("shutdown_forced", { afterMs: grace });
+          await server.stop(true);
+        }
+        clearTimeout(graceTimer);
+        await sweeping;
         await opened.close();
         lock.release();
       })();
       return closing;
     };
-    const url = `${config.tlsCert ? "https" : "http"}://${formatHost(config.host)}:${server.port}`;
+    const url = `${tls ? "https" : "http"}://${formatHost(config.host)}:${server.port}`;
     deps.logger.info("listening", { url, dataDir: config.dataDir, version: deps.version });
     // mupdf loads in a worker process while the server already answers.
     runtime.warm();
@@ -73,40 +111,70 @@ export function startServer(config: Config, options: { clock?: Clock; logger?: L
   }
 }
 
-function listen(config: Config, app: App, logger: Logger, peers: WeakMap<Request, string>): Server<unknown> {
-  return Bun.serve({
-    port: config.port,
-    hostname: config.host,
-    // Never share the port with another process (development: false would allow it on Linux):
-    // a second server must fail to start, not take half of the requests.
-    reusePort: false,
-    // No global cap: every route that reads a body streams it and caps it itself, answering
-    // a problem document (Bun's own 413 is an empty body with no log line).
-    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-    ...(config.tlsCert && config.tlsKey ? { tls: { cert: Bun.file(config.tlsCert), key: Bun.file(config.tlsKey) } } : {}),
-    idleTimeout: 120,
-    // Never Bun's development error page: it would echo the URL (with ?t=) and a stack.
-    development: false,
-    error: (error) => {
-      logger.error("unhandled", errorFields(error));
-      return problemResponse(new AppError("INTERNAL"));
-    },
-    fetch: async (request, srv) => {
-      const started = performance.now();
-      const peer = srv.requestIP(request)?.address;
-      if (peer) peers.set(request, peer);
-      const response = await app.handle(request);
-      logger.info("request", {
-        requestId: response.headers.get(REQUEST_ID_HEADER),
-        method: request.method,
-        // The path only: query strings may carry a controller token (?t=).
-        path: new URL(request.url).pathname,
-        status: response.status,
-        ms: Math.round((performance.now() - started) * 10) / 10,
-      });
-      return response;
-    },
-  });
+/** The TLS files, read now: a missing or unreadable one is a one-line configuration error. */
+function readTls(config: Config): { cert: string; key: string } | null {
+  if (!config.tlsCert || !config.tlsKey) return null;
+  const read = (flag: string, path: string) => {
+    try {
+      return readFileSync(path, "utf8");
+    } catch (error) {
+      throw new ConfigError(`${flag} ${path}: ${(error as { code?: string }).code === "ENOENT" ? "no such file" : "cannot read it"}.`);
+    }
+  };
+  return { cert: read("--tls-cert", config.tlsCert), key: read("--tls-key", config.tlsKey) };
+}
+
+function listen(config: Config, tls: { cert: string; key: string } | null, app: App, logger: Logger, peers: WeakMap<Request, string>): Server<unknown> {
+  try {
+    return Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      // Never share the port with another process (development: false would allow it on Linux):
+      // a second server must fail to start, not take half of the requests.
+      reusePort: false,
+      // No global cap: every route that reads a body streams it and caps it itself, answering
+      // a problem document (Bun's own 413 is an empty body with no log line).
+      maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+      ...(tls ? { tls } : {}),
+      idleTimeout: IDLE_TIMEOUT_SECONDS,
+      // Never Bun's development error page: it would echo the URL (with ?t=) and a stack.
+      development: false,
+      error: (error) => {
+        logger.error("unhandled", errorFields(error));
+        return problemResponse(new AppError("INTERNAL"));
+      },
+      fetch: async (request, srv) => {
+        const started = performance.now();
+        let response: Response;
+        try {
+          const routed = routableRequest(request);
+          const peer = srv.requestIP(request)?.address;
+          if (peer) peers.set(routed, peer);
+          response = await app.handle(routed);
+        } catch (error) {
+          // Refused before the app saw it (an invalid Host); anything else is the app's bug.
+          if (!isAppError(error)) logger.error("unhandled", errorFields(error));
+          response = problemResponse(error);
+        }
+        logger.info("request", {
+          requestId: response.headers.get(REQUEST_ID_HEADER),
+          method: request.method,
+          // The path only: query strings may carry a controller token (?t=).
+          path: pathOf(request),
+          status: response.status,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        });
+        return response;
+      },
+    });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EADDRINUSE") throw new ConfigError(`Port ${config.port} on ${config.host} is in use by another program; stop it or choose another --port.`);
+    if (code === "EACCES") throw new ConfigError(`Not allowed to listen on port ${config.port}; choose a port above 1023 or grant the permission.`);
+    if (code === "EADDRNOTAVAIL") throw new ConfigError(`${config.host} is not an address of this machine; choose another --host.`);
+    if (tls) throw new ConfigError(`The TLS certificate or key cannot be used (${(error as Error).message}); give a PEM certificate and its private key.`);
+    throw error;
+  }
 }
 
 function formatHost(host: string): string {

@@ -24,6 +24,8 @@ describe("config", () => {
       pdfMemoryBytes: 512 * MB,
       maxUploads: 64,
       maxUploadsPerAddress: 4,
+      bodyTimeoutMs: 20_000,
+      allowedOrigins: [],
     });
   });
 

@@ -69,17 +69,18 @@ export function isoSeconds(ms: number): string {
   return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
-export class HandoffService {
-  /** Bytes of uploads validated but not yet committed, so concurrent uploads share the quota. */
-  private reservedBytes = 0;
+/** Expired decks (and old tombstones) handled per step of a sweep, between which requests run. */
+const SWEEP_BATCH = 100;
 
+export class HandoffService {
   constructor(private readonly deps: HandoffDeps) {}
 
-  /** Throw STORAGE_FULL if `bytes` more would exceed the staging quota. */
+  /**
+   * Throw STORAGE_FULL if `bytes` more would exceed the staging quota now. A fast early
+   * answer only: the binding check is the one made with the insert (see stage).
+   */
   assertCapacity(bytes: number): void {
-    if (this.deps.sessions.stagedBytes() + this.reservedBytes + bytes > this.deps.maxStagedBytes) {
-      throw new AppError("STORAGE_FULL");
-    }
+    if (this.deps.sessions.stagedBytes() + bytes > this.deps.maxStagedBytes) throw new AppError("STORAGE_FULL");
   }
 
   /**
@@ -87,11 +88,8 @@ export class HandoffService {
    * it is either moved into place or deleted.
    */
   async stage(upload: ReceivedUpload, options: { authenticated: boolean; baseUrl: string }): Promise<HandoffRecord> {
-    let reserved = 0;
     try {
       this.assertCapacity(upload.bytes);
-      this.reservedBytes += upload.bytes;
-      reserved = upload.bytes;
       const info = await this.deps.pdf.inspect(upload.temp.path);
       const now = this.deps.clock();
       const id = newSessionId();
@@ -111,18 +109,20 @@ export class HandoffService {
         expiresAt,
         endedAt: null,
       };
-      // Synchronous from here on: no other request can observe the file without its row.
-      this.deps.blobs.commit(upload.temp, id);
+      // Bytes first, then the row: a crash in between leaves a file without a row (swept),
+      // never a row without its file. The store keeps the sweeper off `id` until it settles.
+      await this.deps.blobs.commit(upload.temp, id);
       try {
-        this.deps.sessions.insert(row);
+        if (!this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes)) throw new AppError("STORAGE_FULL");
       } catch (error) {
-        this.deps.blobs.remove(id);
+        await this.deps.blobs.remove(id);
         throw error;
+      } finally {
+        this.deps.blobs.settle(id);
       }
       return this.record(row, handoffUrl(options.baseUrl, id, token));
     } finally {
-      this.reservedBytes -= reserved;
-      upload.temp.discard();
+      await upload.temp.discard();
     }
   }
 
@@ -153,12 +153,19 @@ export class HandoffService {
   }
 
   /** Claim the handoff: the browser holds the deck now, so the server copy goes. */
-  complete(id: string, token: string | null | undefined, browserSha256?: string): { ok: true } {
+  async complete(id: string, token: string | null | undefined, browserSha256?: string): Promise<{ ok: true }> {
     const row = this.authorize(id, token);
-    // A retry after a lost response must not look like a failure; it changes nothing.
-    if (row.state === "claimed") return { ok: true };
+    const mismatch = browserSha256 !== undefined && browserSha256.toLowerCase() !== row.sha256;
+    if (row.state === "claimed") {
+      // A retry after a lost response must not look like a failure; it changes nothing. But a
+      // retry with another digest is not that retry: those bytes were never the deck.
+      if (mismatch) {
+        throw new AppError("CHECKSUM_MISMATCH", "The digest sent differs from the deck this link handed over, which was already claimed; the bytes you hold are not that deck.");
+      }
+      return { ok: true };
+    }
     this.assertLive(row);
-    if (browserSha256 !== undefined && browserSha256.toLowerCase() !== row.sha256) {
+    if (mismatch) {
       throw new AppError(
         "CHECKSUM_MISMATCH",
         "The deck stored in the browser differs from the server copy; the handoff is still open, so download it again.",
@@ -171,7 +178,7 @@ export class HandoffService {
       if (now?.state === "claimed") return { ok: true };
       throw new AppError("HANDOFF_EXPIRED");
     }
-    this.deps.blobs.remove(id);
+    await this.deps.blobs.remove(id);
     return { ok: true };
   }
 
@@ -185,19 +192,36 @@ export class HandoffService {
     return new AppError("INTERNAL", undefined, { cause: new Error(`staged bytes of session ${id} are missing`) });
   }
 
-  /** Expire due sessions, purge old tombstones, remove temp leftovers and orphan files. */
-  sweep(): SweepResult {
+  /**
+   * Expire due sessions, purge old tombstones, remove temp leftovers and orphan files — in
+   * batches, with the event loop free between them. The bytes of an expired deck are deleted
+   * before its row is marked: on a full disk the row update may fail, but the deletion frees
+   * the space it needs (and expiry already holds by time at every access).
+   */
+  async sweep(): Promise<SweepResult> {
     const now = this.deps.clock();
-    const expiredIds = this.deps.sessions.expireDue(now);
-    for (const id of expiredIds) this.deps.blobs.remove(id);
-    const purgedTombstones = this.deps.sessions.purgeEnded(now - TOMBSTONE_TTL_MS);
-    const removedTemps = this.deps.blobs.sweepTemps();
+    let expired = 0;
+    for (;;) {
+      const due = this.deps.sessions.dueIds(now, SWEEP_BATCH);
+      if (due.length === 0) break;
+      for (const id of due) await this.deps.blobs.remove(id);
+      expired += this.deps.sessions.markExpired(due, now);
+      if (due.length < SWEEP_BATCH) break;
+    }
+    let purgedTombstones = 0;
+    for (;;) {
+      const purged = this.deps.sessions.purgeEnded(now - TOMBSTONE_TTL_MS, SWEEP_BATCH);
+      purgedTombstones += purged;
+      if (purged < SWEEP_BATCH) break;
+      await Promise.resolve();
+    }
+    const removedTemps = await this.deps.blobs.sweepTemps();
     const staged = this.deps.sessions.stagedIds();
     let removedOrphans = 0;
-    for (const id of this.deps.blobs.listIds()) {
-      if (!staged.has(id) && this.deps.blobs.remove(id)) removedOrphans++;
+    for (const id of await this.deps.blobs.listIds()) {
+      if (!staged.has(id) && (await this.deps.blobs.remove(id))) removedOrphans++;
     }
-    return { expired: expiredIds.length, purgedTombstones, removedTemps, removedOrphans };
+    return { expired, purgedTombstones, removedTemps, removedOrphans };
   }
 
   /** The session, if `token` controls it: 401 without a token, 404 unknown id, 403 wrong token. */

@@ -13,12 +13,17 @@ export function checkController(deps: AppDeps) {
   return new Elysia({ name: "check" }).post(
     "/api/check",
     async ({ request }) => {
-      admitUpload(request, deps);
-      const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes);
+      const { release } = admitUpload(request, deps);
       try {
-        return await deps.pdf.check(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+        const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs });
+        try {
+          // Waits in the PDF pool's bounded line (503 SERVER_BUSY past it): the check gate.
+          return await deps.pdf.check(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+        } finally {
+          await upload.temp.discard();
+        }
       } finally {
-        upload.temp.discard();
+        release();
       }
     },
     {
@@ -38,7 +43,7 @@ export function checkController(deps: AppDeps) {
             content: { "application/json": { schema: { $ref: "#/components/schemas/CheckReport" } } },
           },
         },
-        "x-problems": [400, 401, 413, 415, 422, 429, 500, 503],
+        "x-problems": [400, 401, 408, 413, 415, 422, 429, 500, 503],
       }),
     },
   );

@@ -11,6 +11,8 @@ import type { Logger } from "../log.ts";
 import type { Gate } from "../mcp/gate.ts";
 import type { PdfReader } from "../pdf/worker/pool.ts";
 import type { BlobStore } from "../store/files.ts";
+import { lastHop } from "./host.ts";
+import type { UploadSlots } from "./upload-slots.ts";
 
 export interface AppDeps {
   config: Config;
@@ -22,32 +24,13 @@ export interface AppDeps {
   pdf: PdfReader;
   accessTokens: AccessTokens;
   rateLimiter: RateLimiter;
+  /** Uploads receiving at once, per address and in total. */
+  uploadSlots: UploadSlots;
   version: string;
   /** The peer address of a request, as the server saw it (null under app.handle()). */
   peerAddress?: (request: Request) => string | null;
   /** Admission of large /mcp requests; default: `createGate(MCP_GATE_DEFAULTS)` per app. */
   mcpGate?: Gate;
-}
-
-/** The public base URL for links: --base-url, else the request's origin (proxy headers only if trusted). */
-export function publicBaseUrl(request: Request, config: Config): string {
-  if (config.baseUrl) return config.baseUrl;
-  const url = new URL(request.url);
-  if (config.trustProxy) {
-    const proto = lastHop(request.headers.get("x-forwarded-proto"));
-    const host = lastHop(request.headers.get("x-forwarded-host"));
-    if (proto === "http" || proto === "https") url.protocol = `${proto}:`;
-    if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) url.host = host;
-  }
-  return url.origin;
-}
-
-/**
- * The rightmost entry of a forwarding header: the one our own proxy wrote. Entries to its
- * left came from the client (nginx's $proxy_add_x_forwarded_for appends), so they can lie.
- */
-function lastHop(header: string | null): string | undefined {
-  return header?.split(",").pop()?.trim() || undefined;
 }
 
 /** The client address for rate limiting: X-Forwarded-For only behind a trusted proxy. */
@@ -59,14 +42,23 @@ export function clientAddress(request: Request, deps: AppDeps): string {
   return deps.peerAddress?.(request) ?? "unknown";
 }
 
+export interface AdmittedUpload {
+  caller: Caller;
+  /** Give the upload slot back; call it once the body has been read (idempotent). */
+  release: () => void;
+}
+
 /**
- * Admit an upload (present or check): identify the caller (401 on a bad token) and apply
- * the anonymous rate limit (429 with Retry-After).
+ * Admit an upload (present, check, a large MCP call) before a byte of its body is read:
+ * identify the caller (401 on a bad token), apply the anonymous rate limit (429 with
+ * Retry-After) and take an upload slot (429 TOO_MANY_UPLOADS / 503 SERVER_BUSY).
  */
-export function admitUpload(request: Request, deps: AppDeps): Caller {
+export function admitUpload(request: Request, deps: AppDeps, options: { rateLimit: boolean } = { rateLimit: true }): AdmittedUpload {
   const caller = deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth);
-  if (!caller.authenticated) applyAnonymousRateLimit(clientAddress(request, deps), deps);
-  return caller;
+  const address = clientAddress(request, deps);
+  if (options.rateLimit && !caller.authenticated) applyAnonymousRateLimit(address, deps);
+  const release = deps.uploadSlots.acquire(address, { perAddress: !caller.authenticated });
+  return { caller, release };
 }
 
 /**

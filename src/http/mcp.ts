@@ -25,7 +25,9 @@ import { maxMcpBodyBytes } from "../mcp/limits.ts";
 import { localBackend } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { fileTooLarge } from "../upload/receive.ts";
-import { type AppDeps, clientAddress, publicBaseUrl } from "./deps.ts";
+import { readBodyText } from "../upload/body.ts";
+import { admitUpload, type AppDeps, clientAddress } from "./deps.ts";
+import { publicBaseUrl } from "./host.ts";
 import { routeDoc } from "./models.ts";
 
 /** OpenAPI operation of POST /mcp (problem statuses listed under x-problems, see http/openapi). */
@@ -47,20 +49,48 @@ const MCP_OPERATION = routeDoc({
     },
     202: { description: "A notification or response was accepted (no body)." },
   },
-  "x-problems": [401, 413, 503],
+  "x-problems": [400, 401, 403, 408, 413, 429, 503],
 });
 
 /**
- * The JSON-RPC message of a body of declared length, parsed; or, when it is not JSON, a copy
- * of the request for the SDK to answer as it does (400, -32700). The text is dropped on return.
+ * The JSON-RPC message, parsed; or, when it is not JSON, a copy of the request for the SDK to
+ * answer as it does (400, -32700). Read with the body deadline and capped at `maxBody` (a
+ * chunked body too). The text is dropped on return.
  */
-async function parseJsonBody(request: Request): Promise<{ parsedBody: unknown } | { replay: Request }> {
-  const text = await request.text();
+async function parseJsonBody(request: Request, maxBody: number, idleMs: number, maxUploadBytes: number): Promise<{ parsedBody: unknown } | { replay: Request }> {
+  const text = await readBodyText(request, maxBody, idleMs, () => fileTooLarge(maxUploadBytes));
   try {
     return { parsedBody: JSON.parse(text) };
   } catch {
     return { replay: new Request(request.url, { method: request.method, headers: request.headers, body: text }) };
   }
+}
+
+/** Tool calls one request may carry (a JSON-RPC batch): each one reads a whole deck. */
+export const MAX_TOOL_CALLS_PER_REQUEST = 4;
+
+function countToolCalls(message: unknown): number {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.filter((m) => m && typeof m === "object" && (m as { method?: unknown }).method === "tools/call").length;
+}
+
+/**
+ * Origins a browser page may call /mcp from. The MCP Streamable HTTP transport requires the
+ * check against DNS rebinding: a page on evil.example whose name resolves to 127.0.0.1 sends
+ * `Origin: http://evil.example:8080`, which matches its own Host, so Host cannot decide.
+ * Allowed: no Origin (not a browser), loopback pages, --base-url's origin, --allow-origin.
+ */
+export function originAllowed(origin: string | null, config: Pick<AppDeps["config"], "baseUrl" | "allowedOrigins">): boolean {
+  if (origin === null) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (config.allowedOrigins.includes(url.origin)) return true;
+  if (config.baseUrl && new URL(config.baseUrl).origin === url.origin) return true;
+  return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
 }
 
 /**
@@ -93,8 +123,10 @@ async function serveMcp(request: Request, deps: AppDeps, options: { authenticate
   });
   await server.connect(transport);
   try {
-    // A chunked body is read (and capped at maxBody) by the transport itself.
-    const body = request.headers.has("content-length") ? await parseJsonBody(request) : { replay: request };
+    const body = await parseJsonBody(request, maxBody, deps.config.bodyTimeoutMs, deps.config.maxUploadBytes);
+    if ("parsedBody" in body && countToolCalls(body.parsedBody) > MAX_TOOL_CALLS_PER_REQUEST) {
+      throw new AppError("BAD_REQUEST", `One request may carry at most ${MAX_TOOL_CALLS_PER_REQUEST} tool calls; send the others in requests of their own.`);
+    }
     if (options.large) collectLargeGarbage();
     // With JSON responses the body is complete when this resolves, so closing is safe.
     return "replay" in body ? await transport.handleRequest(body.replay) : await transport.handleRequest(request, { parsedBody: body.parsedBody });
@@ -115,27 +147,40 @@ export function mcpController(deps: AppDeps) {
     .post(
       "/mcp",
       async ({ request, set }) => {
-        const caller = deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth);
+        if (!originAllowed(request.headers.get("origin"), deps.config)) {
+          throw new AppError(
+            "ORIGIN_NOT_ALLOWED",
+            `Web pages at ${request.headers.get("origin")} may not call this MCP endpoint (DNS rebinding protection); start deckhand with --allow-origin ${request.headers.get("origin")} to allow a browser-based client there.`,
+          );
+        }
         const declared = request.headers.get("content-length");
-        // Refuse a body no allowed PDF needs before reading it (a chunked one is cut off by the
-        // transport); the body stays unread, so the answer closes the connection.
+        // Refuse a body no allowed PDF needs before reading it; the body stays unread, so the
+        // answer closes the connection.
         if (declared !== null && Number(declared) > maxMcpBodyBytes(deps.config.maxUploadBytes)) throw fileTooLarge(deps.config.maxUploadBytes);
-        // A large body (or one of unknown length) waits, unread, for a slot.
+        // A large body (or one of unknown length) carries a deck: it takes an upload slot, as a
+        // REST upload does, and waits, unread, for a slot of the large-call gate.
         const large = declared === null || Number(declared) > LARGE_BODY_BYTES;
-        const release = large ? await gate.acquire() : null;
+        const { caller, release: releaseUpload } = large
+          ? admitUpload(request, deps, { rateLimit: false })
+          : { caller: deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth), release: () => {} };
         try {
-          return await serveMcp(request, deps, {
-            authenticated: caller.authenticated,
-            // Set by the app's onRequest hook; correlates a logged failure with the agent's text.
-            requestId: String(set.headers["x-request-id"] ?? "") || undefined,
-            large,
-          });
-        } finally {
-          if (release) {
-            // Before the next waiting call starts: its memory then reuses this one's.
-            collectLargeGarbage();
-            release();
+          const release = large ? await gate.acquire() : null;
+          try {
+            return await serveMcp(request, deps, {
+              authenticated: caller.authenticated,
+              // Set by the app's onRequest hook; correlates a logged failure with the agent's text.
+              requestId: String(set.headers["x-request-id"] ?? "") || undefined,
+              large,
+            });
+          } finally {
+            if (release) {
+              // Before the next waiting call starts: its memory then reuses this one's.
+              collectLargeGarbage();
+              release();
+            }
           }
+        } finally {
+          releaseUpload();
         }
       },
       {

@@ -4,19 +4,26 @@
  */
 import { Elysia } from "elysia";
 import { receiveMultipartPdf } from "../upload/receive.ts";
-import { admitUpload, type AppDeps, publicBaseUrl } from "./deps.ts";
+import { admitUpload, type AppDeps } from "./deps.ts";
+import { publicBaseUrl } from "./host.ts";
 import { HandoffRecord, UploadForm, routeDoc } from "./models.ts";
 
 export function presentController(deps: AppDeps) {
   return new Elysia({ name: "present" }).post(
     "/api/present",
     async ({ request }) => {
-      const caller = admitUpload(request, deps);
-      // Fail fast on a full store before reading a large body.
-      const declared = Number(request.headers.get("content-length") ?? 0);
-      if (declared > 0) deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
-      const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes);
-      return deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl: publicBaseUrl(request, deps.config) });
+      // Everything that can refuse the request is decided before a byte of the body is read.
+      const baseUrl = publicBaseUrl(request, deps.config);
+      const { caller, release } = admitUpload(request, deps);
+      try {
+        const declared = Number(request.headers.get("content-length") ?? 0);
+        if (declared > 0) deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
+        const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs, durable: true });
+        // stage() consumes the temp file in every case: moved into place or deleted.
+        return await deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl });
+      } finally {
+        release();
+      }
     },
     {
       // Elysia would buffer the whole multipart body in memory; we stream it ourselves.
@@ -33,7 +40,7 @@ export function presentController(deps: AppDeps) {
           required: true,
           content: { "multipart/form-data": { schema: UploadForm as never, encoding: { file: { contentType: "application/pdf, application/octet-stream" } } } },
         },
-        "x-problems": [400, 401, 413, 415, 422, 429, 500, 507],
+        "x-problems": [400, 401, 408, 413, 415, 422, 429, 500, 503, 507],
       }),
     },
   );

@@ -6,6 +6,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
 import { AppError } from "../errors.ts";
+import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "./deps.ts";
 import { CompleteBody, Ok, routeDoc } from "./models.ts";
 
@@ -41,13 +42,18 @@ export function sessionsController(deps: AppDeps) {
   return new Elysia({ name: "sessions" })
     .get(
       "/api/sessions/:id/handoff",
-      ({ params, query, request }) => {
-        const row = deps.handoff.resolveDownload(params.id, query.t);
-        // Checked synchronously right after the state: a claim that runs before this is seen
-        // as a missing file (410). Bun opens the file when it starts the response, and from
-        // then on the bytes stay readable even if a claim unlinks the name. A claim landing in
-        // between reaches the server's error hook: a 500 problem, never a truncated body.
-        if (!deps.blobs.exists(row.id)) throw deps.handoff.missingBytes(row.id);
+      async ({ params, query, request }) => {
+        // The token in a header keeps it out of proxy logs; `t` is the spec's way (and the
+        // only one a plain link can carry).
+        const token = request.headers.get("x-controller-token") ?? query.t;
+        deps.handoff.resolveDownload(params.id, token);
+        // A claim that runs before this is seen as a missing file (410). Bun opens the file
+        // when it starts the response, and from then on the bytes stay readable even if a
+        // claim unlinks the name. A claim landing in between reaches the server's error hook:
+        // a 500 problem, never a truncated body.
+        if (!(await deps.blobs.exists(params.id))) throw deps.handoff.missingBytes(params.id);
+        // Judged again after the wait: a claim or an expiry may have landed meanwhile.
+        const row = deps.handoff.resolveDownload(params.id, token);
         const file = Bun.file(deps.blobs.pathOf(row.id));
         const range = parseRange(request.headers.get("range"), row.bytes);
         const headers: Record<string, string> = {
@@ -71,7 +77,7 @@ export function sessionsController(deps: AppDeps) {
       },
       {
         params: SessionParams,
-        query: t.Object({ t: t.Optional(t.String({ description: "The controller token (from the handoff link's fragment)." })) }),
+        query: t.Object({ t: t.Optional(t.String({ description: "The controller token (from the handoff link's fragment). The `x-controller-token` header may carry it instead, which keeps it out of proxy logs." })) }),
         detail: routeDoc({
           operationId: "downloadHandoff",
           summary: "Download the staged PDF",
@@ -81,6 +87,7 @@ export function sessionsController(deps: AppDeps) {
           security: [{ controllerTokenQuery: [] }],
           parameters: [
             { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "A single byte range, e.g. bytes=1048576-" },
+            { name: "x-controller-token", in: "header", required: false, schema: { type: "string" }, description: "The controller token, instead of the query parameter `t` (wins when both are given)." },
           ],
           responses: {
             200: {
@@ -104,7 +111,7 @@ export function sessionsController(deps: AppDeps) {
         const token = request.headers.get("x-controller-token");
         // Who is asking, before a byte of the body is read.
         deps.handoff.authorize(params.id, token);
-        const body = await readCompleteBody(request);
+        const body = await readCompleteBody(request, deps.config.bodyTimeoutMs);
         return deps.handoff.complete(params.id, token, body.sha256);
       },
       {
@@ -120,7 +127,7 @@ export function sessionsController(deps: AppDeps) {
           tags: ["Handoff"],
           security: [{ controllerTokenHeader: [] }],
           requestBody: { required: false, content: { "application/json": { schema: CompleteBody as never } } },
-          "x-problems": [400, 401, 403, 404, 409, 410, 500],
+          "x-problems": [400, 401, 403, 404, 408, 409, 410, 500],
         }),
       },
     );
@@ -138,22 +145,10 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** Read at most MAX_COMPLETE_BODY_BYTES; a larger body is refused without reading it all. */
-async function readSmallBody(request: Request): Promise<string> {
+async function readCompleteBody(request: Request, idleMs: number): Promise<typeof CompleteBody.static> {
+  // At most MAX_COMPLETE_BODY_BYTES; a larger body is refused without reading it all.
   if (Number(request.headers.get("content-length") ?? 0) > MAX_COMPLETE_BODY_BYTES) throw new AppError("BAD_REQUEST", BODY_SHAPE);
-  if (!request.body) return "";
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of request.body) {
-    size += chunk.byteLength;
-    if (size > MAX_COMPLETE_BODY_BYTES) throw new AppError("BAD_REQUEST", BODY_SHAPE);
-    chunks.push(chunk);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
-
-async function readCompleteBody(request: Request): Promise<typeof CompleteBody.static> {
-  const text = await readSmallBody(request);
+  const text = await readBodyText(request, MAX_COMPLETE_BODY_BYTES, idleMs, () => new AppError("BAD_REQUEST", BODY_SHAPE));
   if (text.trim() === "") return {};
   let parsed: unknown;
   try {

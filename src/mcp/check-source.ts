@@ -29,7 +29,7 @@ export async function checkPdfSource(source: PdfSource, options: CheckSourceOpti
   try {
     return await options.checkFile(temp.path, { bytes, sha256 });
   } finally {
-    temp.discard();
+    await temp.discard();
   }
 }
 

@@ -4,7 +4,8 @@
  * REST API of a running deckhand server — the deck must live where the server can hand it to
  * a browser — while check_pdf needs no server and runs on this machine.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HandoffRecord } from "../handoff/service.ts";
@@ -28,7 +29,7 @@ export interface RemoteBackendOptions {
 /** A temp file in its own private directory under the OS temp dir; discard removes both. */
 function osTempFile(): TempFile {
   const dir = mkdtempSync(join(tmpdir(), "deckhand-mcp-"));
-  return { path: join(dir, "input.pdf"), discard: () => rmSync(dir, { recursive: true, force: true }) };
+  return { path: join(dir, "input.pdf"), discard: () => rm(dir, { recursive: true, force: true }) };
 }
 
 export function remoteBackend(options: RemoteBackendOptions): ToolBackend {

@@ -3,41 +3,92 @@
  * Staged PDFs on the local filesystem: `<dataDir>/staged/<id>.pdf`, written through
  * `<dataDir>/staged/<random>.tmp` and renamed into place once complete and validated.
  * An interface, so that a deployment can later keep the bytes in object storage.
+ *
+ * Every call that waits on the disk (fsync, rename, unlink, readdir) is asynchronous: it runs
+ * on Bun's I/O threads, never on the event loop that serves requests. Files and the
+ * directory are created owner-only (0600 / 0700): staged decks are other people's talks.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 export interface TempFile {
   readonly path: string;
   /** Delete the temporary file (idempotent). */
-  discard(): void;
+  discard(): Promise<void>;
 }
 
 export interface BlobStore {
   /** A new, reserved temporary file path; the sweeper leaves it alone until discarded/committed. */
   createTemp(): TempFile;
-  /** Durably move a finished temp file into place as the bytes of `id`. */
-  commit(temp: TempFile, id: string): void;
+  /**
+   * Durably move a finished temp file into place as the bytes of `id`. Until `settle(id)` is
+   * called, the sweeper treats `id` as in use even though it has no row yet.
+   */
+  commit(temp: TempFile, id: string): Promise<void>;
+  /** The row of `id` is written (or will never be): the sweeper may judge it again. */
+  settle(id: string): void;
   /** Local path of the staged bytes of `id` (may not exist). */
   pathOf(id: string): string;
-  exists(id: string): boolean;
-  remove(id: string): boolean;
-  /** Ids that have staged bytes. */
-  listIds(): string[];
+  exists(id: string): Promise<boolean>;
+  remove(id: string): Promise<boolean>;
+  /** Ids that have staged bytes and are not being committed. */
+  listIds(): Promise<string[]>;
   /** Remove temp files not in use by this process; returns how many. */
-  sweepTemps(): number;
+  sweepTemps(): Promise<number>;
 }
 
 const ID_FILE = /^([A-Za-z0-9_-]{1,64})\.pdf$/;
+/** Owner-only: read and write for the server's user, nothing for anyone else. */
+export const FILE_MODE = 0o600;
+export const DIR_MODE = 0o700;
+
+/**
+ * One fsync of a directory for any number of renames into it: callers that arrive while a
+ * sync runs share the next one (group commit), so 32 concurrent uploads cost two syncs, not 32.
+ */
+class DirectorySync {
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+
+  constructor(private readonly dir: string) {}
+
+  sync(): Promise<void> {
+    if (!this.running) {
+      this.running = this.once().finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    // A rename that happened after the running sync started needs a sync of its own.
+    this.queued ??= this.running.then(() => {
+      this.queued = null;
+      return this.sync();
+    });
+    return this.queued;
+  }
+
+  private async once(): Promise<void> {
+    const handle = await open(this.dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+}
 
 export class LocalBlobStore implements BlobStore {
   readonly dir: string;
   private readonly liveTemps = new Set<string>();
+  private readonly committing = new Set<string>();
+  private readonly dirSync: DirectorySync;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, "staged");
-    mkdirSync(this.dir, { recursive: true });
+    mkdirSync(this.dir, { recursive: true, mode: DIR_MODE });
+    this.dirSync = new DirectorySync(this.dir);
   }
 
   createTemp(): TempFile {
@@ -45,64 +96,73 @@ export class LocalBlobStore implements BlobStore {
     this.liveTemps.add(path);
     return {
       path,
-      discard: () => {
+      discard: async () => {
+        await rm(path, { force: true });
         this.liveTemps.delete(path);
-        rmSync(path, { force: true });
       },
     };
   }
 
-  commit(temp: TempFile, id: string): void {
-    // fsync before rename: after a power cut the name never points at missing bytes.
-    const fd = openSync(temp.path, "r");
+  async commit(temp: TempFile, id: string): Promise<void> {
+    this.committing.add(id);
     try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      // fsync before rename: after a power cut the name never points at missing bytes.
+      const handle = await open(temp.path, "r");
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp.path, this.pathOf(id));
+      this.liveTemps.delete(temp.path);
+      // The rename itself is durable only once the directory is synced.
+      await this.dirSync.sync();
+    } catch (error) {
+      this.committing.delete(id);
+      throw error;
     }
-    renameSync(temp.path, this.pathOf(id));
-    this.liveTemps.delete(temp.path);
-    // The rename itself is durable only once the directory is synced.
-    const dirFd = openSync(this.dir, "r");
-    try {
-      fsyncSync(dirFd);
-    } finally {
-      closeSync(dirFd);
-    }
+  }
+
+  settle(id: string): void {
+    this.committing.delete(id);
   }
 
   pathOf(id: string): string {
     return join(this.dir, `${id}.pdf`);
   }
 
-  exists(id: string): boolean {
+  async exists(id: string): Promise<boolean> {
     try {
-      return statSync(this.pathOf(id)).isFile();
+      return (await stat(this.pathOf(id))).isFile();
     } catch {
       return false;
     }
   }
 
-  remove(id: string): boolean {
-    const existed = this.exists(id);
-    rmSync(this.pathOf(id), { force: true });
-    return existed;
+  async remove(id: string): Promise<boolean> {
+    try {
+      await rm(this.pathOf(id));
+      return true;
+    } catch (error) {
+      if ((error as { code?: string }).code === "ENOENT") return false;
+      throw error;
+    }
   }
 
-  listIds(): string[] {
-    return readdirSync(this.dir).flatMap((name) => {
+  async listIds(): Promise<string[]> {
+    return (await readdir(this.dir)).flatMap((name) => {
       const match = ID_FILE.exec(name);
-      return match ? [match[1]!] : [];
+      return match && !this.committing.has(match[1]!) ? [match[1]!] : [];
     });
   }
 
-  sweepTemps(): number {
+  async sweepTemps(): Promise<number> {
     let removed = 0;
-    for (const name of readdirSync(this.dir)) {
+    for (const name of await readdir(this.dir)) {
       if (!name.endsWith(".tmp")) continue;
       const path = join(this.dir, name);
       if (this.liveTemps.has(path)) continue;
-      rmSync(path, { force: true });
+      await rm(path, { force: true });
       removed++;
     }
     return removed;

@@ -22,14 +22,22 @@ export interface SessionRow {
 }
 
 export interface SessionRepository {
-  insert(row: SessionRow): void;
+  /**
+   * Insert a staged row if the staged bytes stay within `maxStagedBytes`, in one transaction
+   * with that check (so concurrent uploads, or several processes, cannot overshoot together).
+   * False when the quota would be exceeded: nothing was written.
+   */
+  insertWithinQuota(row: SessionRow, maxStagedBytes: number): boolean;
   get(id: string): SessionRow | null;
   /** staged → claimed if still staged and unexpired at `now`; the claimed row, else null. */
   claim(id: string, now: number): SessionRow | null;
-  /** staged → expired for every row past its expiry; returns their ids. */
-  expireDue(now: number): string[];
-  /** Delete tombstones that ended before `before`; returns how many. */
-  purgeEnded(before: number): number;
+  /** Ids of at most `limit` staged rows past their expiry at `now` (reads only). */
+  dueIds(now: number, limit: number): string[];
+  /** staged → expired for those of `ids` still staged and past expiry; returns how many. */
+  markExpired(ids: string[], now: number): number;
+  /** Delete at most `limit` tombstones that ended before `before`; returns how many. */
+  purgeEnded(before: number, limit: number): number;
+  /** Bytes of all staged rows (a running total, not a sum over the rows). */
   stagedBytes(): number;
   stagedIds(): Set<string>;
 }
@@ -64,6 +72,7 @@ const fromRaw = (r: Raw): SessionRow => ({
 
 export class SqliteSessionRepository implements SessionRepository {
   private readonly q;
+  private readonly insertChecked: (row: SessionRow, max: number) => boolean;
 
   constructor(db: Database) {
     this.q = {
@@ -75,17 +84,29 @@ export class SqliteSessionRepository implements SessionRepository {
       claim: db.query<Raw, [number, string, number]>(
         "UPDATE sessions SET state = 'claimed', ended_at = ?1 WHERE id = ?2 AND state = 'staged' AND expires_at > ?3 RETURNING *",
       ),
-      expireDue: db.query<{ id: string }, [number]>(
-        "UPDATE sessions SET state = 'expired', ended_at = expires_at WHERE state = 'staged' AND expires_at <= ?1 RETURNING id",
+      dueIds: db.query<{ id: string }, [number, number]>("SELECT id FROM sessions WHERE state = 'staged' AND expires_at <= ?1 ORDER BY expires_at LIMIT ?2"),
+      markExpired: db.query<unknown, [string, number]>(
+        "UPDATE sessions SET state = 'expired', ended_at = expires_at WHERE state = 'staged' AND expires_at <= ?2 AND id IN (SELECT value FROM json_each(?1))",
       ),
-      purge: db.query<unknown, [number]>("DELETE FROM sessions WHERE state != 'staged' AND ended_at < ?1"),
-      stagedBytes: db.query<{ total: number | null }, []>("SELECT SUM(bytes) AS total FROM sessions WHERE state = 'staged'"),
+      purge: db.query<unknown, [number, number]>(
+        "DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE state != 'staged' AND ended_at < ?1 LIMIT ?2)",
+      ),
+      stagedBytes: db.query<{ total: number }, []>("SELECT staged_bytes AS total FROM quota WHERE id = 1"),
       stagedIds: db.query<{ id: string }, []>("SELECT id FROM sessions WHERE state = 'staged'"),
     };
+    // IMMEDIATE: the write lock is taken before the total is read, so no other writer (another
+    // request, or `deckhand token` in another process) can slip in between check and insert.
+    this.insertChecked = db
+      .transaction((row: SessionRow, max: number) => {
+        if ((this.q.stagedBytes.get()?.total ?? 0) + row.bytes > max) return false;
+        this.q.insert.run({ ...row, authenticated: row.authenticated ? 1 : 0 });
+        return true;
+      })
+      .immediate;
   }
 
-  insert(row: SessionRow): void {
-    this.q.insert.run({ ...row, authenticated: row.authenticated ? 1 : 0 });
+  insertWithinQuota(row: SessionRow, maxStagedBytes: number): boolean {
+    return this.insertChecked(row, maxStagedBytes);
   }
 
   get(id: string): SessionRow | null {
@@ -98,12 +119,16 @@ export class SqliteSessionRepository implements SessionRepository {
     return raw ? fromRaw(raw) : null;
   }
 
-  expireDue(now: number): string[] {
-    return this.q.expireDue.all(now).map((r) => r.id);
+  dueIds(now: number, limit: number): string[] {
+    return this.q.dueIds.all(now, limit).map((r) => r.id);
   }
 
-  purgeEnded(before: number): number {
-    return this.q.purge.run(before).changes;
+  markExpired(ids: string[], now: number): number {
+    return ids.length === 0 ? 0 : this.q.markExpired.run(JSON.stringify(ids), now).changes;
+  }
+
+  purgeEnded(before: number, limit: number): number {
+    return this.q.purge.run(before, limit).changes;
   }
 
   stagedBytes(): number {

@@ -6,10 +6,11 @@
  * stream directly; `Readable.fromWeb` piping cost ~1.6× the time in bench/upload.ts).
  */
 import { createHash } from "node:crypto";
-import { closeSync, openSync, writeSync } from "node:fs";
+import { closeSync, fdatasync, openSync, writeSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import Busboy from "@fastify/busboy";
 import { AppError } from "../errors.ts";
+import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import type { ReceivedUpload } from "../handoff/service.ts";
 import type { BlobStore } from "../store/files.ts";
 
@@ -20,6 +21,12 @@ export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
  * buffers late: a 200 MB upload grew the process by ~77 MB without this, ~5 MB with it.
  */
 const GC_EVERY_BYTES = 16 * 1024 * 1024;
+/**
+ * When the upload will be kept (present), flush it to disk in the background every this many
+ * bytes while the rest arrives, so the fsync that makes it durable at the end has little left
+ * to do and never runs on the event loop.
+ */
+const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
 /** The form field that carries the PDF (spec §4.1). */
 export const FILE_FIELD = "file";
 
@@ -53,11 +60,18 @@ export function assertDeclaredLength(request: Request, maxBytes: number): void {
   if (declared !== null && Number(declared) > maxBytes + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
 }
 
+export interface ReceiveOptions {
+  /** A body that sends nothing for this long is abandoned (408). */
+  idleMs?: number;
+  /** The file will be kept: flush it to disk in the background while receiving. */
+  durable?: boolean;
+}
+
 /**
  * Receive the `file` part of a multipart/form-data request into a temp file of `blobs`.
  * On failure nothing is left behind. Other parts are read and ignored.
  */
-export async function receiveMultipartPdf(request: Request, blobs: BlobStore, maxBytes: number): Promise<ReceivedUpload> {
+export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStore, "createTemp">, maxBytes: number, options: ReceiveOptions = {}): Promise<ReceivedUpload> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
     throw new AppError("BAD_REQUEST", 'Send the PDF as multipart/form-data with a field named "file" (curl -F file=@deck.pdf).');
@@ -81,7 +95,18 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
   let hash: ReturnType<typeof createHash> | null = null;
   let fd = -1;
   let failure: AppError | null = null;
+  let received = false;
   let sinceGc = 0;
+  let sinceSync = 0;
+  // A background fdatasync in flight: awaited before the fd is closed.
+  let syncing: Promise<void> | null = null;
+  const syncInBackground = () => {
+    if (syncing || fd === -1) return;
+    const target = fd;
+    syncing = new Promise<void>((resolve) => fdatasync(target, () => resolve())).then(() => {
+      syncing = null;
+    });
+  };
   // Attached before the first write, so a finish or error during end() is not missed.
   const parsed = new Promise<void>((resolve, reject) => {
     busboy.once("finish", resolve);
@@ -114,6 +139,11 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
         failure ??= storageFailure(cause);
         return;
       }
+      sinceSync += chunk.length;
+      if (options.durable && sinceSync >= SYNC_EVERY_BYTES) {
+        sinceSync = 0;
+        syncInBackground();
+      }
       sinceGc += chunk.length;
       if (sinceGc >= GC_EVERY_BYTES) {
         sinceGc = 0;
@@ -127,18 +157,15 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
     stream.on("error", () => {});
   });
 
+  busboy.on("partsLimit", () => {
+    failure ??= new AppError("BAD_REQUEST", 'The multipart/form-data body has too many parts; send only the field named "file" (curl -F file=@deck.pdf).');
+  });
+
   try {
-    const reader = request.body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        busboy.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-        // Stop reading as soon as the upload is refused: the rest of the body is not wanted.
-        if (failure) throw failure;
-      }
-    } finally {
-      reader.releaseLock();
+    for await (const value of bodyChunks(request, options.idleMs ?? DEFAULT_BODY_IDLE_MS)) {
+      busboy.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+      // Stop reading as soon as the upload is refused: the rest of the body is not wanted.
+      if (failure) throw failure;
     }
     busboy.end();
     await parsed;
@@ -148,14 +175,17 @@ export async function receiveMultipartPdf(request: Request, blobs: BlobStore, ma
     done.sha256 = (hash as ReturnType<typeof createHash> | null)!.digest("hex");
     // A browser form with no file chosen sends an empty part with an empty name.
     if (done.bytes === 0 && !done.uploadName) throw new AppError("FILE_MISSING");
+    received = true;
     return done;
   } catch (error) {
-    (upload as ReceivedUpload | null)?.temp.discard();
     if (failure) throw failure;
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", "The multipart/form-data body is malformed or was cut off; send the upload again.", { cause: error });
   } finally {
+    if (syncing) await syncing;
     if (fd !== -1) closeSync(fd);
+    // Closed first: a file still open cannot be removed everywhere (Windows).
+    if (!received) await (upload as ReceivedUpload | null)?.temp.discard();
   }
 }
 
@@ -168,8 +198,8 @@ export async function receiveBytes(bytes: Uint8Array, uploadName: string | null,
   try {
     await writeFile(temp.path, bytes, { flag: "wx" });
   } catch (error) {
-    temp.discard();
-    throw error;
+    await temp.discard();
+    throw storageFailure(error);
   }
   return { temp, bytes: bytes.length, sha256: createHash("sha256").update(bytes).digest("hex"), uploadName };
 }

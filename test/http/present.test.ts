@@ -12,7 +12,7 @@ const HOUR = 3_600_000;
 
 async function expectNothingLeft(app: TestApp) {
   expect(app.stagedFiles()).toEqual([]);
-  expect(app.deps.handoff.sweep().removedOrphans).toBe(0);
+  expect((await app.deps.handoff.sweep()).removedOrphans).toBe(0);
 }
 
 describe("POST /api/present", () => {

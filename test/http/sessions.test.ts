@@ -110,9 +110,14 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     expect((await complete(t, record.id, record.token)).status).toBe(200);
     const endedAt = t.row(record.id)!.ended_at;
     t.advance(5000);
-    const again = await complete(t, record.id, record.token, { sha256: "0".repeat(64) });
+    const again = await complete(t, record.id, record.token);
     expect(again.status).toBe(200);
     expect(await again.json()).toEqual({ ok: true });
+    const withDigest = await complete(t, record.id, record.token, { sha256: record.sha256 });
+    expect(await withDigest.json()).toEqual({ ok: true });
+    // A repeat with another digest is not a retry of the claim: those bytes were never the deck.
+    const mismatch = await problemOf(await complete(t, record.id, record.token, { sha256: "0".repeat(64) }));
+    expect([mismatch.status, mismatch.body.code]).toEqual([409, "CHECKSUM_MISMATCH"]);
     expect(t.row(record.id)!.ended_at).toBe(endedAt);
     // …but not with a wrong token.
     const wrong = await problemOf(await complete(t, record.id, "nope"));
@@ -213,14 +218,14 @@ describe("expiry", () => {
     t.advance(12 * HOUR);
     const fresh = await t.present(await makeDeck());
     t.advance(12 * HOUR);
-    expect(t.deps.handoff.sweep()).toMatchObject({ expired: 1, purgedTombstones: 0 });
+    expect(await t.deps.handoff.sweep()).toMatchObject({ expired: 1, purgedTombstones: 0 });
     expect(t.stagedFiles()).toEqual([`${fresh.id}.pdf`]);
     const row = t.row(expiring.id)!;
     expect(row.state).toBe("expired");
     expect(row.ended_at).toBe(row.expires_at);
     expect((await problemOf(await download(t, expiring.id, expiring.token))).body.code).toBe("HANDOFF_EXPIRED");
     t.advance(7 * DAY + 1000);
-    expect(t.deps.handoff.sweep()).toMatchObject({ expired: 1, purgedTombstones: 1 });
+    expect(await t.deps.handoff.sweep()).toMatchObject({ expired: 1, purgedTombstones: 1 });
     expect(t.row(expiring.id)).toBeNull();
     expect((await problemOf(await download(t, expiring.id, expiring.token))).body.code).toBe("SESSION_NOT_FOUND");
     // By now the younger handoff has expired too.
@@ -235,9 +240,9 @@ describe("expiry", () => {
     writeFileSync(join(staged, "AAAAAAAAAAAAAAAAAAAAAA.pdf"), "%PDF-orphan");
     const inFlight = t.deps.blobs.createTemp();
     writeFileSync(inFlight.path, "still uploading");
-    expect(t.deps.handoff.sweep()).toMatchObject({ removedTemps: 1, removedOrphans: 1 });
+    expect(await t.deps.handoff.sweep()).toMatchObject({ removedTemps: 1, removedOrphans: 1 });
     expect(t.stagedFiles()).toEqual([`${record.id}.pdf`, inFlight.path.split("/").pop()!].sort());
-    inFlight.discard();
+    await inFlight.discard();
     expect(t.stagedFiles()).toEqual([`${record.id}.pdf`]);
   });
 });

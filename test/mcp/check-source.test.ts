@@ -28,7 +28,7 @@ describe("checkPdfSource", () => {
       maxBytes: 10 * 1024 * 1024,
       createTemp: () => {
         const temp = join(dir, `temp-${++temps}.pdf`);
-        return { path: temp, discard: () => rmSync(temp, { force: true }) };
+        return { path: temp, discard: async () => rmSync(temp, { force: true }) };
       },
       checkFile: async (file: string, meta: { bytes: number; sha256: string }) => {
         seen.push({ path: file, meta, existed: existsSync(file) });

@@ -1,0 +1,58 @@
+/**
+ * @module upload/body
+ * Read a request body chunk by chunk with an idle deadline: a body that stops arriving (a
+ * slow-loris client, a dead network) is abandoned after `idleMs` with 408 REQUEST_TIMEOUT,
+ * instead of holding a socket, a temp file and an upload slot for as long as the client likes.
+ */
+import { AppError } from "../errors.ts";
+
+/** No byte of the body for this long and the request is given up (a phone on a bad line still sends within seconds). */
+export const DEFAULT_BODY_IDLE_MS = 20_000;
+
+function stalled(idleMs: number): AppError {
+  return new AppError("REQUEST_TIMEOUT", `No data of the request body arrived for ${Math.round(idleMs / 1000)} s; send the request again on a steadier connection.`, {
+    headers: { connection: "close" },
+  });
+}
+
+/** The body's chunks in order; throws REQUEST_TIMEOUT when none arrives for `idleMs`. */
+export async function* bodyChunks(request: Request, idleMs: number): AsyncGenerator<Uint8Array> {
+  if (!request.body) return;
+  const reader = request.body.getReader();
+  let fail!: (error: AppError) => void;
+  const stall = new Promise<never>((_, reject) => {
+    fail = reject;
+  });
+  stall.catch(() => {});
+  // One timer, pushed back on every chunk: cheaper than a timer per read.
+  const timer = setTimeout(() => fail(stalled(idleMs)), idleMs);
+  let finished = false;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), stall]);
+      if (next.done) {
+        finished = true;
+        return;
+      }
+      timer.refresh();
+      yield next.value;
+    }
+  } finally {
+    clearTimeout(timer);
+    // Unread rest: tell Bun we do not want it (the answer closes the connection).
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+/** The whole body as text, at most `maxBytes` (else `tooLarge()`), with the idle deadline. */
+export async function readBodyText(request: Request, maxBytes: number, idleMs: number, tooLarge: () => AppError): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of bodyChunks(request, idleMs)) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, size));
+}

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type AnyElysia, Elysia } from "elysia";
-import { AppError, isAppError, problemResponse } from "./errors.ts";
+import { AppError, isAppError, problemResponse, storageFailure } from "./errors.ts";
 import type { AppDeps } from "./http/deps.ts";
 import { checkController } from "./http/check.ts";
 import { clientController } from "./http/client.ts";
@@ -46,9 +46,11 @@ export function buildApp(deps: AppDeps) {
       else if (code === "VALIDATION" || code === "PARSE" || code === "INVALID_COOKIE_SIGNATURE") {
         appError = new AppError("BAD_REQUEST", "A parameter or the body does not match the API; see /openapi.json.");
       } else {
-        appError = new AppError("INTERNAL");
+        // A full disk (the OS's ENOSPC or SQLite's SQLITE_FULL) is the documented 507.
+        appError = storageFailure(error);
       }
-      if (appError.status >= 500) {
+      // A busy server refusing work is doing its job: the request line says so, no error log.
+      if (appError.status >= 500 && appError.code !== "SERVER_BUSY") {
         deps.logger.error("request_failed", { requestId, path: pathOf(request), ...errorFields(error) });
       }
       const response = problemResponse(appError, requestId);

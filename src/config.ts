@@ -168,7 +168,7 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     tlsKey,
     pdfWorkers: Math.floor(number("--pdf-workers", pick("pdf-workers", "PDF_WORKERS"), DEFAULTS.pdfWorkers, 1, 64)),
     pdfTimeoutMs: Math.round(number("--pdf-timeout", pick("pdf-timeout", "PDF_TIMEOUT"), DEFAULTS.pdfTimeoutSeconds, 0.1, 3600) * 1000),
-    pdfMemoryBytes: Math.floor(number("--pdf-memory-mb", pick("pdf-memory-mb", "PDF_MEMORY_MB"), DEFAULTS.pdfMemoryMb, 64, 1_000_000) * MB),
+    pdfMemoryBytes: Math.floor(number("--pdf-memory-mb", pick("pdf-memory-mb", "PDF_MEMORY_MB"), DEFAULTS.pdfMemoryMb, 128, 1_000_000) * MB),
     maxUploads: Math.floor(number("--max-uploads", pick("max-uploads", "MAX_UPLOADS"), DEFAULTS.maxUploads, 1, 100_000)),
     maxUploadsPerAddress: Math.floor(number("--max-uploads-per-address", pick("max-uploads-per-address", "MAX_UPLOADS_PER_ADDRESS"), DEFAULTS.maxUploadsPerAddress, 1, 100_000)),
     bodyTimeoutMs: Math.round(number("--body-timeout", pick("body-timeout", "BODY_TIMEOUT"), DEFAULTS.bodyTimeoutSeconds, 0.1, 3600) * 1000),

@@ -124,3 +124,18 @@ export function problemResponse(error: unknown, requestId?: string): Response {
     headers: { "content-type": PROBLEM_CONTENT_TYPE, "cache-control": "no-store", ...appError.headers },
   });
 }
+
+/** Error codes of a full disk: the OS's, and SQLite's when it cannot grow its files. */
+const DISK_FULL_CODES = new Set(["ENOSPC", "EDQUOT", "SQLITE_FULL"]);
+
+/**
+ * A failure of our own storage, not of the caller's request: 507 STORAGE_FULL when the disk
+ * (or SQLite's file) is full, else 500. The cause (with its path) goes to the log only.
+ */
+export function storageFailure(cause: unknown): AppError {
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code === "string" && DISK_FULL_CODES.has(code)) {
+    return new AppError("STORAGE_FULL", "The server's disk is full; free space on it (or wait for unclaimed decks to expire), then try again.", { cause });
+  }
+  return new AppError("INTERNAL", undefined, { cause });
+}

@@ -80,6 +80,7 @@ async function main(argv: string[]): Promise<number> {
     case "check":
       return runCheckCommand(args);
     case "token":
+      ownerOnlyFiles();
       return runTokenCommand(args);
     case "mcp":
       return runMcpCommand(args);
@@ -89,7 +90,16 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Files the server creates — the database, staged decks, the lock — are other people's
+ * talks and tokens: owner-only (0600, directories 0700), whatever the caller's umask.
+ */
+function ownerOnlyFiles(): void {
+  process.umask(0o077);
+}
+
 async function serve(args: string[]): Promise<number> {
+  ownerOnlyFiles();
   const running = startServer(parseServeArgs(args));
   await new Promise<void>((resolve) => {
     const stop = () => {
@@ -108,9 +118,17 @@ async function serve(args: string[]): Promise<number> {
 if (process.argv[2] === WORKER_COMMAND) await runPdfWorker();
 else runMain();
 
+/**
+ * Exit once stdout has taken everything written to it. On a pipe, writes are asynchronous:
+ * `process.exit` right after a large write cut `deckhand check --json` at 64 KiB.
+ */
+function exitWhenFlushed(code: number): void {
+  process.stdout.write("", () => process.exit(code));
+}
+
 function runMain(): void {
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => exitWhenFlushed(code),
     (error: unknown) => {
       if (error instanceof ConfigError || error instanceof DataDirLockedError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
         console.error(`deckhand: ${error.message}`);

@@ -47,8 +47,10 @@ export function wellKnownController(deps: AppDeps) {
         {
           headers: {
             "content-type": "application/json",
-            // Changes only with the binary or its flags.
+            // Changes only with the binary or its flags…
             "cache-control": "public, max-age=300",
+            // …and, without --base-url, with the name the client used (the URL above).
+            ...(deps.config.baseUrl ? {} : { vary: "Host, X-Forwarded-Host, X-Forwarded-Proto" }),
             // Discovery is meant to be read from anywhere (browser-based MCP clients included).
             "access-control-allow-origin": "*",
           },

@@ -45,13 +45,21 @@ export class TokenRepository {
     return this.db.query<Raw, []>("SELECT * FROM access_tokens ORDER BY created_at, id").all().map(fromRaw);
   }
 
-  /** The active (unrevoked) token with this hash, marking it used. */
+  /**
+   * The active (unrevoked) token with this hash, marking it used. On a full disk the mark is
+   * skipped: a token must still work when nothing can be written (its requests may be the
+   * ones that free space).
+   */
   useByHash(tokenHash: string, now: number): AccessTokenRow | null {
-    const raw = this.db
-      .query<Raw, [number, string]>(
-        "UPDATE access_tokens SET last_used_at = ?1 WHERE token_hash = ?2 AND revoked_at IS NULL RETURNING *",
-      )
-      .get(now, tokenHash);
+    let raw: Raw | null;
+    try {
+      raw = this.db
+        .query<Raw, [number, string]>("UPDATE access_tokens SET last_used_at = ?1 WHERE token_hash = ?2 AND revoked_at IS NULL RETURNING *")
+        .get(now, tokenHash);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "SQLITE_FULL") throw error;
+      raw = this.db.query<Raw, [string]>("SELECT * FROM access_tokens WHERE token_hash = ?1 AND revoked_at IS NULL").get(tokenHash);
+    }
     return raw ? fromRaw(raw) : null;
   }
 

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { closeSync, fdatasync, openSync, writeSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import Busboy from "@fastify/busboy";
-import { AppError } from "../errors.ts";
+import { AppError, storageFailure } from "../errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import type { ReceivedUpload } from "../handoff/service.ts";
 import type { BlobStore } from "../store/files.ts";
@@ -40,18 +40,6 @@ export function fileTooLarge(maxBytes: number): AppError {
     `The PDF is larger than this server's limit of ${mb} MB; make the PDF smaller (fewer or compressed images) or raise --max-upload-mb.`,
     { headers: { connection: "close" } },
   );
-}
-
-/**
- * A failure of our disk, not of the client's body: 507 when the disk is full, else 500.
- * The cause (with its path) goes to the log only.
- */
-export function storageFailure(cause: unknown): AppError {
-  const code = (cause as { code?: string } | null)?.code;
-  if (code === "ENOSPC" || code === "EDQUOT") {
-    return new AppError("STORAGE_FULL", "The server's disk is full; free space on it, or try again later.", { cause });
-  }
-  return new AppError("INTERNAL", undefined, { cause });
 }
 
 /** Reject early, before reading a byte, when the declared length is already too large. */

@@ -145,10 +145,11 @@ describe("POST /api/present — server-side failures", () => {
     expect(lines.join("")).toContain("ENOENT");
   });
 
-  test("a full disk is 507 STORAGE_FULL", async () => {
-    const { storageFailure } = await import("../../src/upload/receive.ts");
+  test("a full disk (the OS's or SQLite's) is 507 STORAGE_FULL", async () => {
+    const { storageFailure } = await import("../../src/errors.ts");
     const full = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     expect(storageFailure(full)).toMatchObject({ code: "STORAGE_FULL", status: 507 });
+    expect(storageFailure(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }))).toMatchObject({ code: "STORAGE_FULL", status: 507 });
     expect(storageFailure(Object.assign(new Error("io"), { code: "EIO" }))).toMatchObject({ code: "INTERNAL", status: 500 });
   });
 });

@@ -31,7 +31,7 @@ export interface PdfPoolOptions {
   workers: number;
   /** Wall-clock deadline of one job, from the moment a worker takes it. */
   timeoutMs: number;
-  /** Resident-set bound of one worker process (its watchdog kills it past this). */
+  /** Resident-set bound of one worker process (its watchdog kills it past this); loading mupdf alone peaks near 105 MB. */
   memoryBytes: number;
   /** Jobs waiting for a worker at most; the next one is refused with SERVER_BUSY. */
   maxWaiting: number;
@@ -144,7 +144,7 @@ export class PdfPool implements PdfReader {
         const at = this.queue.indexOf(job);
         if (at === -1) return;
         this.queue.splice(at, 1);
-        this.finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.options.maxWaitMs / 1000)} s`) });
+        this.finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.options.maxWaitMs / 100) / 10} s`) });
       }, this.options.maxWaitMs);
       this.queue.push(job);
       this.dispatch();
@@ -237,6 +237,8 @@ export class PdfPool implements PdfReader {
       return;
     }
     this.dispatch();
+    // A killed worker is replaced at once, so the next upload does not wait for mupdf to load.
+    if (slot.killedFor !== "close" && slot.ready) this.warm();
   }
 
   private deathError(slot: Slot, exitCode: number | null, signalCode: string | null): AppError {

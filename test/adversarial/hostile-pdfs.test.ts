@@ -1,0 +1,144 @@
+/**
+ * The audit's hostile PDF classes against the compiled binary, through every door that reads
+ * a PDF: POST /api/present, POST /api/check and the MCP tools. Each must get its documented
+ * answer within a bound, `/healthz` must answer throughout, and nothing may stay on disk.
+ *
+ * Sizes are the test's (HOSTILE_SCALE=1); `bench/availability.ts` raises them to the audit's.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { annotationFanOut, damagedLarge, HOSTILE_SCALE, hugeTextNotes, objStmRepairBomb, sharedStreamNotes } from "../fixtures/hostile-pdfs.ts";
+import { watchHealth } from "../helpers/raw-http.ts";
+import { type BinaryServer, scratch } from "../helpers/server.ts";
+
+const scaled = (n: number) => Math.max(1, Math.round(n * HOSTILE_SCALE));
+/** The deadline this server gives one PDF (--pdf-timeout). */
+const PDF_TIMEOUT_S = 1.5;
+/** A /healthz answer slower than this means the event loop was blocked (it took 21.6 s before). */
+const HEALTH_BOUND_MS = 1000;
+
+const space = scratch();
+let server: BinaryServer;
+
+beforeAll(async () => {
+  server = await space.start({ args: ["--pdf-timeout", String(PDF_TIMEOUT_S), "--rate-limit", "0"] });
+});
+afterAll(() => space.cleanup());
+
+function staged(): string[] {
+  return readdirSync(join(server.dataDir, "staged"));
+}
+
+async function upload(path: string, bytes: Uint8Array): Promise<{ status: number; body: Record<string, unknown>; bytes: number; ms: number }> {
+  const form = new FormData();
+  form.append("file", new Blob([bytes as BlobPart], { type: "application/pdf" }), "hostile.pdf");
+  const started = performance.now();
+  const response = await fetch(`${server.url}${path}`, { method: "POST", body: form });
+  const text = await response.text();
+  return { status: response.status, body: JSON.parse(text) as Record<string, unknown>, bytes: text.length, ms: performance.now() - started };
+}
+
+/** One stateless MCP tool call (no handshake needed): the tool result, or the HTTP problem. */
+async function callTool(name: string, pdf: Uint8Array): Promise<{ isError: boolean; text: string; structured?: Record<string, unknown> }> {
+  const response = await fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: { pdf_base64: Buffer.from(pdf).toString("base64") } } }),
+  });
+  const message = (await response.json()) as { result: { isError?: boolean; content: { text: string }[]; structuredContent?: Record<string, unknown> } };
+  return { isError: message.result.isError === true, text: message.result.content[0]!.text, ...(message.result.structuredContent ? { structured: message.result.structuredContent } : {}) };
+}
+
+async function whileWatching<T>(work: () => Promise<T>): Promise<T> {
+  const health = watchHealth(server.url);
+  try {
+    return await work();
+  } finally {
+    const seen = await health.stop();
+    expect(seen.failures).toBe(0);
+    expect(seen.max).toBeLessThan(HEALTH_BOUND_MS);
+  }
+}
+
+describe("an object-stream repair bomb (mupdf's repair is quadratic in its objects)", () => {
+  let bomb: Uint8Array;
+  beforeAll(() => {
+    // ~170 KB, ~5 s of repair here: past the 1.5 s deadline.
+    bomb = objStmRepairBomb(scaled(40_000));
+  });
+
+  for (const path of ["/api/present", "/api/check"]) {
+    test(`${path}: 422 PDF_TOO_COMPLEX at the deadline, /healthz answering meanwhile, nothing left on disk`, async () => {
+      const answer = await whileWatching(() => upload(path, bomb));
+      expect([answer.status, answer.body.code]).toEqual([422, "PDF_TOO_COMPLEX"]);
+      expect(String(answer.body.detail)).toContain(`longer than the ${PDF_TIMEOUT_S} s`);
+      expect(answer.ms).toBeLessThan(PDF_TIMEOUT_S * 1000 + 3000);
+      expect(staged()).toEqual([]);
+    });
+  }
+
+  for (const tool of ["present_pdf", "check_pdf"]) {
+    test(`MCP ${tool}: a tool error PDF_TOO_COMPLEX, /healthz answering meanwhile`, async () => {
+      const result = await whileWatching(() => callTool(tool, bomb));
+      expect(result.isError).toBe(true);
+      expect(result.text).toStartWith("PDF_TOO_COMPLEX:");
+      expect(staged()).toEqual([]);
+    });
+  }
+
+  test("the server goes on: a good deck is staged right after, by a fresh worker", async () => {
+    const { makeDeck } = await import("../fixtures/pdfs.ts");
+    const answer = await upload("/api/present", await makeDeck({ pages: 2 }));
+    expect([answer.status, answer.body.totalSlides]).toEqual([200, 2]);
+    expect(server.logs()).toContain('"event":"pdf_job_killed"');
+  });
+});
+
+describe("check amplification: the work of a check is bounded by what it does", () => {
+  test("one annotation repeated on every page, all pointing at one file: read once, capped per deck", async () => {
+    const answer = await whileWatching(async () => upload("/api/check", await annotationFanOut(scaled(500), scaled(3000))));
+    expect(answer.status).toBe(200);
+    const issues = (answer.body.issues as { code: string }[]).map((i) => i.code);
+    expect(issues).toContain("ANNOTATIONS_TOO_MANY");
+    // The one file specification is one attachment, not millions.
+    expect((answer.body.summary as { total: number }).total).toBe(1);
+    expect(answer.ms).toBeLessThan(PDF_TIMEOUT_S * 1000);
+  });
+
+  test("1,000 notes sidecars sharing one 1 MB stream: decoded once, 32 MiB of sidecar text at most, the report capped", async () => {
+    const answer = await whileWatching(async () => upload("/api/check", await sharedStreamNotes(scaled(1000), 1_000_000)));
+    expect(answer.status).toBe(200);
+    const pages = answer.body.pages as { notes: { issues: { code: string }[] } | null }[];
+    const budgetStopped = pages.filter((p) => p.notes?.issues.some((i) => i.code === "DECODE_BUDGET_EXCEEDED")).length;
+    expect(budgetStopped).toBeGreaterThan(scaled(1000) - 40);
+    expect((answer.body.issues as { code: string }[]).map((i) => i.code)).toContain("REPORT_TRUNCATED");
+    // 8 Mi characters of notes text at most, plus the findings.
+    expect(answer.bytes).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  test("3,000 text annotations of 300 KB on one slide: one annotation read once, 64 Ki characters of notes", async () => {
+    const answer = await whileWatching(async () => upload("/api/check", await hugeTextNotes(scaled(3000), 300_000)));
+    expect(answer.status).toBe(200);
+    const page = (answer.body.pages as { presenterNotes: { text: string } | null }[])[0]!;
+    expect(page.presenterNotes!.text.length).toBeLessThanOrEqual(64 * 1024 + 1);
+    expect((answer.body.issues as { code: string }[]).map((i) => i.code)).toContain("NOTES_TOO_LONG");
+    expect(answer.bytes).toBeLessThan(1024 * 1024);
+  });
+
+  test("MCP check_pdf of the same fan-out answers the same report", async () => {
+    const result = await whileWatching(async () => callTool("check_pdf", await annotationFanOut(scaled(500), scaled(3000))));
+    expect(result.isError).toBe(false);
+    expect((result.structured!.issues as { code: string }[]).map((i) => i.code)).toContain("ANNOTATIONS_TOO_MANY");
+  });
+});
+
+describe("a large damaged PDF (no usable xref: mupdf scans it all)", () => {
+  test("is read in a worker: an answer, /healthz answering meanwhile, nothing left on disk", async () => {
+    const answer = await whileWatching(() => upload("/api/present", damagedLarge(scaled(48) * 1024 * 1024)));
+    // Repaired in time it is a deck; past the deadline it is PDF_TOO_COMPLEX. Never a stall.
+    if (answer.status === 200) expect(answer.body.totalSlides).toBeGreaterThan(0);
+    else expect([answer.status, answer.body.code]).toEqual([422, "PDF_TOO_COMPLEX"]);
+    expect(staged().filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+});

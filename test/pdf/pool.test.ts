@@ -1,0 +1,116 @@
+/**
+ * The PDF worker pool with real worker processes: results equal the in-process reader's, a
+ * job past its deadline or its memory bound is killed and answers PDF_TOO_COMPLEX while the
+ * pool goes on with a fresh worker, the line of waiting jobs is bounded, and close() leaves
+ * no process behind.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { checkPdfFile } from "../../src/pdf/check.ts";
+import { inspectPdf } from "../../src/pdf/open.ts";
+import { PdfPool } from "../../src/pdf/worker/pool.ts";
+import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
+import { HOSTILE_SCALE, objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
+import { mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
+
+const MiB = 1024 * 1024;
+const pools: PdfPool[] = [];
+function pool(options: ConstructorParameters<typeof PdfPool>[0]): PdfPool {
+  const created = new PdfPool(options);
+  pools.push(created);
+  return created;
+}
+afterAll(async () => {
+  await Promise.all(pools.map((p) => p.close()));
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<{ code: string; detail: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as { code: string; detail: string };
+  }
+  throw new Error("expected the job to fail");
+}
+
+describe("PdfPool", () => {
+  test("inspect and check answer what the in-process reader answers", async () => {
+    const p = pool({ workers: 1 });
+    const deck = writeBytes(await makeDeck({ pages: 3 }));
+    expect(await p.inspect(deck.path)).toEqual(await inspectPdf(deck.path));
+    const fixture = await writeFixture({ pages: 2, attachments: [notesSidecar(2, "Say **hello**")] });
+    const meta = { bytes: fixture.bytes, sha256: fixture.sha256 };
+    expect(await p.check(fixture.path, meta)).toEqual(await checkPdfFile(fixture.path, meta));
+  });
+
+  test("a refused PDF keeps its code and sentence across the process boundary", async () => {
+    const p = pool({ workers: 1 });
+    const encrypted = writeBytes(await makeEncryptedDeck());
+    expect(await failure(p.inspect(encrypted.path))).toMatchObject({ code: "PDF_ENCRYPTED", status: 422 });
+    expect(await failure(p.inspect(writeBytes(new TextEncoder().encode("not a pdf")).path))).toMatchObject({ code: "NOT_A_PDF", status: 415 });
+  });
+
+  test("a job past its deadline is killed: PDF_TOO_COMPLEX, a fresh worker, the next job answers", async () => {
+    const p = pool({ workers: 1, timeoutMs: 1000 });
+    const deck = writeBytes(await makeDeck({ pages: 2 }));
+    await p.inspect(deck.path);
+    const [before] = p.stats.pids;
+    // 40,000 objects make mupdf's repair run ~5 s here: far past the 1 s deadline.
+    const bomb = writeBytes(objStmRepairBomb(Math.round(40_000 * Math.max(1, HOSTILE_SCALE))));
+    const started = performance.now();
+    const error = await failure(p.inspect(bomb.path));
+    expect(error).toMatchObject({ code: "PDF_TOO_COMPLEX", status: 422 });
+    expect(error.detail).toContain("longer than the 1 s");
+    // Answered at the deadline, not when mupdf would have finished.
+    expect(performance.now() - started).toBeLessThan(4000);
+    expect(await p.inspect(deck.path)).toMatchObject({ pageCount: 2 });
+    expect(p.stats.pids).not.toContain(before!);
+    expect(alive(before!)).toBe(false);
+  });
+
+  test("a job past its memory bound is killed by the worker's watchdog: PDF_TOO_COMPLEX", async () => {
+    const p = pool({ workers: 1, memoryBytes: 150 * MiB });
+    // An 80 MiB uncompressed attachment: verifying it holds its raw stream in mupdf's heap.
+    const big = await writeFixture({ pages: 1, attachments: [{ name: "media-big.mp4", data: mp4Bytes(80 * MiB), encoding: "none" }] });
+    const error = await failure(p.check(big.path, { bytes: big.bytes, sha256: big.sha256 }));
+    expect(error).toMatchObject({ code: "PDF_TOO_COMPLEX", status: 422 });
+    expect(error.detail).toContain("150 MB of memory");
+    const deck = writeBytes(await makeDeck({ pages: 1 }));
+    expect(await p.inspect(deck.path)).toMatchObject({ pageCount: 1 });
+  });
+
+  test("the line of waiting jobs is bounded: past it, or past the wait, SERVER_BUSY with Retry-After", async () => {
+    const p = pool({ workers: 1, timeoutMs: 3000, maxWaiting: 1, maxWaitMs: 500 });
+    const bomb = writeBytes(objStmRepairBomb(Math.round(40_000 * Math.max(1, HOSTILE_SCALE))));
+    const deck = writeBytes(await makeDeck({ pages: 1 }));
+    await p.inspect(deck.path); // the worker is up: the bomb runs at once, the next ones wait
+    const running = failure(p.inspect(bomb.path));
+    await Bun.sleep(50);
+    const waiting = failure(p.inspect(deck.path));
+    const refused = await failure(p.inspect(deck.path));
+    expect(refused).toMatchObject({ code: "SERVER_BUSY", status: 503 });
+    expect((refused as unknown as { headers: Record<string, string> }).headers["retry-after"]).toBe("5");
+    expect(await waiting).toMatchObject({ code: "SERVER_BUSY" });
+    expect((await waiting).detail).toContain("within 0.5 s");
+    expect(await running).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+  });
+
+  test("close() fails the waiting jobs and leaves no worker process behind", async () => {
+    const p = pool({ workers: 2 });
+    const deck = writeBytes(await makeDeck({ pages: 1 }));
+    await Promise.all([p.inspect(deck.path), p.inspect(deck.path)]);
+    const pids = p.stats.pids;
+    expect(pids.length).toBeGreaterThanOrEqual(1);
+    await p.close();
+    for (const pid of pids) expect(alive(pid)).toBe(false);
+    expect(await failure(p.inspect(deck.path))).toMatchObject({ code: "SERVER_BUSY" });
+  });
+});

@@ -39,7 +39,8 @@ export interface TestApp {
 }
 
 export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?: Logger; pdf?: PdfPool } = {}): TestApp {
-  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-test-"));
+  // A given data dir (e.g. on a small tmpfs) is the caller's to remove; a made one is ours.
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-test-"));
   let time = Date.parse("2026-11-22T10:00:00Z");
   const config = testConfig({ dataDir, rateLimit: 0, ...overrides });
   const runtime = createRuntime(config, { clock: () => time, logger: options.logger ?? silentLogger, pdf: options.pdf ?? testPdfReader() });
@@ -81,7 +82,7 @@ export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?:
     },
     close: () => {
       void runtime.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

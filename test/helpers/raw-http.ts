@@ -44,7 +44,7 @@ export function rawRequest(port: number, request: string | Uint8Array, options: 
     };
     const timer = setTimeout(done, options.timeoutMs ?? 10_000);
     socket.on("connect", () => socket.write(request));
-    socket.on("data", (chunk) => {
+    socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);
       const raw = Buffer.concat(chunks).toString("latin1");
       const parsed = parseResponse(raw);
@@ -120,7 +120,7 @@ export function trickleUpload(port: number, path: string, options: { localAddres
         sent += n;
       }, options.intervalMs ?? 200);
     });
-    socket.on("data", (chunk) => chunks.push(chunk));
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
     socket.on("close", finish);
     socket.on("error", () => {});
   });

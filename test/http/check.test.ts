@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { buildFixturePdf, GIF_BYTES, mediaSidecar, notesSidecar } from "../fixtures/sidecar-builder.ts";
-import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
+import { makeDeck, makeEncryptedDeck, makeLoopingPageTree } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 
@@ -57,6 +57,8 @@ describe("POST /api/check", () => {
       ["<html>not a pdf</html>", 415, "NOT_A_PDF"],
       ["%PDF-1.7 junk", 422, "PDF_UNREADABLE"],
       [await makeEncryptedDeck(), 422, "PDF_ENCRYPTED"],
+      // One rule with present (pdf/accept): a page tree that loops is damage, not a finding.
+      [makeLoopingPageTree(), 422, "PDF_UNREADABLE"],
       [await makeDeck({ padToBytes: 200_000 }), 413, "FILE_TOO_LARGE"],
     ];
     for (const [bytes, status, code] of cases) {

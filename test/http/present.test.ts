@@ -2,7 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeDeck, makeEmptyPdf, makeEncryptedDeck } from "../fixtures/pdfs.ts";
+import { makeDeck, makeEmptyPdf, makeEncryptedDeck, makeLoopingPageTree } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 
 let t: TestApp;
@@ -164,6 +164,8 @@ describe("POST /api/present — bad input", () => {
     { name: "encrypted with a user password", make: async () => ({ bytes: await makeEncryptedDeck() }), status: 422, code: "PDF_ENCRYPTED" },
     { name: "zero pages", make: async () => ({ bytes: await makeEmptyPdf() }), status: 422, code: "PDF_NO_PAGES" },
     { name: "over 3000 pages", make: async () => ({ bytes: await makeDeck({ pages: 3001 }) }), status: 422, code: "TOO_MANY_PAGES" },
+    // The rule /api/check applies too (pdf/accept): a page nobody can reach is damage.
+    { name: "a page tree that loops", make: async () => ({ bytes: makeLoopingPageTree() }), status: 422, code: "PDF_UNREADABLE" },
   ];
   for (const c of cases) {
     test(`${c.name} → ${c.status} ${c.code}, nothing left behind`, async () => {
@@ -182,6 +184,17 @@ describe("POST /api/present — bad input", () => {
       expect((await t.handle("/healthz")).status).toBe(200);
     });
   }
+
+  test("more than 20 parts before the file part is a 400 that says so, not FILE_MISSING", async () => {
+    t = makeTestApp();
+    const form = new FormData();
+    for (let i = 0; i < 25; i++) form.append(`field${i}`, "x");
+    form.append("file", new Blob([await makeDeck()], { type: "application/pdf" }), "deck.pdf");
+    const problem = await problemOf(await t.handle("/api/present", { method: "POST", body: form }));
+    expect([problem.status, problem.body.code]).toEqual([400, "BAD_REQUEST"]);
+    expect(String(problem.body.detail)).toContain("too many parts");
+    await expectNothingLeft(t);
+  });
 
   test("a PDF named .txt with a text/plain type is still a PDF: the bytes decide", async () => {
     t = makeTestApp();

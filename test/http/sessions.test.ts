@@ -21,6 +21,18 @@ const complete = (app: TestApp, id: string, token?: string, body?: unknown) =>
   });
 
 describe("GET /api/sessions/{id}/handoff", () => {
+  test("takes the controller token in the x-controller-token header too, so a proxy need not log it", async () => {
+    t = makeTestApp();
+    const bytes = await makeDeck({ pages: 2 });
+    const record = await t.present(bytes);
+    const res = await download(t, record.id, undefined, { "x-controller-token": record.token });
+    expect(res.status).toBe(200);
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(bytes);
+    // The header wins over the query parameter.
+    const wrong = await problemOf(await download(t, record.id, record.token, { "x-controller-token": "nope" }));
+    expect([wrong.status, wrong.body.code]).toEqual([403, "TOKEN_INVALID"]);
+  });
+
   test("streams the staged bytes with their metadata and does not consume the handoff", async () => {
     t = makeTestApp();
     const bytes = await makeDeck({ pages: 3 });

@@ -155,6 +155,32 @@ describe("HTTP-level rules of /mcp", () => {
     expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools).toHaveLength(2);
   });
 
+  test("a batch of more tool calls than one request may carry is a 400 problem; none of them runs", async () => {
+    s = await startMcpTestServer();
+    const pdf = base64(await makeDeck({ pages: 1 }));
+    const call = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "present_pdf", arguments: { pdf_base64: pdf } } });
+    const res = await fetch(`${s.url}/mcp`, {
+      method: "POST",
+      headers: { accept: ACCEPT, "content-type": "application/json", "mcp-protocol-version": "2025-03-26" },
+      body: JSON.stringify(Array.from({ length: 5 }, (_, i) => call(i + 1))),
+    });
+    expect(res.status).toBe(400);
+    const problem = (await res.json()) as { code: string; detail: string };
+    expect(problem.code).toBe("BAD_REQUEST");
+    expect(problem.detail).toContain("at most 4 tool calls");
+    expect(s.stagedFiles()).toEqual([]);
+  });
+
+  test("a page on a foreign origin is refused with 403 before any JSON-RPC is read; --allow-origin admits one", async () => {
+    s = await startMcpTestServer({ allowedOrigins: ["https://app.example.com"] });
+    const list = (origin: string) =>
+      fetch(`${s.url}/mcp`, { method: "POST", headers: { accept: ACCEPT, "content-type": "application/json", origin }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const refused = await list("https://evil.example");
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { code: string }).code).toBe("ORIGIN_NOT_ALLOWED");
+    expect((await list("https://app.example.com")).status).toBe(200);
+  });
+
   test("an unknown or revoked Bearer token is an HTTP 401 with WWW-Authenticate, before any JSON-RPC", async () => {
     s = await startMcpTestServer();
     const created = s.running.runtime.deps.accessTokens.create("old");

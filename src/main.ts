@@ -100,7 +100,7 @@ function ownerOnlyFiles(): void {
 
 async function serve(args: string[]): Promise<number> {
   ownerOnlyFiles();
-  const running = startServer(parseServeArgs(args));
+  const running = await startServer(parseServeArgs(args));
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off("SIGTERM", stop);

@@ -42,7 +42,7 @@ export interface StartOptions {
   shutdownGraceMs?: number;
 }
 
-export function startServer(config: Config, options: StartOptions = {}): RunningServer {
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
   const tls = readTls(config);
   const lock = lockDataDir(config.dataDir);
@@ -70,9 +70,8 @@ export function startServer(config: Config, options: StartOptions = {}): Running
         });
       return sweeping;
     };
-    // Start-up sweep: temp leftovers and rowless files of a crashed run go (before the first
-    // upload can create new ones: the server is not listening yet when this starts).
-    void sweep();
+    // Start-up sweep: temp leftovers and rowless files of a crashed run go before we listen.
+    await sweep();
     timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
 
     const server = listen(config, tls, buildApp(deps), deps.logger, peers);

@@ -33,7 +33,7 @@ const removals: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "deckhand-concurrency-"));
-  running = startServer(testConfig({ dataDir, host: "127.0.0.1", port: 0, rateLimit: 0 }), { logger: silentLogger });
+  running = await startServer(testConfig({ dataDir, host: "127.0.0.1", port: 0, rateLimit: 0 }), { logger: silentLogger });
   // Watch deletions: the claim must unlink the staged file once, not once per request.
   const blobs = running.runtime.deps.blobs;
   const remove = blobs.remove.bind(blobs);

@@ -36,6 +36,21 @@ async function present(server: BinaryServer, localAddress?: string): Promise<num
 }
 
 describe("a body that stops arriving", () => {
+  test("on /mcp too: a JSON body that never completes is dropped with 408 within its deadline", async () => {
+    const server = await space.start({ args: ["--body-timeout", "1"] });
+    const { rawRequest } = await import("../helpers/raw-http.ts");
+    // 100 bytes declared, 10 sent: the deadline is 1 s plus 100 bytes at 32 KiB/s.
+    const started = performance.now();
+    const response = await rawRequest(
+      server.port,
+      'POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"',
+      { timeoutMs: 10_000 },
+    );
+    expect(response.status).toBe(408);
+    expect(JSON.parse(response.body).code).toBe("REQUEST_TIMEOUT");
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
   test("is dropped after --body-timeout with 408 REQUEST_TIMEOUT, its temp file removed", async () => {
     const server = await space.start({ args: ["--body-timeout", "1"] });
     const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 60_000 });

@@ -27,7 +27,7 @@ export interface McpTestServer {
 
 export async function startMcpTestServer(overrides: Partial<Config> = {}): Promise<McpTestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "deckhand-mcp-"));
-  const running = startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0, ...overrides }), { logger: silentLogger });
+  const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0, ...overrides }), { logger: silentLogger });
   const clients: Client[] = [];
   return {
     running,

@@ -91,7 +91,13 @@ describe("PdfPool", () => {
     const p = pool({ workers: 1, timeoutMs: 3000, maxWaiting: 1, maxWaitMs: 500 });
     const bomb = writeBytes(objStmRepairBomb(Math.round(40_000 * Math.max(1, HOSTILE_SCALE))));
     const deck = writeBytes(await makeDeck({ pages: 1 }));
-    await p.inspect(deck.path); // the worker is up: the bomb runs at once, the next ones wait
+    // The worker is up (its start may itself take longer than the 0.5 s wait on a busy
+    // machine): then the bomb runs at once and the next jobs wait.
+    for (let attempt = 0; ; attempt++) {
+      const outcome = await p.inspect(deck.path).then(() => "ok", (error: { code: string }) => error.code);
+      if (outcome === "ok") break;
+      expect([attempt < 20, outcome]).toEqual([true, "SERVER_BUSY"]);
+    }
     const running = failure(p.inspect(bomb.path));
     await Bun.sleep(50);
     const waiting = failure(p.inspect(deck.path));

@@ -1,7 +1,9 @@
 /**
  * Download benchmark (DESIGN §7): `GET /api/sessions/{id}/handoff?t=` of a staged 100 MB PDF
  * against serving the same file with `new Response(Bun.file(path))` from a bare Bun.serve —
- * target within 1.1×. Both servers are separate processes; the client is curl -o /dev/null.
+ * target within 1.1× (client: curl -o /dev/null) — and the throughput of both at 8, 32 and
+ * 128 concurrent clients downloading a 4 MiB deck — target ≥ 0.9× (client: fetch in this
+ * process, the same for both). Both servers are separate processes.
  *
  *   bun bench/download.ts [--reps N] [--source]
  *
@@ -18,6 +20,24 @@ import { describeMs, machineLine, mbPerS, summarize, verdict } from "./lib/stats
 
 const MiB = 1024 * 1024;
 const SIZE = 100 * MiB;
+const SMALL = 4 * MiB;
+const REQUESTS_PER_CLIENT = 8;
+
+/** Requests per second of `clients` concurrent loops, each downloading `url` REQUESTS_PER_CLIENT times. */
+async function throughput(url: string, clients: number): Promise<number> {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = 0; i < REQUESTS_PER_CLIENT; i++) {
+        const response = await fetch(url);
+        let size = 0;
+        for await (const chunk of response.body!) size += chunk.byteLength;
+        if (response.status !== 200 || size !== SMALL) throw new Error(`GET answered ${response.status} with ${size} bytes`);
+      }
+    }),
+  );
+  return (clients * REQUESTS_PER_CLIENT) / ((performance.now() - started) / 1000);
+}
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { reps: { type: "string" }, source: { type: "boolean" } } });
 const reps = Math.max(1, Math.min(50, Number(values.reps ?? 15)));
 const mode = pickMode();
@@ -63,6 +83,26 @@ try {
   console.log(verdict("download 100 MB, deckhand / baseline", r.median / b.median, 1.1));
   console.log(`      (ratio of the fastest runs: ${(r.min / b.min).toFixed(2)}×)`);
   await complete(deckhand.url, staged.id, staged.token);
+
+  // --- concurrent clients ---------------------------------------------------------------------
+  const small = join(work, "deck-4mb.pdf");
+  await writeBenchPdf(small, SMALL);
+  const smallStaged = await present(deckhand.url, small);
+  const smallHandoff = `${deckhand.url}/api/sessions/${smallStaged.id}/handoff?t=${smallStaged.token}`;
+  const smallFile = `${baseline.url}/file?path=${encodeURIComponent(small)}`;
+  console.log(`\nconcurrent downloads of a 4 MiB deck (${REQUESTS_PER_CLIENT} per client; median of 3 alternating runs):`);
+  for (const clients of [8, 32, 128]) {
+    const runs: { base: number; real: number }[] = [];
+    await throughput(smallFile, clients);
+    await throughput(smallHandoff, clients);
+    for (let i = 0; i < 3; i++) runs.push({ base: await throughput(smallFile, clients), real: await throughput(smallHandoff, clients) });
+    const ratios = runs.map((run) => run.real / run.base).sort((a, b) => a - b);
+    const mid = runs.map((run) => run.real / run.base).indexOf(ratios[1]!);
+    const { base, real } = runs[mid]!;
+    const ok = ratios[1]! >= 0.9;
+    console.log(`${ok ? "PASS" : "MISS"}  ${String(clients).padStart(3)} clients: baseline ${base.toFixed(0)} req/s, deckhand ${real.toFixed(0)} req/s: ${ratios[1]!.toFixed(2)}× (target ≥ 0.9×)`);
+  }
+  await complete(deckhand.url, smallStaged.id, smallStaged.token);
 } catch (error) {
   console.error("download benchmark crashed:", error);
   process.exitCode = 1;

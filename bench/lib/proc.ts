@@ -102,18 +102,18 @@ async function spawnServer(command: (port: number) => string[], dir: string): Pr
   return { url, pid: proc.pid, proc, stop: stopper(proc, [dir]) };
 }
 
-/** Start deckhand with its own temporary data dir, upload limits raised for benchmarking. */
-export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = []): Promise<Running> {
-  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-"));
+/** Start deckhand with its own temporary data dir (or `dataDir`), upload limits raised for benchmarking. */
+export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-"))): Promise<Running & { dataDir: string }> {
   const command = mode === "binary" ? [BINARY] : [process.execPath, MAIN];
   return spawnServer(
     (port) => [
       ...command,
       ...["serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir],
-      ...["--max-upload-mb", "300", "--max-staged-gb", "10", "--rate-limit", "0", ...extraArgs],
+      // One benchmark client on one address: no per-address bounds in the way.
+      ...["--max-upload-mb", "300", "--max-staged-gb", "10", "--rate-limit", "0", "--max-uploads-per-address", "1000", "--max-uploads", "1000", ...extraArgs],
     ],
     dataDir,
-  );
+  ).then((running) => ({ ...running, dataDir }));
 }
 
 /** Start the bare baseline server (bench/lib/baseline-server.ts) writing into its own temp dir. */

@@ -90,7 +90,9 @@ export class HandoffService {
   async stage(upload: ReceivedUpload, options: { authenticated: boolean; baseUrl: string }): Promise<HandoffRecord> {
     try {
       this.assertCapacity(upload.bytes);
-      const info = await this.deps.pdf.inspect(upload.temp.path);
+      // The fsync that makes the bytes durable overlaps their validation by a PDF worker;
+      // a refused PDF is deleted anyway.
+      const [info] = await Promise.all([this.deps.pdf.inspect(upload.temp.path), upload.temp.sync()]);
       const now = this.deps.clock();
       const id = newSessionId();
       const token = newControllerToken();

@@ -17,8 +17,10 @@ export function checkController(deps: AppDeps) {
       try {
         const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs });
         try {
-          // Waits in the PDF pool's bounded line (503 SERVER_BUSY past it): the check gate.
-          return await deps.pdf.check(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+          // Waits in the PDF pool's bounded line (503 SERVER_BUSY past it): the check gate. The
+          // report arrives as JSON text and goes out as is.
+          const report = await deps.pdf.checkJson(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+          return new Response(report, { headers: { "content-type": "application/json" } });
         } finally {
           await upload.temp.discard();
         }

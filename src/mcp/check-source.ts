@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { AppError } from "../errors.ts";
-import type { TempFile } from "../store/files.ts";
+import type { ScratchFile } from "../store/files.ts";
 import { digestFile } from "../upload/digest.ts";
 import { fileTooLarge, receiveBytes } from "../upload/receive.ts";
 import type { CheckReportObject, PdfSource } from "./server.ts";
@@ -16,7 +16,7 @@ export type CheckFile = (path: string, meta: { bytes: number; sha256: string }) 
 
 export interface CheckSourceOptions {
   maxBytes: number;
-  createTemp: () => TempFile;
+  createTemp: () => ScratchFile;
   checkFile: CheckFile;
 }
 

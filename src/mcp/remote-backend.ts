@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import type { HandoffRecord } from "../handoff/service.ts";
 import type { PdfReader } from "../pdf/worker/pool.ts";
-import type { TempFile } from "../store/files.ts";
+import type { ScratchFile } from "../store/files.ts";
 import { checkPdfSource, localFileSize } from "./check-source.ts";
 import { fileTooLarge } from "../upload/receive.ts";
 import type { ToolBackend } from "./server.ts";
@@ -27,7 +27,7 @@ export interface RemoteBackendOptions {
 }
 
 /** A temp file in its own private directory under the OS temp dir; discard removes both. */
-function osTempFile(): TempFile {
+function osTempFile(): ScratchFile {
   const dir = mkdtempSync(join(tmpdir(), "deckhand-mcp-"));
   return { path: join(dir, "input.pdf"), discard: () => rm(dir, { recursive: true, force: true }) };
 }

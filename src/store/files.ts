@@ -15,8 +15,26 @@ import { join } from "node:path";
 
 export interface TempFile {
   readonly path: string;
+  /**
+   * Make the bytes written so far durable (fsync; idempotent). `commit` does it anyway; a
+   * caller may start it earlier, e.g. while the PDF is being validated.
+   */
+  sync(): Promise<void>;
   /** Delete the temporary file (idempotent). */
   discard(): Promise<void>;
+}
+
+/** A temporary file that will never be kept (a check's input): no durability needed. */
+export type ScratchFile = Pick<TempFile, "path" | "discard">;
+
+/** fsync the file at `path`. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 export interface BlobStore {
@@ -94,8 +112,13 @@ export class LocalBlobStore implements BlobStore {
   createTemp(): TempFile {
     const path = join(this.dir, `${randomBytes(12).toString("base64url")}.tmp`);
     this.liveTemps.add(path);
+    let synced: Promise<void> | null = null;
     return {
       path,
+      sync: () => {
+        synced ??= syncFile(path);
+        return synced;
+      },
       discard: async () => {
         await rm(path, { force: true });
         this.liveTemps.delete(path);
@@ -107,12 +130,7 @@ export class LocalBlobStore implements BlobStore {
     this.committing.add(id);
     try {
       // fsync before rename: after a power cut the name never points at missing bytes.
-      const handle = await open(temp.path, "r");
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
+      await temp.sync();
       await rename(temp.path, this.pathOf(id));
       this.liveTemps.delete(temp.path);
       // The rename itself is durable only once the directory is synced.

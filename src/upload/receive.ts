@@ -6,13 +6,14 @@
  * stream directly; `Readable.fromWeb` piping cost ~1.6× the time in bench/upload.ts).
  */
 import { createHash } from "node:crypto";
-import { closeSync, fdatasync, openSync, writeSync } from "node:fs";
+import { closeSync, fdatasync, openSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import Busboy from "@fastify/busboy";
 import { AppError, storageFailure } from "../errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
+import { FileWriter } from "./file-writer.ts";
 import type { ReceivedUpload } from "../handoff/service.ts";
-import type { BlobStore } from "../store/files.ts";
+import type { BlobStore, ScratchFile, TempFile } from "../store/files.ts";
 
 /** Room for multipart boundaries and part headers on top of the file itself. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -82,6 +83,7 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
   let upload: ReceivedUpload | null = null;
   let hash: ReturnType<typeof createHash> | null = null;
   let fd = -1;
+  let writer: FileWriter | null = null;
   let failure: AppError | null = null;
   let received = false;
   let sinceGc = 0;
@@ -116,17 +118,13 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
       failure ??= storageFailure(cause);
       return;
     }
+    const out = new FileWriter(fd);
+    writer = out;
     stream.on("data", (chunk: Buffer) => {
       if (failure) return;
       hash!.update(chunk);
       current.bytes += chunk.length;
-      // Synchronous writes: nothing queues in memory behind a slow disk.
-      try {
-        for (let offset = 0; offset < chunk.length; ) offset += writeSync(fd, chunk, offset, chunk.length - offset);
-      } catch (cause) {
-        failure ??= storageFailure(cause);
-        return;
-      }
+      out.write(chunk);
       sinceSync += chunk.length;
       if (options.durable && sinceSync >= SYNC_EVERY_BYTES) {
         sinceSync = 0;
@@ -154,9 +152,16 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
       busboy.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
       // Stop reading as soon as the upload is refused: the rest of the body is not wanted.
       if (failure) throw failure;
+      // A slow disk holds this upload's reading back, not the event loop.
+      if ((writer as FileWriter | null)?.backlogged) await (writer as FileWriter | null)?.drained();
+      const writeFailure = (writer as FileWriter | null)?.failure;
+      if (writeFailure) throw (failure ??= storageFailure(writeFailure));
     }
     busboy.end();
     await parsed;
+    await (writer as FileWriter | null)?.drained();
+    const writeFailure = (writer as FileWriter | null)?.failure;
+    if (writeFailure) failure ??= storageFailure(writeFailure);
     if (failure) throw failure;
     const done = upload as ReceivedUpload | null;
     if (!done) throw new AppError("FILE_MISSING");
@@ -170,6 +175,8 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", "The multipart/form-data body is malformed or was cut off; send the upload again.", { cause: error });
   } finally {
+    // Every queued write ends before the fd is closed (and its number reused).
+    await (writer as FileWriter | null)?.drained();
     if (syncing) await syncing;
     if (fd !== -1) closeSync(fd);
     // Closed first: a file still open cannot be removed everywhere (Windows).
@@ -181,7 +188,7 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
  * Stage in-memory bytes (MCP's base64 input) through the same temp-file path as uploads.
  * `blobs` only needs `createTemp` (the stdio tools use a private OS temp dir).
  */
-export async function receiveBytes(bytes: Uint8Array, uploadName: string | null, blobs: Pick<BlobStore, "createTemp">): Promise<ReceivedUpload> {
+export async function receiveBytes<T extends ScratchFile = TempFile>(bytes: Uint8Array, uploadName: string | null, blobs: { createTemp(): T }): Promise<Omit<ReceivedUpload, "temp"> & { temp: T }> {
   const temp = blobs.createTemp();
   try {
     await writeFile(temp.path, bytes, { flag: "wx" });

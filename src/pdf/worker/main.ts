@@ -38,7 +38,9 @@ function send(message: WorkerMessage): void {
 
 async function run(job: JobRequest): Promise<void> {
   try {
-    const result = job.kind === "inspect" ? await inspectPdf(job.path) : await checkPdfFile(job.path, job.meta, job.options);
+    // A report can be megabytes: turned into text here, it crosses to the server as one string
+    // that the server sends on as is, instead of being cloned and serialised on its event loop.
+    const result = job.kind === "inspect" ? await inspectPdf(job.path) : JSON.stringify(await checkPdfFile(job.path, job.meta, job.options));
     send({ type: "done", id: job.id, result, rss: process.memoryUsage.rss() });
   } catch (error) {
     const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });

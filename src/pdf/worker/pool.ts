@@ -24,6 +24,8 @@ export interface PdfReader {
   inspect(path: string): Promise<PdfInfo>;
   /** The check report of the PDF at `path`. */
   check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport>;
+  /** The same report as JSON text, for a caller that only sends it on (no parse, no stringify). */
+  checkJson(path: string, meta: FileMeta, options?: CheckOptions): Promise<string>;
 }
 
 export interface PdfPoolOptions {
@@ -66,7 +68,7 @@ export function workerCommand(): string[] {
   return [process.execPath, join(import.meta.dir, "main.ts")];
 }
 
-type Outcome = { ok: true; value: PdfInfo | CheckReport } | { ok: false; error: AppError };
+type Outcome = { ok: true; value: PdfInfo | string } | { ok: false; error: AppError };
 
 type JobInput = JobRequest extends infer R ? (R extends JobRequest ? Omit<R, "id"> : never) : never;
 
@@ -107,8 +109,12 @@ export class PdfPool implements PdfReader {
     return this.submit({ kind: "inspect", path }) as Promise<PdfInfo>;
   }
 
-  check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport> {
-    return this.submit({ kind: "check", path, meta, ...(options ? { options } : {}) }) as Promise<CheckReport>;
+  async check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport> {
+    return JSON.parse(await this.checkJson(path, meta, options)) as CheckReport;
+  }
+
+  checkJson(path: string, meta: FileMeta, options?: CheckOptions): Promise<string> {
+    return this.submit({ kind: "check", path, meta, ...(options ? { options } : {}) }) as Promise<string>;
   }
 
   /** Start one worker now, so the first upload does not wait for mupdf to load. */
@@ -135,7 +141,7 @@ export class PdfPool implements PdfReader {
     await Promise.all(exits);
   }
 
-  private submit(request: JobInput): Promise<PdfInfo | CheckReport> {
+  private submit(request: JobInput): Promise<PdfInfo | string> {
     return new Promise((resolve, reject) => {
       const job: Job = { request, settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)) };
       if (this.closed) return this.finish(job, { ok: false, error: busy("the server is shutting down") });

@@ -7,7 +7,6 @@
 import type { ErrorCode } from "../../errors.ts";
 import type { AnalyzeOptions } from "../analyze.ts";
 import type { PdfInfo } from "../open.ts";
-import type { CheckReport } from "../report-types.ts";
 
 /** What a caller already knows of the file it hands over (computed while receiving it). */
 export interface FileMeta {
@@ -23,11 +22,10 @@ export type JobRequest =
   | { id: number; kind: "inspect"; path: string }
   | { id: number; kind: "check"; path: string; meta: FileMeta; options?: CheckOptions };
 
-export type JobResult = { inspect: PdfInfo; check: CheckReport };
-
 export type WorkerMessage =
   | { type: "ready" }
-  | { type: "done"; id: number; result: PdfInfo | CheckReport; rss: number }
+  /** A check's result is its report as JSON text: serialised off the server's event loop. */
+  | { type: "done"; id: number; result: PdfInfo | string; rss: number }
   | { type: "failed"; id: number; code: ErrorCode; detail: string; cause?: string; rss: number };
 
 /** The worker's memory bound in bytes, passed in its environment. */

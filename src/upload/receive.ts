@@ -28,6 +28,8 @@ const GC_EVERY_BYTES = 16 * 1024 * 1024;
  * to do and never runs on the event loop.
  */
 const SYNC_EVERY_BYTES = 32 * 1024 * 1024;
+/** Body bytes handed to the parser at a time: at most what the file writer takes per `room()`. */
+const FEED_BYTES = 64 * 1024;
 /** The form field that carries the PDF (spec §4.1). */
 export const FILE_FIELD = "file";
 
@@ -149,13 +151,16 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
 
   try {
     for await (const value of bodyChunks(request, options.idleMs ?? DEFAULT_BODY_IDLE_MS)) {
-      busboy.write(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-      // Stop reading as soon as the upload is refused: the rest of the body is not wanted.
-      if (failure) throw failure;
-      // A slow disk holds this upload's reading back, not the event loop.
-      if ((writer as FileWriter | null)?.backlogged) await (writer as FileWriter | null)?.drained();
-      const writeFailure = (writer as FileWriter | null)?.failure;
-      if (writeFailure) throw (failure ??= storageFailure(writeFailure));
+      for (let offset = 0; offset < value.byteLength; offset += FEED_BYTES) {
+        const length = Math.min(FEED_BYTES, value.byteLength - offset);
+        // A slow disk holds this upload's reading back, not the event loop.
+        await (writer as FileWriter | null)?.room(length);
+        busboy.write(Buffer.from(value.buffer, value.byteOffset + offset, length));
+        // Stop reading as soon as the upload is refused: the rest of the body is not wanted.
+        if (failure) throw failure;
+        const writeFailure = (writer as FileWriter | null)?.failure;
+        if (writeFailure) throw (failure ??= storageFailure(writeFailure));
+      }
     }
     busboy.end();
     await parsed;

@@ -10,7 +10,7 @@ import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
 import { startServer } from "./server.ts";
 import { DataDirLockedError } from "./store/lock.ts";
-import { VERSION } from "./version.ts";
+import { VERSION, versionLine } from "./version.ts";
 
 const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
 
@@ -37,7 +37,7 @@ Serve options (environment variable in brackets):
   --tls-key FILE       and this private key [DECKHAND_TLS_KEY]
 
   -h, --help           this help
-  -v, --version        the version
+  -v, --version        the version, the commit it was built from and the Bun version
 
 Run \`deckhand COMMAND --help\` for a command's own options.`;
 
@@ -50,7 +50,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (first === "-v" || first === "--version") {
-    console.log(VERSION);
+    console.log(versionLine());
     return 0;
   }
   const command = first === undefined || first.startsWith("-") ? "serve" : first;

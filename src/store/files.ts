@@ -54,7 +54,8 @@ export class LocalBlobStore implements BlobStore {
 
   commit(temp: TempFile, id: string): void {
     // fsync before rename: after a power cut the name never points at missing bytes.
-    const fd = openSync(temp.path, "r");
+    // "r+": Windows flushes only a handle opened for writing (EPERM otherwise).
+    const fd = openSync(temp.path, "r+");
     try {
       fsyncSync(fd);
     } finally {
@@ -62,7 +63,9 @@ export class LocalBlobStore implements BlobStore {
     }
     renameSync(temp.path, this.pathOf(id));
     this.liveTemps.delete(temp.path);
-    // The rename itself is durable only once the directory is synced.
+    // The rename itself is durable only once the directory is synced. Windows cannot flush a
+    // directory (EPERM); NTFS journals the rename itself.
+    if (process.platform === "win32") return;
     const dirFd = openSync(this.dir, "r");
     try {
       fsyncSync(dirFd);

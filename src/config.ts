@@ -22,7 +22,12 @@ export interface Config {
   rateLimit: number;
   tlsCert: string | null;
   tlsKey: string | null;
+  /** json: one object per line; pretty: a start-up banner and readable lines; auto: pretty on a terminal. */
+  logFormat: LogFormat;
 }
+
+export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -49,6 +54,7 @@ export const SERVE_OPTIONS = {
   "rate-limit": { type: "string" },
   "tls-cert": { type: "string" },
   "tls-key": { type: "string" },
+  "log-format": { type: "string" },
 } as const;
 
 export class ConfigError extends Error {
@@ -71,6 +77,13 @@ function bool(name: string, raw: string | undefined): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+function logFormat(raw: string | undefined): LogFormat {
+  if (raw === undefined || raw === "") return "auto";
+  const value = raw.toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new ConfigError(`--log-format must be auto, json or pretty, got "${raw}".`);
+  return value as LogFormat;
 }
 
 function baseUrl(raw: string | undefined): string | null {
@@ -117,6 +130,7 @@ export function resolveConfig(flags: Record<string, string | boolean | undefined
     rateLimit: number("--rate-limit", pick("rate-limit", "RATE_LIMIT"), DEFAULTS.rateLimit, 0, 1_000_000),
     tlsCert,
     tlsKey,
+    logFormat: logFormat(pick("log-format", "LOG_FORMAT")),
   };
 }
 

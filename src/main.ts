@@ -3,12 +3,13 @@
  * @module main
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  */
-import { ConfigError, parseServeArgs } from "./config.ts";
+import { ConfigError } from "./config.ts";
 import { CHECK_USAGE, runCheckCommand } from "./cli/check.ts";
+import { HEALTHCHECK_USAGE, runHealthcheckCommand } from "./cli/healthcheck.ts";
 import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
 import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
+import { runServeCommand } from "./cli/serve.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
-import { startServer } from "./server.ts";
 import { DataDirLockedError } from "./store/lock.ts";
 import { VERSION, versionLine } from "./version.ts";
 
@@ -22,6 +23,7 @@ Commands:
   check FILE.pdf     validate the deck's notes and media sidecars (no server needed)
   token              create, list or revoke access tokens
   mcp                run the MCP tools over stdio for desktop agents
+  healthcheck        exit 0 when the server on this machine answers /healthz (containers)
 
 Serve options (environment variable in brackets):
   --port N             port to listen on (8080) [DECKHAND_PORT]
@@ -35,13 +37,15 @@ Serve options (environment variable in brackets):
   --rate-limit N       anonymous uploads per minute per address, 0 = off (60) [DECKHAND_RATE_LIMIT]
   --tls-cert FILE      serve HTTPS with this certificate [DECKHAND_TLS_CERT]
   --tls-key FILE       and this private key [DECKHAND_TLS_KEY]
+  --log-format F       auto, json or pretty: auto is pretty (a banner and readable lines)
+                       on a terminal, one JSON object per line otherwise (auto) [DECKHAND_LOG_FORMAT]
 
   -h, --help           this help
   -v, --version        the version, the commit it was built from and the Bun version
 
 Run \`deckhand COMMAND --help\` for a command's own options.`;
 
-const COMMAND_USAGE: Record<string, string> = { present: PRESENT_USAGE, check: CHECK_USAGE, token: TOKEN_USAGE, mcp: MCP_USAGE };
+const COMMAND_USAGE: Record<string, string> = { present: PRESENT_USAGE, check: CHECK_USAGE, token: TOKEN_USAGE, mcp: MCP_USAGE, healthcheck: HEALTHCHECK_USAGE };
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -61,7 +65,9 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case "serve":
-      return serve(args);
+      return runServeCommand(args);
+    case "healthcheck":
+      return runHealthcheckCommand(args);
     case "present":
       return runPresentCommand(args);
     case "check":
@@ -74,21 +80,6 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Unknown command "${command}". Run \`deckhand --help\`.`);
       return 2;
   }
-}
-
-async function serve(args: string[]): Promise<number> {
-  const running = startServer(parseServeArgs(args));
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
-      running.runtime.deps.logger.info("shutdown", {});
-      void running.shutdown().then(resolve);
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
-  });
-  return 0;
 }
 
 main(process.argv.slice(2)).then(

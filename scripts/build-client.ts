@@ -33,14 +33,21 @@ function fail(what: string, logs: unknown[]): never {
   process.exit(1);
 }
 
-// 1. mupdf, served as-is from a versioned folder (it finds its .wasm beside itself). The
-//    brotli files mupdf ships are served to browsers that accept br: 10 MB of WASM → 3.6 MB.
+// 1. mupdf, served from a versioned folder (it finds its .wasm beside itself). The WASM is
+//    10.4 MB and the server needs it too: it is embedded once, gzip-compressed (4.7 MB), and
+//    served as gzip (every browser accepts it, also over plain http where brotli is not
+//    offered) or inflated for the rare client that accepts no gzip. Shipping it raw plus
+//    mupdf's brotli copy cost 14 MB of every binary (README, "Binary size").
 const mupdfPkg = JSON.parse(readFileSync(join(root, "node_modules/mupdf/package.json"), "utf8")) as { version: string };
 const vendorPath = `vendor/mupdf-${mupdfPkg.version}`;
 mkdirSync(join(outDir, vendorPath), { recursive: true });
-for (const name of ["mupdf.js", "mupdf-wasm.js", "mupdf-wasm.wasm", "mupdf.js.br", "mupdf-wasm.js.br", "mupdf-wasm.wasm.br"]) {
+for (const name of ["mupdf.js", "mupdf-wasm.js", "mupdf.js.br", "mupdf-wasm.js.br"]) {
   cpSync(join(root, "node_modules/mupdf/dist", name), join(outDir, vendorPath, name));
 }
+writeGzip(join(root, "node_modules/mupdf/dist/mupdf-wasm.wasm"), join(outDir, vendorPath, "mupdf-wasm.wasm.gz"));
+// The API docs' script (Scalar, 4.4 MB → 1.3 MB): only /docs loads it, never the presenter.
+mkdirSync(join(outDir, "docs"), { recursive: true });
+writeGzip(join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js"), join(outDir, "docs/scalar.js.gz"));
 const mupdfUrl = `/${vendorPath}/mupdf.js`;
 
 // 2. The render worker, its own bundle so pages can name its hashed URL.
@@ -101,7 +108,7 @@ const precache = [
   "/start/_",
   "/check",
   "/favicon.svg",
-  ...files.filter((f) => f.startsWith("assets/") || f.startsWith("vendor/")).map((f) => "/" + f),
+  ...files.filter((f) => f.startsWith("assets/") || f.startsWith("vendor/")).map((f) => "/" + f.replace(/\.gz$/, "")),
 ];
 const sw = await Bun.build({
   entrypoints: [join(clientDir, "src/sw/sw.ts")],
@@ -142,8 +149,13 @@ function listFiles(dir: string, prefix = ""): string[] {
   return out;
 }
 
+/** gzip at the highest level; the header carries no name or time, so builds stay byte-identical. */
+function writeGzip(from: string, to: string): void {
+  writeFileSync(to, Bun.gzipSync(readFileSync(from), { level: 9 }));
+}
+
 function contentType(file: string): string {
-  const name = file.replace(/\.br$/, "");
+  const name = file.replace(/\.(br|gz)$/, "");
   if (name.endsWith(".html")) return "text/html; charset=utf-8";
   if (name.endsWith(".js")) return "text/javascript; charset=utf-8";
   if (name.endsWith(".css")) return "text/css; charset=utf-8";

@@ -36,7 +36,12 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Browser origins (besides loopback and --base-url) allowed to call /mcp. */
   allowedOrigins: string[];
+  /** json: one object per line; pretty: a start-up banner and readable lines; auto: pretty on a terminal. */
+  logFormat: LogFormat;
 }
+
+export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 const MB = 1024 * 1024;
 const GB = 1024 * MB;
@@ -78,6 +83,7 @@ export const SERVE_OPTIONS = {
   "max-uploads-per-address": { type: "string" },
   "body-timeout": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
+  "log-format": { type: "string" },
 } as const;
 
 export class ConfigError extends Error {
@@ -100,6 +106,13 @@ function bool(name: string, raw: string | undefined): boolean {
   if (/^(1|true|yes|on)$/i.test(raw)) return true;
   if (/^(0|false|no|off)$/i.test(raw)) return false;
   throw new ConfigError(`${name} must be true or false, got "${raw}".`);
+}
+
+function logFormat(raw: string | undefined): LogFormat {
+  if (raw === undefined || raw === "") return "auto";
+  const value = raw.toLowerCase();
+  if (!(LOG_FORMATS as readonly string[]).includes(value)) throw new ConfigError(`--log-format must be auto, json or pretty, got "${raw}".`);
+  return value as LogFormat;
 }
 
 function baseUrl(raw: string | undefined): string | null {
@@ -173,6 +186,7 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     maxUploadsPerAddress: Math.floor(number("--max-uploads-per-address", pick("max-uploads-per-address", "MAX_UPLOADS_PER_ADDRESS"), DEFAULTS.maxUploadsPerAddress, 1, 100_000)),
     bodyTimeoutMs: Math.round(number("--body-timeout", pick("body-timeout", "BODY_TIMEOUT"), DEFAULTS.bodyTimeoutSeconds, 0.1, 3600) * 1000),
     allowedOrigins: origins(Array.isArray(allowOrigin) && allowOrigin.length > 0 ? allowOrigin : env.DECKHAND_ALLOW_ORIGIN ? [env.DECKHAND_ALLOW_ORIGIN] : []),
+    logFormat: logFormat(pick("log-format", "LOG_FORMAT")),
   };
 }
 

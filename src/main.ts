@@ -3,16 +3,18 @@
  * @module main
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  */
-import { ConfigError, parseServeArgs } from "./config.ts";
+import { ConfigError } from "./config.ts";
 import { CHECK_USAGE, runCheckCommand } from "./cli/check.ts";
+import { HEALTHCHECK_USAGE, runHealthcheckCommand } from "./cli/healthcheck.ts";
 import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
 import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
+import { runServeCommand } from "./cli/serve.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
-import { startServer } from "./server.ts";
 import { runPdfWorker } from "./pdf/worker/main.ts";
 import { WORKER_COMMAND } from "./pdf/worker/protocol.ts";
 import { DataDirLockedError } from "./store/lock.ts";
-import { VERSION } from "./version.ts";
+import { ownerOnlyFiles } from "./store/permissions.ts";
+import { VERSION, versionLine } from "./version.ts";
 
 const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
 
@@ -24,6 +26,7 @@ Commands:
   check FILE.pdf     validate the deck's notes and media sidecars (no server needed)
   token              create, list or revoke access tokens
   mcp                run the MCP tools over stdio for desktop agents
+  healthcheck        exit 0 when the server on this machine answers /healthz (containers)
 
 Serve options (environment variable in brackets):
   --port N             port to listen on (8080) [DECKHAND_PORT]
@@ -48,13 +51,15 @@ Serve options (environment variable in brackets):
   --pdf-workers N      processes that read PDFs with mupdf (2) [DECKHAND_PDF_WORKERS]
   --pdf-timeout S      seconds one PDF may take to read (10) [DECKHAND_PDF_TIMEOUT]
   --pdf-memory-mb N    memory one PDF reader may use (512) [DECKHAND_PDF_MEMORY_MB]
+  --log-format F       auto, json or pretty: auto is pretty (a banner and readable lines)
+                       on a terminal, one JSON object per line otherwise (auto) [DECKHAND_LOG_FORMAT]
 
   -h, --help           this help
-  -v, --version        the version
+  -v, --version        the version, the commit it was built from and the Bun version
 
 Run \`deckhand COMMAND --help\` for a command's own options.`;
 
-const COMMAND_USAGE: Record<string, string> = { present: PRESENT_USAGE, check: CHECK_USAGE, token: TOKEN_USAGE, mcp: MCP_USAGE };
+const COMMAND_USAGE: Record<string, string> = { present: PRESENT_USAGE, check: CHECK_USAGE, token: TOKEN_USAGE, mcp: MCP_USAGE, healthcheck: HEALTHCHECK_USAGE };
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -63,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (first === "-v" || first === "--version") {
-    console.log(VERSION);
+    console.log(versionLine());
     return 0;
   }
   const command = first === undefined || first.startsWith("-") ? "serve" : first;
@@ -74,7 +79,9 @@ async function main(argv: string[]): Promise<number> {
   }
   switch (command) {
     case "serve":
-      return serve(args);
+      return runServeCommand(args);
+    case "healthcheck":
+      return runHealthcheckCommand(args);
     case "present":
       return runPresentCommand(args);
     case "check":
@@ -88,30 +95,6 @@ async function main(argv: string[]): Promise<number> {
       console.error(`Unknown command "${command}". Run \`deckhand --help\`.`);
       return 2;
   }
-}
-
-/**
- * Files the server creates — the database, staged decks, the lock — are other people's
- * talks and tokens: owner-only (0600, directories 0700), whatever the caller's umask.
- */
-function ownerOnlyFiles(): void {
-  process.umask(0o077);
-}
-
-async function serve(args: string[]): Promise<number> {
-  ownerOnlyFiles();
-  const running = await startServer(parseServeArgs(args));
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off("SIGTERM", stop);
-      process.off("SIGINT", stop);
-      running.runtime.deps.logger.info("shutdown", {});
-      void running.shutdown().then(resolve);
-    };
-    process.on("SIGTERM", stop);
-    process.on("SIGINT", stop);
-  });
-  return 0;
 }
 
 // The binary starts its own PDF worker processes with this hidden command (pdf/worker/pool).

@@ -98,10 +98,13 @@ describe("the binary alone in an empty directory", () => {
     expect(await server.stop()).toBe(0);
   });
 
-  test("--version prints the package version and --help the usage, both exiting 0", () => {
+  test("--version prints the package version, the commit built from and the Bun runtime; --help the usage; both exit 0", () => {
     const version = run("--version");
     expect(version.code).toBe(0);
-    expect(version.stdout.trim()).toBe(pkg.version);
+    const head = Bun.spawnSync(["git", "rev-parse", "--short=12", "HEAD"]).stdout.toString().trim();
+    expect(head).toMatch(/^[0-9a-f]{12}$/);
+    const escape = (text: string) => text.replace(/[.+()]/g, "\\$&");
+    expect(version.stdout.trim()).toMatch(new RegExp(`^deckhand ${escape(pkg.version)} \\(commit ${head}(-dirty)?, bun ${escape(Bun.version)}, linux-x64\\)$`));
 
     const help = run("--help");
     expect(help.code).toBe(0);

@@ -26,6 +26,7 @@ describe("config", () => {
       maxUploadsPerAddress: 4,
       bodyTimeoutMs: 20_000,
       allowedOrigins: [],
+      logFormat: "auto",
     });
   });
 
@@ -51,6 +52,12 @@ describe("config", () => {
     expect(fromFlags).toMatchObject({ port: 9001, maxUploadBytes: 7 * MB, dataDir: "/tmp/dh", trustProxy: true, rateLimit: 0, requireAuth: true });
   });
 
+  test("--log-format / DECKHAND_LOG_FORMAT: auto by default, the flag over the variable", () => {
+    expect(parseServeArgs([], { DECKHAND_LOG_FORMAT: "pretty" }).logFormat).toBe("pretty");
+    expect(parseServeArgs(["--log-format", "json"], { DECKHAND_LOG_FORMAT: "pretty" }).logFormat).toBe("json");
+    expect(parseServeArgs(["--log-format", "PRETTY"], {}).logFormat).toBe("pretty");
+  });
+
   test("bad values are refused with a sentence that names the setting", () => {
     expect(() => parseServeArgs(["--port", "http"], {})).toThrow(ConfigError);
     expect(() => parseServeArgs(["--port", "70000"], {})).toThrow(/--port must be a number from 0 to 65535/);
@@ -58,5 +65,6 @@ describe("config", () => {
     expect(() => parseServeArgs(["--base-url", "ftp://x"], {})).toThrow(/http or https/);
     expect(() => parseServeArgs(["--tls-cert", "a.pem"], {})).toThrow(/go together/);
     expect(() => parseServeArgs(["--no-such-flag"], {})).toThrow();
+    expect(() => parseServeArgs(["--log-format", "xml"], {})).toThrow(/--log-format must be auto, json or pretty, got "xml"/);
   });
 });

@@ -6,19 +6,7 @@
  * `bun build --compile` embeds them and the binary needs nothing beside it.
  */
 import { Elysia } from "elysia";
-// Generated before start, test and build (scripts/build-client.ts); git-ignored.
-// @ts-ignore -- absent in a fresh checkout until the client is built
-import * as generated from "./client-assets.gen.ts";
-
-export interface ClientFile {
-  /** Where the bytes are: a real path in development, a `$bunfs` path inside the binary. */
-  path: string;
-  contentType: string;
-  bytes: number;
-}
-
-const clientFiles: Record<string, ClientFile> = (generated as unknown as { clientFiles?: Record<string, ClientFile> }).clientFiles ?? {};
-export const clientVersion: string = (generated as unknown as { clientVersion?: string }).clientVersion ?? "dev";
+import { clientVersion, type EmbeddedFile, embeddedFiles as clientFiles, inflate } from "../assets.ts";
 
 const YOUTUBE = "https://www.youtube-nocookie.com https://www.youtube.com";
 const VIMEO = "https://player.vimeo.com";
@@ -75,13 +63,23 @@ function acceptsBrotli(request: Request): boolean {
   return /\bbr\b/.test(request.headers.get("accept-encoding") ?? "");
 }
 
+function acceptsGzip(request: Request): boolean {
+  return /\bgzip\b/.test(request.headers.get("accept-encoding") ?? "");
+}
+
 function notModified(request: Request, etag: string): boolean {
   return request.headers.get("if-none-match")?.split(",").some((t) => t.trim() === etag) ?? false;
 }
 
-function fileResponse(urlPath: string, file: ClientFile, request: Request, headers: Record<string, string>): Response {
-  const compressed = clientFiles[urlPath + ".br"];
+async function fileResponse(urlPath: string, file: EmbeddedFile, request: Request, headers: Record<string, string>): Promise<Response> {
   const out: Record<string, string> = { ...headers, "Content-Type": file.contentType };
+  // Embedded only as gzip (mupdf's WASM, the docs' script): see scripts/build-client.ts.
+  if (file.path.endsWith(".gz")) {
+    out.Vary = "Accept-Encoding";
+    if (acceptsGzip(request)) return new Response(Bun.file(file.path), { headers: { ...out, "Content-Encoding": "gzip" } });
+    return new Response(await inflate(file), { headers: out });
+  }
+  const compressed = clientFiles[urlPath + ".br"];
   if (compressed) {
     out.Vary = "Accept-Encoding";
     if (acceptsBrotli(request)) {
@@ -92,7 +90,7 @@ function fileResponse(urlPath: string, file: ClientFile, request: Request, heade
   return new Response(Bun.file(file.path), { headers: out });
 }
 
-function pageResponse(page: string, request: Request): Response {
+function pageResponse(page: string, request: Request): Response | Promise<Response> {
   const file = clientFiles[`/pages/${page}.html`];
   if (!file) {
     return new Response("The browser client is not built. Run: bun run scripts/build-client.ts", {
@@ -123,9 +121,11 @@ export function clientController() {
     },
     hidden,
   );
-  for (const [urlPath, file] of Object.entries(clientFiles)) {
-    if (urlPath.startsWith("/pages/") || urlPath === "/sw.js" || urlPath.endsWith(".br")) continue;
-    const cache = urlPath === "/favicon.svg" ? "public, max-age=86400" : IMMUTABLE;
+  for (const [key, file] of Object.entries(clientFiles)) {
+    if (key.startsWith("/pages/") || key === "/sw.js" || key.endsWith(".br")) continue;
+    const urlPath = key.replace(/\.gz$/, "");
+    // Content-hashed bundles and the versioned mupdf folder never change under one URL.
+    const cache = /^\/(assets|vendor)\//.test(urlPath) ? IMMUTABLE : "public, max-age=86400";
     app.get(urlPath, ({ request }) => fileResponse(urlPath, file, request, { ...SECURITY_HEADERS, "Cache-Control": cache }), hidden);
   }
   return app;

@@ -2,9 +2,9 @@
  * @module pdf/mupdf
  * The only place that loads mupdf. Loading the WASM costs ~160 ms, so it happens on first
  * use, not at start-up. Inside a `bun build --compile` binary the WASM is not found next to
- * mupdf's JS, so we embed it as a file and point mupdf's `locateFile` at it.
+ * mupdf's JS, so we hand mupdf its bytes (the embedded copy the browser client also uses).
  */
-import wasmPath from "../../node_modules/mupdf/dist/mupdf-wasm.wasm" with { type: "file" };
+import { mupdfWasmBinary } from "../assets.ts";
 
 export type Mupdf = typeof import("mupdf");
 
@@ -12,7 +12,7 @@ let loading: Promise<Mupdf> | undefined;
 
 export function loadMupdf(): Promise<Mupdf> {
   loading ??= (async () => {
-    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { locateFile: () => wasmPath };
+    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { wasmBinary: await mupdfWasmBinary() };
     const mupdf = await import("mupdf");
     // mupdf prints repair warnings for hostile input; the checker reports problems itself.
     mupdf.setLog(null);

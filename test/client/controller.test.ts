@@ -73,17 +73,38 @@ describe("service worker and assets", () => {
     }
   });
 
-  test("mupdf's WASM is served as application/wasm, brotli when accepted", async () => {
-    const path = Object.keys(files).find((p) => p.endsWith("mupdf-wasm.wasm"))!;
+  test("mupdf's WASM is served as application/wasm: gzip when accepted, the same bytes inflated otherwise", async () => {
+    const key = Object.keys(files).find((p) => p.endsWith("mupdf-wasm.wasm.gz"))!;
+    // Embedded once, compressed; no raw or brotli copy rides in the binary.
+    expect(Object.keys(files).filter((p) => p.includes("mupdf-wasm.wasm"))).toEqual([key]);
+    const path = key.replace(/\.gz$/, "");
     const plain = await get(path);
+    expect(plain.status).toBe(200);
     expect(plain.headers.get("content-type")).toBe("application/wasm");
     expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+    expect(plain.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     const plainBytes = new Uint8Array(await plain.arrayBuffer());
-    expect(Array.from(plainBytes.subarray(0, 4))).toEqual([0x00, 0x61, 0x73, 0x6d]);
-    const br = await get(path, { "accept-encoding": "gzip, br" });
-    expect(br.headers.get("content-encoding")).toBe("br");
-    expect(br.headers.get("vary")).toBe("Accept-Encoding");
-    expect((await br.arrayBuffer()).byteLength).toBeLessThan(plainBytes.byteLength / 2);
+    expect(plainBytes).toEqual(new Uint8Array(await Bun.file("node_modules/mupdf/dist/mupdf-wasm.wasm").arrayBuffer()));
+    const gz = await get(path, { "accept-encoding": "gzip, deflate, br" });
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("vary")).toBe("Accept-Encoding");
+    const gzBytes = new Uint8Array(await gz.arrayBuffer());
+    expect(gzBytes.byteLength).toBeLessThan(plainBytes.byteLength / 2);
+    expect(Bun.gunzipSync(gzBytes)).toEqual(plainBytes);
+  });
+
+  test("the API docs' script is served from its gzip copy, revalidated daily, and never precached", async () => {
+    expect(Object.keys(files).filter((p) => p.startsWith("/docs/"))).toEqual(["/docs/scalar.js.gz"]);
+    const gz = await get("/docs/scalar.js", { "accept-encoding": "gzip" });
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(gz.headers.get("content-encoding")).toBe("gzip");
+    expect(gz.headers.get("cache-control")).toBe("public, max-age=86400");
+    const original = new Uint8Array(await Bun.file("node_modules/@scalar/api-reference/dist/browser/standalone.js").arrayBuffer());
+    expect(Bun.gunzipSync(new Uint8Array(await gz.arrayBuffer()))).toEqual(original);
+    expect(new Uint8Array(await (await get("/docs/scalar.js")).arrayBuffer())).toEqual(original);
+    expect(await (await get("/sw.js")).text()).not.toContain("/docs/");
   });
 
   test("the build is deterministic", async () => {

@@ -1,0 +1,50 @@
+/**
+ * @module cli/serve
+ * `deckhand serve`: start the server with its logs in the chosen form and, for a person at a
+ * terminal, the start-up banner; run until SIGTERM or SIGINT, then shut down gracefully.
+ */
+import { networkInterfaces } from "node:os";
+import { parseServeArgs } from "../config.ts";
+import { jsonLogger, prettyLogger, resolveLogFormat } from "../log.ts";
+import { startServer } from "../server.ts";
+import { ownerOnlyFiles } from "../store/permissions.ts";
+import { VERSION } from "../version.ts";
+import { bannerText } from "./banner.ts";
+
+export async function runServeCommand(args: string[]): Promise<number> {
+  const config = parseServeArgs(args);
+  ownerOnlyFiles();
+  const terminal = process.stdout.isTTY === true;
+  const form = resolveLogFormat(config.logFormat, terminal);
+  const write = (line: string) => void process.stdout.write(line);
+  // https://no-color.org: colour only on a terminal, and never when NO_COLOR is set.
+  const color = terminal && !process.env.NO_COLOR;
+  const logger = form === "pretty" ? prettyLogger(write, { color }) : jsonLogger(write);
+  const running = await startServer(config, { logger });
+  if (form === "pretty") {
+    write(
+      bannerText({
+        version: VERSION,
+        host: config.host,
+        port: running.server.port ?? config.port,
+        tls: config.tlsCert !== null,
+        baseUrl: config.baseUrl,
+        requireAuth: config.requireAuth,
+        dataDir: config.dataDir,
+        interfaces: networkInterfaces(),
+        color,
+      }),
+    );
+  }
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off("SIGTERM", stop);
+      process.off("SIGINT", stop);
+      logger.info("shutdown", {});
+      void running.shutdown().then(resolve);
+    };
+    process.on("SIGTERM", stop);
+    process.on("SIGINT", stop);
+  });
+  return 0;
+}

@@ -1,0 +1,99 @@
+/**
+ * The Caddy and nginx examples in deploy/ are valid and work: each is checked by the proxy's
+ * own validator, then run in front of the compiled binary (with --trust-proxy, as the README
+ * says) and a whole handoff goes through it over TLS. Only the name, ports and certificate
+ * paths of the examples are replaced. Fails when caddy, nginx or openssl is missing.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { makeDeck } from "../fixtures/pdfs.ts";
+import { handOver, waitHealthy } from "../helpers/handoff-client.ts";
+import { freePort, scratch } from "../helpers/server.ts";
+
+const root = join(import.meta.dir, "..", "..");
+const suite = scratch();
+const processes: Subprocess[] = [];
+afterAll(async () => {
+  for (const proc of processes) {
+    proc.kill("SIGTERM");
+    await proc.exited;
+  }
+  await suite.cleanup();
+});
+
+function tool(name: string, candidates: string[]): string {
+  const found = candidates.find((path) => existsSync(path));
+  if (!found) throw new Error(`${name} is missing (looked at ${candidates.join(", ")}): .ci/run installs it (apt-get install ${name}).`);
+  return found;
+}
+
+function check(command: string[], env?: Record<string, string>): string {
+  const result = Bun.spawnSync(command, { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const output = result.stdout.toString() + result.stderr.toString();
+  if (result.exitCode !== 0) throw new Error(`${command.join(" ")} failed (${result.exitCode}):\n${output}`);
+  return output;
+}
+
+function start(command: string[], env?: Record<string, string>): Subprocess {
+  const proc = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: "ignore", stderr: "pipe" });
+  processes.push(proc);
+  return proc;
+}
+
+describe("Caddy (deploy/caddy/Caddyfile)", () => {
+  test("validates, and proxies present → download → complete over HTTPS with the public scheme and host in the link", async () => {
+    const caddy = tool("caddy", ["/usr/bin/caddy"]);
+    const dir = suite.dir("deckhand-caddy-");
+    const env = { HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+    const example = join(root, "deploy/caddy/Caddyfile");
+    check([caddy, "validate", "--adapter", "caddyfile", "--config", example], env);
+
+    const server = await suite.start({ args: ["--trust-proxy"] });
+    const port = await freePort();
+    // Caddy's own CA for localhost; never touch the system trust store.
+    const global = `{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n\tstorage file_system ${dir}/caddy\n}\n`;
+    const config = global + readFileSync(example, "utf8").replace(/^talks\.example\.org \{/m, `localhost:${port} {`).replace("127.0.0.1:8080", `127.0.0.1:${server.port}`);
+    const file = join(dir, "Caddyfile");
+    writeFileSync(file, config);
+    const proc = start([caddy, "run", "--adapter", "caddyfile", "--config", file], env);
+    const base = `https://localhost:${port}`;
+    await waitHealthy(`${base}/healthz`, 20_000, () => proc.exitCode === null);
+
+    const record = await handOver(base, await makeDeck({ pages: 3, padToBytes: 3 * 1024 * 1024 }));
+    expect(record.url.startsWith(`${base}/start/${record.id}#t=`)).toBe(true);
+  }, 60_000);
+});
+
+describe("nginx (deploy/nginx/deckhand.conf)", () => {
+  test("passes nginx -t, and proxies a 3 MB deck (over nginx's 1 MB default) end to end over HTTPS", async () => {
+    const nginx = tool("nginx", ["/usr/sbin/nginx"]);
+    const openssl = tool("openssl", ["/usr/bin/openssl"]);
+    const dir = suite.dir("deckhand-nginx-");
+    check([openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]);
+
+    const server = await suite.start({ args: ["--trust-proxy"] });
+    const [port, redirectPort] = [await freePort(), await freePort()];
+    const site = readFileSync(join(root, "deploy/nginx/deckhand.conf"), "utf8")
+      .replace("listen 443 ssl http2;", `listen 127.0.0.1:${port} ssl http2;`)
+      .replace("listen 80;", `listen 127.0.0.1:${redirectPort};`)
+      .replace(/^\s*listen \[::\].*$/gm, "")
+      .replace("/etc/letsencrypt/live/talks.example.org/fullchain.pem", join(dir, "cert.pem"))
+      .replace("/etc/letsencrypt/live/talks.example.org/privkey.pem", join(dir, "key.pem"))
+      .replace("http://127.0.0.1:8080", `http://127.0.0.1:${server.port}`);
+    writeFileSync(join(dir, "site.conf"), site);
+    const main = `pid ${dir}/nginx.pid;\nerror_log stderr;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  include ${dir}/site.conf;\n}\n`;
+    writeFileSync(join(dir, "nginx.conf"), main);
+    const args = ["-p", dir, "-c", join(dir, "nginx.conf"), "-e", "stderr"];
+    expect(check([nginx, "-t", ...args])).toContain("test is successful");
+    const proc = start([nginx, ...args, "-g", "daemon off;"]);
+    const base = `https://localhost:${port}`;
+    await waitHealthy(`${base}/healthz`, 20_000, () => proc.exitCode === null);
+
+    const record = await handOver(base, await makeDeck({ pages: 3, padToBytes: 3 * 1024 * 1024 }));
+    expect(record.url.startsWith(`${base}/start/${record.id}#t=`)).toBe(true);
+    const redirect = await fetch(`http://127.0.0.1:${redirectPort}/`, { redirect: "manual" });
+    expect(redirect.status).toBe(301);
+  }, 60_000);
+});

@@ -27,9 +27,12 @@ export interface TempFile {
 /** A temporary file that will never be kept (a check's input): no durability needed. */
 export type ScratchFile = Pick<TempFile, "path" | "discard">;
 
-/** fsync the file at `path`. "r+": Windows flushes only a handle opened for writing (EPERM otherwise). */
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, "r+");
+/**
+ * fsync `path`: a file opened "r+" (Windows flushes only a handle opened for writing, EPERM
+ * otherwise), a directory "r" (a directory cannot be opened for writing).
+ */
+async function syncFile(path: string, flags: "r+" | "r" = "r+"): Promise<void> {
+  const handle = await open(path, flags);
   try {
     await handle.sync();
   } finally {
@@ -61,16 +64,6 @@ const ID_FILE = /^([A-Za-z0-9_-]{1,64})\.pdf$/;
 /** Owner-only: read and write for the server's user, nothing for anyone else. */
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
-
-/** fsync a directory (opened read-only: a directory cannot be opened for writing). */
-async function syncDirectory(path: string): Promise<void> {
-  const handle = await open(path, "r");
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
 
 export class LocalBlobStore implements BlobStore {
   readonly dir: string;
@@ -109,7 +102,7 @@ export class LocalBlobStore implements BlobStore {
       // The rename itself is durable only once the directory is synced. (Concurrent fsyncs of
       // one directory are merged by the file system's journal: no grouping needed here.)
       // Windows cannot flush a directory (EPERM); NTFS journals the rename itself.
-      if (process.platform !== "win32") await syncDirectory(this.dir);
+      if (process.platform !== "win32") await syncFile(this.dir, "r");
     } catch (error) {
       this.committing.delete(id);
       throw error;

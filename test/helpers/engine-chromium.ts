@@ -1,0 +1,35 @@
+/**
+ * Chromium behind the engine abstraction: playwright-core on Debian's /usr/bin/chromium
+ * (the same launch as test/helpers/browser.ts), accepting the media server's test
+ * certificate. Offline is network emulation, which also stops the service worker's fetches.
+ */
+import type { Page } from "playwright-core";
+import { launchBrowser } from "./browser.ts";
+import { callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+
+function wrap(page: Page): EnginePage {
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    href: () => page.evaluate(() => location.href),
+    evaluate: (fn, ...args) => page.evaluate(callSource(fn as never, args)),
+    evaluateSource: async (source) => void (await page.evaluate(source)),
+    waitFor: (what, fn, args = [] as never, timeoutMs = 15_000) => pollUntil(() => page.evaluate(callSource(fn as never, args)), what, timeoutMs),
+    press: (chord) => page.keyboard.press(chord === "Space" ? " " : chord),
+    click: (selector) => page.click(selector),
+    screenshot: async (path) => void (await page.screenshot({ path })),
+    close: () => page.close(),
+  };
+}
+
+export async function launchChromiumEngine(options: LaunchOptions): Promise<Engine & { raw: Page }> {
+  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors"], ignoreHTTPSErrors: true });
+  return {
+    name: "chromium",
+    page: wrap(session.page),
+    raw: session.page,
+    newPage: async () => wrap(await session.context.newPage()),
+    setOffline: (offline) => session.context.setOffline(offline),
+    problems: session.problems,
+    close: () => session.close(),
+  };
+}

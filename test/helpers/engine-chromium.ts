@@ -16,6 +16,13 @@ function wrap(page: Page): EnginePage {
     waitFor: (what, fn, args = [] as never, timeoutMs = 15_000) => pollUntil(() => page.evaluate(callSource(fn as never, args)), what, timeoutMs),
     press: (chord) => page.keyboard.press(chord === "Space" ? " " : chord),
     click: (selector) => page.click(selector),
+    upload: (selector, path) => page.setInputFiles(selector, path),
+    resize: (width, height) => page.setViewportSize({ width, height }),
+    wheel: async (selector, deltaY) => {
+      const box = (await page.locator(selector).boundingBox())!;
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.wheel(0, deltaY);
+    },
     screenshot: async (path) => void (await page.screenshot({ path })),
     close: () => page.close(),
   };

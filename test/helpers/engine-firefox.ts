@@ -50,6 +50,17 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
         for (const m of mods.reverse()) await page.keyboard.up(m as never);
       },
       click: (selector) => page.click(selector),
+      upload: async (selector, path) => {
+        const input = (await page.$(selector)) as unknown as { uploadFile(...paths: string[]): Promise<void> } | null;
+        if (!input) throw new Error(`No ${selector} to upload into`);
+        await input.uploadFile(path);
+      },
+      resize: (width, height) => page.setViewport({ width, height }),
+      wheel: async (selector, deltaY) => {
+        const box = (await (await page.$(selector))!.boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.wheel({ deltaY });
+      },
       screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
       close: () => page.close(),
     };

@@ -106,6 +106,20 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         await focus();
         await driver.findElement(By.css(selector)).click();
       },
+      upload: async (selector, path) => {
+        await focus();
+        await driver.findElement(By.css(selector)).sendKeys(path);
+      },
+      resize: async (width, height) => {
+        await focus();
+        await driver.manage().window().setRect({ width, height });
+      },
+      wheel: async (selector, deltaY) => {
+        await focus();
+        // selenium-webdriver has wheel actions; its type definitions lag behind.
+        const actions = driver.actions({ async: true }) as unknown as { scroll(x: number, y: number, dx: number, dy: number, origin: unknown): { perform(): Promise<void> } };
+        await actions.scroll(0, 0, 0, deltaY, await driver.findElement(By.css(selector))).perform();
+      },
       screenshot: async (path) => {
         await focus();
         writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));

@@ -14,7 +14,18 @@ import { existsSync } from "node:fs";
 
 export type EngineName = "chromium" | "firefox" | "webkit";
 
-export const ENGINES: readonly EngineName[] = ["chromium", "firefox", "webkit"];
+const ALL: readonly EngineName[] = ["chromium", "firefox", "webkit"];
+
+/**
+ * Every engine, always, in `npm test` and CI. DECKHAND_ENGINES=chromium,firefox narrows a run
+ * while developing; naming an unknown engine is an error, not an empty run.
+ */
+export const ENGINES: readonly EngineName[] = (() => {
+  const wanted = process.env.DECKHAND_ENGINES?.split(",").map((e) => e.trim()).filter(Boolean);
+  if (!wanted?.length) return ALL;
+  for (const e of wanted) if (!ALL.includes(e as EngineName)) throw new Error(`DECKHAND_ENGINES names an unknown engine: ${e} (known: ${ALL.join(", ")})`);
+  return wanted as EngineName[];
+})();
 
 export interface EnginePage {
   goto(url: string): Promise<void>;
@@ -29,6 +40,12 @@ export interface EnginePage {
   /** A key or chord as the key map writes it: "ArrowRight", "Shift+PageDown", "b", "?", "Enter". */
   press(chord: string): Promise<void>;
   click(selector: string): Promise<void>;
+  /** Choose a local file in an <input type="file">. */
+  upload(selector: string, path: string): Promise<void>;
+  /** Resize the viewport (the window, for WebKit). */
+  resize(width: number, height: number): Promise<void>;
+  /** Turn the mouse wheel over the element's centre by `deltaY` pixels. */
+  wheel(selector: string, deltaY: number): Promise<void>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }

@@ -233,7 +233,11 @@ function render(state: PresenterState, previous: PresenterState | null) {
 function onChange(state: PresenterState, previous: PresenterState) {
   render(state, previous);
   if (audienceChanged(audienceView(state), audienceView(previous))) channel?.post({ type: "state", state: audienceView(state) });
-  if (deck && (state.page !== previous.page || state.timer !== previous.timer)) void store.saveProgress(deck.id, state.page, state.timer).catch(() => {});
+  if (deck && (state.page !== previous.page || state.timer !== previous.timer)) {
+    void store.saveProgress(deck.id, state.page, state.timer).then(() => {
+      if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
+    }, () => {});
+  }
   if (state.notesScale !== previous.notesScale || state.wheelNavigation !== previous.wheelNavigation) {
     savePreferences({ notesScale: state.notesScale, wheelNavigation: state.wheelNavigation });
   }

@@ -75,10 +75,10 @@ async function showPage(page: number) {
   layer.replaceChildren();
   mounted = [];
   const label = slideName(layout, page);
+  document.body.dataset.slide = String(page);
   const width = await slide.show(page, label);
   if (width === null || token !== mediaToken) return;
   slide.describe(page, label);
-  document.body.dataset.slide = String(page);
   renderer?.prefetch(page, width, 2, layout.pageCount);
   const items = extras.media.filter((m) => m.slide === page);
   if (!items.length) return;

@@ -28,6 +28,8 @@ export function pageSizes(first: { w: number; h: number }): PageSizes {
 
 export class SlideView {
   private token = 0;
+  /** The show() running now: a resize waits for it instead of cutting it short. */
+  private inflight: Promise<number | null> | null = null;
   page = 0;
 
   constructor(
@@ -52,7 +54,16 @@ export class SlideView {
    * Show `page`: skeleton now, sharp pixels when the worker has them. Resolves with the
    * device-pixel width rendered at, or null when another page was asked for meanwhile.
    */
-  async show(page: number, label: string): Promise<number | null> {
+  show(page: number, label: string): Promise<number | null> {
+    const running = this.render(page, label);
+    this.inflight = running;
+    void running.finally(() => {
+      if (this.inflight === running) this.inflight = null;
+    });
+    return running;
+  }
+
+  private async render(page: number, label: string): Promise<number | null> {
     const mine = ++this.token;
     if (page !== this.page) {
       this.page = page;
@@ -88,8 +99,17 @@ export class SlideView {
     }, () => {});
   }
 
-  /** Repaint the current page at a new size (after a resize). */
+  /**
+   * Repaint the current page at a new size (after a resize). A show() still running is let
+   * finish first — cutting it short would drop what its caller does after the paint (media,
+   * metrics) — and if a newer one started meanwhile, that one renders at the new size anyway.
+   */
   async relayout(label: string): Promise<void> {
+    const running = this.inflight;
+    if (running) {
+      await running.catch(() => null);
+      if (this.inflight) return;
+    }
     if (this.page) await this.show(this.page, label);
   }
 

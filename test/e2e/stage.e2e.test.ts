@@ -201,7 +201,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("the overview focused on slide 2", () => !document.querySelector("#overview")?.hasAttribute("hidden") && document.activeElement?.getAttribute("data-first") === "2");
       await presenter.press("ArrowRight");
       await presenter.waitFor("focus on slide 3", () => document.activeElement?.getAttribute("data-first") === "5");
-      await Bun.sleep(300);
+      await presenter.waitFor("the thumbnails painted", () => document.querySelectorAll("#overview-grid canvas[data-painted]").length === 6);
       await shot(presenter, "04-overview-focus");
       await presenter.press("Enter");
       await presenter.waitFor("slide 3 and the overview closed", () => document.body.dataset.slide === "5" && document.querySelector("#overview")!.hasAttribute("hidden"));
@@ -231,11 +231,12 @@ for (const name of ENGINES) {
       expect(await presenter.evaluate(() => document.querySelector("#notes")!.scrollTop)).toBe(0);
       await presenter.press("Shift+ArrowDown");
       await presenter.waitFor("the notes scrolled", () => document.querySelector("#notes")!.scrollTop > 0);
-      for (let i = 0; i < 40; i++) await presenter.press("Shift+ArrowDown");
-      await presenter.waitFor("the end of the notes in view", () => {
+      const atEnd = () => presenter.evaluate(() => {
         const notes = document.querySelector("#notes")!;
         return notes.scrollTop + notes.clientHeight >= notes.scrollHeight - 2;
       });
+      for (let i = 0; i < 80 && !(await atEnd()); i++) await presenter.press("Shift+ArrowDown");
+      expect(await atEnd()).toBe(true);
       expect(await pageOf(presenter)).toBe(2);
       await shot(presenter, "05-notes-scrolled");
       await presenter.press("Shift+ArrowUp");
@@ -390,8 +391,12 @@ for (const name of ENGINES) {
       // The medium whose server refused CORS was never stored: offline the presenter is told,
       // the audience sees the slide's own printed placeholder; embeds likewise.
       await presenter.waitFor("the presenter told the no-CORS video is online-only", () => /plays when online/.test(document.querySelector("[data-media='nocors']")?.textContent ?? ""));
-      expect(await presenter.evaluate(() => /Needs a network/.test(document.querySelector("[data-media='yt']")?.textContent ?? ""))).toBe(true);
-      for (const id of ["nocors", "yt", "vimeo", "broken"]) {
+      // Embeds are judged by navigator.onLine (a cross-origin frame's failure cannot be seen
+      // from the page): only real network emulation (Chromium) takes it offline; with the
+      // servers merely stopped, Firefox and WebKit stay "online" and show the frames.
+      const offlineIds = engine.setOffline ? ["nocors", "yt", "vimeo", "broken"] : ["nocors", "broken"];
+      if (engine.setOffline) expect(await presenter.evaluate(() => /Needs a network/.test(document.querySelector("[data-media='yt']")?.textContent ?? ""))).toBe(true);
+      for (const id of offlineIds) {
         await audience.waitFor(`nothing on the audience for ${id}`, (m: string) => document.querySelector(`[data-media='${m}']`)?.childElementCount === 0, [id]);
       }
       expect(await visibleText(audience)).toBe("");
@@ -405,7 +410,9 @@ for (const name of ENGINES) {
       await Bun.sleep(500);
       expect(await visibleText(audience)).toBe("");
       expect(await pageOf(audience)).toBe(7);
-      const problems = engine.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|NetworkError|net::|ERR_CONNECTION_REFUSED|media-broken|Media resource/i.test(p));
+      // Expected and explained: the network going away, the damaged video failing, and the
+      // browser's own report that the no-CORS medium refused to be copied for offline use.
+      const problems = engine.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|NetworkError|net::|ERR_CONNECTION_REFUSED|media-broken|Media resource|blocked by CORS policy|Cross-Origin Request Blocked|CORS/i.test(p));
       expect(problems).toEqual([]);
     });
   });

@@ -15,6 +15,14 @@ import type { Renderer } from "./renderer.ts";
 
 export type MediaRole = "presenter" | "audience";
 
+/**
+ * How long a medium may take to reach its first frame before it counts as failed. Some
+ * engines (WebKit with GStreamer) never fire `error` for a file they cannot decode: without
+ * this the presenter would watch a spinner forever. A stored copy is local, so a few
+ * seconds is plenty; a network one gets longer.
+ */
+const STALL_MS = { stored: 6000, network: 20000 };
+
 export interface MediaContext {
   renderer: Renderer;
   role: MediaRole;
@@ -117,6 +125,16 @@ export function failMedium(mounted: MountedMedia, role: MediaRole, detail: strin
   else mounted.box.replaceChildren();
 }
 
+function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean, why: string) {
+  const el = entry.element;
+  if (!(el instanceof HTMLMediaElement || el instanceof HTMLImageElement)) return;
+  setTimeout(() => {
+    if (!entry.box.isConnected || entry.element !== el) return;
+    const loaded = el instanceof HTMLMediaElement ? el.readyState >= 1 : el.complete && el.naturalWidth > 0;
+    if (!loaded) failMedium(entry, role, why);
+  }, stored ? STALL_MS.stored : STALL_MS.network);
+}
+
 function element(media: SlideMedia, kind: "video" | "audio" | "image", src: string, role: MediaRole): HTMLElement {
   if (kind === "image") return h("img", { src, alt: "", decoding: "async" });
   const el = h(kind, { src, preload: "auto", playsinline: kind === "video" });
@@ -162,8 +180,12 @@ export async function mountMedia(
     }
     box.dataset.source = source.stored ? "stored" : "network";
     entry.element = element(media, kind, source.src, ctx.role);
-    entry.element.addEventListener("error", () => failMedium(entry, ctx.role, "Its file is damaged or in a format this browser cannot play."), { once: true });
+    const why = source.stored
+      ? "Its file is damaged or in a format this browser cannot play."
+      : "Not stored for offline use, and its server cannot be reached now: it plays when online.";
+    entry.element.addEventListener("error", () => failMedium(entry, ctx.role, why), { once: true });
     box.append(entry.element);
+    watchStall(entry, ctx.role, source.stored, why);
   }
   if (!isCurrent()) return [];
   layer.replaceChildren(...mounted.map((m) => m.box));

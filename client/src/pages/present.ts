@@ -109,9 +109,12 @@ const mediaCtx: MediaContext = {
   online: () => navigator.onLine,
 };
 
+/** A message for the speaker above the stage, with a button to put it away. */
 function notice(text: string, kind: "warn" | "info" = "info", id?: string): void {
   if (id) document.getElementById(id)?.remove();
-  els.notices.append(h("div", { class: `notice notice-${kind === "warn" ? "warn" : "ok"}`, role: "status", id }, text));
+  const el = h("div", { class: `notice notice-dismissable notice-${kind === "warn" ? "warn" : "ok"}`, role: "status", id }, h("span", {}, text));
+  el.append(h("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => el.remove() }, "Dismiss"));
+  els.notices.append(el);
 }
 
 // ---- effects: what only the page can do --------------------------------------------------

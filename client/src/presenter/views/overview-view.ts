@@ -38,6 +38,7 @@ export class OverviewView {
         void renderer.renderOnce(Number(canvas.dataset.page), THUMB_WIDTH * devicePixelRatioCapped(), 5).then((r) => {
           paint(canvas, r);
           r.bitmap.close();
+          canvas.dataset.painted = "true";
         }, () => {});
       }
     }, { root: this.root });
@@ -73,6 +74,15 @@ export class OverviewView {
     const buttons = this.buttons();
     const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
     if (at < 0) return;
+    if (event.key === "Enter") {
+      // Handled here rather than left to the button's click: one path in every engine, and
+      // Shift+Enter (pdfpc: the slide's first overlay) carries its modifier.
+      event.preventDefault();
+      event.stopPropagation();
+      const b = buttons[at]!;
+      this.go(Number(event.shiftKey ? b.dataset.first : b.dataset.last));
+      return;
+    }
     const top = buttons[0]!.getBoundingClientRect().top;
     const columns = Math.max(1, buttons.findIndex((b) => b.getBoundingClientRect().top > top + 1) === -1 ? buttons.length : buttons.findIndex((b) => b.getBoundingClientRect().top > top + 1));
     const moves: Record<string, number> = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: columns, ArrowUp: -columns, PageDown: columns, PageUp: -columns, Home: -at, End: buttons.length - 1 - at };

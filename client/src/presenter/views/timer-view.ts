@@ -24,7 +24,8 @@ export function renderTimer(els: TimerEls, timer: TimerState, settings: TimerSet
   const cd = countdown(settings, elapsed, new Date(now));
   els.countdownBox.hidden = !cd;
   if (cd) {
-    replace(els.countdown, formatClock(cd.remainingSeconds));
+    // Counting down, a started second is still there: 29:59.5 left reads 30:00, as on any countdown.
+    replace(els.countdown, formatClock(Math.ceil(cd.remainingSeconds)));
     els.countdownBox.dataset.state = cd.state;
   }
   replace(els.wallclock, new Date(now).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));

@@ -18,6 +18,17 @@ function wrap(page: Page): EnginePage {
     click: (selector) => page.click(selector),
     upload: (selector, path) => page.setInputFiles(selector, path),
     resize: (width, height) => page.setViewportSize({ width, height }),
+    swipe: async (selector, dx) => {
+      // Real touch input through the DevTools protocol (the context is made with touch on).
+      const box = (await page.locator(selector).boundingBox())!;
+      const cdp = await page.context().newCDPSession(page);
+      const x = box.x + box.width / 2;
+      const y = box.y + box.height / 2;
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [{ x, y }] });
+      for (let i = 1; i <= 5; i++) await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: x + (dx * i) / 5, y }] });
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+      await cdp.detach();
+    },
     wheel: async (selector, deltaY) => {
       const box = (await page.locator(selector).boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
@@ -29,7 +40,7 @@ function wrap(page: Page): EnginePage {
 }
 
 export async function launchChromiumEngine(options: LaunchOptions): Promise<Engine & { raw: Page }> {
-  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors"], ignoreHTTPSErrors: true });
+  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors"], ignoreHTTPSErrors: true, hasTouch: true });
   return {
     name: "chromium",
     page: wrap(session.page),

@@ -56,6 +56,15 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
         await input.uploadFile(path);
       },
       resize: (width, height) => page.setViewport({ width, height }),
+      swipe: async (selector, dx) => {
+        // Touch actions of WebDriver BiDi (input.performActions, pointerType "touch").
+        const box = (await (await page.$(selector))!.boundingBox())!;
+        const x = box.x + box.width / 2;
+        const y = box.y + box.height / 2;
+        const touch = await page.touchscreen.touchStart(x, y);
+        for (let i = 1; i <= 5; i++) await touch.move(x + (dx * i) / 5, y);
+        await touch.end();
+      },
       wheel: async (selector, deltaY) => {
         const box = (await (await page.$(selector))!.boundingBox())!;
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);

@@ -70,6 +70,8 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
   }
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   await driver.manage().window().setRect({ width: viewport.width, height: viewport.height });
+  // A page load that hangs (a server stopped mid-test) fails after this instead of forever.
+  await driver.manage().setTimeouts({ pageLoad: 45_000, script: 30_000 });
   // One driver, several windows: every command first switches to its page's window.
   let active = await driver.getWindowHandle();
   const wrap = (handle: string): EnginePage => {
@@ -113,6 +115,20 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       resize: async (width, height) => {
         await focus();
         await driver.manage().window().setRect({ width, height });
+      },
+      swipe: async (selector, dx) => {
+        // A WebDriver touch pointer; WebKitWebDriver may refuse it, which the test reports.
+        await focus();
+        const el = await driver.findElement(By.css(selector));
+        const actions = driver.actions({ async: true }) as unknown as { insert(device: unknown, ...a: unknown[]): { perform(): Promise<void> } };
+        // The touch Pointer is in selenium-webdriver's input module; its typings lag behind.
+        const input = (await import("selenium-webdriver/lib/input.js")) as unknown as {
+          Origin: { POINTER: unknown };
+          Pointer: { new (id: string, type: string): { move(o: object): unknown; press(): unknown; release(): unknown }; Type: { TOUCH: string } };
+        };
+        const { Origin, Pointer } = input;
+        const finger = new Pointer("finger", Pointer.Type.TOUCH);
+        await actions.insert(finger, finger.move({ origin: el, x: 0, y: 0 }), finger.press(), finger.move({ origin: Origin.POINTER, x: dx, y: 0, duration: 200 }), finger.release()).perform();
       },
       wheel: async (selector, deltaY) => {
         await focus();

@@ -44,6 +44,8 @@ export interface EnginePage {
   upload(selector: string, path: string): Promise<void>;
   /** Resize the viewport (the window, for WebKit). */
   resize(width: number, height: number): Promise<void>;
+  /** A one-finger horizontal swipe across the element's centre (negative = to the left). */
+  swipe(selector: string, dx: number): Promise<void>;
   /** Turn the mouse wheel over the element's centre by `deltaY` pixels. */
   wheel(selector: string, deltaY: number): Promise<void>;
   screenshot(path: string): Promise<void>;

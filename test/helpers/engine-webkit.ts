@@ -113,11 +113,16 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         await driver.findElement(By.css(selector)).sendKeys(path);
       },
       resize: async (width, height) => {
+        // WebDriver sizes the window, not the viewport: add back what MiniBrowser's own frame
+        // takes (38 px of height here). Its window is never narrower than 447 px, so an
+        // "upright phone" in WebKit is 447 px wide — still a phone layout (≤ 480 px).
         await focus();
         await driver.manage().window().setRect({ width, height });
+        const [innerW, innerH] = (await driver.executeScript("return [innerWidth, innerHeight]")) as [number, number];
+        if (innerH !== height || innerW !== width) await driver.manage().window().setRect({ width: width + Math.max(0, width - innerW), height: height + (height - innerH) });
       },
       swipe: async (selector, dx) => {
-        // A WebDriver touch pointer; WebKitWebDriver may refuse it, which the test reports.
+        // A WebDriver touch pointer. WebKitWebDriver delivers it as mouse events (see the phone test).
         await focus();
         const el = await driver.findElement(By.css(selector));
         const actions = driver.actions({ async: true }) as unknown as { insert(device: unknown, ...a: unknown[]): { perform(): Promise<void> } };

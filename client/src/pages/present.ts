@@ -281,15 +281,15 @@ function wireInput() {
       if (getAction(name)) presenter.dispatch(name as never);
     });
   }
+  const gestures = watchGestures([$(".current-pane"), $(".next-pane")], () => presenter.current.wheelNavigation, (direction) => presenter.dispatch(direction));
   els.currentFrame.addEventListener("click", (event) => {
-    // A click on a video's controls drives the video, not the talk.
-    if ((event.target as HTMLElement).closest(".media-item")) return;
+    // A click on a video's controls drives the video, not the talk; a swipe's tap is the swipe.
+    if ((event.target as HTMLElement).closest(".media-item") || gestures.swipedRecently()) return;
     presenter.dispatch("next");
   });
   els.wheelSetting.addEventListener("change", () => {
     if (els.wheelSetting.checked !== presenter.current.wheelNavigation) presenter.dispatch("wheelToggle");
   });
-  watchGestures([$(".current-pane"), $(".next-pane")], () => presenter.current.wheelNavigation, (direction) => presenter.dispatch(direction));
   let resizeTimer: ReturnType<typeof setTimeout> | undefined;
   new ResizeObserver(() => {
     clearTimeout(resizeTimer);

@@ -14,9 +14,18 @@ const WHEEL_STEP_PX = 60;
 /** After a step the wheel rests this long: one trackpad fling is one slide, not ten. */
 const WHEEL_REST_MS = 450;
 
+/** A click this soon after a swipe is the swipe's own tap, not a "next". */
+const CLICK_AFTER_SWIPE_MS = 600;
+
 export type Step = (direction: "next" | "prev") => void;
 
-export function watchGestures(areas: HTMLElement[], enabled: () => boolean, step: Step): void {
+export interface Gestures {
+  /** Whether a swipe just ended (its trailing click must not also step). */
+  swipedRecently(): boolean;
+}
+
+export function watchGestures(areas: HTMLElement[], enabled: () => boolean, step: Step): Gestures {
+  let swipedAt = -Infinity;
   let start: { x: number; y: number; t: number } | null = null;
   let travel = 0;
   let restUntil = 0;
@@ -33,8 +42,10 @@ export function watchGestures(areas: HTMLElement[], enabled: () => boolean, step
       const dx = touch.clientX - from.x;
       const dy = touch.clientY - from.y;
       if (performance.now() - from.t > SWIPE_MAX_MS || Math.abs(dx) < SWIPE_MIN_PX || Math.abs(dx) < 1.5 * Math.abs(dy)) return;
-      // The tap that ends a swipe must not also count as a click (click = next).
+      // The tap that ends a swipe must not also count as a click (click = next); some engines
+      // send the click anyway, hence swipedRecently().
       event.preventDefault();
+      swipedAt = performance.now();
       step(dx < 0 ? "next" : "prev");
     });
     area.addEventListener("wheel", (event) => {
@@ -50,4 +61,5 @@ export function watchGestures(areas: HTMLElement[], enabled: () => boolean, step
       restUntil = now + WHEEL_REST_MS;
     }, { passive: false });
   }
+  return { swipedRecently: () => performance.now() - swipedAt < CLICK_AFTER_SWIPE_MS };
 }

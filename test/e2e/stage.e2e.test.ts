@@ -390,7 +390,9 @@ for (const name of ENGINES) {
       await audienceAt(7);
       // The medium whose server refused CORS was never stored: offline the presenter is told,
       // the audience sees the slide's own printed placeholder; embeds likewise.
-      await presenter.waitFor("the presenter told the no-CORS video is online-only", () => /plays when online/.test(document.querySelector("[data-media='nocors']")?.textContent ?? ""));
+      // With the servers merely stopped (Firefox, WebKit) the browser is still "online" and
+      // tries the network: the medium fails (an error, or the stall watchdog at 20 s).
+      await presenter.waitFor("the presenter told the no-CORS video is online-only", () => /plays when online/.test(document.querySelector("[data-media='nocors']")?.textContent ?? ""), [], 30_000);
       // Embeds are judged by navigator.onLine (a cross-origin frame's failure cannot be seen
       // from the page): only real network emulation (Chromium) takes it offline; with the
       // servers merely stopped, Firefox and WebKit stay "online" and show the frames.

@@ -13,7 +13,7 @@ import type { DeckExtras } from "../../../src/sidecar/types.ts";
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $, h, replace } from "../lib/dom.ts";
-import { failMedium, mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
+import { failMedium, mountMedia, type MediaContext } from "../lib/media.ts";
 import { offlineNotice, offlineReady, registerOffline } from "../lib/offline.ts";
 import { RenderError, Renderer } from "../lib/renderer.ts";
 import { parseTimer } from "../lib/timer.ts";
@@ -81,7 +81,6 @@ let layout: DeckLayout = plainLayout(1);
 let sizes: PageSizes | null = null;
 let extras: DeckExtras = EMPTY_EXTRAS;
 let channel: Channel | null = null;
-let mounted: MountedMedia[] = [];
 let stopReporting: (() => void) | null = null;
 let mediaToken = 0;
 /** When the key or click that started the current step happened (for the step metric). */
@@ -144,7 +143,6 @@ async function showPage(page: number) {
   stepStartedAt = 0;
   stopReporting?.();
   stopReporting = null;
-  mounted = [];
   els.mediaLayer.replaceChildren();
   const label = slideName(layout, page);
   const width = await currentView.show(page, label);
@@ -177,7 +175,6 @@ async function mountPageMedia(page: number) {
   if (!items.length || !sizes) return;
   const list = await mountMedia(els.mediaLayer, items, sizes.get(page), mediaCtx, () => token === mediaToken && presenter.current.page === page);
   if (token !== mediaToken) return;
-  mounted = list;
   const playing = new Map<string, HTMLMediaElement>();
   const autoplay = new Set<string>();
   for (const m of list) {

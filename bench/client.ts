@@ -1,8 +1,11 @@
 /**
- * Browser benchmark (DESIGN §7): for a 20 MB, 80-page deck claimed through a handoff link,
- * the time from the end of the download to the first slide painted, and the time of a step
- * to the next slide — both measured inside the page with performance.now() by the presenter
- * (window.__deckhand.metrics). Prints against the budget; asserts nothing.
+ * Browser benchmark (DESIGN §7, issue "Presenter on stage" item 11): for a 20 MB, 80-page
+ * deck claimed through a handoff link, when the presenter shows its skeleton at the slide's
+ * final size, the time from the end of the download to the first sharp slide, and the time
+ * of a step to the next slide — measured inside the page with performance.now() by the
+ * presenter (window.__deckhand.metrics). Baseline in the same run: a reload of the same
+ * presenter (deck stored, mupdf's WASM cached), the floor of what a first slide costs; the
+ * claim path's first sharp slide is printed as a ratio of it. Asserts nothing.
  *
  *   bun run scripts/build.ts && bun run bench/client.ts
  */
@@ -33,6 +36,10 @@ console.log(`deck: ${PAGES} pages, ${(deck.byteLength / 1024 / 1024).toFixed(1)}
 
 const firsts: number[] = [];
 const steps: number[] = [];
+/** From navigation start: the skeleton at final size, and the first sharp slide — after a claim and after a reload. */
+const skeletons: number[] = [];
+const claimFirstPaint: number[] = [];
+const reloadFirstPaint: number[] = [];
 try {
   for (let run = 0; run < RUNS; run++) {
     const form = new FormData();
@@ -44,10 +51,21 @@ try {
       await page.goto(handoff.url);
       await page.waitForURL(/\/present\//, { timeout: 60_000 });
       await page.waitForSelector("body[data-ready='true']", { timeout: 60_000 });
-      const first = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { firstSlideAfterDownloadMs?: number } } }).__deckhand.metrics.firstSlideAfterDownloadMs);
+      const read = () => page.evaluate(() => (window as unknown as { __deckhand: { metrics: { firstSlideAfterDownloadMs?: number; skeletonMs?: number; firstPaintMs?: number } } }).__deckhand.metrics);
+      const m = await read();
+      const first = m.firstSlideAfterDownloadMs;
       if (typeof first === "number") firsts.push(first);
+      if (typeof m.skeletonMs === "number") skeletons.push(m.skeletonMs);
+      if (typeof m.firstPaintMs === "number") claimFirstPaint.push(m.firstPaintMs);
       const phases = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { phases?: Record<string, number> } } }).__deckhand.metrics.phases);
       console.log(`run ${run + 1}: first slide ${fmt(first ?? NaN)} after download; phases ${JSON.stringify(phases, (_k, v) => (typeof v === "number" ? Math.round(v) : v))}`);
+      // Baseline: the same presenter reloaded (nothing to download, the WASM cached).
+      await page.reload();
+      await page.waitForSelector("body[data-ready='true']", { timeout: 60_000 });
+      const again = await read();
+      if (typeof again.firstPaintMs === "number") reloadFirstPaint.push(again.firstPaintMs);
+      await page.keyboard.press("Home");
+      await page.waitForSelector("body[data-slide='1']");
       for (let i = 2; i <= 21; i++) {
         await page.waitForTimeout(STEP_PAUSE_MS);
         await page.keyboard.press("ArrowRight");
@@ -66,5 +84,8 @@ try {
 }
 
 console.log("");
+const ratio = pct(claimFirstPaint, 50) / pct(reloadFirstPaint, 50);
+console.log(`skeleton at the slide's final size (n=${skeletons.length}): median ${fmt(pct(skeletons, 50))} after navigation, before the first sharp slide at ${fmt(pct(claimFirstPaint, 50))}`);
+console.log(`first sharp slide from navigation: claim ${fmt(pct(claimFirstPaint, 50))} vs reload baseline ${fmt(pct(reloadFirstPaint, 50))} — ratio ${ratio.toFixed(2)}×`);
 console.log(`first slide painted after download (n=${firsts.length}): median ${fmt(pct(firsts, 50))}, max ${fmt(Math.max(...firsts))} — budget ${BUDGET_FIRST_SLIDE_MS} ms: ${verdict(pct(firsts, 50), BUDGET_FIRST_SLIDE_MS)}`);
 console.log(`next-slide step (n=${steps.length}): median ${fmt(pct(steps, 50))}, p95 ${fmt(pct(steps, 95))}, max ${fmt(Math.max(...steps))} — budget ${BUDGET_STEP_MS} ms: ${verdict(pct(steps, 95), BUDGET_STEP_MS)}`);

@@ -13,18 +13,21 @@ const VIMEO = "https://player.vimeo.com";
 
 /**
  * The Content-Security-Policy of every page. No inline script or style; mupdf compiles
- * WebAssembly ('wasm-unsafe-eval', not 'unsafe-eval'); slides are ImageBitmaps and media are
- * blob: URLs made from the deck's attachments; YouTube/Vimeo only as embeds.
+ * WebAssembly ('wasm-unsafe-eval', not 'unsafe-eval'); slides are ImageBitmaps and attached
+ * media are blob: URLs made from the deck's attachments; YouTube/Vimeo only as embeds.
+ * URL media (`kind: "url"` sidecars) need three https: sources and nothing wider: img-src and
+ * media-src to play them, connect-src to fetch a copy into the deck's storage for offline
+ * playing. Plain http media stay blocked (mixed content on an https page anyway).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self' 'wasm-unsafe-eval'",
   "worker-src 'self' blob:",
   "style-src 'self'",
-  "img-src 'self' blob: data:",
-  `media-src 'self' blob: ${YOUTUBE} ${VIMEO}`,
+  "img-src 'self' blob: data: https:",
+  "media-src 'self' blob: https:",
   `frame-src ${YOUTUBE} ${VIMEO}`,
-  "connect-src 'self'",
+  "connect-src 'self' https:",
   "font-src 'self'",
   "object-src 'none'",
   "base-uri 'none'",

@@ -29,9 +29,12 @@ describe("client pages", () => {
       expect(csp).toContain("script-src 'self' 'wasm-unsafe-eval'");
       expect(csp).not.toContain("unsafe-inline");
       expect(csp).toContain("worker-src 'self' blob:");
-      expect(csp).toContain("media-src 'self' blob:");
-      expect(csp).toContain("https://www.youtube-nocookie.com");
-      expect(csp).toContain("https://player.vimeo.com");
+      // URL media: https sources for images, media and the offline copy — no http:, no *.
+      expect(csp).toContain("media-src 'self' blob: https:;");
+      expect(csp).toContain("img-src 'self' blob: data: https:;");
+      expect(csp).toContain("connect-src 'self' https:;");
+      expect(csp).not.toMatch(/\bhttp:|\*/);
+      expect(csp).toContain("frame-src https://www.youtube-nocookie.com https://www.youtube.com https://player.vimeo.com");
       expect(res.headers.get("referrer-policy")).toBe("no-referrer");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("cache-control")).toBe("no-cache");

@@ -89,11 +89,39 @@ describe("DeckStore", () => {
     expect(await store.getProgress(deck.id)).toBeUndefined();
   });
 
-  test("progress remembers the last slide", async () => {
-    const store = await openStore();
+  test("progress remembers the last page and the talk timer", async () => {
+    const store = await openStore({ now: () => 40 });
     expect(await store.getProgress("x")).toBeUndefined();
     await store.saveProgress("x", 7);
-    expect(await store.getProgress("x")).toBe(7);
+    expect(await store.getProgress("x")).toEqual({ deckId: "x", slide: 7, updatedAt: 40 });
+    const timer = { status: "running", startedAt: 12, accumulatedMs: 3000 };
+    await store.saveProgress("x", 8, timer);
+    expect(await store.getProgress("x")).toEqual({ deckId: "x", slide: 8, updatedAt: 40, timer });
+  });
+
+  test("a deck's page size and labels are kept, and survive storing the same bytes again", async () => {
+    const store = await openStore();
+    const deck = await store.putDeck({ title: "L", filename: "l.pdf", totalSlides: 3, sha256: SHA_A, source: "local", data: bytes(1) });
+    await store.setDeckLayout(deck.id, { pageSize: { w: 720, h: 405 }, labels: ["1", "2", "2"] });
+    expect(await store.getDeck(deck.id)).toMatchObject({ pageSize: { w: 720, h: 405 }, labels: ["1", "2", "2"] });
+    await store.putDeck({ title: "L", filename: "l.pdf", totalSlides: 3, sha256: SHA_A, source: "handoff", handoffId: "h", data: bytes(1) });
+    expect((await store.getDeck(deck.id))?.labels).toEqual(["1", "2", "2"]);
+  });
+
+  test("URL media are stored per deck, only while the deck exists, and deleted with it", async () => {
+    const store = await openStore({ now: () => 5 });
+    const deck = await store.putDeck({ title: "M", filename: "m.pdf", totalSlides: 1, sha256: SHA_A, source: "local", data: bytes(1) });
+    const url = "https://media.example.org/a.gif";
+    expect(await store.putMediaFile(deck.id, url, bytes(0x47, 0x49, 0x46), "image/gif")).toBe(true);
+    const stored = await store.getMediaFile(deck.id, url);
+    expect(stored).toMatchObject({ deckId: deck.id, url, mime: "image/gif", fetchedAt: 5 });
+    expect(new Uint8Array(stored!.data)).toEqual(new Uint8Array([0x47, 0x49, 0x46]));
+    expect(await store.listMediaUrls(deck.id)).toEqual([url]);
+    expect(await store.getMediaFile("other", url)).toBeUndefined();
+    await store.deleteDeck(deck.id);
+    expect(await store.getMediaFile(deck.id, url)).toBeUndefined();
+    expect(await store.putMediaFile(deck.id, url, bytes(1), "image/gif")).toBe(false);
+    expect(await store.listMediaUrls(deck.id)).toEqual([]);
   });
 
   test("hardReset deletes the database", async () => {
@@ -136,7 +164,7 @@ describe("migrations", () => {
     expect(new Uint8Array((await store.getDeckBytes("0123456789abcdef"))!)).toEqual(new Uint8Array([42]));
     // v2 features work on the migrated data.
     await store.saveProgress("0123456789abcdef", 2);
-    expect(await store.getProgress("0123456789abcdef")).toBe(2);
+    expect((await store.getProgress("0123456789abcdef"))?.slide).toBe(2);
   });
 
   test("v3 adds the thumbnails store to a v2 database, keeping its decks, bytes and progress", async () => {
@@ -155,12 +183,12 @@ describe("migrations", () => {
 
     const store = await DeckStore.open({ name, now: () => 100 });
     opened.push(store);
-    expect(DB_VERSION).toBe(3);
+    expect(DB_VERSION).toBeGreaterThanOrEqual(3);
     // Everything stored before the upgrade is still there.
     expect(await store.getDeck(id)).toMatchObject({ title: "Before thumbnails", handoffId: "h-old", handoffCompletedAt: 8 });
     expect((await store.findByHandoff("h-old"))?.id).toBe(id);
     expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([4, 2]));
-    expect(await store.getProgress(id)).toBe(2);
+    expect((await store.getProgress(id))?.slide).toBe(2);
     // An old deck has no thumbnail yet: the library renders one lazily.
     expect(await store.getThumbnail(id)).toBeUndefined();
     expect((await store.listThumbnails()).size).toBe(0);
@@ -178,6 +206,33 @@ describe("migrations", () => {
     expect(await store.getThumbnail(id)).toBeUndefined();
     expect(await store.putThumbnail(id, image, { width: 320, height: 180 })).toBe(false);
     expect((await store.listThumbnails()).size).toBe(0);
+  });
+
+  test("v4 adds the URL media store to a v3 database, keeping decks, progress and thumbnails", async () => {
+    const name = fresh();
+    const id = "fedcba9876543210";
+    const v3 = await openDB(name, 3, {
+      upgrade(db, oldVersion, newVersion, tx) {
+        for (let v = oldVersion; v < 3; v++) MIGRATIONS[v]!(db as never, tx as never);
+      },
+    });
+    await v3.put("decks" as never, { id, title: "Before URL media", filename: "u.pdf", totalSlides: 2, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "local" } as never);
+    await v3.put("deckBytes" as never, { id, data: bytes(9) } as never);
+    await v3.put("progress" as never, { deckId: id, slide: 2, updatedAt: 4 } as never);
+    await v3.put("thumbnails" as never, { id, image: new Blob([new Uint8Array([1])]), width: 320, height: 180, createdAt: 5 } as never);
+    v3.close();
+
+    const store = await DeckStore.open({ name });
+    opened.push(store);
+    expect(DB_VERSION).toBe(4);
+    expect(await store.getDeck(id)).toMatchObject({ title: "Before URL media" });
+    expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([9]));
+    // An old progress record has no timer: the presenter reads that as an idle timer.
+    expect(await store.getProgress(id)).toEqual({ deckId: id, slide: 2, updatedAt: 4 });
+    expect((await store.getThumbnail(id))?.width).toBe(320);
+    expect(await store.listMediaUrls(id)).toEqual([]);
+    expect(await store.putMediaFile(id, "https://x.example/v.webm", bytes(1, 2), "video/webm")).toBe(true);
+    expect(await store.listMediaUrls(id)).toEqual(["https://x.example/v.webm"]);
   });
 
   test("a future migration appended to the list keeps existing decks", async () => {

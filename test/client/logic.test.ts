@@ -2,49 +2,26 @@ import { describe, expect, test } from "bun:test";
 import { fitBox } from "../../client/src/lib/fit.ts";
 import { formatBytes, formatClock } from "../../client/src/lib/format.ts";
 import { looksLikePdf, titleFromFilename } from "../../client/src/lib/local-deck.ts";
-import { embedUrl, kindOf } from "../../client/src/lib/media.ts";
-import { clampSlide, deckIdFromPath, keyAction } from "../../client/src/lib/navigation.ts";
-import { countdown, TalkTimer } from "../../client/src/lib/timer.ts";
+import { embedUrl, kindOf, playableUrl } from "../../client/src/lib/media.ts";
+import { deckIdFromPath } from "../../client/src/lib/deck-path.ts";
+import { countdown, elapsedSeconds, IDLE_TIMER, parseTimer, pauseTimer, startTimer } from "../../client/src/lib/timer.ts";
 import { isImmutableAsset, shellFor } from "../../client/src/sw/shell.ts";
 import type { SlideMedia } from "../../src/sidecar/types.ts";
 
-describe("keyboard", () => {
-  test("the documented keys step, jump and toggle", () => {
-    for (const key of ["ArrowRight", " ", "PageDown"]) expect(keyAction(key, "")).toEqual({ type: "next" });
-    for (const key of ["ArrowLeft", "PageUp"]) expect(keyAction(key, "")).toEqual({ type: "prev" });
-    expect(keyAction("Home", "")).toEqual({ type: "first" });
-    expect(keyAction("End", "")).toEqual({ type: "last" });
-    expect(keyAction("b", "")).toEqual({ type: "blank" });
-    expect(keyAction("f", "")).toEqual({ type: "fullscreen" });
-    expect(keyAction("?", "")).toEqual({ type: "help" });
-  });
-  test("digits then Enter go to a slide", () => {
-    expect(keyAction("1", "")).toEqual({ type: "digit", buffer: "1" });
-    expect(keyAction("2", "1")).toEqual({ type: "digit", buffer: "12" });
-    expect(keyAction("Enter", "12")).toEqual({ type: "goto", slide: 12 });
-    expect(keyAction("Enter", "")).toEqual({ type: "next" });
-  });
-  test("slide numbers are clamped to the deck", () => {
-    expect(clampSlide(0, 10)).toBe(1);
-    expect(clampSlide(99, 10)).toBe(10);
-    expect(clampSlide(Number.NaN, 10)).toBe(1);
-  });
-});
-
 describe("timer", () => {
-  test("elapsed time pauses and resumes", () => {
-    let now = 0;
-    const t = new TalkTimer(() => now);
-    t.start();
-    now = 5000;
-    t.pause();
-    now = 9000;
-    expect(t.elapsedSeconds()).toBe(5);
-    t.start();
-    now = 10000;
-    expect(t.elapsedSeconds()).toBe(6);
-    t.reset();
-    expect(t.elapsedSeconds()).toBe(0);
+  test("elapsed time pauses and resumes on the wall clock", () => {
+    let t = startTimer(IDLE_TIMER, 0);
+    t = pauseTimer(t, 5000);
+    expect(elapsedSeconds(t, 9000)).toBe(5);
+    t = startTimer(t, 9000);
+    expect(elapsedSeconds(t, 10000)).toBe(6);
+  });
+  test("a saved timer reloads as it was; a running one has kept counting", () => {
+    const saved = JSON.parse(JSON.stringify(startTimer(IDLE_TIMER, 1000)));
+    expect(elapsedSeconds(parseTimer(saved), 61_000)).toBe(60);
+    expect(parseTimer(undefined)).toEqual(IDLE_TIMER);
+    expect(parseTimer({ status: "running", startedAt: "x" })).toEqual(IDLE_TIMER);
+    expect(parseTimer({ status: "paused", accumulatedMs: 4000 })).toEqual({ status: "paused", startedAt: null, accumulatedMs: 4000 });
   });
   test("a pdfpc duration gives a countdown that warns in the last minutes", () => {
     expect(countdown({}, 10)).toBeNull();
@@ -72,11 +49,19 @@ describe("media", () => {
     expect(kindOf({ ...base, mime: null, attachment: "media-x.gif" })).toBe("image");
     expect(kindOf({ ...base, mime: "audio/mpeg" })).toBe("audio");
     expect(kindOf({ ...base, kind: "youtube", videoId: "abc" })).toBe("embed");
+    expect(kindOf({ ...base, kind: "url", mime: "image/gif", url: "https://x.example/a.gif" })).toBe("image");
+    expect(kindOf({ ...base, kind: "url", mime: null, url: "https://x.example/a.webm?x=1" })).toBe("video");
   });
   test("embed URLs use the privacy-enhanced hosts and refuse odd ids", () => {
     expect(embedUrl({ ...base, kind: "youtube", videoId: "dQw4w9WgXcQ" })).toStartWith("https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ?");
     expect(embedUrl({ ...base, kind: "vimeo", videoId: "76979871" })).toStartWith("https://player.vimeo.com/video/76979871?");
     expect(embedUrl({ ...base, kind: "youtube", videoId: "x\"><script>" })).toBeNull();
+  });
+  test("only https URL media play from the network (the CSP allows https: and nothing wider)", () => {
+    expect(playableUrl("https://media.example.org/a.gif")).toBe(true);
+    expect(playableUrl("http://media.example.org/a.gif")).toBe(false);
+    expect(playableUrl("javascript:alert(1)")).toBe(false);
+    expect(playableUrl(undefined)).toBe(false);
   });
 });
 

@@ -163,15 +163,15 @@ describe("claim a handoff and present offline", () => {
     expect(await presenter.textContent("#counter")).toBe("3 / 5");
 
     for (const page of [presenter, audience]) {
-      const video = page.locator("video[data-media='clip']");
+      const video = page.locator("[data-media='clip'] video");
       await video.waitFor({ timeout: 10_000 });
       await page.waitForFunction(() => {
-        const v = document.querySelector<HTMLVideoElement>("video[data-media='clip']");
+        const v = document.querySelector<HTMLVideoElement>("[data-media='clip'] video");
         return !!v && !v.paused && v.currentTime > 0.2;
       }, undefined, { timeout: 10_000 });
     }
     // Placed at its rectangle: the right half of the slide, below the title.
-    const box = await presenter.locator("video[data-media='clip']").boundingBox();
+    const box = await presenter.locator("[data-media='clip'] video").boundingBox();
     const frame = await presenter.locator("#current-frame").boundingBox();
     expect(box!.x - frame!.x).toBeGreaterThan(frame!.width * 0.5);
     expect(box!.width / frame!.width).toBeCloseTo(300 / 720, 1);
@@ -179,8 +179,8 @@ describe("claim a handoff and present offline", () => {
     await shot(audience, "audience-media-slide");
 
     // Pause on the presenter pauses the audience copy.
-    await presenter.evaluate(() => document.querySelector<HTMLVideoElement>("video[data-media='clip']")!.pause());
-    await audience.waitForFunction(() => document.querySelector<HTMLVideoElement>("video[data-media='clip']")?.paused === true, undefined, { timeout: 5_000 });
+    await presenter.evaluate(() => document.querySelector<HTMLVideoElement>("[data-media='clip'] video")!.pause());
+    await audience.waitForFunction(() => document.querySelector<HTMLVideoElement>("[data-media='clip'] video")?.paused === true, undefined, { timeout: 5_000 });
 
     // Blank follows too.
     await presenter.keyboard.press("b");
@@ -226,7 +226,7 @@ describe("claim a handoff and present offline", () => {
       await presenter.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
       expect(await presenter.textContent("#counter")).toBe("3 / 5");
       await presenter.waitForFunction(() => {
-        const v = document.querySelector<HTMLVideoElement>("video[data-media='clip']");
+        const v = document.querySelector<HTMLVideoElement>("[data-media='clip'] video");
         return !!v && !v.paused;
       }, undefined, { timeout: 10_000 });
       await presenter.waitForFunction(() => document.querySelector("#offline-state")?.textContent?.includes("Offline"), undefined, { timeout: 10_000 });

@@ -5,10 +5,10 @@
  * file giving a 20-minute talk. The clip itself is recorded by Chromium's MediaRecorder from
  * an animated canvas, so no binary fixture is committed.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import type { Page } from "playwright-core";
+import { recordClip as recordClipOf } from "../fixtures/record-clip.ts";
 
 export const OUTPUT = join(import.meta.dir, "..", "..", "test-output");
 
@@ -21,50 +21,9 @@ export const NOTES = {
   4: "Ask for questions. Mention `deckhand check`.",
 } as const;
 
-/** Record a short WebM clip in the browser (MediaRecorder on a canvas stream). */
-export async function recordClip(page: Page): Promise<Uint8Array> {
-  const cached = join(OUTPUT, "fixtures", "clip.webm");
-  if (existsSync(cached)) return new Uint8Array(readFileSync(cached));
-  const base64 = await page.evaluate(async () => {
-    const canvas = document.createElement("canvas");
-    canvas.width = 320;
-    canvas.height = 180;
-    const ctx = canvas.getContext("2d")!;
-    const stream = canvas.captureStream(25);
-    const recorder = new MediaRecorder(stream, { mimeType: "video/webm;codecs=vp8" });
-    const chunks: Blob[] = [];
-    recorder.ondataavailable = (e) => chunks.push(e.data);
-    const done = new Promise((resolve) => (recorder.onstop = resolve));
-    recorder.start(100);
-    const started = performance.now();
-    await new Promise<void>((resolve) => {
-      const frame = () => {
-        const t = (performance.now() - started) / 1000;
-        ctx.fillStyle = "#0f766e";
-        ctx.fillRect(0, 0, 320, 180);
-        ctx.fillStyle = "#fbbf24";
-        ctx.beginPath();
-        ctx.arc(40 + ((t * 160) % 240), 90, 28, 0, Math.PI * 2);
-        ctx.fill();
-        ctx.fillStyle = "#fff";
-        ctx.font = "bold 22px sans-serif";
-        ctx.fillText("deckhand clip", 90, 40);
-        if (t < 2) requestAnimationFrame(frame);
-        else resolve();
-      };
-      frame();
-    });
-    recorder.stop();
-    await done;
-    const buffer = new Uint8Array(await new Blob(chunks, { type: "video/webm" }).arrayBuffer());
-    let binary = "";
-    for (let i = 0; i < buffer.length; i += 0x8000) binary += String.fromCharCode(...buffer.subarray(i, i + 0x8000));
-    return btoa(binary);
-  });
-  const bytes = new Uint8Array(Buffer.from(base64, "base64"));
-  mkdirSync(join(OUTPUT, "fixtures"), { recursive: true });
-  writeFileSync(cached, bytes);
-  return bytes;
+/** The 2-second clip the presentation deck plays on slide 3. */
+export function recordClip(page: Page): Promise<Uint8Array> {
+  return recordClipOf(page, { name: "clip.webm", seconds: 2 });
 }
 
 const SLIDES = [

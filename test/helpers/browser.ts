@@ -37,7 +37,7 @@ export function assertChromium(): void {
 }
 
 /** A fresh browser profile (its own IndexedDB, caches and service workers). */
-export async function launchBrowser(options: { viewport?: { width: number; height: number }; args?: string[] } = {}): Promise<BrowserSession> {
+export async function launchBrowser(options: { viewport?: { width: number; height: number }; args?: string[]; hasTouch?: boolean; ignoreHTTPSErrors?: boolean } = {}): Promise<BrowserSession> {
   assertChromium();
   const userDataDir = mkdtempSync(join(tmpdir(), "deckhand-chromium-"));
   const context = await chromium.launchPersistentContext(userDataDir, {
@@ -47,6 +47,9 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
     viewport: options.viewport ?? { width: 1440, height: 900 },
     deviceScaleFactor: 1,
     acceptDownloads: false,
+    hasTouch: options.hasTouch ?? false,
+    // The URL-media tests serve media over https with a certificate made at test time.
+    ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
   });
   const problems: string[] = [];
   const watch = (page: Page) => {

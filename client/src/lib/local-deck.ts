@@ -3,8 +3,9 @@
  * Open a PDF from this computer without uploading it: check the header, count its pages
  * with the render worker, and store it like a claimed deck.
  */
+import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/pdf/accept.ts";
 import type { DeckRecord, DeckStore } from "../storage/deck-store.ts";
-import { Renderer } from "./renderer.ts";
+import { RenderError, Renderer } from "./renderer.ts";
 import { sha256Hex } from "./sha256.ts";
 import { storeThumbnail } from "./thumbnail.ts";
 
@@ -20,7 +21,12 @@ export function titleFromFilename(name: string): string {
   return stripped || "presentation";
 }
 
-export class LocalDeckError extends Error {}
+export class LocalDeckError extends Error {
+  /** The shared refusal code (PDF_ENCRYPTED, …) when the rule refused the file. */
+  constructor(message: string, readonly code?: string) {
+    super(message);
+  }
+}
 
 export async function importLocalPdf(file: File, store: DeckStore): Promise<DeckRecord> {
   const data = await file.arrayBuffer();
@@ -32,8 +38,12 @@ export async function importLocalPdf(file: File, store: DeckStore): Promise<Deck
     let opened;
     try {
       opened = await renderer.open(data);
-    } catch {
-      throw new LocalDeckError(`“${file.name}” could not be read as a PDF. It may be damaged or password-protected.`);
+    } catch (error) {
+      // The worker judges the deck by the server's own rule (src/pdf/accept.ts): a file the
+      // server would refuse with PDF_ENCRYPTED is refused here with the same sentence.
+      const code = error instanceof RenderError ? error.code : undefined;
+      const detail = code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "It may be damaged; export the deck as PDF again.";
+      throw new LocalDeckError(`“${file.name}” cannot be presented. ${detail}`, code);
     }
     const filename = titleFromFilename(file.name);
     const deck = await store.putDeck({
@@ -44,6 +54,7 @@ export async function importLocalPdf(file: File, store: DeckStore): Promise<Deck
       source: "local",
       data,
     });
+    await store.setDeckLayout(deck.id, { pageSize: opened.firstPage, labels: opened.labels });
     // The deck is open in the worker already: its library thumbnail costs one small render.
     // A failure here only leaves the placeholder, which the library fills in later.
     await storeThumbnail(renderer, store, deck.id).catch((error: unknown) => console.warn("thumbnail", error));

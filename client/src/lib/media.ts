@@ -1,27 +1,44 @@
 /**
  * @module client/lib/media
  * Places a slide's media at their rectangles over the rendered page: video, GIF and audio
- * from the deck's attachments (blob: URLs, so they play offline), YouTube/Vimeo as embeds
- * when online and a clear placeholder when not.
+ * from the deck's attachments (blob: URLs, so they play offline), URL media (from the copy
+ * stored for offline use, else from the network when it is there), YouTube/Vimeo as embeds
+ * when online.
+ *
+ * What cannot play is said only to the presenter, as a small tag at the medium's corner
+ * that leaves the slide readable; the audience window shows nothing there, so the projector
+ * shows the slide itself (and the placeholder its author printed on it), never an error.
  */
 import type { SlideMedia } from "../../../src/sidecar/types.ts";
 import { h } from "./dom.ts";
 import type { Renderer } from "./renderer.ts";
 
+export type MediaRole = "presenter" | "audience";
+
+/**
+ * How long a medium may take to reach its first frame before it counts as failed. Some
+ * engines (WebKit with GStreamer) never fire `error` for a file they cannot decode: without
+ * this the presenter would watch a spinner forever. A stored copy is local, so a few
+ * seconds is plenty; a network one gets longer.
+ */
+const STALL_MS = { stored: 6000, network: 20000 };
+
 export interface MediaContext {
   renderer: Renderer;
-  /** Presenter windows mute video: the sound belongs to the audience window. */
-  muted: boolean;
+  role: MediaRole;
+  /** blob: URLs made so far, by attachment name or media URL. */
   blobUrls: Map<string, string>;
+  /** The stored copy of a URL medium (fetched earlier for offline use), if any. */
+  storedMedium(url: string): Promise<{ data: ArrayBuffer; mime: string } | undefined>;
+  online(): boolean;
 }
 
-export function kindOf(media: SlideMedia): "video" | "audio" | "image" | "embed" | "link" {
+export function kindOf(media: SlideMedia): "video" | "audio" | "image" | "embed" {
   if (media.kind === "youtube" || media.kind === "vimeo") return "embed";
   const mime = media.mime ?? "";
-  const name = (media.attachment ?? media.url ?? "").toLowerCase();
-  if (mime.startsWith("image/") || name.endsWith(".gif")) return "image";
-  if (mime.startsWith("audio/") || /\.(mp3|m4a|ogg|oga|wav|flac)$/.test(name)) return "audio";
-  if (media.kind === "url") return "link";
+  const name = (media.attachment ?? media.url ?? "").toLowerCase().replace(/[?#].*$/, "");
+  if (mime.startsWith("image/") || /\.(gif|png|jpe?g|webp|avif|svg)$/.test(name)) return "image";
+  if (mime.startsWith("audio/") || /\.(mp3|m4a|ogg|oga|opus|wav|flac)$/.test(name)) return "audio";
   return "video";
 }
 
@@ -35,19 +52,52 @@ export function embedUrl(media: SlideMedia): string | null {
   return null;
 }
 
-async function blobUrl(media: SlideMedia, ctx: MediaContext): Promise<string | null> {
-  if (!media.attachment) return null;
-  const cached = ctx.blobUrls.get(media.attachment);
+/** Only https media play from the network: the pages' CSP allows https: media and nothing wider. */
+export function playableUrl(url: string | undefined): url is string {
+  if (!url) return false;
+  try {
+    return new URL(url).protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function blobOf(key: string, bytes: ArrayBuffer | Uint8Array, mime: string, ctx: MediaContext): string {
+  const cached = ctx.blobUrls.get(key);
   if (cached) return cached;
-  const bytes = await ctx.renderer.attachment(media.attachment).catch(() => null);
-  if (!bytes) return null;
-  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: media.mime ?? "application/octet-stream" }));
-  ctx.blobUrls.set(media.attachment, url);
+  const url = URL.createObjectURL(new Blob([bytes as Uint8Array<ArrayBuffer>], { type: mime }));
+  ctx.blobUrls.set(key, url);
   return url;
 }
 
-function placeholder(text: string, detail?: string): HTMLElement {
-  return h("div", { class: "media-placeholder", role: "note" }, h("strong", {}, text), detail ? h("span", {}, detail) : null);
+/** Where the medium's bytes come from, or why there are none (a sentence for the presenter). */
+export async function sourceOf(media: SlideMedia, ctx: MediaContext): Promise<{ src: string; stored: boolean } | { problem: string }> {
+  if (media.kind === "url") {
+    const cached = ctx.blobUrls.get(media.url ?? "");
+    if (cached) return { src: cached, stored: true };
+    const stored = media.url ? await ctx.storedMedium(media.url).catch(() => undefined) : undefined;
+    if (stored) return { src: blobOf(media.url!, stored.data, stored.mime || media.mime || "application/octet-stream", ctx), stored: true };
+    if (!playableUrl(media.url)) return { problem: "Only https addresses play (the page's security policy); this medium stays off." };
+    if (!ctx.online()) return { problem: "Not stored for offline use (its server does not allow it): it plays when online." };
+    return { src: media.url, stored: false };
+  }
+  if (!media.attachment) return { problem: "No attachment is named for this medium." };
+  const cached = ctx.blobUrls.get(media.attachment);
+  if (cached) return { src: cached, stored: true };
+  const bytes = await ctx.renderer.attachment(media.attachment).catch(() => null);
+  if (!bytes) return { problem: `The attachment ${media.attachment} is not in the PDF.` };
+  return { src: blobOf(media.attachment, bytes, media.mime ?? "application/octet-stream", ctx), stored: true };
+}
+
+/** A presenter-only tag at the medium's corner; the slide underneath stays readable. */
+export function mediaNote(title: string, detail: string): HTMLElement {
+  return h("div", { class: "media-note", role: "note" }, h("strong", {}, title), " ", h("span", {}, detail));
+}
+
+function labelOf(media: SlideMedia, kind: string): string {
+  if (media.kind === "youtube") return "YouTube video";
+  if (media.kind === "vimeo") return "Vimeo video";
+  return kind === "image" ? "Image" : kind === "audio" ? "Audio" : "Video";
 }
 
 /** Position `el` over the page: rect in points from the top-left, page size in points. */
@@ -58,60 +108,86 @@ export function place(el: HTMLElement, media: SlideMedia, page: { w: number; h: 
   el.style.height = `${(media.rect.h / page.h) * 100}%`;
 }
 
-/** Build and place the media of one slide; returns the elements keyed by media id. */
+export interface MountedMedia {
+  media: SlideMedia;
+  /** The box placed over the page (holding the element, and the presenter's tag). */
+  box: HTMLElement;
+  /** The playing element, or null when nothing can play. */
+  element: HTMLElement | null;
+}
+
+/** Show a playback failure: a tag for the presenter, nothing (the slide) for the audience. */
+export function failMedium(mounted: MountedMedia, role: MediaRole, detail: string): void {
+  mounted.element?.remove();
+  mounted.element = null;
+  mounted.box.dataset.state = "failed";
+  if (role === "presenter") mounted.box.replaceChildren(mediaNote(`${labelOf(mounted.media, kindOf(mounted.media))} cannot play.`, detail));
+  else mounted.box.replaceChildren();
+}
+
+function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean, why: string) {
+  const el = entry.element;
+  if (!(el instanceof HTMLMediaElement || el instanceof HTMLImageElement)) return;
+  setTimeout(() => {
+    if (!entry.box.isConnected || entry.element !== el) return;
+    const loaded = el instanceof HTMLMediaElement ? el.readyState >= 1 : el.complete && el.naturalWidth > 0;
+    if (!loaded) failMedium(entry, role, why);
+  }, stored ? STALL_MS.stored : STALL_MS.network);
+}
+
+function element(media: SlideMedia, kind: "video" | "audio" | "image", src: string, role: MediaRole): HTMLElement {
+  if (kind === "image") return h("img", { src, alt: "", decoding: "async" });
+  const el = h(kind, { src, preload: "auto", playsinline: kind === "video" });
+  el.loop = media.loop;
+  // The presenter's copy is silent (the sound is the audience's) and has controls to drive
+  // playback; the audience's copy is a clean frame that follows.
+  el.muted = role === "presenter";
+  el.controls = role === "presenter";
+  return el;
+}
+
+/** Build and place the media of one slide. Nothing stale is placed if the slide changed meanwhile. */
 export async function mountMedia(
   layer: HTMLElement,
   items: SlideMedia[],
   page: { w: number; h: number },
   ctx: MediaContext,
   isCurrent: () => boolean = () => true,
-): Promise<Map<string, HTMLElement>> {
-  const mounted = new Map<string, HTMLElement>();
-  const autoplay: HTMLVideoElement[] = [];
+): Promise<MountedMedia[]> {
+  const mounted: MountedMedia[] = [];
   for (const media of items) {
     const kind = kindOf(media);
-    let el: HTMLElement;
+    const box = h("div", { class: "media-item", "data-media": media.id, "data-kind": kind });
+    place(box, media, page);
+    const entry: MountedMedia = { media, box, element: null };
+    mounted.push(entry);
     if (kind === "embed") {
       const src = embedUrl(media);
-      const label = media.kind === "youtube" ? "YouTube video" : "Vimeo video";
-      if (!src) el = placeholder(label, "The video id is missing.");
-      else if (!navigator.onLine) el = placeholder(`${label} — needs a network`, "This embedded video plays when the computer is online.");
-      else el = h("iframe", { src, title: label, allow: "autoplay; fullscreen; picture-in-picture", allowfullscreen: true, referrerpolicy: "strict-origin-when-cross-origin" });
-    } else if (kind === "link") {
-      el = placeholder("External media", media.url ? `Opens outside the deck: ${media.url}` : undefined);
-    } else {
-      const url = await blobUrl(media, ctx);
-      if (!url) el = placeholder("Media missing", `The attachment ${media.attachment ?? ""} is not in the PDF.`);
-      else if (kind === "image") el = h("img", { src: url, alt: "" });
-      else if (kind === "audio") {
-        const audio = h("audio", { src: url, controls: true, preload: "auto" });
-        audio.loop = media.loop;
-        audio.autoplay = media.autoplay && !ctx.muted;
-        el = audio;
-      } else {
-        const video = h("video", { src: url, playsinline: true, preload: "auto" });
-        video.muted = ctx.muted;
-        video.loop = media.loop;
-        video.controls = ctx.muted; // the presenter drives playback; the audience sees a clean frame
-        if (media.autoplay) autoplay.push(video);
-        el = video;
+      if (src && ctx.online()) {
+        entry.element = h("iframe", { src, title: labelOf(media, kind), allow: "autoplay; fullscreen; picture-in-picture", allowfullscreen: true, referrerpolicy: "strict-origin-when-cross-origin" });
+        box.append(entry.element);
+      } else if (ctx.role === "presenter") {
+        box.append(mediaNote(labelOf(media, kind), src ? "Needs a network: it plays when the computer is online." : "The video id is missing."));
+        box.dataset.state = "unavailable";
       }
+      continue;
     }
-    el.classList.add("media-item");
-    el.dataset.media = media.id;
-    el.dataset.kind = kind;
-    place(el, media, page);
-    mounted.set(media.id, el);
+    const source = await sourceOf(media, ctx);
+    if ("problem" in source) {
+      box.dataset.state = "unavailable";
+      if (ctx.role === "presenter") box.append(mediaNote(labelOf(media, kind), source.problem));
+      continue;
+    }
+    box.dataset.source = source.stored ? "stored" : "network";
+    entry.element = element(media, kind, source.src, ctx.role);
+    const why = source.stored
+      ? "Its file is damaged or in a format this browser cannot play."
+      : "Not stored for offline use, and its server cannot be reached now: it plays when online.";
+    entry.element.addEventListener("error", () => failMedium(entry, ctx.role, why), { once: true });
+    box.append(entry.element);
+    watchStall(entry, ctx.role, source.stored, why);
   }
-  // The slide changed while attachments were read: show nothing stale.
-  if (!isCurrent()) return new Map();
-  layer.replaceChildren(...mounted.values());
-  for (const video of autoplay) {
-    void video.play().catch(() => {
-      // Autoplay with sound was refused: play muted rather than not at all.
-      video.muted = true;
-      void video.play().catch(() => {});
-    });
-  }
+  if (!isCurrent()) return [];
+  layer.replaceChildren(...mounted.map((m) => m.box));
   return mounted;
 }

@@ -9,9 +9,11 @@ import { notesToHtml } from "./notes-markdown.ts";
 const ALLOWED_TAGS = [
   "p", "br", "strong", "b", "em", "i", "u", "s", "del", "code", "pre", "blockquote",
   "ul", "ol", "li", "h1", "h2", "h3", "h4", "h5", "h6", "hr", "a", "table", "thead",
-  "tbody", "tr", "th", "td", "sup", "sub", "mark", "kbd", "span",
+  "tbody", "tr", "th", "td", "sup", "sub", "mark", "kbd", "span", "div",
 ];
-const ALLOWED_ATTR = ["href", "title", "start", "align"];
+const ALLOWED_ATTR = ["href", "title", "start", "align", "class"];
+/** The only class notes may carry: the math span made by notes-markdown. */
+const ALLOWED_CLASS = "math";
 
 let hooked = false;
 
@@ -20,6 +22,8 @@ function hookLinks() {
   hooked = true;
   // Links in notes open outside the presenter and tell the target nothing about us.
   DOMPurify.addHook("afterSanitizeAttributes", (node) => {
+    // A PDF's notes must not borrow the page's styles: every class but ours goes.
+    if (node.hasAttribute?.("class") && node.getAttribute("class") !== ALLOWED_CLASS) node.removeAttribute("class");
     if (node.tagName === "A") {
       node.setAttribute("target", "_blank");
       node.setAttribute("rel", "noopener noreferrer");

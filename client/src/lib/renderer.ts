@@ -3,10 +3,19 @@
  * The page side of the render worker: a promise per request, a small cache of rendered
  * slides, and look-ahead so stepping forward shows a slide that is already painted.
  */
+import type { DeckExtras } from "../../../src/sidecar/types.ts";
 import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */
 const CACHE_LIMIT = 10;
+
+/** A worker failure; `code` is the shared refusal code (PDF_ENCRYPTED, …) when the deck was refused. */
+export class RenderError extends Error {
+  constructor(message: string, readonly code?: string) {
+    super(message);
+    this.name = "RenderError";
+  }
+}
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Body = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
@@ -25,7 +34,7 @@ export class Renderer {
       if (!pending) return;
       this.pending.delete(message.id);
       if (message.ok) pending.resolve(message.result);
-      else pending.reject(new Error(message.error));
+      else pending.reject(new RenderError(message.error, message.code));
     };
     this.worker.onerror = (event) => {
       const error = new Error(event.message || "The render worker failed to start.");
@@ -50,6 +59,16 @@ export class Renderer {
     const copy = options.transfer ? data : data.slice(0);
     this.cache.clear();
     return this.call<OpenResult>({ type: "open", data: copy }, [copy]);
+  }
+
+  /** Notes, media and timer settings of the open deck (after the first slide in the queue). */
+  extras(): Promise<DeckExtras> {
+    return this.call<DeckExtras>({ type: "extras" });
+  }
+
+  /** The text on a page, shortened: the slide canvas's text alternative. */
+  text(page: number): Promise<string> {
+    return this.call<string>({ type: "text", page });
   }
 
   /** Render slide `page` at `width` device pixels; cached by slide and width. */

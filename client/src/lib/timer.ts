@@ -1,47 +1,59 @@
 /**
  * @module client/lib/timer
- * The presenter's clock: elapsed time (pausable) and, from pdfpc data, a countdown to the
- * talk's duration or end time, with a warning in the last minutes.
+ * The presenter's clock as plain data. Like pdfpc, the elapsed timer waits on the title
+ * slide while the room fills and starts at the first slide change (or an explicit start);
+ * it can be paused and reset. It counts in wall-clock milliseconds, so a saved timer picks
+ * up where it was after a reload or a crash of the presenter window. From pdfpc data, a
+ * countdown to the talk's duration or end time, with a warning in the last minutes.
  */
 import type { TimerSettings } from "../../../src/sidecar/types.ts";
 
 /** Minutes before the end when the countdown turns amber, unless pdfpc says otherwise. */
 const DEFAULT_LAST_MINUTES = 5;
 
-export class TalkTimer {
-  private startedAt: number | null = null;
-  private accumulated = 0;
+export interface TimerState {
+  /** idle: not started yet (or reset); running; paused. */
+  status: "idle" | "running" | "paused";
+  /** Wall-clock ms (Date.now) when the current running stretch began; null unless running. */
+  startedAt: number | null;
+  /** Ms counted in earlier running stretches. */
+  accumulatedMs: number;
+}
 
-  constructor(private readonly now: () => number = () => Date.now()) {}
+export const IDLE_TIMER: TimerState = { status: "idle", startedAt: null, accumulatedMs: 0 };
 
-  get running(): boolean {
-    return this.startedAt !== null;
-  }
+export function startTimer(timer: TimerState, now: number): TimerState {
+  return timer.status === "running" ? timer : { status: "running", startedAt: now, accumulatedMs: timer.accumulatedMs };
+}
 
-  start(): void {
-    if (this.startedAt === null) this.startedAt = this.now();
-  }
+export function pauseTimer(timer: TimerState, now: number): TimerState {
+  if (timer.status !== "running" || timer.startedAt === null) return timer;
+  return { status: "paused", startedAt: null, accumulatedMs: timer.accumulatedMs + Math.max(0, now - timer.startedAt) };
+}
 
-  pause(): void {
-    if (this.startedAt !== null) {
-      this.accumulated += this.now() - this.startedAt;
-      this.startedAt = null;
-    }
-  }
+/** Pause a running timer; resume a paused or idle one. */
+export function toggleTimer(timer: TimerState, now: number): TimerState {
+  return timer.status === "running" ? pauseTimer(timer, now) : startTimer(timer, now);
+}
 
-  toggle(): void {
-    if (this.running) this.pause();
-    else this.start();
-  }
+/** Back to zero and idle: it starts again at the next slide change, as after loading. */
+export function resetTimer(): TimerState {
+  return IDLE_TIMER;
+}
 
-  reset(): void {
-    this.accumulated = 0;
-    this.startedAt = this.startedAt === null ? null : this.now();
-  }
+export function elapsedSeconds(timer: TimerState, now: number): number {
+  const running = timer.status === "running" && timer.startedAt !== null ? Math.max(0, now - timer.startedAt) : 0;
+  return (timer.accumulatedMs + running) / 1000;
+}
 
-  elapsedSeconds(): number {
-    return (this.accumulated + (this.startedAt === null ? 0 : this.now() - this.startedAt)) / 1000;
-  }
+/** A stored timer from an older or damaged record reads as idle rather than failing. */
+export function parseTimer(value: unknown): TimerState {
+  const t = value as Partial<TimerState> | null | undefined;
+  if (!t || typeof t !== "object") return IDLE_TIMER;
+  const accumulatedMs = Number.isFinite(t.accumulatedMs) && t.accumulatedMs! >= 0 ? t.accumulatedMs! : 0;
+  if (t.status === "running" && Number.isFinite(t.startedAt)) return { status: "running", startedAt: t.startedAt!, accumulatedMs };
+  if (t.status === "paused") return { status: "paused", startedAt: null, accumulatedMs };
+  return accumulatedMs > 0 ? { status: "paused", startedAt: null, accumulatedMs } : IDLE_TIMER;
 }
 
 export interface Countdown {
@@ -50,9 +62,9 @@ export interface Countdown {
 }
 
 /** The countdown for these settings, or null when the deck gives no duration or end time. */
-export function countdown(settings: TimerSettings, elapsedSeconds: number, now: Date = new Date()): Countdown | null {
+export function countdown(settings: TimerSettings, elapsed: number, now: Date = new Date()): Countdown | null {
   let remaining: number | null = null;
-  if (settings.durationMinutes && settings.durationMinutes > 0) remaining = settings.durationMinutes * 60 - elapsedSeconds;
+  if (settings.durationMinutes && settings.durationMinutes > 0) remaining = settings.durationMinutes * 60 - elapsed;
   else if (settings.endTime) {
     const m = /^(\d{1,2}):(\d{2})$/.exec(settings.endTime);
     if (m) {

@@ -47,7 +47,7 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
   return h(
     "li",
     { class: "deck-card", "data-deck": deck.id },
-    h("a", { class: "deck-open", href: present, "aria-label": `Present ${deck.title}` },
+    h("a", { class: "deck-open", href: present },
       h(
         "span",
         { class: thumb ? "deck-thumb has-image" : "deck-thumb", "aria-hidden": "true" },
@@ -153,7 +153,10 @@ async function openLocal(file: File) {
     showShare(deck);
   } catch (error) {
     working.remove();
-    if (error instanceof LocalDeckError) notice(error.message);
+    if (error instanceof LocalDeckError) {
+      const el = notice(error.message);
+      if (error.code) el.dataset.code = error.code;
+    }
     else if (error instanceof StorageError) notice(error.kind === "quota" ? "This browser has no room for the deck. Delete decks you no longer need, then try again." : "This browser refuses to store decks (private window or privacy settings). Use a normal window.");
     else notice("The PDF could not be opened.");
   }

@@ -1,107 +1,155 @@
 /**
  * @module client/pages/present
- * /present/{deck} — the presenter view: current and next slide, notes, timers, overview,
- * keyboard control, media, and the audience window kept in step over BroadcastChannel.
- * Everything comes from IndexedDB and the render worker, so it works with no network.
+ * /present/{deck} — the presenter window. It wires the pieces together and holds no
+ * presenting logic of its own: the state and its named actions live in client/presenter/,
+ * the key map in client/presenter/keymap.ts, and the views render the state. Keys, buttons,
+ * swipes, the wheel and the audience window's clicker all dispatch actions; every change is
+ * rendered, saved with the deck (page, timer) or per browser (notes size, wheel), and — the
+ * audience part only — sent to the audience window. Everything comes from IndexedDB and the
+ * render worker, so it works with no network.
  */
+import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/pdf/accept.ts";
 import type { DeckExtras } from "../../../src/sidecar/types.ts";
-import { openChannel, type SlideState } from "../lib/channel.ts";
+import { openChannel, type Channel } from "../lib/channel.ts";
+import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $, h, replace } from "../lib/dom.ts";
-import { sizeFrame } from "../lib/fit.ts";
-import { formatClock } from "../lib/format.ts";
-import { mountMedia, type MediaContext } from "../lib/media.ts";
-import { clampSlide, deckIdFromPath, keyAction, type Action } from "../lib/navigation.ts";
-import { renderNotes } from "../lib/notes.ts";
+import { failMedium, mountMedia, type MediaContext } from "../lib/media.ts";
 import { offlineNotice, offlineReady, registerOffline } from "../lib/offline.ts";
-import { paint, Renderer } from "../lib/renderer.ts";
-import { countdown, TalkTimer } from "../lib/timer.ts";
+import { RenderError, Renderer } from "../lib/renderer.ts";
+import { parseTimer } from "../lib/timer.ts";
+import { storeUrlMedia } from "../lib/url-media.ts";
+import { getAction, type Effect } from "../presenter/actions.ts";
+import { audienceChanged, audienceView } from "../presenter/audience.ts";
+import { clampPage, layoutFromLabels, plainLayout, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { watchGestures } from "../presenter/gestures.ts";
+import { chordOf, resolveChord } from "../presenter/keymap.ts";
+import { reportMedia } from "../presenter/media-sync.ts";
+import { loadPreferences, savePreferences } from "../presenter/preferences.ts";
+import { initialState, type PresenterState } from "../presenter/state.ts";
+import { PresenterStore } from "../presenter/store.ts";
+import { renderCounter, slideName } from "../presenter/views/counter-view.ts";
+import { renderKeys } from "../presenter/views/help-view.ts";
+import { NotesView } from "../presenter/views/notes-view.ts";
+import { OverviewView } from "../presenter/views/overview-view.ts";
+import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
+import { renderTimer } from "../presenter/views/timer-view.ts";
+import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 import { DeckStore, type DeckRecord } from "../storage/deck-store.ts";
 
 /** Slides rendered ahead of the current one. */
 const LOOKAHEAD = 3;
+/** How often the clocks redraw. */
+const TICK_MS = 500;
 
 interface Metrics {
   phases?: Record<string, number | undefined>;
+  /** performance.now() when the skeleton had the slide's final size. */
+  skeletonMs?: number;
   firstPaintMs?: number;
   firstSlideAfterDownloadMs?: number;
   steps: number[];
-  renderMs: number[];
 }
-const metrics: Metrics = { steps: [], renderMs: [] };
-(window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => ({ ...state }) };
+const metrics: Metrics = { steps: [] };
 
-const state: SlideState = { slide: 1, blank: false, media: {} };
+const els = {
+  title: $("#deck-title"),
+  notices: $("#notices"),
+  currentBox: $("#current-box"),
+  currentFrame: $("#current-frame"),
+  current: $("#current") as HTMLCanvasElement,
+  mediaLayer: $("#media-layer"),
+  blankCover: $("#blank-cover"),
+  blankText: $("#blank-text"),
+  nextBox: $("#next-box"),
+  nextFrame: $("#next-frame"),
+  next: $("#next") as HTMLCanvasElement,
+  endCard: $("#end-card"),
+  counter: $("#counter"),
+  steps: $("#steps"),
+  entry: $("#goto"),
+  prev: $("#btn-prev") as HTMLButtonElement,
+  nextBtn: $("#btn-next") as HTMLButtonElement,
+  overview: $("#overview"),
+  help: $("#help"),
+  wheelSetting: $("#setting-wheel") as HTMLInputElement,
+};
+
 let deck: DeckRecord;
 let store: DeckStore;
-let renderer: Renderer;
-let pageCount = 0;
-let extras: DeckExtras = { notes: {}, notesSource: {}, media: [], timer: {} };
-const pageSizes = new Map<number, { w: number; h: number }>();
-let defaultPage = { w: 4, h: 3 };
-let showToken = 0;
-let digitBuffer = "";
-const timer = new TalkTimer();
-const mediaCtx = { muted: true, blobUrls: new Map<string, string>() } as MediaContext;
-let mediaEls = new Map<string, HTMLElement>();
-let channel: ReturnType<typeof openChannel>;
+let renderer: Renderer | null = null;
+let layout: DeckLayout = plainLayout(1);
+let sizes: PageSizes | null = null;
+let extras: DeckExtras = EMPTY_EXTRAS;
+let channel: Channel | null = null;
+let stopReporting: (() => void) | null = null;
+let mediaToken = 0;
+/** When the key or click that started the current step happened (for the step metric). */
+let stepStartedAt = 0;
 
-const currentBox = $("#current-box");
-const currentFrame = $("#current-frame");
-const currentCanvas = $("#current") as HTMLCanvasElement;
-const nextBox = $("#next-box");
-const nextFrame = $("#next-frame");
-const nextCanvas = $("#next") as HTMLCanvasElement;
-const mediaLayer = $("#media-layer");
+const presenter = new PresenterStore(initialState(loadPreferences()), () => ({ layout, now: Date.now() }), runEffect);
+(window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => layout };
 
-function sizeOf(slide: number) {
-  return pageSizes.get(slide) ?? defaultPage;
+const currentView = new SlideView(els.currentFrame, els.currentBox, els.current, () => renderer, () => sizes, 100);
+const nextView = new SlideView(els.nextFrame, els.nextBox, els.next, () => renderer, () => sizes, 90);
+const notesView = new NotesView($("#notes"));
+const overviewView = new OverviewView(els.overview, $("#overview-grid"), (page) => {
+  presenter.dispatch("goToPage", page);
+  if (presenter.current.panel === "overview") presenter.dispatch("overview");
+});
+
+const mediaCtx: MediaContext = {
+  renderer: null as unknown as Renderer,
+  role: "presenter",
+  blobUrls: new Map(),
+  storedMedium: async (url) => {
+    const record = await store.getMediaFile(deck.id, url);
+    return record ? { data: record.data, mime: record.mime } : undefined;
+  },
+  online: () => navigator.onLine,
+};
+
+/** A message for the speaker above the stage, with a button to put it away. */
+function notice(text: string, kind: "warn" | "info" = "info", id?: string): void {
+  if (id) document.getElementById(id)?.remove();
+  const el = h("div", { class: `notice notice-dismissable notice-${kind === "warn" ? "warn" : "ok"}`, role: "status", id }, h("span", {}, text));
+  el.append(h("button", { type: "button", class: "btn btn-small btn-ghost", onclick: () => el.remove() }, "Dismiss"));
+  els.notices.append(el);
 }
 
-function dpr() {
-  return Math.min(window.devicePixelRatio || 1, 3);
+// ---- effects: what only the page can do --------------------------------------------------
+
+function openAudience() {
+  const win = window.open(`/view/${encodeURIComponent(deck.id)}`, `deckhand-audience-${deck.id}`, "popup,width=1280,height=720");
+  if (!win) notice(`The browser blocked the audience window. Allow pop-ups for this site, or open /view/${deck.id} in a new window.`, "warn", "audience-blocked");
+  else notice("Audience window opened: move it to the projector, then click it (or press F there) for full screen.", "info", "audience-hint");
 }
 
-function broadcast() {
-  channel?.post({ type: "state", state: { ...state, media: { ...state.media } } });
+function toggleFullscreen() {
+  if (document.fullscreenElement) void document.exitFullscreen();
+  else void document.documentElement.requestFullscreen?.().catch(() => {});
 }
 
-function collectMediaState() {
-  state.media = {};
-  for (const [id, el] of mediaEls) {
-    if (el instanceof HTMLMediaElement) state.media[id] = { playing: !el.paused, time: el.currentTime };
-  }
+function runEffect(effect: Effect) {
+  if (effect === "fullscreen") toggleFullscreen();
+  else if (effect === "open-audience") openAudience();
+  else if (effect === "notes-down") notesView.scroll(1);
+  else if (effect === "notes-up") notesView.scroll(-1);
 }
 
-function showNotes(slide: number) {
-  const notes = extras.notes[slide];
-  const target = $("#notes");
-  if (notes && notes.trim()) replace(target, renderNotes(notes));
-  else replace(target, h("p", { class: "muted notes-empty" }, "No notes for this slide."));
-}
+// ---- rendering the state -----------------------------------------------------------------
 
-function updateCounter() {
-  replace($("#counter"), h("strong", {}, String(state.slide)), ` / ${pageCount}`);
-  document.title = `${state.slide}/${pageCount} · ${deck.title} — deckhand`;
-  ($("#btn-prev") as HTMLButtonElement).disabled = state.slide <= 1;
-  ($("#btn-next") as HTMLButtonElement).disabled = state.slide >= pageCount;
-}
-
-async function show(slide: number, startedAt = performance.now()) {
-  const token = ++showToken;
-  state.slide = clampSlide(slide, pageCount);
-  state.media = {};
-  updateCounter();
-  showNotes(state.slide);
-  broadcast();
-  void store.saveProgress(deck.id, state.slide).catch(() => {});
-  mediaLayer.replaceChildren();
-  mediaEls = new Map();
-
-  const width = await paintCurrent(token);
-  if (token !== showToken) return;
+async function showPage(page: number) {
+  const startedAt = stepStartedAt || performance.now();
+  stepStartedAt = 0;
+  stopReporting?.();
+  stopReporting = null;
+  els.mediaLayer.replaceChildren();
+  const label = slideName(layout, page);
+  const width = await currentView.show(page, label);
+  if (width === null || presenter.current.page !== page) return;
+  currentView.describe(page, label);
   requestAnimationFrame(() => {
-    if (token !== showToken) return;
-    const elapsed = performance.now() - startedAt;
+    if (presenter.current.page !== page) return;
     if (metrics.firstPaintMs === undefined) {
       metrics.firstPaintMs = performance.now();
       const downloadEnd = Number(sessionStorage.getItem("dh:download-end"));
@@ -110,235 +158,153 @@ async function show(slide: number, startedAt = performance.now()) {
         sessionStorage.removeItem("dh:download-end");
       }
       document.body.dataset.ready = "true";
-    } else metrics.steps.push(elapsed);
-    document.body.dataset.slide = String(state.slide);
+    } else metrics.steps.push(performance.now() - startedAt);
   });
-
-  void showNext(token);
-  renderer.prefetch(state.slide, width, LOOKAHEAD, pageCount);
-  const items = extras.media.filter((m) => m.slide === state.slide);
-  const mounted = await mountMedia(mediaLayer, items, sizeOf(state.slide), mediaCtx, () => token === showToken);
-  if (token !== showToken) {
-    return;
-  }
-  mediaEls = mounted;
-  for (const el of mediaEls.values()) {
-    if (el instanceof HTMLMediaElement) {
-      for (const ev of ["play", "pause", "seeked"]) {
-        el.addEventListener(ev, () => {
-          collectMediaState();
-          broadcast();
-        });
-      }
-    }
-  }
-  collectMediaState();
-  broadcast();
+  const preview = previewPage(layout, page);
+  els.endCard.hidden = preview !== null;
+  els.next.hidden = preview === null;
+  if (preview !== null) void nextView.show(preview, `Next: ${slideName(layout, preview)}`);
+  else nextView.size(page);
+  renderer?.prefetch(page, width, LOOKAHEAD, layout.pageCount);
+  await mountPageMedia(page);
 }
 
-/** Render the current slide at the frame's size; returns the width rendered at. */
-async function paintCurrent(token: number): Promise<number> {
-  const box = sizeFrame(currentFrame, currentBox, sizeOf(state.slide));
-  const width = box.w * dpr();
-  const result = await renderer.render(state.slide, width, 100).catch((error: Error) => {
-    console.error(error);
-    return null;
-  });
-  if (token !== showToken || !result) return width;
-  pageSizes.set(state.slide, { w: result.w, h: result.h });
-  const fitted = sizeFrame(currentFrame, currentBox, result);
-  metrics.renderMs.push(result.ms);
-  if (Math.abs(fitted.w * dpr() - result.bitmap.width) > 2) {
-    // This page has another size than guessed: render again at the exact width.
-    const exact = await renderer.render(state.slide, fitted.w * dpr(), 100).catch(() => null);
-    if (token !== showToken) return width;
-    paint(currentCanvas, exact ?? result);
-    return fitted.w * dpr();
-  }
-  paint(currentCanvas, result);
-  currentFrame.dataset.slide = String(state.slide);
-  return width;
-}
-
-/** After a resize: repaint at the new size without restarting media. */
-async function relayout() {
-  if (!pageCount) return;
-  const token = showToken;
-  await paintCurrent(token);
-  void showNext(token);
-}
-
-async function showNext(token: number) {
-  const next = state.slide + 1;
-  const end = $("#end-card");
-  if (next > pageCount) {
-    sizeFrame(nextFrame, nextBox, sizeOf(state.slide));
-    nextCanvas.hidden = true;
-    end.hidden = false;
-    return;
-  }
-  nextCanvas.hidden = false;
-  end.hidden = true;
-  const box = sizeFrame(nextFrame, nextBox, sizeOf(next));
-  const result = await renderer.render(next, box.w * dpr(), 90).catch(() => null);
-  if (token !== showToken || !result) return;
-  pageSizes.set(next, { w: result.w, h: result.h });
-  sizeFrame(nextFrame, nextBox, result);
-  paint(nextCanvas, result);
-}
-
-function setBlank(blank: boolean) {
-  state.blank = blank;
-  $("#blank-cover").hidden = !blank;
-  $("#btn-blank").setAttribute("aria-pressed", String(blank));
-  document.body.classList.toggle("is-blank", blank);
-  broadcast();
-}
-
-function openAudience() {
-  const win = window.open(`/view/${encodeURIComponent(deck.id)}`, `deckhand-audience-${deck.id}`, "popup,width=1280,height=720");
-  if (!win) alert("The browser blocked the audience window. Allow pop-ups for this site, or open /view/" + deck.id + " in a new window.");
-}
-
-function toggleFullscreen() {
-  if (document.fullscreenElement) void document.exitFullscreen();
-  else void document.documentElement.requestFullscreen?.().catch(() => {});
-}
-
-function toggleOverlay(id: "overview" | "help", open?: boolean) {
-  const el = $(`#${id}`);
-  const shouldOpen = open ?? el.hidden;
-  for (const other of ["overview", "help"]) if (other !== id) $(`#${other}`).hidden = true;
-  el.hidden = !shouldOpen;
-  if (id === "overview") {
-    $("#btn-overview").setAttribute("aria-pressed", String(shouldOpen));
-    if (shouldOpen) openOverview();
-  }
-  if (shouldOpen) (el.querySelector("button") as HTMLElement | null)?.focus();
-}
-
-let overviewBuilt = false;
-function openOverview() {
-  const grid = $("#overview-grid");
-  if (!overviewBuilt) {
-    overviewBuilt = true;
-    const observer = new IntersectionObserver((entries) => {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        observer.unobserve(entry.target);
-        const canvas = entry.target as HTMLCanvasElement;
-        const n = Number(canvas.dataset.page);
-        void renderer.renderOnce(n, 280 * dpr(), 5).then((r) => {
-          paint(canvas, r);
-          r.bitmap.close();
-        }, () => {});
-      }
-    }, { root: $("#overview") });
-    for (let n = 1; n <= pageCount; n++) {
-      const canvas = h("canvas", { "data-page": n, "aria-hidden": "true" });
-      const size = sizeOf(n);
-      canvas.style.aspectRatio = `${size.w} / ${size.h}`;
-      const button = h("button", { type: "button", class: "thumb", "aria-label": `Go to slide ${n}` }, canvas, h("span", { class: "thumb-num" }, String(n)));
-      button.addEventListener("click", () => {
-        toggleOverlay("overview", false);
-        void show(n);
+async function mountPageMedia(page: number) {
+  const token = ++mediaToken;
+  const items = extras.media.filter((m) => m.slide === page);
+  if (!items.length || !sizes) return;
+  const list = await mountMedia(els.mediaLayer, items, sizes.get(page), mediaCtx, () => token === mediaToken && presenter.current.page === page);
+  if (token !== mediaToken) return;
+  const playing = new Map<string, HTMLMediaElement>();
+  const autoplay = new Set<string>();
+  for (const m of list) {
+    if (!(m.element instanceof HTMLMediaElement)) continue;
+    playing.set(m.media.id, m.element);
+    if (m.media.autoplay) {
+      autoplay.add(m.media.id);
+      void m.element.play().catch((error: { name?: string }) => {
+        if (error?.name === "NotSupportedError") failMedium(m, "presenter", "Its file is damaged or in a format this browser cannot play.");
       });
-      grid.append(h("li", {}, button));
-      observer.observe(canvas);
     }
   }
-  for (const [i, li] of Array.from(grid.children).entries()) li.classList.toggle("is-current", i + 1 === state.slide);
-  grid.children[state.slide - 1]?.scrollIntoView({ block: "center" });
-  (grid.children[state.slide - 1]?.querySelector("button") as HTMLElement | null)?.focus();
+  stopReporting = reportMedia(playing, autoplay, (id, playback) => presenter.dispatch("media", { id, playback }));
+  document.body.dataset.media = String(list.length);
 }
 
-function act(action: Action) {
-  if (!action) return false;
-  const started = performance.now();
-  if (action.type !== "digit") digitBuffer = "";
-  switch (action.type) {
-    case "next":
-      if (state.slide < pageCount) void show(state.slide + 1, started);
-      break;
-    case "prev":
-      if (state.slide > 1) void show(state.slide - 1, started);
-      break;
-    case "first":
-      void show(1, started);
-      break;
-    case "last":
-      void show(pageCount, started);
-      break;
-    case "goto":
-      void show(action.slide, started);
-      break;
-    case "digit":
-      digitBuffer = action.buffer;
-      break;
-    case "blank":
-      setBlank(!state.blank);
-      break;
-    case "fullscreen":
-      toggleFullscreen();
-      break;
-    case "overview":
-      toggleOverlay("overview");
-      break;
-    case "help":
-      toggleOverlay("help");
-      break;
-    case "audience":
-      openAudience();
-      break;
-    case "timer-toggle":
-      timer.toggle();
-      tick();
-      break;
-    case "timer-reset":
-      timer.reset();
-      tick();
-      break;
-    case "escape":
-      $("#overview").hidden = true;
-      $("#help").hidden = true;
-      $("#btn-overview").setAttribute("aria-pressed", "false");
-      break;
+function renderPanels(state: PresenterState, previous: PresenterState | null) {
+  if (previous && state.panel === previous.panel) return;
+  els.overview.hidden = state.panel !== "overview";
+  els.help.hidden = state.panel !== "help";
+  $("#btn-overview").setAttribute("aria-pressed", String(state.panel === "overview"));
+  $("#btn-help").setAttribute("aria-pressed", String(state.panel === "help"));
+  if (state.panel === "overview" && renderer && sizes) overviewView.open(layout, renderer, sizes, state.page);
+  else if (state.panel === "help") $("#help-close").focus();
+  else if (previous && previous.panel !== "none" && (els.overview.contains(document.activeElement) || els.help.contains(document.activeElement))) {
+    (document.activeElement as HTMLElement | null)?.blur();
   }
-  const goto = $("#goto");
-  goto.hidden = !digitBuffer;
-  replace(goto, digitBuffer ? `Go to ${digitBuffer} ⏎` : "");
-  return true;
+}
+
+function renderBlank(state: PresenterState) {
+  els.blankCover.hidden = state.blank === "none";
+  els.blankCover.dataset.blank = state.blank;
+  replace(els.blankText, state.blank === "white" ? "The audience sees a white screen — W or Esc to return" : "The audience sees a black screen — B or Esc to return");
+  $("#btn-blank").setAttribute("aria-pressed", String(state.blank === "black"));
+  $("#btn-white").setAttribute("aria-pressed", String(state.blank === "white"));
+  document.body.classList.toggle("is-blank", state.blank !== "none");
+  document.body.dataset.blank = state.blank;
+}
+
+function timerEls() {
+  return { elapsed: $("#elapsed"), countdownBox: $("#countdown-box"), countdown: $("#countdown"), wallclock: $("#wallclock"), toggle: $("#btn-timer") as HTMLButtonElement };
+}
+
+function render(state: PresenterState, previous: PresenterState | null) {
+  renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, deck?.title ?? "deckhand");
+  document.body.dataset.slide = String(state.page);
+  document.body.dataset.label = layout.labels[state.page - 1] ?? String(state.page);
+  if (!previous || state.page !== previous.page) void showPage(state.page);
+  notesView.render(state.page, extras.notes[state.page], state.notesScale);
+  if (!previous || state.blank !== previous.blank) renderBlank(state);
+  renderPanels(state, previous);
+  if (!previous || state.timer !== previous.timer) renderTimer(timerEls(), state.timer, extras.timer);
+  els.wheelSetting.checked = state.wheelNavigation;
+}
+
+function onChange(state: PresenterState, previous: PresenterState) {
+  render(state, previous);
+  if (audienceChanged(audienceView(state), audienceView(previous))) channel?.post({ type: "state", state: audienceView(state) });
+  if (deck && (state.page !== previous.page || state.timer !== previous.timer)) {
+    void store.saveProgress(deck.id, state.page, state.timer).then(() => {
+      if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
+    }, () => {});
+  }
+  if (state.notesScale !== previous.notesScale || state.wheelNavigation !== previous.wheelNavigation) {
+    savePreferences({ notesScale: state.notesScale, wheelNavigation: state.wheelNavigation });
+  }
+}
+
+// ---- input -----------------------------------------------------------------------------------
+
+/** Where Tab keeps its usual meaning (moving focus): on a control, or inside an open panel. */
+function tabMovesFocus(target: HTMLElement, state: PresenterState): boolean {
+  return state.panel !== "none" || (target !== document.body && target.matches("button, a, input, select, textarea, [tabindex]"));
 }
 
 function onKey(event: KeyboardEvent) {
-  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.defaultPrevented) return;
   const target = event.target as HTMLElement;
-  const overlayOpen = !$("#overview").hidden || !$("#help").hidden;
-  // Buttons keep their own Enter/Space; in an open overlay only Escape and the toggles act.
-  if ((event.key === "Enter" || event.key === " ") && target.closest("button, a") && !digitBuffer) return;
-  if (overlayOpen && !["Escape", "g", "G", "o", "?"].includes(event.key)) return;
-  if (act(keyAction(event.key, digitBuffer))) event.preventDefault();
+  if (target.closest("input, textarea, select, [contenteditable='true']")) return;
+  const chord = chordOf(event);
+  if (!chord) return;
+  const state = presenter.current;
+  const resolved = resolveChord(chord, { entry: !!state.entry });
+  if (!resolved) return;
+  // Buttons and links keep their own Enter and Space, unless a number is being typed.
+  if ((chord === "Enter" || chord === "Space") && target.closest("button, a") && !state.entry) return;
+  if (chord === "Tab" && tabMovesFocus(target, state)) return;
+  // In an open panel only the keys that close it act; the grid handles its own arrows.
+  if (state.panel !== "none" && !["escape", "overview", "help"].includes(resolved.action)) return;
+  event.preventDefault();
+  stepStartedAt = performance.now();
+  presenter.dispatch(resolved.action, resolved.arg);
 }
 
-function tick() {
-  const elapsed = timer.elapsedSeconds();
-  replace($("#elapsed"), formatClock(elapsed));
-  $("#btn-timer").textContent = timer.running ? "Pause" : "Resume";
-  $("#elapsed").classList.toggle("paused", !timer.running);
-  const cd = countdown(extras.timer, elapsed);
-  const box = $("#countdown-box");
-  box.hidden = !cd;
-  if (cd) {
-    replace($("#countdown"), formatClock(cd.remainingSeconds));
-    box.dataset.state = cd.state;
+function wireInput() {
+  document.addEventListener("keydown", onKey);
+  for (const button of document.querySelectorAll<HTMLElement>("[data-action]")) {
+    const name = button.dataset.action!;
+    button.addEventListener("click", () => {
+      stepStartedAt = performance.now();
+      if (getAction(name)) presenter.dispatch(name as never);
+    });
   }
-  replace($("#wallclock"), new Date().toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));
+  const gestures = watchGestures([$(".current-pane"), $(".next-pane")], () => presenter.current.wheelNavigation, (direction) => presenter.dispatch(direction));
+  els.currentFrame.addEventListener("click", (event) => {
+    // A click on a video's controls drives the video, not the talk; a swipe's tap is the swipe.
+    if ((event.target as HTMLElement).closest(".media-item") || gestures.swipedRecently()) return;
+    presenter.dispatch("next");
+  });
+  els.wheelSetting.addEventListener("change", () => {
+    if (els.wheelSetting.checked !== presenter.current.wheelNavigation) presenter.dispatch("wheelToggle");
+  });
+  let resizeTimer: ReturnType<typeof setTimeout> | undefined;
+  new ResizeObserver(() => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      const page = presenter.current.page;
+      void currentView.relayout(slideName(layout, page));
+      const preview = previewPage(layout, page);
+      if (preview !== null) void nextView.relayout(`Next: ${slideName(layout, preview)}`);
+    }, 120);
+  }).observe(els.currentBox);
 }
+
+// ---- start-up ----------------------------------------------------------------------------
 
 function showMissing(message: string) {
   document.body.classList.add("is-missing");
-  replace($("#main"), h("div", { class: "card missing" }, h("h2", {}, "This deck is not in this browser"), h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, "Go to your decks")));
-  replace($("#deck-title"), "deckhand");
+  replace($("#main"), h("div", { class: "card missing" }, h("h2", {}, "This deck cannot be presented"), h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, "Go to your decks")));
+  replace(els.title, "deckhand");
   document.body.dataset.ready = "missing";
 }
 
@@ -351,9 +317,9 @@ function setOfflinePill(text: string, kind: "ok" | "warn" | "info") {
 
 async function watchOffline() {
   const status = await registerOffline();
-  const notice = offlineNotice(status);
-  if (notice) {
-    $("#notices").append(notice);
+  const banner = offlineNotice(status);
+  if (banner) {
+    els.notices.append(banner);
     setOfflinePill("Online only", "warn");
     return;
   }
@@ -370,6 +336,39 @@ async function watchOffline() {
   }
 }
 
+/** Size the skeleton and the counter from what the deck record knows, before mupdf loads. */
+function showSkeleton() {
+  if (!deck.pageSize) return;
+  sizes = pageSizes(deck.pageSize);
+  if (deck.labels?.length) layout = layoutFromLabels(deck.labels);
+  currentView.size(presenter.current.page);
+  metrics.skeletonMs = performance.now();
+}
+
+/** After the worker opened the deck: its real labels and sizes; remember them with the deck. */
+function adoptOpened(opened: { pageCount: number; firstPage: { w: number; h: number }; labels: string[] }) {
+  layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
+  sizes ??= pageSizes(opened.firstPage);
+  sizes.set(1, opened.firstPage);
+  const same = deck.pageSize && deck.pageSize.w === opened.firstPage.w && deck.pageSize.h === opened.firstPage.h && deck.labels?.join("\n") === layout.labels.join("\n");
+  if (!same) void store.setDeckLayout(deck.id, { pageSize: opened.firstPage, labels: layout.labels }).catch(() => {});
+}
+
+/** Notes, media and the pdfpc timer arrive after the first slide; then URL media are kept for offline. */
+async function loadExtras() {
+  extras = await renderer!.extras().catch(() => EMPTY_EXTRAS);
+  const state = presenter.current;
+  notesView.render(state.page, extras.notes[state.page], state.notesScale);
+  renderTimer(timerEls(), state.timer, extras.timer);
+  if (!stopReporting) await mountPageMedia(state.page);
+  document.body.dataset.extras = "ready";
+  if (!navigator.onLine || !extras.media.some((m) => m.kind === "url")) return;
+  const outcomes = await storeUrlMedia(deck.id, extras.media, store);
+  const refused = [...outcomes.values()].filter((o) => o === "refused" || o === "failed" || o === "too-large").length;
+  document.body.dataset.urlMedia = "stored";
+  if (refused) notice(`${refused} URL medi${refused === 1 ? "um" : "a"} of this deck could not be kept for offline use (the server does not allow it) and will play only while online.`, "warn", "url-media");
+}
+
 async function main() {
   const id = deckIdFromPath();
   // Start the worker first: compiling mupdf's WASM overlaps reading the deck from storage.
@@ -382,59 +381,45 @@ async function main() {
   } catch {
     return showMissing("This browser refuses storage here (a private window, or storage turned off), so no deck can be opened.");
   }
+  const record = await store.getDeck(id);
+  if (!record) return showMissing("This deck is not in this browser. Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
+  deck = record;
+  replace(els.title, deck.title);
+  els.title.title = deck.title;
+  const saved = await store.getProgress(deck.id).catch(() => undefined);
+  const fromHash = Number(new URLSearchParams(location.hash.slice(1)).get("slide"));
+  presenter.set({ ...presenter.current, page: fromHash || saved?.slide || 1, timer: parseTimer(saved?.timer) });
+  showSkeleton();
+  if (sizes) renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, presenter.current, deck.title);
+
   const found = await store.getDeckWithBytes(id);
-  if (!found) return showMissing("Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
-  deck = found.deck;
-  const { bytes } = found;
-  replace($("#deck-title"), deck.title);
+  if (!found) return showMissing("This deck's PDF is no longer stored in this browser. Open it again from its link or file.");
   const t1 = performance.now();
   let opened;
   try {
-    opened = await renderer.open(bytes, { transfer: true });
+    opened = await renderer.open(found.bytes, { transfer: true });
   } catch (error) {
-    console.error(error);
-    return showMissing("The stored PDF could not be read. Delete it from the library and open it again.");
+    const code = error instanceof RenderError ? error.code : undefined;
+    return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");
   }
-  const t2 = performance.now();
-  metrics.phases = { storageMs: t1 - t0, openMs: t2 - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined };
-  pageCount = opened.pageCount;
-  extras = opened.extras;
-  defaultPage = opened.firstPage;
-  pageSizes.set(1, opened.firstPage);
+  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined };
+  adoptOpened(opened);
   void store.touchOpened(deck.id).catch(() => {});
+  presenter.set({ ...presenter.current, page: clampPage(layout, presenter.current.page) });
 
   channel = openChannel(deck.id, (message) => {
-    if (message.type === "hello") broadcast();
-    else if (message.type === "command") act(message.action === "blank" ? { type: "blank" } : { type: message.action });
+    if (message.type === "hello") channel?.post({ type: "state", state: audienceView(presenter.current) });
+    else if (message.type === "command" && getAction(message.action)?.remote) presenter.dispatch(message.action, message.arg);
+    else if (message.type === "report") notice("The audience window could not show this deck: " + (message.problem === "deck-missing" ? "it is not stored in this browser." : "the browser refused to read it."), "warn", "audience-report");
   });
-  window.addEventListener("pagehide", () => channel.post({ type: "bye" }));
+  window.addEventListener("pagehide", () => channel?.post({ type: "bye" }));
 
-  document.addEventListener("keydown", onKey);
-  $("#btn-next").addEventListener("click", () => act({ type: "next" }));
-  $("#btn-prev").addEventListener("click", () => act({ type: "prev" }));
-  $("#btn-blank").addEventListener("click", () => act({ type: "blank" }));
-  $("#btn-fullscreen").addEventListener("click", toggleFullscreen);
-  $("#btn-overview").addEventListener("click", () => toggleOverlay("overview"));
-  $("#overview-close").addEventListener("click", () => toggleOverlay("overview", false));
-  $("#btn-help").addEventListener("click", () => toggleOverlay("help"));
-  $("#help-close").addEventListener("click", () => toggleOverlay("help", false));
-  $("#btn-audience").addEventListener("click", openAudience);
-  $("#btn-timer").addEventListener("click", () => act({ type: "timer-toggle" }));
-  $("#btn-timer-reset").addEventListener("click", () => act({ type: "timer-reset" }));
-  currentFrame.addEventListener("click", () => act({ type: "next" }));
-
-  let resizeTimer: ReturnType<typeof setTimeout> | undefined;
-  new ResizeObserver(() => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => void relayout(), 120);
-  }).observe(currentBox);
-
-  timer.start();
-  tick();
-  setInterval(tick, 500);
-  const saved = await store.getProgress(deck.id).catch(() => undefined);
-  const fromHash = Number(new URLSearchParams(location.hash.slice(1)).get("slide"));
-  await show(clampSlide(fromHash || saved || 1, pageCount));
+  renderKeys($("#keys"));
+  wireInput();
+  presenter.subscribe(onChange);
+  render(presenter.current, null);
+  setInterval(() => renderTimer(timerEls(), presenter.current.timer, extras.timer), TICK_MS);
+  void loadExtras();
 }
 
 void main();

@@ -20,6 +20,7 @@ import {
   type ScreenKind,
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
+import { Renderer } from "../lib/renderer.ts";
 import { reprDigestToHex, sha256Hex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
 
@@ -46,7 +47,12 @@ const actionsEl = $("#actions");
 const progressEl = $("#progress");
 const barEl = $("#progress-bar");
 
+/** How long the presenter's opening waits for the page sizes and labels; past it, it reads them itself. */
+const LAYOUT_WAIT_MS = 2000;
+
 let link: HandoffLink;
+/** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
+let probe: Renderer | null = null;
 let store: DeckStore | null = null;
 const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null, hasher: new StreamingSha256() };
 
@@ -142,7 +148,24 @@ function joinChunks(): ArrayBuffer {
   return out.buffer;
 }
 
-async function storeAndVerify(): Promise<DeckRecord> {
+/**
+ * Read page 1's size and every page label with the worker and keep them with the deck: the
+ * presenter then shows a skeleton of the slide's final size and the counter from its first
+ * paint, before its own mupdf has loaded. Never fails the claim: it only saves a first paint.
+ */
+async function rememberLayout(deck: DeckRecord, data: ArrayBuffer): Promise<void> {
+  try {
+    const opened = await (probe ??= new Renderer()).open(data, { transfer: true });
+    await store!.setDeckLayout(deck.id, { pageSize: opened.firstPage, labels: opened.labels });
+  } catch {
+    // The presenter reads them itself.
+  } finally {
+    probe?.terminate();
+    probe = null;
+  }
+}
+
+async function storeAndVerify(): Promise<{ deck: DeckRecord; data: ArrayBuffer }> {
   replace(statusEl, "Checking and storing the deck in this browser…");
   setProgress(1);
   const data = joinChunks();
@@ -173,7 +196,7 @@ async function storeAndVerify(): Promise<DeckRecord> {
     resetDownload();
     throw new ScreenError("checksum");
   }
-  return deck;
+  return { deck, data };
 }
 
 function resetDownload() {
@@ -259,14 +282,19 @@ async function run(): Promise<void> {
     // A claim that stored the deck but lost the server's answer resumes at "complete".
     let deck = await store.findByHandoff(link.id);
     if (deck?.handoffCompletedAt) return openPresenter(deck);
+    let layout: Promise<void> = Promise.resolve();
     if (!deck) {
+      probe ??= new Renderer();
       setProgress(download.total ? download.received / download.total : null);
       await fetchDeck();
       // For the benchmark: the presenter reports the time from here to its first slide.
       sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
-      deck = await storeAndVerify();
+      const stored = await storeAndVerify();
+      deck = stored.deck;
+      layout = rememberLayout(deck, stored.data);
     }
     await complete(deck);
+    await Promise.race([layout, new Promise((resolve) => setTimeout(resolve, LAYOUT_WAIT_MS))]);
     const downloadEnd = Number(sessionStorage.getItem("dh:download-end"));
     if (downloadEnd) sessionStorage.setItem("dh:claim-ms", String(performance.timeOrigin + performance.now() - downloadEnd));
     void navigator.storage?.persist?.().catch(() => false);

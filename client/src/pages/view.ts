@@ -1,92 +1,102 @@
 /**
  * @module client/pages/view
- * /view/{deck} — the audience window. It shows only the slide, full-bleed on black, and
- * follows the presenter over BroadcastChannel: slide, blank, media play/pause. A clicker
- * pressed while this window has focus is forwarded to the presenter.
+ * /view/{deck} — the audience window, for the projector. It shows the slide full-bleed on
+ * black, its media, and black or white screens — exactly the AudienceState the presenter
+ * sends over the channel, and nothing else: no deckhand text ever reaches the projector.
+ * Problems (the deck is not stored here, storage refused) go to the presenter window.
+ * A clicker pressed while this window has focus is resolved by the same key map and sent
+ * to the presenter.
  */
-import { openChannel, type SlideState } from "../lib/channel.ts";
-import { $ } from "../lib/dom.ts";
-import { sizeFrame } from "../lib/fit.ts";
-import { mountMedia, type MediaContext } from "../lib/media.ts";
-import { clampSlide, deckIdFromPath } from "../lib/navigation.ts";
-import { paint, Renderer } from "../lib/renderer.ts";
 import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import { openChannel, type Channel } from "../lib/channel.ts";
+import { deckIdFromPath } from "../lib/deck-path.ts";
+import { $ } from "../lib/dom.ts";
+import { mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
+import { Renderer } from "../lib/renderer.ts";
+import { getAction } from "../presenter/actions.ts";
+import type { AudienceState } from "../presenter/audience.ts";
+import { clampPage, layoutFromLabels, plainLayout, type DeckLayout } from "../presenter/deck-layout.ts";
+import { resolveKey } from "../presenter/keymap.ts";
+import { follow } from "../presenter/media-sync.ts";
+import { slideName } from "../presenter/views/counter-view.ts";
+import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
 import { DeckStore } from "../storage/deck-store.ts";
+import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 
-/** Seconds audience media may drift from the presenter's before it is re-synced. */
-const MAX_DRIFT_S = 1;
+/** How often media are brought back in step between the presenter's messages. */
+const FOLLOW_MS = 500;
+/** The pointer hides after this long without moving: the projector shows only the slide. */
+const CURSOR_HIDE_MS = 2500;
 
-const frame = $("#frame");
-const stage = $("#main");
-const canvas = $("#slide") as HTMLCanvasElement;
+let renderer: Renderer | null = null;
+let sizes: PageSizes | null = null;
+let layout: DeckLayout = plainLayout(1);
+let extras: DeckExtras = EMPTY_EXTRAS;
+let store: DeckStore;
+let deckId = "";
+let channel: Channel | null = null;
+let state: AudienceState | null = null;
+let mounted: MountedMedia[] = [];
+let mediaToken = 0;
+/** Set once the deck is open; a state that arrives earlier waits in `pending`. */
+let ready = false;
+let pending: AudienceState | null = null;
+
+const slide = new SlideView($("#frame"), $("#main"), $("#slide") as HTMLCanvasElement, () => renderer, () => sizes, 100);
 const layer = $("#media-layer");
-let renderer: Renderer;
-let pageCount = 0;
-let extras: DeckExtras = { notes: {}, notesSource: {}, media: [], timer: {} };
-const sizes = new Map<number, { w: number; h: number }>();
-let current = 0;
-let token = 0;
-let mediaEls = new Map<string, HTMLElement>();
-let lastState: SlideState | null = null;
-const mediaCtx = { muted: false, blobUrls: new Map<string, string>() } as MediaContext;
 
-function message(text: string | null) {
-  const el = $("#message");
-  el.hidden = !text;
-  el.textContent = text ?? "";
-}
+const mediaCtx: MediaContext = {
+  renderer: null as unknown as Renderer,
+  role: "audience",
+  blobUrls: new Map(),
+  storedMedium: async (url) => {
+    const record = await store.getMediaFile(deckId, url);
+    return record ? { data: record.data, mime: record.mime } : undefined;
+  },
+  online: () => navigator.onLine,
+};
 
-async function showSlide(slide: number) {
-  const mine = ++token;
-  current = slide;
-  const size = sizes.get(slide) ?? sizes.get(1)!;
-  const box = sizeFrame(frame, stage, size);
-  const dpr = Math.min(window.devicePixelRatio || 1, 3);
-  const result = await renderer.render(slide, box.w * dpr, 100).catch(() => null);
-  if (mine !== token || !result) return;
-  sizes.set(slide, { w: result.w, h: result.h });
-  sizeFrame(frame, stage, result);
-  paint(canvas, result);
-  document.body.dataset.slide = String(slide);
-  renderer.prefetch(slide, box.w * dpr, 2, pageCount);
-  const items = extras.media.filter((m) => m.slide === slide);
-  layer.replaceChildren();
-  mediaEls = await mountMedia(layer, items, sizes.get(slide)!, mediaCtx, () => mine === token);
-  if (lastState) syncMedia(lastState);
-}
-
-/** After a resize: repaint the slide at the new size; media keep playing. */
-async function repaint() {
-  if (!current) return;
-  const mine = token;
-  const box = sizeFrame(frame, stage, sizes.get(current) ?? sizes.get(1)!);
-  const dpr = Math.min(window.devicePixelRatio || 1, 3);
-  const result = await renderer.render(current, box.w * dpr, 100).catch(() => null);
-  if (mine === token && result) paint(canvas, result);
-}
-
-function syncMedia(state: SlideState) {
-  for (const [id, wanted] of Object.entries(state.media)) {
-    const el = mediaEls.get(id);
-    if (!(el instanceof HTMLMediaElement)) continue;
-    if (Math.abs(el.currentTime - wanted.time) > MAX_DRIFT_S) el.currentTime = wanted.time;
-    if (wanted.playing && el.paused) {
-      void el.play().catch(() => {
-        el.muted = true;
-        void el.play().catch(() => {});
-      });
-    } else if (!wanted.playing && !el.paused) el.pause();
+function followAll() {
+  if (!state) return;
+  for (const m of mounted) {
+    if (m.element instanceof HTMLMediaElement) follow(m.element, state.media[m.media.id], state.blank);
+    else if (m.element instanceof HTMLIFrameElement) {
+      // An embed cannot be paused from here: while blanked it is unloaded, then loaded again.
+      const src = m.element.dataset.src ?? m.element.src;
+      m.element.dataset.src = src;
+      const want = state.blank === "none" ? src : "about:blank";
+      if (m.element.src !== want) m.element.src = want;
+    }
   }
 }
 
-async function apply(state: SlideState) {
-  lastState = state;
-  message(null);
-  $("#blank-cover").hidden = !state.blank;
-  document.body.classList.toggle("is-blank", state.blank);
-  const slide = clampSlide(state.slide, pageCount);
-  if (slide !== current) await showSlide(slide);
-  else syncMedia(state);
+async function showPage(page: number) {
+  const token = ++mediaToken;
+  layer.replaceChildren();
+  mounted = [];
+  const label = slideName(layout, page);
+  document.body.dataset.slide = String(page);
+  const width = await slide.show(page, label);
+  if (width === null || token !== mediaToken) return;
+  slide.describe(page, label);
+  renderer?.prefetch(page, width, 2, layout.pageCount);
+  const items = extras.media.filter((m) => m.slide === page);
+  if (!items.length) return;
+  mounted = await mountMedia(layer, items, sizes!.get(page), mediaCtx, () => token === mediaToken);
+  followAll();
+}
+
+function apply(next: AudienceState) {
+  const previous = state;
+  state = next;
+  const blank = $("#blank-cover");
+  blank.hidden = next.blank === "none";
+  blank.dataset.blank = next.blank;
+  document.body.classList.toggle("is-blank", next.blank !== "none");
+  document.body.dataset.blank = next.blank;
+  const page = clampPage(layout, next.page);
+  if (!previous || page !== slide.page) void showPage(page);
+  else followAll();
 }
 
 function toggleFullscreen() {
@@ -94,57 +104,66 @@ function toggleFullscreen() {
   else void document.documentElement.requestFullscreen?.().catch(() => {});
 }
 
-async function main() {
-  const id = deckIdFromPath();
-  let store: DeckStore;
-  try {
-    store = await DeckStore.open();
-  } catch {
-    return message("This browser refuses storage here, so the deck cannot be shown.");
-  }
-  const found = await store.getDeckWithBytes(id);
-  if (!found) return message("This deck is not stored in this browser. Open the audience window from the presenter.");
-  const { deck, bytes } = found;
-  document.title = `${deck.title} — deckhand`;
-  renderer = new Renderer();
-  mediaCtx.renderer = renderer;
-  const opened = await renderer.open(bytes);
-  pageCount = opened.pageCount;
-  extras = opened.extras;
-  sizes.set(1, opened.firstPage);
-
-  const channel = openChannel(deck.id, (msg) => {
-    if (msg.type === "state") void apply(msg.state);
-    else if (msg.type === "bye") message("The presenter window was closed. This window keeps the last slide.");
-  });
-  // Start where the presenter last was, then ask a live presenter for its state.
-  const saved = await store.getProgress(deck.id).catch(() => undefined);
-  await showSlide(clampSlide(saved ?? 1, pageCount));
-  channel.post({ type: "hello" });
-  document.body.dataset.ready = "true";
-
+function wireInput() {
   document.addEventListener("click", toggleFullscreen);
   document.addEventListener("keydown", (event) => {
-    if (event.key === "f" || event.key === "F") toggleFullscreen();
-    else if (["ArrowRight", "ArrowDown", " ", "PageDown", "Enter"].includes(event.key)) channel.post({ type: "command", action: "next" });
-    else if (["ArrowLeft", "ArrowUp", "PageUp", "Backspace"].includes(event.key)) channel.post({ type: "command", action: "prev" });
-    else if (event.key === "b" || event.key === "B" || event.key === ".") channel.post({ type: "command", action: "blank" });
+    const resolved = resolveKey(event, { entry: false });
+    if (!resolved) return;
+    if (resolved.action === "fullscreen") toggleFullscreen();
+    else if (getAction(resolved.action)?.remote) channel?.post({ type: "command", action: resolved.action, ...(resolved.arg ? { arg: resolved.arg } : {}) });
     else return;
     event.preventDefault();
   });
-  // Hide the hint and cursor after a while: the projector shows only the slide.
-  setTimeout(() => $("#hint").classList.add("fade"), 4000);
   let cursorTimer: ReturnType<typeof setTimeout> | undefined;
   document.addEventListener("mousemove", () => {
     document.body.classList.remove("hide-cursor");
     clearTimeout(cursorTimer);
-    cursorTimer = setTimeout(() => document.body.classList.add("hide-cursor"), 2500);
+    cursorTimer = setTimeout(() => document.body.classList.add("hide-cursor"), CURSOR_HIDE_MS);
   });
   let resizeTimer: ReturnType<typeof setTimeout> | undefined;
   new ResizeObserver(() => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => void repaint(), 150);
-  }).observe(stage);
+    resizeTimer = setTimeout(() => void slide.relayout(slideName(layout, slide.page)), 150);
+  }).observe($("#main"));
+}
+
+async function main() {
+  deckId = deckIdFromPath();
+  channel = openChannel(deckId, (message) => {
+    if (message.type !== "state") return;
+    if (ready) apply(message.state);
+    else pending = message.state;
+  });
+  try {
+    store = await DeckStore.open();
+  } catch {
+    return channel.post({ type: "report", problem: "storage-refused" });
+  }
+  const found = await store.getDeckWithBytes(deckId);
+  if (!found) {
+    document.body.dataset.ready = "missing";
+    return channel.post({ type: "report", problem: "deck-missing" });
+  }
+  document.title = `${found.deck.title} — deckhand`;
+  renderer = new Renderer();
+  mediaCtx.renderer = renderer;
+  let opened;
+  try {
+    opened = await renderer.open(found.bytes);
+  } catch {
+    return channel.post({ type: "report", problem: "deck-unreadable" });
+  }
+  layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
+  sizes = pageSizes(found.deck.pageSize ?? opened.firstPage);
+  extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
+  wireInput();
+  // Start where the presenter last was, then ask a live presenter for its state.
+  const saved = await store.getProgress(deckId).catch(() => undefined);
+  ready = true;
+  apply(pending ?? { page: saved?.slide ?? 1, blank: "none", mode: "normal", overlays: {}, media: {} });
+  channel.post({ type: "hello" });
+  document.body.dataset.ready = "true";
+  setInterval(followAll, FOLLOW_MS);
 }
 
 void main();

@@ -13,12 +13,13 @@ import {
   type AnyDB,
   type DeckBytesRecord,
   type DeckRecord,
+  type MediaFileRecord,
   type Migration,
   type ProgressRecord,
   type ThumbnailRecord,
 } from "./schema.ts";
 
-export type { DeckRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
+export type { DeckRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
 
 /** Why storage refused to work, in terms a screen can explain. */
 export type StorageFailure = "quota" | "unavailable" | "blocked" | "unknown";
@@ -117,6 +118,9 @@ export class DeckStore {
       // A new handoff of the same bytes starts a new pending claim.
       if (existing?.handoffCompletedAt && handoffId === existing.handoffId) record.handoffCompletedAt = existing.handoffCompletedAt;
       if (existing?.lastOpenedAt) record.lastOpenedAt = existing.lastOpenedAt;
+      // The same bytes have the same pages: what a worker read about them stays true.
+      if (existing?.pageSize) record.pageSize = existing.pageSize;
+      if (existing?.labels) record.labels = existing.labels;
       const bytes: DeckBytesRecord = { id, data: input.data };
       await Promise.all([decks.put(record), tx.objectStore("deckBytes").put(bytes), tx.done]);
       return record;
@@ -158,15 +162,52 @@ export class DeckStore {
     await this.update(id, (deck) => ({ ...deck, lastOpenedAt: this.now() }));
   }
 
+  /** Remember what a worker read about a deck's pages (see DeckRecord.pageSize). */
+  async setDeckLayout(id: string, layout: { pageSize: { w: number; h: number }; labels: string[] }): Promise<void> {
+    await this.update(id, (deck) => ({ ...deck, pageSize: layout.pageSize, labels: layout.labels }));
+  }
+
   async deleteDeck(id: string): Promise<void> {
-    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails"], "readwrite");
+    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles"], "readwrite");
+    const media = tx.objectStore("mediaFiles");
+    const keys = await media.index("byDeck").getAllKeys(id);
     await Promise.all([
       tx.objectStore("decks").delete(id),
       tx.objectStore("deckBytes").delete(id),
       tx.objectStore("progress").delete(id),
       tx.objectStore("thumbnails").delete(id),
+      ...keys.map((key) => media.delete(key)),
       tx.done,
     ]);
+  }
+
+  /** A stored URL medium of a deck, or undefined. */
+  getMediaFile(deckId: string, url: string): Promise<MediaFileRecord | undefined> {
+    return this.db.get("mediaFiles", `${deckId} ${url}`);
+  }
+
+  /** The URLs a deck has stored media for. */
+  async listMediaUrls(deckId: string): Promise<string[]> {
+    return (await this.db.getAllFromIndex("mediaFiles", "byDeck", deckId)).map((m) => m.url);
+  }
+
+  /**
+   * Keep a fetched URL medium for a deck — only while the deck exists, checked in the same
+   * transaction, so a deck deleted during the download leaves nothing behind. False when gone.
+   */
+  async putMediaFile(deckId: string, url: string, data: ArrayBuffer, mime: string): Promise<boolean> {
+    try {
+      const tx = this.db.transaction(["decks", "mediaFiles"], "readwrite");
+      const deck = await tx.objectStore("decks").get(deckId);
+      if (deck) {
+        const record: MediaFileRecord = { key: `${deckId} ${url}`, deckId, url, data, mime, fetchedAt: this.now() };
+        await tx.objectStore("mediaFiles").put(record);
+      }
+      await tx.done;
+      return Boolean(deck);
+    } catch (cause) {
+      throw new StorageError(classifyStorageError(cause), "The medium could not be stored in this browser.", { cause });
+    }
   }
 
   /** Every stored thumbnail by deck id (a few KB each: the library reads them all at once). */
@@ -199,12 +240,14 @@ export class DeckStore {
     }
   }
 
-  async getProgress(deckId: string): Promise<number | undefined> {
-    return (await this.db.get("progress", deckId))?.slide;
+  getProgress(deckId: string): Promise<ProgressRecord | undefined> {
+    return this.db.get("progress", deckId);
   }
 
-  async saveProgress(deckId: string, slide: number): Promise<void> {
+  /** Where the talk is: the page and (from the presenter) its timer. */
+  async saveProgress(deckId: string, slide: number, timer?: unknown): Promise<void> {
     const record: ProgressRecord = { deckId, slide, updatedAt: this.now() };
+    if (timer !== undefined) record.timer = timer;
     await this.db.put("progress", record);
   }
 

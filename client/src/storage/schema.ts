@@ -28,6 +28,13 @@ export interface DeckRecord {
   /** When the server confirmed the claim; absent while the claim is pending. */
   handoffCompletedAt?: number;
   lastOpenedAt?: number;
+  /**
+   * Size of page 1 in points and every page's label, once a worker has read them (at claim or
+   * local import, or at the first presenting): the presenter sizes its skeleton and counter
+   * from these before mupdf has even loaded.
+   */
+  pageSize?: { w: number; h: number };
+  labels?: string[];
 }
 
 export interface DeckBytesRecord {
@@ -35,11 +42,28 @@ export interface DeckBytesRecord {
   data: ArrayBuffer;
 }
 
-/** Where the presenter was, so a reload returns to the same slide. */
+/** Where the presenter was, so a reload (or a crash) returns to the same page and timer. */
 export interface ProgressRecord {
   deckId: string;
+  /** The PDF page (1-based) the presenter was on. */
   slide: number;
   updatedAt: number;
+  /** The talk timer (client/lib/timer.ts); absent in records from before v4. */
+  timer?: unknown;
+}
+
+/**
+ * A medium of a `kind: "url"` media sidecar, fetched once while online (where its origin
+ * allows it: CORS), so the deck plays it offline. Keyed by deck and URL.
+ */
+export interface MediaFileRecord {
+  /** `${deckId} ${url}` (a space never occurs in a deck id). */
+  key: string;
+  deckId: string;
+  url: string;
+  data: ArrayBuffer;
+  mime: string;
+  fetchedAt: number;
 }
 
 /**
@@ -62,6 +86,7 @@ export interface DeckhandDB extends DBSchema {
   deckBytes: { key: string; value: DeckBytesRecord };
   progress: { key: string; value: ProgressRecord };
   thumbnails: { key: string; value: ThumbnailRecord };
+  mediaFiles: { key: string; value: MediaFileRecord; indexes: { byDeck: string } };
 }
 
 export type AnyDB = IDBPDatabase<DeckhandDB>;
@@ -86,6 +111,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // can be added later to decks stored before this version (the library renders them lazily).
   (db) => {
     db.createObjectStore("thumbnails", { keyPath: "id" });
+  },
+  // v4: URL media fetched for offline playing, per deck (deleted with it). Progress records
+  // may now carry the talk timer: an optional field, so no step is needed for them.
+  (db) => {
+    db.createObjectStore("mediaFiles", { keyPath: "key" }).createIndex("byDeck", "deckId");
   },
 ];
 

@@ -1,6 +1,9 @@
 /**
  * @module client/worker/protocol
  * Messages between pages and the render worker. Slides are 1-based, sizes in PDF points.
+ * Opening a deck answers what the first paint needs (page count, sizes, labels) at once;
+ * notes and media (`extras`) and page text come by separate, lower-priority requests so
+ * they never hold up the first slide.
  */
 import type { DeckExtras } from "../../../src/sidecar/types.ts";
 
@@ -9,7 +12,8 @@ export interface OpenResult {
   title: string | null;
   /** Size of page 1, so layouts can be sized before the first render. */
   firstPage: { w: number; h: number };
-  extras: DeckExtras;
+  /** Page label of every page (index 0 = page 1); page numbers when the PDF has none. */
+  labels: string[];
 }
 
 export interface RenderResult {
@@ -24,11 +28,14 @@ export interface RenderResult {
 
 export type WorkerRequest =
   | { id: number; type: "open"; data: ArrayBuffer }
+  | { id: number; type: "extras" }
   | { id: number; type: "render"; page: number; width: number; priority: number }
+  | { id: number; type: "text"; page: number }
   | { id: number; type: "attachment"; name: string };
 
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: string };
+  /** `code` is set when the deck is refused by the shared rule (src/pdf/accept.ts). */
+  | { id: number; ok: false; error: string; code?: string };
 
 export const EMPTY_EXTRAS: DeckExtras = { notes: {}, notesSource: {}, media: [], timer: {} };

@@ -2,19 +2,32 @@
 /**
  * @module client/worker/render-worker
  * Renders slides with mupdf's WASM off the main thread. Requests are queued by priority
- * (the slide on screen first, look-ahead after) and the worker yields between renders so a
- * newer, more urgent request overtakes queued prefetches.
+ * (the slide on screen first, notes and look-ahead after) and the worker yields between
+ * jobs so a newer, more urgent request overtakes queued prefetches. A deck is judged by the
+ * same rule as on the server (src/pdf/accept.ts): what the server refuses, this refuses.
  */
 import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
-// The same reader the server's checker uses, so the presenter shows exactly what the check
+import { EMPTY_EXTRAS } from "./protocol.ts";
+// The same readers the server's checker uses, so the presenter shows exactly what the check
 // report lists (browser-safe: mupdf comes in as a parameter).
+import { assessPdf } from "../../../src/pdf/accept.ts";
 import { readAttachmentBytes, readDeckExtras } from "../../../src/pdf/extras.ts";
+import { readPageLabels } from "../../../src/pdf/page-labels.ts";
+import type { DeckExtras } from "../../../src/sidecar/types.ts";
 
 type Mupdf = typeof import("mupdf");
 type PdfDoc = InstanceType<Mupdf["PDFDocument"]>;
-type AnyDoc = InstanceType<Mupdf["Document"]>;
 
 declare const self: DedicatedWorkerGlobalScope;
+
+/** Characters of page text kept as the slide's text alternative: a screen reader's summary. */
+const MAX_TEXT = 600;
+
+class Refused extends Error {
+  constructor(readonly code: string, detail: string) {
+    super(detail);
+  }
+}
 
 let mupdfLoading: Promise<Mupdf> | undefined;
 function loadMupdf(): Promise<Mupdf> {
@@ -31,43 +44,57 @@ function loadMupdf(): Promise<Mupdf> {
 // Start compiling the WASM while the page is still reading the deck from storage.
 void loadMupdf();
 
-let current: { doc: AnyDoc; pdf: PdfDoc | null; pageCount: number } | null = null;
+let current: { pdf: PdfDoc; pageCount: number } | null = null;
 const pageSizes = new Map<number, { w: number; h: number }>();
 
 async function open(data: ArrayBuffer): Promise<OpenResult> {
   const mupdf = await loadMupdf();
-  current?.doc.destroy();
+  current?.pdf.destroy();
+  current = null;
   pageSizes.clear();
-  const doc = mupdf.Document.openDocument(new Uint8Array(data), "application/pdf");
-  const pdf = doc.asPDF();
-  const pageCount = doc.countPages();
-  if (pageCount <= 0) throw new Error("The PDF has no pages.");
-  current = { doc, pdf, pageCount };
-  const firstPage = pageSize(mupdf, 1);
-  const title = doc.getMetaData("info:Title")?.trim() || null;
-  const extras = pdf ? readDeckExtras(mupdf, pdf) : { notes: {}, notesSource: {}, media: [], timer: {} };
-  return { pageCount, title, firstPage, extras };
+  let pdf: PdfDoc | null;
+  try {
+    pdf = mupdf.Document.openDocument(new Uint8Array(data), "application/pdf").asPDF();
+  } catch {
+    throw new Refused("PDF_UNREADABLE", "The PDF is damaged and cannot be read; export it again from its source.");
+  }
+  if (!pdf) throw new Refused("PDF_UNREADABLE", "The file is not a PDF.");
+  const verdict = assessPdf(pdf);
+  if (!verdict.ok) {
+    pdf.destroy();
+    throw new Refused(verdict.code, verdict.detail);
+  }
+  current = { pdf, pageCount: verdict.pageCount };
+  return { pageCount: verdict.pageCount, title: verdict.title, firstPage: pageSize(1), labels: readPageLabels(pdf, verdict.pageCount) };
 }
 
-function pageSize(mupdf: Mupdf, n: number): { w: number; h: number } {
+function pageSize(n: number): { w: number; h: number } {
   let size = pageSizes.get(n);
   if (!size) {
-    const page = current!.doc.loadPage(n - 1);
+    const page = current!.pdf.loadPage(n - 1);
     const [x0, y0, x1, y1] = page.getBounds();
     page.destroy();
     size = { w: x1 - x0, h: y1 - y0 };
     pageSizes.set(n, size);
   }
-  void mupdf;
   return size;
+}
+
+function doc(n?: number): PdfDoc {
+  if (!current) throw new Error("No document is open.");
+  if (n !== undefined && (n < 1 || n > current.pageCount)) throw new Error(`No slide ${n}.`);
+  return current.pdf;
+}
+
+async function extras(): Promise<DeckExtras> {
+  const mupdf = await loadMupdf();
+  return current ? readDeckExtras(mupdf, current.pdf) : EMPTY_EXTRAS;
 }
 
 async function render(n: number, width: number): Promise<RenderResult> {
   const mupdf = await loadMupdf();
-  if (!current) throw new Error("No document is open.");
-  if (n < 1 || n > current.pageCount) throw new Error(`No slide ${n}.`);
   const started = performance.now();
-  const page = current.doc.loadPage(n - 1);
+  const page = doc(n).loadPage(n - 1);
   try {
     const [x0, y0, x1, y1] = page.getBounds();
     const w = x1 - x0;
@@ -95,9 +122,24 @@ async function render(n: number, width: number): Promise<RenderResult> {
   }
 }
 
+/** The page's text, whitespace collapsed and cut at a word: the canvas's text alternative. */
+async function text(n: number): Promise<string> {
+  await loadMupdf();
+  const page = doc(n).loadPage(n - 1);
+  try {
+    const stext = page.toStructuredText("preserve-whitespace");
+    const all = stext.asText().replace(/\s+/g, " ").trim();
+    stext.destroy();
+    if (all.length <= MAX_TEXT) return all;
+    return all.slice(0, all.lastIndexOf(" ", MAX_TEXT) > 0 ? all.lastIndexOf(" ", MAX_TEXT) : MAX_TEXT) + "…";
+  } finally {
+    page.destroy();
+  }
+}
+
 async function attachment(name: string): Promise<Uint8Array | null> {
   const mupdf = await loadMupdf();
-  if (!current?.pdf) return null;
+  if (!current) return null;
   return readAttachmentBytes(mupdf, current.pdf, name);
 }
 
@@ -106,6 +148,25 @@ let draining = false;
 
 function reply(message: WorkerResponse, transfer: Transferable[] = []) {
   self.postMessage(message, transfer);
+}
+
+async function handle(request: WorkerRequest): Promise<void> {
+  switch (request.type) {
+    case "open":
+      return reply({ id: request.id, ok: true, result: await open(request.data) });
+    case "extras":
+      return reply({ id: request.id, ok: true, result: await extras() });
+    case "render": {
+      const result = await render(request.page, request.width);
+      return reply({ id: request.id, ok: true, result }, [result.bitmap]);
+    }
+    case "text":
+      return reply({ id: request.id, ok: true, result: await text(request.page) });
+    case "attachment": {
+      const bytes = await attachment(request.name);
+      return reply({ id: request.id, ok: true, result: bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []);
+    }
+  }
 }
 
 async function drain() {
@@ -119,16 +180,10 @@ async function drain() {
     }
     const request = queue.splice(best, 1)[0]!;
     try {
-      if (request.type === "open") reply({ id: request.id, ok: true, result: await open(request.data) });
-      else if (request.type === "render") {
-        const result = await render(request.page, request.width);
-        reply({ id: request.id, ok: true, result }, [result.bitmap]);
-      } else {
-        const bytes = await attachment(request.name);
-        reply({ id: request.id, ok: true, result: bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []);
-      }
+      await handle(request);
     } catch (error) {
-      reply({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+      const code = error instanceof Refused ? error.code : undefined;
+      reply({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error), ...(code ? { code } : {}) });
     }
     // Let newer messages in before choosing the next job.
     await new Promise((resolve) => setTimeout(resolve, 0));
@@ -136,10 +191,24 @@ async function drain() {
   draining = false;
 }
 
+/**
+ * Open first; then attachments (a video waits on them); then the slide on screen (100);
+ * then notes and media (95) — after the first slide, before look-ahead renders (≤ 50); page
+ * text for screen readers last.
+ */
 function priorityOf(request: WorkerRequest): number {
-  if (request.type === "open") return 1000;
-  if (request.type === "attachment") return 500;
-  return request.priority;
+  switch (request.type) {
+    case "open":
+      return 1000;
+    case "attachment":
+      return 500;
+    case "extras":
+      return 95;
+    case "text":
+      return 20;
+    case "render":
+      return request.priority;
+  }
 }
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {

@@ -1,0 +1,120 @@
+/**
+ * @module client/presenter/views/slide-view
+ * One slide on a canvas: sized to the page's final aspect ratio before anything is rendered
+ * (a skeleton the size of the slide, never a 300×150 blank), then painted sharp at the
+ * frame's device pixels. The canvas carries the slide's text alternative: its label and the
+ * text mupdf finds on the page.
+ */
+import { sizeFrame } from "../../lib/fit.ts";
+import { paint, type Renderer } from "../../lib/renderer.ts";
+
+export function devicePixelRatioCapped(): number {
+  return Math.min(window.devicePixelRatio || 1, 3);
+}
+
+export interface PageSizes {
+  get(page: number): { w: number; h: number };
+  set(page: number, size: { w: number; h: number }): void;
+}
+
+/** Page sizes known so far; unknown pages are guessed from page 1 (decks rarely mix sizes). */
+export function pageSizes(first: { w: number; h: number }): PageSizes {
+  const sizes = new Map<number, { w: number; h: number }>([[1, first]]);
+  return {
+    get: (page) => sizes.get(page) ?? sizes.get(1)!,
+    set: (page, size) => void sizes.set(page, size),
+  };
+}
+
+export class SlideView {
+  private token = 0;
+  /** The show() running now: a resize waits for it instead of cutting it short. */
+  private inflight: Promise<number | null> | null = null;
+  page = 0;
+
+  constructor(
+    readonly frame: HTMLElement,
+    private readonly box: HTMLElement,
+    readonly canvas: HTMLCanvasElement,
+    private readonly renderer: () => Renderer | null,
+    private readonly sizes: () => PageSizes | null,
+    private readonly priority = 100,
+  ) {}
+
+  /** Size the frame for `page` at once (the skeleton); returns its CSS box. */
+  size(page: number): { w: number; h: number } {
+    const sizes = this.sizes();
+    if (!sizes) return { w: 0, h: 0 };
+    const box = sizeFrame(this.frame, this.box, sizes.get(page));
+    if (this.frame.dataset.state === "loading") this.frame.dataset.state = "skeleton";
+    return box;
+  }
+
+  /**
+   * Show `page`: skeleton now, sharp pixels when the worker has them. Resolves with the
+   * device-pixel width rendered at, or null when another page was asked for meanwhile.
+   */
+  show(page: number, label: string): Promise<number | null> {
+    const running = this.render(page, label);
+    this.inflight = running;
+    void running.finally(() => {
+      if (this.inflight === running) this.inflight = null;
+    });
+    return running;
+  }
+
+  private async render(page: number, label: string): Promise<number | null> {
+    const mine = ++this.token;
+    if (page !== this.page) {
+      this.page = page;
+      this.frame.dataset.state = "skeleton";
+      this.canvas.setAttribute("aria-label", label);
+    }
+    const renderer = this.renderer();
+    const sizes = this.sizes();
+    if (!renderer || !sizes) return null;
+    const box = this.size(page);
+    const width = box.w * devicePixelRatioCapped();
+    const result = await renderer.render(page, width, this.priority).catch(() => null);
+    if (mine !== this.token || !result) return null;
+    sizes.set(page, { w: result.w, h: result.h });
+    const fitted = sizeFrame(this.frame, this.box, result);
+    const exactWidth = fitted.w * devicePixelRatioCapped();
+    let final = result;
+    if (Math.abs(exactWidth - result.bitmap.width) > 2) {
+      // This page has another size than guessed: render again at the exact width.
+      final = (await renderer.render(page, exactWidth, this.priority).catch(() => null)) ?? result;
+      if (mine !== this.token) return null;
+    }
+    paint(this.canvas, final);
+    this.frame.dataset.state = "painted";
+    this.frame.dataset.page = String(page);
+    return exactWidth;
+  }
+
+  /** Add the page's own text to the canvas's label once the worker has read it. */
+  describe(page: number, label: string): void {
+    void this.renderer()?.text(page).then((text) => {
+      if (this.page === page) this.canvas.setAttribute("aria-label", text ? `${label}: ${text}` : label);
+    }, () => {});
+  }
+
+  /**
+   * Repaint the current page at a new size (after a resize). A show() still running is let
+   * finish first — cutting it short would drop what its caller does after the paint (media,
+   * metrics) — and if a newer one started meanwhile, that one renders at the new size anyway.
+   */
+  async relayout(label: string): Promise<void> {
+    const running = this.inflight;
+    if (running) {
+      await running.catch(() => null);
+      if (this.inflight) return;
+    }
+    if (this.page) await this.show(this.page, label);
+  }
+
+  clear(): void {
+    this.token++;
+    this.page = 0;
+  }
+}

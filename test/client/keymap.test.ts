@@ -1,0 +1,101 @@
+/**
+ * The one key map: chords from key events, resolution in and out of number entry, no
+ * conflicts in the defaults, every binding naming a real action, and the README's key table
+ * made from it.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ACTIONS } from "../../client/src/presenter/actions.ts";
+import { chordOf, DEFAULT_BINDINGS, displayChord, findConflicts, keyTable, keyTableMarkdown, resolveKey, type Binding } from "../../client/src/presenter/keymap.ts";
+
+const key = (k: string, mods: { shiftKey?: boolean; ctrlKey?: boolean; altKey?: boolean; metaKey?: boolean } = {}) => ({ key: k, ...mods });
+const plain = { entry: false };
+
+describe("chords", () => {
+  test("letters are case-blind and keep Shift; symbols carry their Shift inside", () => {
+    expect(chordOf(key("B"))).toBe("b");
+    expect(chordOf(key("M", { shiftKey: true }))).toBe("Shift+m");
+    expect(chordOf(key("?", { shiftKey: true }))).toBe("?");
+    expect(chordOf(key("+", { shiftKey: true }))).toBe("+");
+    expect(chordOf(key(" "))).toBe("Space");
+    expect(chordOf(key("ArrowRight", { shiftKey: true }))).toBe("Shift+ArrowRight");
+    expect(chordOf(key("z", { ctrlKey: true }))).toBe("Ctrl+z");
+    expect(chordOf(key("Shift", { shiftKey: true }))).toBeNull();
+  });
+
+  test("chords are written for people", () => {
+    expect(displayChord("Shift+ArrowRight")).toBe("Shift+→");
+    expect(displayChord("+")).toBe("+");
+    expect(displayChord("Ctrl++")).toBe("Ctrl++");
+    expect(displayChord("b")).toBe("B");
+    expect(displayChord("PageDown")).toBe("Page Down");
+  });
+});
+
+describe("resolution", () => {
+  test("the PowerPoint, Keynote and pdfpc keys a presenter expects", () => {
+    const cases: [ReturnType<typeof key>, string][] = [
+      [key("ArrowRight"), "next"],
+      [key(" "), "next"],
+      [key("PageDown"), "next"],
+      [key("ArrowLeft"), "prev"],
+      [key("PageUp"), "prev"],
+      [key("ArrowRight", { shiftKey: true }), "nextSlide"],
+      [key("PageDown", { shiftKey: true }), "nextSlide"],
+      [key("PageUp", { shiftKey: true }), "prevSlide"],
+      [key("Tab"), "overview"],
+      [key("g"), "overview"],
+      [key("b"), "blackout"],
+      [key("."), "blackout"],
+      [key("w"), "whiteout"],
+      [key(","), "whiteout"],
+      [key("+", { shiftKey: true }), "notesBigger"],
+      [key("="), "notesBigger"],
+      [key("-"), "notesSmaller"],
+      [key("ArrowDown", { shiftKey: true }), "notesDown"],
+      [key("s"), "timerStart"],
+      [key("?", { shiftKey: true }), "help"],
+    ];
+    for (const [event, action] of cases) expect(resolveKey(event, plain)?.action).toBe(action as never);
+  });
+
+  test("digits are typed; Enter and Backspace act on them only while typing", () => {
+    expect(resolveKey(key("7"), plain)).toEqual({ action: "digit", arg: "7" });
+    expect(resolveKey(key("Enter"), plain)?.action).toBe("next");
+    expect(resolveKey(key("Enter"), { entry: true })?.action).toBe("commitEntry");
+    expect(resolveKey(key("Backspace"), { entry: true })?.action).toBe("eraseEntry");
+    expect(resolveKey(key("Backspace"), plain)?.action).toBe("prev");
+  });
+
+  test("browser shortcuts with Ctrl, Alt or Meta are left alone", () => {
+    expect(resolveKey(key("r", { ctrlKey: true }), plain)).toBeNull();
+    expect(resolveKey(key("ArrowLeft", { altKey: true }), plain)).toBeNull();
+  });
+});
+
+describe("the default map", () => {
+  test("has no chord bound twice in one context, and names only real actions", () => {
+    expect(findConflicts(DEFAULT_BINDINGS)).toEqual([]);
+    for (const b of DEFAULT_BINDINGS) expect(ACTIONS.has(b.action)).toBe(true);
+  });
+
+  test("a remapped map is checked for conflicts", () => {
+    const mine: Binding[] = [...DEFAULT_BINDINGS, { action: "fullscreen", keys: ["b"] }];
+    expect(findConflicts(mine)).toEqual([{ chord: "b", actions: ["blackout", "fullscreen"] }]);
+  });
+
+  test("the table lists every binding with the action's label", () => {
+    const rows = keyTable();
+    expect(rows.length).toBe(DEFAULT_BINDINGS.length);
+    expect(rows.find((r) => r.action === "digit")?.keys).toEqual(["0–9"]);
+    expect(rows.find((r) => r.action === "nextSlide")?.keys).toEqual(["Shift+→", "Shift+Page Down"]);
+  });
+
+  test("README.md carries the key table exactly as the key map makes it", () => {
+    const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+    const table = keyTableMarkdown();
+    // Not toContain: on failure that prints the whole README; this prints the table to paste.
+    if (!readme.includes(table)) throw new Error(`README.md's key table is out of date. It must read:\n${table}`);
+  });
+});

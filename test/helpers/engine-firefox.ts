@@ -1,0 +1,89 @@
+/**
+ * Firefox ESR behind the engine abstraction: puppeteer-core with `browser: "firefox"` over
+ * WebDriver BiDi (no geckodriver), accepting the media server's test certificate.
+ * No usable offline emulation: `page.setOfflineMode` lets the service worker's own fetches
+ * through, so offline tests stop the servers instead (Engine.setOffline is null).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer, { type Page } from "puppeteer-core";
+import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+
+/** puppeteer's key names for the chords the key map writes. */
+function keys(chord: string): { mods: string[]; key: string } {
+  const parts = chord === "+" ? ["+"] : chord.split("+");
+  const key = parts.pop()!;
+  return { mods: parts.map((m) => (m === "Ctrl" ? "Control" : m)), key: key === "Space" ? " " : key };
+}
+
+export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engine> {
+  const profile = mkdtempSync(join(tmpdir(), "deckhand-firefox-"));
+  const browser = await puppeteer.launch({
+    browser: "firefox",
+    executablePath: BINARIES.firefox.path,
+    headless: true,
+    userDataDir: profile,
+    acceptInsecureCerts: true,
+    // Service workers and IndexedDB stay on in automation; pop-ups are the tests' own.
+    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0 },
+  });
+  const viewport = options.viewport ?? { width: 1440, height: 900 };
+  const problems: string[] = [];
+  const wrap = async (page: Page): Promise<EnginePage> => {
+    // The launch default is ignored on the first tab: set it on each.
+    await page.setViewport(viewport);
+    page.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`firefox: ${msg.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`firefox: ${String(error)}`));
+    return {
+      goto: async (url) => void (await page.goto(url)),
+      href: () => page.evaluate(() => location.href),
+      evaluate: (fn, ...args) => page.evaluate(callSource(fn as never, args)) as never,
+      evaluateSource: async (source) => void (await page.evaluate(source)),
+      waitFor: (what, fn, args = [] as never, timeoutMs = 15_000) => pollUntil(() => page.evaluate(callSource(fn as never, args)), what, timeoutMs),
+      press: async (chord) => {
+        const { mods, key } = keys(chord);
+        for (const m of mods) await page.keyboard.down(m as never);
+        await page.keyboard.press(key as never);
+        for (const m of mods.reverse()) await page.keyboard.up(m as never);
+      },
+      click: (selector) => page.click(selector),
+      upload: async (selector, path) => {
+        const input = (await page.$(selector)) as unknown as { uploadFile(...paths: string[]): Promise<void> } | null;
+        if (!input) throw new Error(`No ${selector} to upload into`);
+        await input.uploadFile(path);
+      },
+      resize: (width, height) => page.setViewport({ width, height }),
+      swipe: async (selector, dx) => {
+        // Touch actions of WebDriver BiDi (input.performActions, pointerType "touch").
+        const box = (await (await page.$(selector))!.boundingBox())!;
+        const x = box.x + box.width / 2;
+        const y = box.y + box.height / 2;
+        const touch = await page.touchscreen.touchStart(x, y);
+        for (let i = 1; i <= 5; i++) await touch.move(x + (dx * i) / 5, y);
+        await touch.end();
+      },
+      wheel: async (selector, deltaY) => {
+        const box = (await (await page.$(selector))!.boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.mouse.wheel({ deltaY });
+      },
+      screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
+      close: () => page.close(),
+    };
+  };
+  const first = (await browser.pages())[0] ?? (await browser.newPage());
+  return {
+    name: "firefox",
+    page: await wrap(first),
+    newPage: async () => wrap(await browser.newPage()),
+    setOffline: null,
+    problems,
+    close: async () => {
+      await browser.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * WebKit behind the engine abstraction: Debian's WebKitWebDriver driving MiniBrowser
+ * (`--automation`) on its own Xvfb display, through selenium-webdriver. The display number
+ * comes from `Xvfb -displayfd`, so parallel runs never collide. WebKitWebDriver has no
+ * network emulation and no console-log endpoint: offline tests stop the servers
+ * (Engine.setOffline is null) and console errors are not collected here.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
+import { freePort } from "./server.ts";
+import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+
+export const MINIBROWSER = process.env.DECKHAND_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+
+const KEYS: Record<string, string> = {
+  ArrowRight: Key.ARROW_RIGHT,
+  ArrowLeft: Key.ARROW_LEFT,
+  ArrowUp: Key.ARROW_UP,
+  ArrowDown: Key.ARROW_DOWN,
+  PageDown: Key.PAGE_DOWN,
+  PageUp: Key.PAGE_UP,
+  Home: Key.HOME,
+  End: Key.END,
+  Enter: Key.ENTER,
+  Escape: Key.ESCAPE,
+  Tab: Key.TAB,
+  Backspace: Key.BACK_SPACE,
+  Space: " ",
+  Shift: Key.SHIFT,
+  Ctrl: Key.CONTROL,
+  Alt: Key.ALT,
+};
+
+/** Start Xvfb on the first free display; resolves with the display number it chose. */
+function startXvfb(): Promise<{ display: string; proc: ChildProcess }> {
+  const proc = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error("Xvfb did not report a display within 10 s (apt-get install -y xvfb)")), 10_000);
+    proc.once("error", (error) => reject(new Error(`Xvfb could not start (apt-get install -y xvfb): ${error.message}`)));
+    (proc.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        resolve({ display: out.trim(), proc });
+      }
+    });
+  });
+}
+
+export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine> {
+  const xvfb = await startXvfb();
+  const port = await freePort();
+  const driverProc = spawn(BINARIES.webkit.path, [`--port=${port}`], { env: { ...process.env, DISPLAY: `:${xvfb.display}` }, stdio: "ignore" });
+  const stop = () => {
+    driverProc.kill("SIGKILL");
+    xvfb.proc.kill("SIGKILL");
+  };
+  let driver: WebDriver;
+  try {
+    await pollUntil(async () => (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false)) as boolean, "WebKitWebDriver to listen", 10_000);
+    driver = await new Builder()
+      .usingServer(`http://127.0.0.1:${port}`)
+      .withCapabilities({ browserName: "MiniBrowser", acceptInsecureCerts: true, "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } })
+      .build();
+  } catch (error) {
+    stop();
+    throw error;
+  }
+  const viewport = options.viewport ?? { width: 1440, height: 900 };
+  await driver.manage().window().setRect({ width: viewport.width, height: viewport.height });
+  // A page load that hangs (a server stopped mid-test) fails after this instead of forever.
+  await driver.manage().setTimeouts({ pageLoad: 45_000, script: 30_000 });
+  // One driver, several windows: every command first switches to its page's window.
+  let active = await driver.getWindowHandle();
+  const wrap = (handle: string): EnginePage => {
+    const focus = async () => {
+      if (active !== handle) {
+        await driver.switchTo().window(handle);
+        active = handle;
+      }
+    };
+    const run = async (source: string) => {
+      await focus();
+      return driver.executeScript(`return ${source}`);
+    };
+    return {
+      goto: async (url) => {
+        await focus();
+        await driver.get(url);
+      },
+      href: async () => (await run("location.href")) as string,
+      evaluate: (fn, ...args) => run(callSource(fn as never, args)) as never,
+      evaluateSource: async (source) => void (await run(`(() => { ${source}\n})()`)),
+      waitFor: (what, fn, args = [] as never, timeoutMs = 15_000) => pollUntil(() => run(callSource(fn as never, args)), what, timeoutMs),
+      press: async (chord) => {
+        await focus();
+        const parts = chord === "+" ? ["+"] : chord.split("+");
+        const key = parts.pop()!;
+        let actions = driver.actions({ async: true });
+        for (const m of parts) actions = actions.keyDown(KEYS[m]!);
+        actions = actions.sendKeys(KEYS[key] ?? key);
+        for (const m of parts.reverse()) actions = actions.keyUp(KEYS[m]!);
+        await actions.perform();
+      },
+      click: async (selector) => {
+        await focus();
+        await driver.findElement(By.css(selector)).click();
+      },
+      upload: async (selector, path) => {
+        await focus();
+        await driver.findElement(By.css(selector)).sendKeys(path);
+      },
+      resize: async (width, height) => {
+        // WebDriver sizes the window, not the viewport: add back what MiniBrowser's own frame
+        // takes (38 px of height here). Its window is never narrower than 447 px, so an
+        // "upright phone" in WebKit is 447 px wide — still a phone layout (≤ 480 px).
+        await focus();
+        await driver.manage().window().setRect({ width, height });
+        const [innerW, innerH] = (await driver.executeScript("return [innerWidth, innerHeight]")) as [number, number];
+        if (innerH !== height || innerW !== width) await driver.manage().window().setRect({ width: width + Math.max(0, width - innerW), height: height + (height - innerH) });
+      },
+      swipe: async (selector, dx) => {
+        // A WebDriver touch pointer. WebKitWebDriver delivers it as mouse events (see the phone test).
+        await focus();
+        const el = await driver.findElement(By.css(selector));
+        const actions = driver.actions({ async: true }) as unknown as { insert(device: unknown, ...a: unknown[]): { perform(): Promise<void> } };
+        // The touch Pointer is in selenium-webdriver's input module; its typings lag behind.
+        const input = (await import("selenium-webdriver/lib/input.js")) as unknown as {
+          Origin: { POINTER: unknown };
+          Pointer: { new (id: string, type: string): { move(o: object): unknown; press(): unknown; release(): unknown }; Type: { TOUCH: string } };
+        };
+        const { Origin, Pointer } = input;
+        const finger = new Pointer("finger", Pointer.Type.TOUCH);
+        await actions.insert(finger, finger.move({ origin: el, x: 0, y: 0 }), finger.press(), finger.move({ origin: Origin.POINTER, x: dx, y: 0, duration: 200 }), finger.release()).perform();
+      },
+      wheel: async (selector, deltaY) => {
+        await focus();
+        // selenium-webdriver has wheel actions; its type definitions lag behind.
+        const actions = driver.actions({ async: true }) as unknown as { scroll(x: number, y: number, dx: number, dy: number, origin: unknown): { perform(): Promise<void> } };
+        await actions.scroll(0, 0, 0, deltaY, await driver.findElement(By.css(selector))).perform();
+      },
+      screenshot: async (path) => {
+        await focus();
+        writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
+      },
+      close: async () => {
+        await focus();
+        await driver.close();
+        const rest = await driver.getAllWindowHandles();
+        if (rest[0]) {
+          await driver.switchTo().window(rest[0]);
+          active = rest[0];
+        }
+      },
+    };
+  };
+  return {
+    name: "webkit",
+    page: wrap(active),
+    newPage: async () => {
+      await driver.switchTo().newWindow("window");
+      active = await driver.getWindowHandle();
+      await driver.manage().window().setRect({ width: viewport.width, height: viewport.height });
+      return wrap(active);
+    },
+    setOffline: null,
+    problems: [],
+    close: async () => {
+      await driver.quit().catch(() => {});
+      stop();
+    },
+  };
+}

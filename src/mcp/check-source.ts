@@ -6,7 +6,7 @@
  */
 import { stat } from "node:fs/promises";
 import { AppError } from "../errors.ts";
-import type { ScratchFile } from "../store/files.ts";
+import type { ScratchFile } from "../handoff/ports/blobs.ts";
 import { digestFile } from "../upload/digest.ts";
 import { fileTooLarge, receiveBytes } from "../upload/receive.ts";
 import type { CheckReportObject, PdfSource } from "./server.ts";

@@ -12,7 +12,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { isAppError } from "../errors.ts";
-import type { HandoffRecord } from "../handoff/service.ts";
+import type { HandoffRecord } from "../handoff/record.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import { VERSION } from "../version.ts";
@@ -31,7 +31,7 @@ export type CheckReportObject = Record<string, unknown>;
 
 export interface ToolBackend {
   /** Called before any input is read, e.g. to apply the anonymous rate limit. */
-  admit?(tool: string): void;
+  admit?(tool: string): Promise<void>;
   presentPdf(source: PdfSource, filename: string | null): Promise<HandoffRecord>;
   checkPdf(source: PdfSource): Promise<CheckReportObject>;
 }
@@ -60,7 +60,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}"; this server offers ${PRESENT_PDF} and ${CHECK_PDF}.`);
     }
     try {
-      backend.admit?.(name);
+      await backend.admit?.(name);
       if (name === PRESENT_PDF) {
         const input = parseInput(presentInput(surface), args, surface);
         const source = pdfSource(input, surface);

@@ -4,7 +4,7 @@
  * the text, so it carries what they must act on: the link and its expiry; the verdict and the
  * first problems to fix.
  */
-import type { HandoffRecord } from "../handoff/service.ts";
+import type { HandoffRecord } from "../handoff/record.ts";
 
 /** How many issue lines the check summary lists before "… and N more". */
 const MAX_ISSUE_LINES = 20;

@@ -7,7 +7,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { HandoffRecord } from "../http/models.ts";
+import { HandoffRecordSchema as HandoffRecord } from "../handoff/record.ts";
 import { formatMegabytes } from "./limits.ts";
 import { checkReportOutputSchema } from "./report-schema.ts";
 

@@ -74,14 +74,14 @@ describe("POST /api/check", () => {
   test("accepts a Bearer token, refuses an invalid one, and requires one only with --require-auth", async () => {
     t = makeTestApp();
     const deck = await makeDeck();
-    const { token } = t.deps.accessTokens.create(null);
+    const { token } = await t.deps.accessTokens.create(null);
     expect((await t.upload(deck, { path: "/api/check" })).status).toBe(200);
     expect((await t.upload(deck, { path: "/api/check", token })).status).toBe(200);
     expect((await t.upload(deck, { path: "/api/check", token: "dh_wrong" })).status).toBe(401);
     t.close();
     t = makeTestApp({ requireAuth: true });
     expect((await problemOf(await t.upload(deck, { path: "/api/check" }))).body.code).toBe("UNAUTHORIZED");
-    const created = t.deps.accessTokens.create(null);
+    const created = await t.deps.accessTokens.create(null);
     expect((await t.upload(deck, { path: "/api/check", token: created.token })).status).toBe(200);
   });
 });

@@ -1,10 +1,14 @@
 /**
- * @module http/upload-slots
+ * @module upload/slots
  * How many uploads may be receiving at once: per client address and in total. Each upload
  * holds a socket, a temp file and disk bandwidth for as long as its body trickles in, so
  * without a bound a few thousand slow uploads exhaust the file descriptors and stall
  * everyone (the audit reached the fd limit with ~10,500). A slot is taken before the body is
  * read and given back when the request is done with it.
+ *
+ * Per instance by nature: a slot stands for this process's sockets, descriptors and spool
+ * disk, which other instances do not share. Behind a load balancer each instance bounds its
+ * own; the totals add up (README, "Several instances").
  */
 import { AppError } from "../errors.ts";
 

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { runTokenCommand } from "../../src/cli/token.ts";
 import { createHash } from "node:crypto";
+import { startPostgres } from "../helpers/engines.ts";
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,5 +47,35 @@ describe("deckhand token", () => {
     dir = mkdtempSync(join(tmpdir(), "deckhand-token-"));
     expect((await run("frobnicate")).code).toBe(2);
     expect((await run("revoke")).code).toBe(2);
+  });
+});
+
+describe("deckhand token --database-url (PostgreSQL)", () => {
+  test("create, list and revoke work against PostgreSQL the same way; only the hash is stored there", async () => {
+    dir = mkdtempSync(join(tmpdir(), "deckhand-token-"));
+    const pg = await startPostgres();
+    try {
+      const url = await pg.createDatabase("tokens");
+      const pgRun = async (...args: string[]) => {
+        const out: string[] = [];
+        const err: string[] = [];
+        const code = await runTokenCommand([...args, "--database-url", url, "--data-dir", dir], (s) => out.push(s), (s) => err.push(s));
+        return { code, out: out.join("\n"), err: err.join("\n") };
+      };
+      const created = await pgRun("create", "--label", "ci");
+      expect(created.code).toBe(0);
+      expect(created.out).toMatch(/^dh_[A-Za-z0-9_-]{43}$/);
+      const sql = new Bun.SQL(url, { max: 1 });
+      const rows = (await sql`SELECT label, token_hash FROM access_tokens`) as { label: string; token_hash: string }[];
+      await sql.close();
+      expect([...rows]).toEqual([{ label: "ci", token_hash: createHash("sha256").update(created.out).digest("hex") }]);
+      expect((await pgRun("list")).out).toContain("ci");
+      expect((await pgRun("revoke", "ci")).code).toBe(0);
+      expect((await pgRun("list")).out).toContain("revoked");
+      // The data dir was never touched: the tokens live in PostgreSQL only.
+      expect(existsSync(join(dir, "deckhand.db"))).toBe(false);
+    } finally {
+      await pg.stop();
+    }
   });
 });

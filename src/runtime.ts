@@ -48,7 +48,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     logger,
     blobs,
     pdf,
-    handoff: new HandoffService({ sessions, blobs, pdf, clock, maxStagedBytes: config.maxStagedBytes, sweepLease: storage.sweepLease }),
+    handoff: new HandoffService({ sessions, blobs, pdf, clock, maxStagedBytes: config.maxStagedBytes, sweepLease: storage.sweepLease, logger }),
     accessTokens: new AccessTokens(storage.tokens, clock),
     rateLimiter: new RateLimiter(storage.rateLimits, config.rateLimit, clock),
     uploadSlots: new UploadSlots({ perAddress: config.maxUploadsPerAddress, total: config.maxUploads }),

@@ -10,6 +10,7 @@
  * `./ports/`, all asynchronous: the same code runs on SQLite + files and PostgreSQL + S3.
  */
 import { AppError } from "../errors.ts";
+import { errorFields, type Logger } from "../log.ts";
 import type { PdfReader } from "../pdf/worker/pool.ts";
 import type { BlobStore, TempFile } from "./ports/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "./ports/coordination.ts";
@@ -55,6 +56,8 @@ export interface HandoffDeps {
   maxStagedBytes: number;
   /** One sweeper at a time across instances (default: this process is the only one). */
   sweepLease?: SweepLease;
+  /** Where a failure that changes no answer is reported (a claimed deck's bytes not deleted). */
+  logger?: Pick<Logger, "error">;
 }
 
 /** Handoff link: the controller token rides in the fragment, so it never reaches a server. */
@@ -175,8 +178,14 @@ export class HandoffService {
       if (now?.state === "claimed") return { ok: true };
       throw new AppError("HANDOFF_EXPIRED");
     }
-    // A crash right here leaves bytes without a staged row: the orphan sweep removes them.
-    await this.deps.blobs.remove(id);
+    // The claim holds whatever happens to the bytes now: the browser has the deck. Bytes that
+    // cannot be deleted (a storage hiccup, or a crash right here) are bytes without a staged
+    // row, which the orphan sweep removes; the caller is told the truth, that it worked.
+    try {
+      await this.deps.blobs.remove(id);
+    } catch (error) {
+      this.deps.logger?.error("claimed_bytes_not_deleted", { session: id, ...errorFields(error) });
+    }
     return { ok: true };
   }
 

@@ -6,7 +6,7 @@ import { embedUrl, kindOf } from "../../client/src/lib/media.ts";
 import { clampSlide, deckIdFromPath, keyAction } from "../../client/src/lib/navigation.ts";
 import { countdown, TalkTimer } from "../../client/src/lib/timer.ts";
 import { isImmutableAsset, shellFor } from "../../client/src/sw/shell.ts";
-import type { SlideMedia } from "../../src/sidecar/types.ts";
+import type { SlideMedia } from "../../src/deck/sidecar/types.ts";
 
 describe("keyboard", () => {
   test("the documented keys step, jump and toggle", () => {

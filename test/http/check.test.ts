@@ -57,7 +57,7 @@ describe("POST /api/check", () => {
       ["<html>not a pdf</html>", 415, "NOT_A_PDF"],
       ["%PDF-1.7 junk", 422, "PDF_UNREADABLE"],
       [await makeEncryptedDeck(), 422, "PDF_ENCRYPTED"],
-      // One rule with present (pdf/accept): a page tree that loops is damage, not a finding.
+      // One rule with present (deck/accept): a page tree that loops is damage, not a finding.
       [makeLoopingPageTree(), 422, "PDF_UNREADABLE"],
       [await makeDeck({ padToBytes: 200_000 }), 413, "FILE_TOO_LARGE"],
     ];

@@ -164,7 +164,7 @@ describe("POST /api/present — bad input", () => {
     { name: "encrypted with a user password", make: async () => ({ bytes: await makeEncryptedDeck() }), status: 422, code: "PDF_ENCRYPTED" },
     { name: "zero pages", make: async () => ({ bytes: await makeEmptyPdf() }), status: 422, code: "PDF_NO_PAGES" },
     { name: "over 3000 pages", make: async () => ({ bytes: await makeDeck({ pages: 3001 }) }), status: 422, code: "TOO_MANY_PAGES" },
-    // The rule /api/check applies too (pdf/accept): a page nobody can reach is damage.
+    // The rule /api/check applies too (deck/accept): a page nobody can reach is damage.
     { name: "a page tree that loops", make: async () => ({ bytes: makeLoopingPageTree() }), status: 422, code: "PDF_UNREADABLE" },
   ];
   for (const c of cases) {

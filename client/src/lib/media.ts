@@ -4,7 +4,7 @@
  * from the deck's attachments (blob: URLs, so they play offline), YouTube/Vimeo as embeds
  * when online and a clear placeholder when not.
  */
-import type { SlideMedia } from "../../../src/sidecar/types.ts";
+import type { SlideMedia } from "../../../src/deck/sidecar/types.ts";
 import { h } from "./dom.ts";
 import type { Renderer } from "./renderer.ts";
 

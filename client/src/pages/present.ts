@@ -4,7 +4,7 @@
  * keyboard control, media, and the audience window kept in step over BroadcastChannel.
  * Everything comes from IndexedDB and the render worker, so it works with no network.
  */
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { openChannel, type SlideState } from "../lib/channel.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { sizeFrame } from "../lib/fit.ts";

@@ -10,7 +10,7 @@ import { sizeFrame } from "../lib/fit.ts";
 import { mountMedia, type MediaContext } from "../lib/media.ts";
 import { clampSlide, deckIdFromPath } from "../lib/navigation.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { DeckStore } from "../storage/deck-store.ts";
 
 /** Seconds audience media may drift from the presenter's before it is re-synced. */

@@ -2,7 +2,7 @@
  * @module client/worker/protocol
  * Messages between pages and the render worker. Slides are 1-based, sizes in PDF points.
  */
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 
 export interface OpenResult {
   pageCount: number;

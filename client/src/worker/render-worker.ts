@@ -8,7 +8,7 @@
 import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
 // The same reader the server's checker uses, so the presenter shows exactly what the check
 // report lists (browser-safe: mupdf comes in as a parameter).
-import { readAttachmentBytes, readDeckExtras } from "../../../src/pdf/extras.ts";
+import { readAttachmentBytes, readDeckExtras } from "../../../src/deck/extras.ts";
 
 type Mupdf = typeof import("mupdf");
 type PdfDoc = InstanceType<Mupdf["PDFDocument"]>;

@@ -25,6 +25,9 @@ import { TempSpool } from "../temp-spool.ts";
 const PART_BYTES = 5 * 1024 * 1024;
 /** Parts uploaded at once per deck. */
 const QUEUE = 2;
+/** Tries of one delete, and the pause before the next (×attempt): a transient error passes. */
+const DELETE_ATTEMPTS = 4;
+const DELETE_BACKOFF_MS = 50;
 /** An object this young without a row may be a commit in flight on another instance. */
 export const COMMIT_GRACE_MS = 10 * 60_000;
 const ID_KEY = /^([A-Za-z0-9_-]{1,64})\.pdf$/;
@@ -158,10 +161,20 @@ export class S3BlobStore implements BlobStore {
     };
   }
 
-  /** Deletes are idempotent in S3: true once the delete is accepted, whether or not it existed. */
+  /**
+   * Deletes are idempotent in S3: true once the delete is accepted, whether or not it existed.
+   * A transient failure (a 5xx, a dropped connection) is retried a few times.
+   */
   async remove(id: string): Promise<boolean> {
-    await this.client.delete(this.key(id));
-    return true;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.delete(this.key(id));
+        return true;
+      } catch (error) {
+        if (attempt >= DELETE_ATTEMPTS) throw error;
+        await Bun.sleep(DELETE_BACKOFF_MS * attempt);
+      }
+    }
   }
 
   async listIds(): Promise<string[]> {

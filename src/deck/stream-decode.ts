@@ -1,5 +1,5 @@
 /**
- * @module pdf/stream-decode
+ * @module deck/stream-decode
  * Decode an embedded file stream with a cap on the decoded size. FlateDecode (by far the
  * most common filter), ASCIIHex, ASCII85 and RunLength are decoded here, in bounded chunks;
  * anything else goes through mupdf only when its worst-case expansion fits under the cap.

@@ -1,5 +1,5 @@
 /**
- * @module pdf/analyze
+ * @module deck/analyze
  * The one pass that turns an opened PDF into per-slide notes, media and findings. The check
  * report and the presenter's `DeckExtras` both come from here, so the presenter shows
  * exactly what the report says. Browser-safe: mupdf objects come in as parameters.
@@ -10,14 +10,14 @@
  */
 import { md5 as md5Hash } from "@noble/hashes/legacy.js";
 import { bytesToHex } from "@noble/hashes/utils.js";
-import { finding, quoteName, slideOutOfRangeMessage, type Finding } from "../sidecar/findings.ts";
-import { MAX_SIDECAR_BYTES } from "../sidecar/json-text.ts";
-import { checkMediaRect, parseMediaSidecar } from "../sidecar/media.ts";
-import { baseName, matchAttachmentName, MEDIA_FILE_EXTENSIONS, type NameMatch } from "../sidecar/names.ts";
-import { parseNotesSidecar } from "../sidecar/notes.ts";
-import { parsePdfpc, type PdfpcResult } from "../sidecar/pdfpc.ts";
-import { EXTENSION_MIME, isExecutable, isMediaMime, mimeAgrees, normalizeMime, PLAYABLE_MIMES, sniffMime, SNIFF_BYTES, UNPLAYABLE_CONTAINERS } from "../sidecar/sniff.ts";
-import type { DeckExtras, NotesSource, SlideMedia, TimerSettings } from "../sidecar/types.ts";
+import { finding, quoteName, slideOutOfRangeMessage, type Finding } from "./sidecar/findings.ts";
+import { MAX_SIDECAR_BYTES } from "./sidecar/json-text.ts";
+import { checkMediaRect, parseMediaSidecar } from "./sidecar/media.ts";
+import { baseName, matchAttachmentName, MEDIA_FILE_EXTENSIONS, type NameMatch } from "./sidecar/names.ts";
+import { parseNotesSidecar } from "./sidecar/notes.ts";
+import { parsePdfpc, type PdfpcResult } from "./sidecar/pdfpc.ts";
+import { EXTENSION_MIME, isExecutable, isMediaMime, mimeAgrees, normalizeMime, PLAYABLE_MIMES, sniffMime, SNIFF_BYTES, UNPLAYABLE_CONTAINERS } from "./sidecar/sniff.ts";
+import type { DeckExtras, NotesSource, SlideMedia, TimerSettings } from "./sidecar/types.ts";
 import { DEFAULT_DISCOVERY_LIMITS, discoverAttachments, type DiscoveredAttachment, type DiscoveryLimits } from "./attachments.ts";
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
 import { validityOf, type AttachmentKind, type AttachmentResult, type PageResult, type PresenterNotes } from "./report-types.ts";

@@ -1,5 +1,5 @@
 /**
- * @module sidecar/video-ids
+ * @module deck/sidecar/video-ids
  * YouTube and Vimeo video ids from an id or any of the URL shapes people paste. Browser-safe.
  */
 

@@ -1,5 +1,5 @@
 /**
- * @module sidecar/typst
+ * @module deck/sidecar/typst
  * Render a Typst content tree (as `typst query` / `json.encode` serialises content: objects
  * with a `func` and its fields) to markdown. Unknown elements keep their text and are
  * reported once each. Browser-safe; iterative depth is bounded against hostile nesting.

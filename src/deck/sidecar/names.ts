@@ -1,5 +1,5 @@
 /**
- * @module sidecar/names
+ * @module deck/sidecar/names
  * Attachment names → conventions. Names are matched on their base name because tools store
  * folder prefixes (Typst writes `src/notes-slide-2.json`). Browser-safe.
  */

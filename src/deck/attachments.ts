@@ -1,5 +1,5 @@
 /**
- * @module pdf/attachments
+ * @module deck/attachments
  * Find every attachment of an opened PDF: the `EmbeddedFiles` name tree (walked here,
  * iteratively, with a visited set and caps — mupdf's own walker overflows the stack on
  * looping `Kids`), page `FileAttachment` annotations (bound to their page), the embedded
@@ -7,10 +7,10 @@
  * Only raw objects are read (`findPage`, `get`): `loadPage()` would synthesise appearances.
  * Browser-safe: the mupdf document comes in as a parameter.
  */
-import { finding, quoteName, type Finding } from "../sidecar/findings.ts";
-import { baseName } from "../sidecar/names.ts";
-import { escapeMarkdown } from "../sidecar/typst.ts";
-import type { MediaRect, PageBox } from "../sidecar/types.ts";
+import { finding, quoteName, type Finding } from "./sidecar/findings.ts";
+import { baseName } from "./sidecar/names.ts";
+import { escapeMarkdown } from "./sidecar/typst.ts";
+import type { MediaRect, PageBox } from "./sidecar/types.ts";
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
 
 export type AttachmentSource = "embedded-files" | "page-annotation";

@@ -1,5 +1,5 @@
 /**
- * @module sidecar/media
+ * @module deck/sidecar/media
  * `media-slide-{N}-{id}.json`: `{ kind?, slide, id, mime, x_pt, y_pt, w_pt, h_pt, autoplay?,
  * loop?, filename?, url?, video_id? }`, the rectangle in PDF points from the page's top-left.
  * Browser-safe.

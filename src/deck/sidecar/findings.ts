@@ -1,5 +1,5 @@
 /**
- * @module sidecar/findings
+ * @module deck/sidecar/findings
  * The catalogue of check findings. Each finding has a stable SCREAMING_SNAKE `code` that
  * tools branch on, a fixed level, and a message written for the deck's author (what is wrong
  * and what to do). Never rename a code: add a new one instead. Browser-safe.

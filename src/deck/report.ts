@@ -1,10 +1,10 @@
 /**
- * @module pdf/report
+ * @module deck/report
  * Build the check report (DESIGN §3.4) for an opened PDF. Browser-safe: the caller opens the
  * document (server: file-backed stream; browser: bytes in a worker) and supplies what only it
  * knows (file size, SHA-256).
  */
-import { finding } from "../sidecar/findings.ts";
+import { finding } from "./sidecar/findings.ts";
 import { analyzeDeck, type AnalyzeOptions } from "./analyze.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
 import { CHECK_REPORT_SCHEMA_PATH, validityOf, type CheckReport, type DocumentMeta } from "./report-types.ts";

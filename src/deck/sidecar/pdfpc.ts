@@ -1,5 +1,5 @@
 /**
- * @module sidecar/pdfpc
+ * @module deck/sidecar/pdfpc
  * pdfpc's JSON file (`pdfpcFormat` 1 or 2): notes per physical page (`pages[].idx`, 0-based)
  * and the presenter timer (`duration`, `endTime`, `lastMinutes`). Format 2 notes are
  * markdown unless `disableMarkdown` is true; format 1 notes are plain text. Browser-safe.

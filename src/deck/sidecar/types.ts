@@ -1,5 +1,5 @@
 /**
- * @module sidecar/types
+ * @module deck/sidecar/types
  * What a presenter sees besides the pages: per-slide notes, media and timer settings.
  * Shared by the server-side checker and the browser client, so it must stay free of Node
  * and Bun APIs. Slides are 1-based; rectangles are PDF points measured from the top-left.

@@ -1,5 +1,5 @@
 /**
- * @module sidecar/json-text
+ * @module deck/sidecar/json-text
  * Sidecar bytes → UTF-8 text → JSON value, each failure as a finding. Browser-safe.
  */
 import { finding, type Finding } from "./findings.ts";

@@ -1,5 +1,5 @@
 /**
- * @module sidecar/sniff
+ * @module deck/sidecar/sniff
  * MIME type from the first bytes of a file (the bytes decide, never the name). Browser-safe.
  * `SNIFF_BYTES` is how many leading bytes the sniffer wants.
  */

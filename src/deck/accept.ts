@@ -1,5 +1,5 @@
 /**
- * @module pdf/accept
+ * @module deck/accept
  * The one rule for which PDFs deckhand presents. The server (present, check, MCP) and the
  * browser (local import, the render worker) both judge an opened document here, so a deck
  * the server refuses is refused by the browser with the same code, and the other way round.

@@ -1,5 +1,5 @@
 /**
- * @module sidecar/notes
+ * @module deck/sidecar/notes
  * `notes-slide-{N}.json`: `{ "slide"?: "N", "notes": string | TypstNode | (string|TypstNode)[] }`.
  * A string is markdown; a Typst content tree is rendered to markdown; an array is several
  * blocks for one slide, joined by a blank line. Browser-safe.

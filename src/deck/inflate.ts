@@ -1,5 +1,5 @@
 /**
- * @module pdf/inflate
+ * @module deck/inflate
  * A streaming, size-capped inflate (RFC 1950/1951) for PDF FlateDecode streams. mupdf's
  * own `readStream()` decodes without any limit, so a 1 KB "decompression bomb" can expand
  * to gigabytes inside the WASM heap; this wrapper around fflate's streaming `Inflate` feeds

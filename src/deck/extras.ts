@@ -1,10 +1,10 @@
 /**
- * @module pdf/extras
+ * @module deck/extras
  * What the presenter needs besides the pages — notes, media, timer — and the bytes of a
  * `kind:"file"` media attachment. Runs in the browser's Web Worker on mupdf's WASM as well
  * as on the server. Browser-safe: mupdf comes in as a parameter.
  */
-import type { DeckExtras } from "../sidecar/types.ts";
+import type { DeckExtras } from "./sidecar/types.ts";
 import { analyzeDeck, DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./analyze.ts";
 import { discoverAttachments, type Discovery } from "./attachments.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";

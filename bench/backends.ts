@@ -4,7 +4,8 @@
  *
  * - present, download and claim: latency (p50/p99) and throughput at 1, 8 and 32 concurrent
  *   clients (a 1 MiB deck; each client loops present → download → complete);
- * - state: present latency with 10,000 staged decks against an empty store — target within
+ * - state (formerly bench/state.ts): present latency with 10,000 staged decks against an
+ *   empty store — target within
  *   1.2× on each backend (the quota is a running total on both, never a sum over the rows).
  *
  * The engines are the tests' (test/helpers/engines.ts): a throw-away PostgreSQL cluster with
@@ -34,14 +35,13 @@ const mode = pickMode();
 const CLIENTS = [1, 8, 32];
 /** Rounds per client at each concurrency: enough samples for a p99 at 32 clients. */
 const ROUNDS: Record<number, number> = { 1: 40, 8: 10, 32: 5 };
-const STATE_REPS = 40;
+const STATE_REPS = 60;
 const stops: Array<() => Promise<void>> = [];
 
 interface Backend {
   name: string;
-  running: Running & { dataDir: string };
-  /** Fill the store with `count` staged decks of `pdf` (rows and bytes), outside deckhand. */
-  populate(count: number, pdf: Uint8Array): Promise<void>;
+  /** A server on a fresh, empty store of this backend; `fill` decks staged in it (rows and bytes, written outside deckhand) before it is measured. */
+  start(fill?: { count: number; pdf: Uint8Array }): Promise<Running & { dataDir: string }>;
 }
 
 interface Staged {
@@ -115,13 +115,14 @@ function benchId(i: number): string {
   return `bench${String(i).padStart(17, "0")}`;
 }
 
-async function sqliteFilesBackend(): Promise<Backend> {
-  const running = await startDeckhand(mode);
-  stops.push(running.stop);
-  return {
-    name: "SQLite + files",
-    running,
-    async populate(count, pdf) {
+const sqliteFiles: Backend = {
+  name: "SQLite + files",
+  async start(fill) {
+    let running = await startDeckhand(mode);
+    if (fill) {
+      // Migrated by its first start; filled while stopped; started again on the full store.
+      await running.proc.kill("SIGTERM");
+      await running.proc.exited;
       const db = new Database(join(running.dataDir, "deckhand.db"));
       const insert = db.query(
         `INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at)
@@ -129,33 +130,41 @@ async function sqliteFilesBackend(): Promise<Backend> {
       );
       const now = Date.now();
       db.transaction(() => {
-        for (let i = 0; i < count; i++) {
-          insert.run(benchId(i), "0".repeat(64), `deck ${i}`, pdf.length, "0".repeat(64), now, now + 86_400_000);
-          writeFileSync(join(running.dataDir, "staged", `${benchId(i)}.pdf`), pdf);
+        for (let i = 0; i < fill.count; i++) {
+          insert.run(benchId(i), "0".repeat(64), `deck ${i}`, fill.pdf.length, "0".repeat(64), now, now + 86_400_000);
+          writeFileSync(join(running.dataDir, "staged", `${benchId(i)}.pdf`), fill.pdf);
         }
       })();
       db.close();
-    },
-  };
-}
+      running = await startDeckhand(mode, [], running.dataDir);
+    }
+    stops.push(running.stop);
+    return running;
+  },
+};
 
-async function postgresS3Backend(pg: PostgresServer, s3: S3Server): Promise<Backend> {
-  const url = await pg.createDatabase(`bench${Date.now()}`);
-  const running = await startDeckhand(mode, ["--database-url", url, "--storage", `s3://${s3.bucket}/bench`], undefined, s3.env);
-  stops.push(running.stop);
+function postgresS3(pg: PostgresServer, s3: S3Server): Backend {
+  let stores = 0;
   return {
     name: "PostgreSQL + S3",
-    running,
-    async populate(count, pdf) {
-      const sql = new Bun.SQL(url, { max: 1 });
-      const now = Date.now();
-      const ids = Array.from({ length: count }, (_, i) => benchId(i));
-      await sql`INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at)
-                SELECT id, ${"0".repeat(64)}, 'deck', 1, ${pdf.length}, ${"0".repeat(64)}, 'staged', false, ${now}, ${now + 86_400_000}, NULL
-                FROM unnest(${sql.array(ids, "TEXT")}::text[]) AS id`;
-      await sql.close();
-      const bucket = new S3Client({ ...s3.client, bucket: s3.bucket });
-      for (let i = 0; i < ids.length; i += 32) await Promise.all(ids.slice(i, i + 32).map((id) => bucket.write(`bench/${id}.pdf`, pdf)));
+    async start(fill) {
+      const n = ++stores;
+      const url = await pg.createDatabase(`bench${n}`);
+      const running = await startDeckhand(mode, ["--database-url", url, "--storage", `s3://${s3.bucket}/bench${n}`], undefined, s3.env);
+      stops.push(running.stop);
+      if (fill) {
+        const sql = new Bun.SQL(url, { max: 1 });
+        const now = Date.now();
+        const ids = Array.from({ length: fill.count }, (_, i) => benchId(i));
+        await sql`INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at)
+                  SELECT id, ${"0".repeat(64)}, 'deck', 1, ${fill.pdf.length}, ${"0".repeat(64)}, 'staged', false, ${now}, ${now + 86_400_000}, NULL
+                  FROM unnest(${sql.array(ids, "TEXT")}::text[]) AS id`;
+        await sql`VACUUM ANALYZE sessions`;
+        await sql.close();
+        const bucket = new S3Client({ ...s3.client, bucket: s3.bucket });
+        for (let i = 0; i < ids.length; i += 32) await Promise.all(ids.slice(i, i + 32).map((id) => bucket.write(`bench${n}/${id}.pdf`, fill.pdf)));
+      }
+      return running;
     },
   };
 }
@@ -168,15 +177,17 @@ try {
   console.log(machineLine());
   console.log(`deckhand: ${describeMode(mode)}; client: fetch in this process; PostgreSQL (durable commits) and s3rver on loopback`);
   [pg, s3] = await Promise.all([startPostgres({ durable: true }), startS3()]);
-  const backends = [await sqliteFilesBackend(), await postgresS3Backend(pg, s3)];
+  const backends = [sqliteFiles, postgresS3(pg, s3)];
+  const servers = [await backends[0]!.start(), await backends[1]!.start()];
   const deck = await makeDeck({ pages: 4, padToBytes: 1024 * 1024 });
   console.log(`deck: 4 pages, ${deck.length} bytes (sha256 ${createHash("sha256").update(deck).digest("hex").slice(0, 12)}…)`);
 
   const results: Record<string, Record<number, Record<string, Phase>>> = {};
   for (const clients of CLIENTS) {
     for (const backend of backends) {
-      await handoffLoad(backend.running.url, deck, clients, 1); // warm-up
-      (results[backend.name] ??= {})[clients] = await handoffLoad(backend.running.url, deck, clients, ROUNDS[clients]!);
+      const url = servers[backends.indexOf(backend)]!.url;
+      await handoffLoad(url, deck, clients, 1); // warm-up
+      (results[backend.name] ??= {})[clients] = await handoffLoad(url, deck, clients, ROUNDS[clients]!);
     }
   }
   for (const backend of backends) {
@@ -198,17 +209,25 @@ try {
     console.log(`${String(clients).padStart(2)} clients: ${parts.join(";  ")}`);
   }
 
-  console.log(`\n### state: present latency with ${decks} staged decks vs an empty store (${STATE_REPS} presents of a 2-page deck, median)`);
+  console.log(`\n### state: present latency with ${decks} staged decks vs an empty store (${STATE_REPS} presents of a 2-page deck each, interleaved in rounds of 10, median)`);
   const small = await makeDeck({ pages: 2 });
   for (const backend of backends) {
-    const empty = percentile(await presentLatency(backend.running.url, small, STATE_REPS), 50);
     const filled = performance.now();
-    await backend.populate(decks, small);
+    const full = await backend.start({ count: decks, pdf: small });
     const fillMs = performance.now() - filled;
-    await presentLatency(backend.running.url, small, 5);
-    const full = percentile(await presentLatency(backend.running.url, small, STATE_REPS), 50);
-    console.log(`${backend.name}: empty ${ms(empty)}, ${decks} staged ${ms(full)} (store filled in ${Math.round(fillMs)} ms)`);
-    console.log(verdict(`${backend.name}: present latency with ${decks} staged decks / empty store`, full / empty, 1.2));
+    const empty = await backend.start();
+    await presentLatency(empty.url, small, 5);
+    await presentLatency(full.url, small, 5);
+    const base: number[] = [];
+    const real: number[] = [];
+    for (let i = 0; i < STATE_REPS; i += 10) {
+      base.push(...(await presentLatency(empty.url, small, 10)));
+      real.push(...(await presentLatency(full.url, small, 10)));
+    }
+    const b = percentile(base, 50);
+    const r = percentile(real, 50);
+    console.log(`${backend.name}: empty ${ms(b)}, ${decks} staged ${ms(r)} (store made and filled in ${Math.round(fillMs)} ms)`);
+    console.log(verdict(`${backend.name}: present latency with ${decks} staged decks / empty store`, r / b, 1.2));
   }
 } catch (error) {
   console.error("backends benchmark crashed:", error);

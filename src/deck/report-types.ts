@@ -6,7 +6,7 @@
  * report builder uses are aliases of them. Browser-safe.
  */
 import type { Attachment, CheckReport, Issue, Page, PresenterNotes } from "./check-report.gen.ts";
-import type { Finding, FindingLevel } from "./sidecar/findings.ts";
+import type { FindingLevel } from "./sidecar/findings.ts";
 
 /** Served path of the report schema; every report's `$schema` points here. */
 export const CHECK_REPORT_SCHEMA_PATH = "/schema/check-report.schema.json" as const;
@@ -27,10 +27,6 @@ export type Validity = Attachment["validity"];
  */
 export type AttachmentKind = Attachment["kind"];
 export type DocumentMeta = CheckReport["document"];
-
-export function toReportIssue(f: Finding): ReportIssue {
-  return { ...f };
-}
 
 export function validityOf(issues: { level: FindingLevel }[]): Validity {
   if (issues.some((i) => i.level === "error")) return "invalid";

@@ -10,7 +10,6 @@ import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
 import { CHECK_REPORT_SCHEMA_PATH, validityOf, type CheckReport, type DocumentMeta } from "./report-types.ts";
 
 export type { CheckReport, DocumentMeta } from "./report-types.ts";
-export { CHECK_REPORT_SCHEMA_PATH } from "./report-types.ts";
 
 export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta: DocumentMeta, options: Partial<AnalyzeOptions> = {}): CheckReport {
   const pageCount = documentMeta.pageCount;

@@ -52,8 +52,6 @@ export function checkInput(surface: ToolSurface) {
   return surface.kind === "http" ? z.object({ pdf_base64: base64Field(true) }) : z.object({ pdf_base64: base64Field(false), path: pathField });
 }
 
-export type PresentInput = { pdf_base64?: string; path?: string; filename?: string };
-export type CheckInput = { pdf_base64?: string; path?: string };
 
 function presentDescription(surface: ToolSurface): string {
   const input =

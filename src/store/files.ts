@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../handoff/ports/blobs.ts";
 import { TempSpool } from "./temp-spool.ts";
 
-export { DIR_MODE, FILE_MODE } from "./temp-spool.ts";
+export { DIR_MODE } from "./temp-spool.ts";
 
 const ID_FILE = /^([A-Za-z0-9_-]{1,64})\.pdf$/;
 

@@ -11,8 +11,10 @@ import { open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { TempFile } from "../handoff/ports/blobs.ts";
 
-/** Owner-only: read and write for the server's user, nothing for anyone else. */
-export const FILE_MODE = 0o600;
+/**
+ * Owner-only directories (files follow the process umask of 077, store/permissions): staged
+ * decks are other people's talks.
+ */
 export const DIR_MODE = 0o700;
 
 /** fsync the file at `path`. "r+": Windows flushes only a handle opened for writing (EPERM otherwise). */

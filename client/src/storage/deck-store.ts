@@ -18,7 +18,7 @@ import {
   type ThumbnailRecord,
 } from "./schema.ts";
 
-export type { DeckRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
+export type { DeckRecord, ThumbnailRecord } from "./schema.ts";
 
 /** Why storage refused to work, in terms a screen can explain. */
 export type StorageFailure = "quota" | "unavailable" | "blocked" | "unknown";

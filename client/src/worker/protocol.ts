@@ -31,4 +31,4 @@ export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: string };
 
-export const EMPTY_EXTRAS: DeckExtras = { notes: {}, notesSource: {}, media: [], timer: {} };
+

@@ -5,13 +5,14 @@
  * - present, download and claim: latency (p50/p99) and throughput at 1, 8 and 32 concurrent
  *   clients (a 1 MiB deck; each client loops present → download → complete);
  * - state (formerly bench/state.ts): present latency with 10,000 staged decks against an
- *   empty store — target within
- *   1.2× on each backend (the quota is a running total on both, never a sum over the rows).
+ *   empty store, each its own server, interleaved — target within 1.2× on each backend (the
+ *   quota is a running total on both, never a sum over the rows).
  *
  * The engines are the tests' (test/helpers/engines.ts): a throw-away PostgreSQL cluster with
  * durable commits, as in production, and s3rver on loopback. s3rver is a small Node program,
- * not a production store: the PostgreSQL + S3 figures are a floor for what a real bucket on a
- * network does, and the ratio to the embedded default says what the extra hops cost here.
+ * not a production store (it keeps each object as files, and answers a burst of deletes with
+ * the odd 500, which deckhand retries): read its figures as what the extra hops cost on this
+ * machine, not as what MinIO or AWS would do.
  *
  *   bun bench/backends.ts [--decks N] [--source]
  *

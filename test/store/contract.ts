@@ -6,26 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
-import type { AccessTokenRepository } from "../../src/handoff/ports/access-tokens.ts";
 import type { BlobStore } from "../../src/handoff/ports/blobs.ts";
-import type { SweepLease } from "../../src/handoff/ports/coordination.ts";
-import type { LiveBus } from "../../src/handoff/ports/live.ts";
-import type { RateLimitStore } from "../../src/handoff/ports/rate-limit.ts";
-import type { SessionRepository, SessionRow } from "../../src/handoff/ports/sessions.ts";
+import type { SessionRow } from "../../src/handoff/ports/sessions.ts";
 import { HandoffService, TOMBSTONE_TTL_MS } from "../../src/handoff/service.ts";
 import { newSessionId } from "../../src/handoff/secrets.ts";
 import type { PdfReader } from "../../src/pdf/worker/pool.ts";
+import type { Storage } from "../../src/store/backends.ts";
 
-/** One instance's view of the storage. */
-export interface Instance {
-  sessions: SessionRepository;
-  tokens: AccessTokenRepository;
-  /** Bytes; the orphan sweep judges every object (no commit grace) in this view. */
-  blobs: BlobStore;
-  rateLimits: RateLimitStore;
-  sweepLease: SweepLease;
-  liveBus: LiveBus;
-}
+/** One instance's view of the storage: what store/backends opens, less its lifecycle. */
+export type Instance = Omit<Storage, "ready" | "close">;
 
 export interface Backend {
   /** A fresh, empty store, and a second instance on the same store. */

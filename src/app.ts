@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { type AnyElysia, Elysia } from "elysia";
 import { AppError, isAppError, problemResponse, storageFailure } from "./errors.ts";
-import type { AppDeps } from "./http/deps.ts";
+import type { AppDeps } from "./deps.ts";
 import { checkController } from "./http/check.ts";
 import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";

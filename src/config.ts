@@ -11,6 +11,10 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** PostgreSQL for rows (`postgres://…`); null: SQLite in the data dir (the embedded default). */
+  databaseUrl: string | null;
+  /** A bucket for the staged bytes (`s3://bucket/prefix`); null: the data dir. */
+  storage: string | null;
   /** Public base URL for handoff links; null = derive from the request. */
   baseUrl: string | null;
   /** Honour X-Forwarded-Proto/Host/For from a reverse proxy. */
@@ -68,6 +72,8 @@ export const SERVE_OPTIONS = {
   port: { type: "string" },
   host: { type: "string" },
   "data-dir": { type: "string" },
+  "database-url": { type: "string" },
+  storage: { type: "string" },
   "base-url": { type: "string" },
   "trust-proxy": { type: "boolean" },
   "max-upload-mb": { type: "string" },
@@ -129,6 +135,24 @@ function baseUrl(raw: string | undefined): string | null {
   return url.href.replace(/\/+$/, "");
 }
 
+/** `--database-url`: a PostgreSQL URL (the password may be in it: never echo it back). */
+function databaseUrl(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^postgres(ql)?:\/\/[^\s]+$/.test(raw)) {
+    throw new ConfigError("--database-url must be a PostgreSQL URL like postgres://user:password@host:5432/deckhand (or leave it out for SQLite in the data dir).");
+  }
+  return raw;
+}
+
+/** `--storage`: `s3://bucket/prefix` (bucket names as S3 allows them). */
+function storage(raw: string | undefined): string | null {
+  if (!raw) return null;
+  if (!/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/.test(raw)) {
+    throw new ConfigError(`--storage must be an S3 location like s3://bucket/prefix (or leave it out for the data dir), got "${raw}".`);
+  }
+  return raw;
+}
+
 /** `--max-upload-mb` (a flag's or DECKHAND_MAX_UPLOAD_MB's text) as bytes; the bounds of every command. */
 export function parseMaxUploadBytes(raw: string | undefined): number {
   return Math.floor(number("--max-upload-mb", raw, DEFAULTS.maxUploadMb, 0.001, 100_000) * MB);
@@ -171,6 +195,8 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     port: number("--port", pick("port", "PORT"), DEFAULTS.port, 0, 65535),
     host: pick("host", "HOST") || DEFAULTS.host,
     dataDir: resolve(pick("data-dir", "DATA_DIR") || DEFAULTS.dataDir),
+    databaseUrl: databaseUrl(pick("database-url", "DATABASE_URL")),
+    storage: storage(pick("storage", "STORAGE")),
     baseUrl: baseUrl(pick("base-url", "BASE_URL")),
     trustProxy: bool("--trust-proxy", pick("trust-proxy", "TRUST_PROXY")),
     maxUploadBytes: parseMaxUploadBytes(pick("max-upload-mb", "MAX_UPLOAD_MB")),

@@ -33,6 +33,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, title: "Too many requests" },
   TOO_MANY_UPLOADS: { status: 429, title: "Too many uploads at once" },
   INTERNAL: { status: 500, title: "Internal error" },
+  SERVER_UNAVAILABLE: { status: 502, title: "Server unavailable" },
   SERVER_BUSY: { status: 503, title: "Server busy" },
   STORAGE_FULL: { status: 507, title: "Storage full" },
 } as const;
@@ -65,6 +66,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   TOO_MANY_UPLOADS: "This address has as many uploads in progress as the server takes at once; wait for one to finish, then send again.",
   RATE_LIMITED: "Too many uploads from this address; wait for the time given in Retry-After, or use an access token.",
   INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",
+  SERVER_UNAVAILABLE: "No deckhand server answers at the configured address; start one with `deckhand serve`, or point --server at one.",
   SERVER_BUSY: "The server is busy with other large requests; wait for the time given in Retry-After and send the request again.",
   STORAGE_FULL: "The server's staging space is full; claim or let expire existing handoffs, or raise --max-staged-gb.",
 };
@@ -84,14 +86,20 @@ export class AppError extends Error {
   readonly detail: string;
   /** Extra response headers, e.g. Retry-After or WWW-Authenticate. */
   readonly headers: Record<string, string>;
+  /**
+   * A problem another deckhand server answered (relayed by `deckhand present` or the stdio MCP
+   * tools): its detail is that server's own sentence, safe to show even for INTERNAL.
+   */
+  readonly relayed: boolean;
 
-  constructor(code: ErrorCode, detail?: string, options?: { cause?: unknown; headers?: Record<string, string> }) {
+  constructor(code: ErrorCode, detail?: string, options?: { cause?: unknown; headers?: Record<string, string>; relayed?: boolean }) {
     super(detail ?? DEFAULT_DETAIL[code], { cause: options?.cause });
     this.name = "AppError";
     this.code = code;
     this.status = ERROR_CODES[code].status;
     this.detail = detail ?? DEFAULT_DETAIL[code];
     this.headers = options?.headers ?? {};
+    this.relayed = options?.relayed ?? false;
   }
 
   toProblem(requestId?: string): Problem {

@@ -32,6 +32,11 @@ Serve options (environment variable in brackets):
   --port N             port to listen on (8080) [DECKHAND_PORT]
   --host ADDR          address to bind (127.0.0.1) [DECKHAND_HOST]
   --data-dir DIR       database and staged PDFs (./deckhand-data) [DECKHAND_DATA_DIR]
+  --database-url URL   keep rows in PostgreSQL (postgres://…) instead of SQLite in the
+                       data dir [DECKHAND_DATABASE_URL]
+  --storage URL        keep staged PDFs in an S3-compatible bucket (s3://bucket/prefix)
+                       instead of the data dir; credentials and endpoint from S3_* or
+                       AWS_* variables [DECKHAND_STORAGE]
   --base-url URL       public URL for handoff links (from the request) [DECKHAND_BASE_URL]
   --trust-proxy        honour X-Forwarded-Proto/Host/For [DECKHAND_TRUST_PROXY]
   --max-upload-mb N    largest accepted PDF (100) [DECKHAND_MAX_UPLOAD_MB]

@@ -1,8 +1,9 @@
 /**
  * @module server
- * `deckhand serve`: lock the data directory, listen, log one line per request, sweep expired
- * handoffs, and shut down gracefully (stop accepting, give in-flight requests a deadline,
- * stop the PDF workers, close the database, release the lock).
+ * `deckhand serve`: lock the data directory (when state lives there), reach and migrate the
+ * database, listen, log one line per request, sweep expired handoffs, and shut down
+ * gracefully (stop accepting, give in-flight requests a deadline, stop the PDF workers, close
+ * the database, release the lock).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "bun";
@@ -13,8 +14,9 @@ import type { Clock } from "./handoff/service.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
 import { errorFields, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
+import { usesDataDirAlone } from "./store/backends.ts";
 import { DIR_MODE } from "./store/files.ts";
-import { lockDataDir } from "./store/lock.ts";
+import { type DataDirLock, lockDataDir } from "./store/lock.ts";
 
 /** How often expired handoffs are swept (DESIGN §2.2). */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -45,12 +47,19 @@ export interface StartOptions {
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
   const tls = readTls(config);
-  const lock = lockDataDir(config.dataDir);
+  // Rows in PostgreSQL and bytes in a bucket: the data dir holds only this instance's upload
+  // spool, and instances on one machine may share it. Otherwise state lives here: one owner.
+  const lock: DataDirLock = usesDataDirAlone(config) ? lockDataDir(config.dataDir) : { release: () => {} };
   let runtime: Runtime | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
   try {
     runtime = createRuntime(config, options);
     const { deps } = runtime;
+    try {
+      await runtime.storage.ready();
+    } catch (error) {
+      throw new ConfigError(`The database at --database-url cannot be used: ${(error as Error).message}`);
+    }
     const peers = new WeakMap<Request, string>();
     deps.peerAddress = (request) => peers.get(request) ?? null;
 
@@ -59,10 +68,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // One sweep at a time: a slow one (a full disk, thousands of expiries) is never doubled.
       sweeping ??= deps.handoff
         .sweep()
+        .then(async (result) => {
+          // Finished rate-limit windows go too (a table when instances share the database).
+          const prunedRateWindows = await deps.rateLimiter.prune(deps.clock());
+          const { swept, ...counts } = result;
+          if (!swept) deps.logger.info("sweep_skipped", { reason: "another instance is sweeping" });
+          else if (Object.values(counts).some((n) => n > 0) || prunedRateWindows > 0) deps.logger.info("sweep", { ...counts, prunedRateWindows });
+        })
         .then(
-          (result) => {
-            if (result.expired + result.purgedTombstones + result.removedTemps + result.removedOrphans > 0) deps.logger.info("sweep", { ...result });
-          },
+          () => {},
           (error: unknown) => deps.logger.error("sweep_failed", errorFields(error)),
         )
         .finally(() => {

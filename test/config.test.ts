@@ -11,6 +11,8 @@ describe("config", () => {
       port: 8080,
       host: "127.0.0.1",
       dataDir: resolve("./deckhand-data"),
+      databaseUrl: null,
+      storage: null,
       baseUrl: null,
       trustProxy: false,
       maxUploadBytes: 100 * MB,

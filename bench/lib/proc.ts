@@ -79,14 +79,15 @@ export function describeMode(mode: DeckhandMode): string {
 }
 
 /** Spawn a server in `dir` on a free port and wait (bounded) for its first 200 on /healthz. */
-async function spawnServer(command: (port: number) => string[], dir: string): Promise<Running> {
+async function spawnServer(command: (port: number) => string[], dir: string, env: Record<string, string> = {}): Promise<Running> {
   const port = await freePort();
   const proc = Bun.spawn(command(port), {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp" },
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...env },
     stdin: "ignore",
-    // One JSON log line per request: discarded so a full pipe can never stall the server.
-    stdout: "ignore",
+    // One JSON log line per request: discarded so a full pipe can never stall the server (or
+    // kept in a file under $BENCH_LOG_DIR, to look into a failure).
+    stdout: process.env.BENCH_LOG_DIR ? Bun.file(join(process.env.BENCH_LOG_DIR, `server-${port}.log`)) : "ignore",
     stderr: "pipe",
   });
   const stderr = collectStderr(proc);
@@ -102,8 +103,11 @@ async function spawnServer(command: (port: number) => string[], dir: string): Pr
   return { url, pid: proc.pid, proc, stop: stopper(proc, [dir]) };
 }
 
-/** Start deckhand with its own temporary data dir (or `dataDir`), upload limits raised for benchmarking. */
-export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-"))): Promise<Running & { dataDir: string }> {
+/**
+ * Start deckhand with its own temporary data dir (or `dataDir`), upload limits raised for
+ * benchmarking; `env` adds variables (the S3 credentials of a bucket backend).
+ */
+export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-")), env: Record<string, string> = {}): Promise<Running & { dataDir: string }> {
   const command = mode === "binary" ? [BINARY] : [process.execPath, MAIN];
   return spawnServer(
     (port) => [
@@ -113,6 +117,7 @@ export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = []
       ...["--max-upload-mb", "300", "--max-staged-gb", "10", "--rate-limit", "0", "--max-uploads-per-address", "1000", "--max-uploads", "1000", ...extraArgs],
     ],
     dataDir,
+    env,
   ).then((running) => ({ ...running, dataDir }));
 }
 

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { sha256Hex } from "../handoff/secrets.ts";
-import type { AccessTokenRow, TokenRepository } from "../store/tokens.ts";
+import type { AccessTokenRepository, AccessTokenRow } from "../handoff/ports/access-tokens.ts";
 
 export const ACCESS_TOKEN_PREFIX = "dh_";
 
@@ -26,22 +26,22 @@ export const ANONYMOUS: Caller = { authenticated: false, tokenId: null };
 
 export class AccessTokens {
   constructor(
-    private readonly repo: TokenRepository,
+    private readonly repo: AccessTokenRepository,
     private readonly clock: () => number,
   ) {}
 
-  create(label: string | null): CreatedToken {
+  async create(label: string | null): Promise<CreatedToken> {
     const token = ACCESS_TOKEN_PREFIX + randomBytes(32).toString("base64url");
     const id = `tok_${randomBytes(6).toString("base64url")}`;
-    this.repo.insert({ id, label, tokenHash: sha256Hex(token), createdAt: this.clock() });
+    await this.repo.insert({ id, label, tokenHash: sha256Hex(token), createdAt: this.clock() });
     return { id, label, token };
   }
 
-  list(): AccessTokenRow[] {
+  list(): Promise<AccessTokenRow[]> {
     return this.repo.list();
   }
 
-  revoke(idOrLabel: string): AccessTokenRow[] {
+  revoke(idOrLabel: string): Promise<AccessTokenRow[]> {
     return this.repo.revoke(idOrLabel, this.clock());
   }
 
@@ -49,14 +49,14 @@ export class AccessTokens {
    * Who is calling, from the `Authorization` header. A token that is given but unknown or
    * revoked is refused (401), never silently downgraded to anonymous.
    */
-  identify(authorization: string | null, requireAuth: boolean): Caller {
+  async identify(authorization: string | null, requireAuth: boolean): Promise<Caller> {
     if (authorization === null || authorization.trim() === "") {
       if (requireAuth) throw unauthorized("This server requires an access token: send \"Authorization: Bearer dh_…\".", false);
       return ANONYMOUS;
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     if (!match) throw unauthorized("The Authorization header must be \"Bearer <token>\".", true);
-    const row = this.repo.useByHash(sha256Hex(match[1]!), this.clock());
+    const row = await this.repo.useByHash(sha256Hex(match[1]!), this.clock());
     if (!row) throw unauthorized("The access token is unknown or revoked; create a new one with `deckhand token create`.", true);
     return { authenticated: true, tokenId: row.id };
   }

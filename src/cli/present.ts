@@ -1,9 +1,12 @@
 /**
  * @module cli/present
  * `deckhand present FILE.pdf`: upload a deck to a running server and print the handoff link.
+ * The upload is streamed from the file (remote/present-client, shared with `deckhand mcp`).
  */
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
+import { isAppError } from "../errors.ts";
+import { presentToServer } from "../remote/present-client.ts";
 import { DEFAULT_SERVER, resolveServerTarget } from "./server-target.ts";
 
 export const PRESENT_USAGE = `Usage: deckhand present FILE.pdf [--server URL] [--token TOKEN] [--json]
@@ -17,39 +20,27 @@ export async function runPresentCommand(argv: string[], out: (s: string) => void
     allowPositionals: true,
     strict: true,
   });
-  const { serverUrl: server, token } = resolveServerTarget(values, PRESENT_USAGE);
+  const target = resolveServerTarget(values, PRESENT_USAGE);
   const path = positionals[0];
   if (!path || positionals.length > 1) {
     err(PRESENT_USAGE);
     return 2;
   }
-  const file = Bun.file(path);
-  if (!(await file.exists())) {
+  if (!(await Bun.file(path).exists())) {
     err(`No such file: ${path}`);
     return 2;
   }
-  const form = new FormData();
-  form.append("file", file, basename(path));
-  let response: Response;
   try {
-    response = await fetch(`${server}/api/present`, {
-      method: "POST",
-      body: form,
-      headers: token ? { authorization: `Bearer ${token}` } : {},
-    });
-  } catch {
-    err(`No deckhand server answers at ${server}. Start one with \`deckhand serve\`, or pass --server URL.`);
+    const record = await presentToServer(target, { kind: "file", path }, { filename: basename(path) });
+    if (values.json) out(JSON.stringify(record));
+    else {
+      out(record.url);
+      err(record.next);
+    }
+    return 0;
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    err(`${error.status} ${error.code}: ${error.detail}`);
     return 1;
   }
-  const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
-  if (!response.ok) {
-    err(`${response.status} ${String(body?.code ?? "")}: ${String(body?.detail ?? response.statusText)}`);
-    return 1;
-  }
-  if (values.json) out(JSON.stringify(body));
-  else {
-    out(String(body?.url));
-    err(String(body?.next));
-  }
-  return 0;
 }

@@ -1,34 +1,37 @@
 /**
  * @module cli/token
- * `deckhand token create [--label NAME] | list | revoke ID|LABEL` on the data directory.
+ * `deckhand token create [--label NAME] | list | revoke ID|LABEL` on the data directory's
+ * SQLite database, or on the PostgreSQL database of `--database-url` (DECKHAND_DATABASE_URL).
  */
 import { parseArgs } from "node:util";
 import { AccessTokens } from "../auth/access-tokens.ts";
 import { resolveConfig } from "../config.ts";
 import { isoSeconds } from "../handoff/service.ts";
-import { openDataDir } from "../runtime.ts";
-import { TokenRepository } from "../store/tokens.ts";
+import { openTokenStore } from "../store/backends.ts";
 
 export const TOKEN_USAGE = `Usage:
-  deckhand token create [--label NAME] [--data-dir DIR]   print a new access token (shown once)
-  deckhand token list [--data-dir DIR]                    list tokens (never the secrets)
-  deckhand token revoke ID|LABEL [--data-dir DIR]         revoke a token`;
+  deckhand token create [--label NAME]   print a new access token (shown once)
+  deckhand token list                    list tokens (never the secrets)
+  deckhand token revoke ID|LABEL         revoke a token
+Each takes --data-dir DIR (SQLite in the data dir) or --database-url postgres://…
+(DECKHAND_DATA_DIR / DECKHAND_DATABASE_URL), the same as the server they serve.`;
 
-export function runTokenCommand(argv: string[], out: (s: string) => void = console.log, err: (s: string) => void = console.error): number {
+export async function runTokenCommand(argv: string[], out: (s: string) => void = console.log, err: (s: string) => void = console.error): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { label: { type: "string" }, "data-dir": { type: "string" }, json: { type: "boolean" } },
+    options: { label: { type: "string" }, "data-dir": { type: "string" }, "database-url": { type: "string" }, json: { type: "boolean" } },
     allowPositionals: true,
     strict: true,
   });
   const [sub, target] = positionals;
-  const config = resolveConfig({ "data-dir": values["data-dir"] });
-  const db = openDataDir(config.dataDir);
+  const config = resolveConfig({ "data-dir": values["data-dir"], "database-url": values["database-url"] });
+  const store = openTokenStore(config);
   try {
-    const tokens = new AccessTokens(new TokenRepository(db), Date.now);
+    await store.ready();
+    const tokens = new AccessTokens(store.tokens, Date.now);
     switch (sub) {
       case "create": {
-        const created = tokens.create(values.label?.trim() || null);
+        const created = await tokens.create(values.label?.trim() || null);
         if (values.json) out(JSON.stringify(created));
         else {
           out(created.token);
@@ -37,7 +40,7 @@ export function runTokenCommand(argv: string[], out: (s: string) => void = conso
         return 0;
       }
       case "list": {
-        const rows = tokens.list().map((r) => ({
+        const rows = (await tokens.list()).map((r) => ({
           id: r.id,
           label: r.label,
           createdAt: isoSeconds(r.createdAt),
@@ -54,7 +57,7 @@ export function runTokenCommand(argv: string[], out: (s: string) => void = conso
           err("Say which token to revoke: deckhand token revoke ID|LABEL");
           return 2;
         }
-        const revoked = tokens.revoke(target);
+        const revoked = await tokens.revoke(target);
         if (revoked.length === 0) {
           err(`No active token has the id or label "${target}". See \`deckhand token list\`.`);
           return 1;
@@ -67,6 +70,6 @@ export function runTokenCommand(argv: string[], out: (s: string) => void = conso
         return 2;
     }
   } finally {
-    db.close();
+    await store.close();
   }
 }

@@ -4,14 +4,19 @@
  * claim it (staged → claimed, bytes deleted) and expire it (staged → expired). No HTTP here.
  *
  * Crash safety comes from the order of steps: bytes are complete and validated in a temp
- * file, renamed into place, and only then is the row written. A crash before the row leaves
- * a file without a row (removed by the sweeper); never a row without its file.
+ * file, stored under their id (renamed into place, or uploaded to a bucket), and only then is
+ * the row written. A crash before the row leaves bytes without a row (removed by the
+ * sweeper); never a row without its bytes. Storage is reached through the ports in
+ * `./ports/`, all asynchronous: the same code runs on SQLite + files and PostgreSQL + S3.
  */
 import { AppError } from "../errors.ts";
+import { errorFields, type Logger } from "../log.ts";
 import type { PdfReader } from "../pdf/worker/pool.ts";
-import type { BlobStore, TempFile } from "../store/files.ts";
-import type { SessionRepository, SessionRow } from "../store/sessions.ts";
+import type { BlobStore, TempFile } from "./ports/blobs.ts";
+import { SOLE_INSTANCE, type SweepLease } from "./ports/coordination.ts";
+import type { SessionRepository, SessionRow } from "./ports/sessions.ts";
 import { displayTitle } from "./filename.ts";
+import type { HandoffRecord } from "./record.ts";
 import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -25,17 +30,6 @@ export const TOMBSTONE_TTL_MS = 7 * DAY;
 
 export type Clock = () => number;
 
-export interface HandoffRecord {
-  id: string;
-  url: string;
-  filename: string;
-  totalSlides: number;
-  next: string;
-  expiresAt: string;
-  bytes: number;
-  sha256: string;
-}
-
 export interface ReceivedUpload {
   temp: TempFile;
   bytes: number;
@@ -45,6 +39,8 @@ export interface ReceivedUpload {
 }
 
 export interface SweepResult {
+  /** False when another instance held the sweep lease: this sweep was skipped. */
+  swept: boolean;
   expired: number;
   purgedTombstones: number;
   removedTemps: number;
@@ -58,6 +54,10 @@ export interface HandoffDeps {
   pdf: PdfReader;
   clock: Clock;
   maxStagedBytes: number;
+  /** One sweeper at a time across instances (default: this process is the only one). */
+  sweepLease?: SweepLease;
+  /** Where a failure that changes no answer is reported (a claimed deck's bytes not deleted). */
+  logger?: Pick<Logger, "error">;
 }
 
 /** Handoff link: the controller token rides in the fragment, so it never reaches a server. */
@@ -71,6 +71,8 @@ export function isoSeconds(ms: number): string {
 
 /** Expired decks (and old tombstones) handled per step of a sweep, between which requests run. */
 const SWEEP_BATCH = 100;
+/** Listed ids whose rows are looked up in one query by the orphan sweep. */
+const ORPHAN_BATCH = 1000;
 
 export class HandoffService {
   constructor(private readonly deps: HandoffDeps) {}
@@ -79,8 +81,8 @@ export class HandoffService {
    * Throw STORAGE_FULL if `bytes` more would exceed the staging quota now. A fast early
    * answer only: the binding check is the one made with the insert (see stage).
    */
-  assertCapacity(bytes: number): void {
-    if (this.deps.sessions.stagedBytes() + bytes > this.deps.maxStagedBytes) throw new AppError("STORAGE_FULL");
+  async assertCapacity(bytes: number): Promise<void> {
+    if ((await this.deps.sessions.stagedBytes()) + bytes > this.deps.maxStagedBytes) throw new AppError("STORAGE_FULL");
   }
 
   /**
@@ -89,7 +91,7 @@ export class HandoffService {
    */
   async stage(upload: ReceivedUpload, options: { authenticated: boolean; baseUrl: string }): Promise<HandoffRecord> {
     try {
-      this.assertCapacity(upload.bytes);
+      await this.assertCapacity(upload.bytes);
       // The fsync that makes the bytes durable overlaps their validation by a PDF worker;
       // a refused PDF is deleted anyway.
       const [info] = await Promise.all([this.deps.pdf.inspect(upload.temp.path), upload.temp.sync()]);
@@ -115,7 +117,7 @@ export class HandoffService {
       // never a row without its file. The store keeps the sweeper off `id` until it settles.
       await this.deps.blobs.commit(upload.temp, id);
       try {
-        if (!this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes)) throw new AppError("STORAGE_FULL");
+        if (!(await this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes))) throw new AppError("STORAGE_FULL");
       } catch (error) {
         await this.deps.blobs.remove(id);
         throw error;
@@ -143,20 +145,16 @@ export class HandoffService {
     };
   }
 
-  /**
-   * The staged row for a download by the token holder, or the reason it cannot be had.
-   * Synchronous on purpose: the caller opens the bytes in the same tick, before any claim
-   * can run.
-   */
-  resolveDownload(id: string, token: string | null | undefined): SessionRow {
-    const row = this.authorize(id, token);
+  /** The staged row for a download by the token holder, or the reason it cannot be had. */
+  async resolveDownload(id: string, token: string | null | undefined): Promise<SessionRow> {
+    const row = await this.authorize(id, token);
     this.assertLive(row);
     return row;
   }
 
   /** Claim the handoff: the browser holds the deck now, so the server copy goes. */
   async complete(id: string, token: string | null | undefined, browserSha256?: string): Promise<{ ok: true }> {
-    const row = this.authorize(id, token);
+    const row = await this.authorize(id, token);
     const mismatch = browserSha256 !== undefined && browserSha256.toLowerCase() !== row.sha256;
     if (row.state === "claimed") {
       // A retry after a lost response must not look like a failure; it changes nothing. But a
@@ -173,14 +171,21 @@ export class HandoffService {
         "The deck stored in the browser differs from the server copy; the handoff is still open, so download it again.",
       );
     }
-    const claimed = this.deps.sessions.claim(id, this.deps.clock());
+    const claimed = await this.deps.sessions.claim(id, this.deps.clock());
     if (!claimed) {
       // Lost a race: either another complete won (fine) or it expired meanwhile.
-      const now = this.deps.sessions.get(id);
+      const now = await this.deps.sessions.get(id);
       if (now?.state === "claimed") return { ok: true };
       throw new AppError("HANDOFF_EXPIRED");
     }
-    await this.deps.blobs.remove(id);
+    // The claim holds whatever happens to the bytes now: the browser has the deck. Bytes that
+    // cannot be deleted (a storage hiccup, or a crash right here) are bytes without a staged
+    // row, which the orphan sweep removes; the caller is told the truth, that it worked.
+    try {
+      await this.deps.blobs.remove(id);
+    } catch (error) {
+      this.deps.logger?.error("claimed_bytes_not_deleted", { session: id, ...errorFields(error) });
+    }
     return { ok: true };
   }
 
@@ -188,48 +193,57 @@ export class HandoffService {
    * The error for a staged row whose bytes are gone: a claim that just won (410), or bytes
    * lost outside deckhand (500, logged by the caller's error handler).
    */
-  missingBytes(id: string): AppError {
-    const row = this.deps.sessions.get(id);
+  async missingBytes(id: string): Promise<AppError> {
+    const row = await this.deps.sessions.get(id);
     if (row?.state === "claimed") return new AppError("HANDOFF_CLAIMED");
     return new AppError("INTERNAL", undefined, { cause: new Error(`staged bytes of session ${id} are missing`) });
   }
 
   /**
-   * Expire due sessions, purge old tombstones, remove temp leftovers and orphan files — in
-   * batches, with the event loop free between them. The bytes of an expired deck are deleted
-   * before its row is marked: on a full disk the row update may fail, but the deletion frees
-   * the space it needs (and expiry already holds by time at every access).
+   * Expire due sessions, purge old tombstones, remove temp leftovers and orphan bytes — in
+   * batches, with the event loop free between them, on one instance at a time (the sweep
+   * lease). The bytes of an expired deck are deleted before its row is marked: on a full disk
+   * the row update may fail, but the deletion frees the space it needs (and expiry already
+   * holds by time at every access).
    */
   async sweep(): Promise<SweepResult> {
+    const result = await (this.deps.sweepLease ?? SOLE_INSTANCE).runExclusive(() => this.sweepNow());
+    return result ?? { swept: false, expired: 0, purgedTombstones: 0, removedTemps: 0, removedOrphans: 0 };
+  }
+
+  private async sweepNow(): Promise<SweepResult> {
     const now = this.deps.clock();
     let expired = 0;
     for (;;) {
-      const due = this.deps.sessions.dueIds(now, SWEEP_BATCH);
+      const due = await this.deps.sessions.dueIds(now, SWEEP_BATCH);
       if (due.length === 0) break;
       for (const id of due) await this.deps.blobs.remove(id);
-      expired += this.deps.sessions.markExpired(due, now);
+      expired += await this.deps.sessions.markExpired(due, now);
       if (due.length < SWEEP_BATCH) break;
     }
     let purgedTombstones = 0;
     for (;;) {
-      const purged = this.deps.sessions.purgeEnded(now - TOMBSTONE_TTL_MS, SWEEP_BATCH);
+      const purged = await this.deps.sessions.purgeEnded(now - TOMBSTONE_TTL_MS, SWEEP_BATCH);
       purgedTombstones += purged;
       if (purged < SWEEP_BATCH) break;
-      await Promise.resolve();
     }
     const removedTemps = await this.deps.blobs.sweepTemps();
-    const staged = this.deps.sessions.stagedIds();
+    // Bytes first, rows second: an id listed while no commit held it had its row written
+    // before the listing (or never will), so asking for rows afterwards cannot miss it.
+    const listed = await this.deps.blobs.listIds();
     let removedOrphans = 0;
-    for (const id of await this.deps.blobs.listIds()) {
-      if (!staged.has(id) && (await this.deps.blobs.remove(id))) removedOrphans++;
+    for (let i = 0; i < listed.length; i += ORPHAN_BATCH) {
+      const batch = listed.slice(i, i + ORPHAN_BATCH);
+      const staged = await this.deps.sessions.stagedAmong(batch);
+      for (const id of batch) if (!staged.has(id) && (await this.deps.blobs.remove(id))) removedOrphans++;
     }
-    return { expired, purgedTombstones, removedTemps, removedOrphans };
+    return { swept: true, expired, purgedTombstones, removedTemps, removedOrphans };
   }
 
   /** The session, if `token` controls it: 401 without a token, 404 unknown id, 403 wrong token. */
-  authorize(id: string, token: string | null | undefined): SessionRow {
+  async authorize(id: string, token: string | null | undefined): Promise<SessionRow> {
     if (!token) throw new AppError("TOKEN_MISSING");
-    const row = SESSION_ID_PATTERN.test(id) ? this.deps.sessions.get(id) : null;
+    const row = SESSION_ID_PATTERN.test(id) ? await this.deps.sessions.get(id) : null;
     if (!row) throw new AppError("SESSION_NOT_FOUND");
     if (!tokenMatches(token, row.tokenHash)) throw new AppError("TOKEN_INVALID");
     return row;

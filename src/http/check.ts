@@ -6,14 +6,15 @@
  */
 import { Elysia } from "elysia";
 import { receiveMultipartPdf } from "../upload/receive.ts";
-import { admitUpload, type AppDeps } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
+import { admitUpload } from "./deps.ts";
 import { UploadForm, routeDoc } from "./models.ts";
 
 export function checkController(deps: AppDeps) {
   return new Elysia({ name: "check" }).post(
     "/api/check",
     async ({ request }) => {
-      const { release } = admitUpload(request, deps);
+      const { release } = await admitUpload(request, deps);
       try {
         const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs });
         try {

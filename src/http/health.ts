@@ -3,7 +3,7 @@
  * GET /healthz: liveness for load balancers and the binary tests.
  */
 import { Elysia } from "elysia";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { Health, routeDoc } from "./models.ts";
 
 export function healthController(deps: AppDeps) {

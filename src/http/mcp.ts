@@ -26,7 +26,8 @@ import { localBackend } from "../mcp/local-backend.ts";
 import { createMcpServer } from "../mcp/server.ts";
 import { fileTooLarge } from "../upload/receive.ts";
 import { readBodyText } from "../upload/body.ts";
-import { admitUpload, type AppDeps, clientAddress } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
+import { admitUpload, clientAddress } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { routeDoc } from "./models.ts";
 
@@ -161,8 +162,8 @@ export function mcpController(deps: AppDeps) {
         // REST upload does, and waits, unread, for a slot of the large-call gate.
         const large = declared === null || Number(declared) > LARGE_BODY_BYTES;
         const { caller, release: releaseUpload } = large
-          ? admitUpload(request, deps, { rateLimit: false })
-          : { caller: deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth), release: () => {} };
+          ? await admitUpload(request, deps, { rateLimit: false })
+          : { caller: await deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth), release: () => {} };
         try {
           const release = large ? await gate.acquire() : null;
           try {

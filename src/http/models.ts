@@ -6,22 +6,11 @@
 import { Type } from "@sinclair/typebox";
 import { type DocumentDecoration, t } from "elysia";
 import { ERROR_CODES } from "../errors.ts";
+import { HandoffRecordSchema } from "../handoff/record.ts";
 import { FILE_FIELD } from "../upload/receive.ts";
 
-export const HandoffRecord = t.Object(
-  {
-    id: t.String({ description: "Identifier of the staged handoff session (22 characters, base64url).", examples: ["q3Vt0Y2mYqfJ8u1d0aXk3A"] }),
-    url: t.String({ format: "uri", description: "Handoff link. Works once: until a browser claims the deck, or until expiresAt. The controller token rides in the fragment." }),
-    filename: t.String({ description: "Display title: the uploaded file name without its .pdf extension." }),
-    totalSlides: Type.Integer({ minimum: 1, description: "Number of slides (pages) of the staged deck." }),
-    next: t.String({ description: "One sentence telling a human or an agent what to do now." }),
-    expiresAt: t.String({ format: "date-time", description: "When the unclaimed link expires (UTC): 24 hours, or 7 days with a valid Bearer token." }),
-    bytes: Type.Integer({ minimum: 1, description: "Size of the staged PDF in bytes." }),
-    sha256: t.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 of the staged PDF, lowercase hex." }),
-  },
-  { title: "HandoffRecord", description: "A staged handoff session." },
-);
-export type HandoffRecord = typeof HandoffRecord.static;
+/** The handoff record's schema lives with the domain (handoff/record): MCP publishes it too. */
+export const HandoffRecord = HandoffRecordSchema;
 
 export const Problem = t.Object(
   {

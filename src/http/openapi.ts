@@ -11,7 +11,7 @@
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import { checkReportSchema } from "../schemas.ts";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { CompleteBody, Health, HandoffRecord, Ok, Problem, problemResponse } from "./models.ts";
 
 /** The interface version of the REST API (spec §9); independent of the build version. */

@@ -4,7 +4,8 @@
  */
 import { Elysia } from "elysia";
 import { receiveMultipartPdf } from "../upload/receive.ts";
-import { admitUpload, type AppDeps } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
+import { admitUpload } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { HandoffRecord, UploadForm, routeDoc } from "./models.ts";
 
@@ -14,10 +15,10 @@ export function presentController(deps: AppDeps) {
     async ({ request }) => {
       // Everything that can refuse the request is decided before a byte of the body is read.
       const baseUrl = publicBaseUrl(request, deps.config);
-      const { caller, release } = admitUpload(request, deps);
+      const { caller, release } = await admitUpload(request, deps);
       try {
         const declared = Number(request.headers.get("content-length") ?? 0);
-        if (declared > 0) deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
+        if (declared > 0) await deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
         const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs, durable: true });
         // stage() consumes the temp file in every case: moved into place or deleted.
         return await deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl });

@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
 import { AppError } from "../errors.ts";
 import { readBodyText } from "../upload/body.ts";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { CompleteBody, Ok, routeDoc } from "./models.ts";
 
 /** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
@@ -46,16 +46,20 @@ export function sessionsController(deps: AppDeps) {
         // The token in a header keeps it out of proxy logs; `t` is the spec's way (and the
         // only one a plain link can carry).
         const token = request.headers.get("x-controller-token") ?? query.t;
-        deps.handoff.resolveDownload(params.id, token);
-        // A claim that runs before this is seen as a missing file (410). Bun opens the file
-        // when it starts the response, and from then on the bytes stay readable even if a
-        // claim unlinks the name. A claim landing in between reaches the server's error hook:
-        // a 500 problem, never a truncated body.
-        if (!(await deps.blobs.exists(params.id))) throw deps.handoff.missingBytes(params.id);
-        // Judged again after the wait: a claim or an expiry may have landed meanwhile.
-        const row = deps.handoff.resolveDownload(params.id, token);
-        const file = Bun.file(deps.blobs.pathOf(row.id));
+        const row = await deps.handoff.resolveDownload(params.id, token);
         const range = parseRange(request.headers.get("range"), row.bytes);
+        // Whatever keeps the bytes (a file, a bucket), they come opened: a claim that ran
+        // before this is seen as missing bytes (410), never as a truncated body.
+        const blob = await deps.blobs.open(row.id, range ?? undefined);
+        if (!blob) throw await deps.handoff.missingBytes(row.id);
+        // Judged again after the wait: a claim or an expiry may have landed meanwhile (the
+        // bytes already opened stay readable, but the link is over).
+        try {
+          await deps.handoff.resolveDownload(params.id, token);
+        } catch (error) {
+          if (blob.body instanceof ReadableStream) await blob.body.cancel().catch(() => {});
+          throw error;
+        }
         const headers: Record<string, string> = {
           "content-type": "application/pdf",
           "content-disposition": contentDisposition(`${row.filename}.pdf`),
@@ -70,10 +74,10 @@ export function sessionsController(deps: AppDeps) {
         if (range) {
           headers["content-range"] = `bytes ${range.start}-${range.end}/${row.bytes}`;
           headers["content-length"] = String(range.end - range.start + 1);
-          return new Response(file.slice(range.start, range.end + 1), { status: 206, headers });
+          return new Response(blob.body, { status: 206, headers });
         }
         headers["content-length"] = String(row.bytes);
-        return new Response(file, { status: 200, headers });
+        return new Response(blob.body, { status: 200, headers });
       },
       {
         params: SessionParams,
@@ -110,7 +114,7 @@ export function sessionsController(deps: AppDeps) {
       async ({ params, request }) => {
         const token = request.headers.get("x-controller-token");
         // Who is asking, before a byte of the body is read.
-        deps.handoff.authorize(params.id, token);
+        await deps.handoff.authorize(params.id, token);
         const body = await readCompleteBody(request, deps.config.bodyTimeoutMs);
         return deps.handoff.complete(params.id, token, body.sha256);
       },

@@ -9,7 +9,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { INSTRUCTIONS, SERVER_NAME } from "../mcp/server.ts";
 import { toolList } from "../mcp/tools.ts";
-import type { AppDeps } from "./deps.ts";
+import type { AppDeps } from "../deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { routeDoc } from "./models.ts";
 

@@ -6,13 +6,13 @@
  */
 import { stat } from "node:fs/promises";
 import { AppError } from "../errors.ts";
-import type { ScratchFile } from "../store/files.ts";
+import type { ScratchFile } from "../handoff/ports/blobs.ts";
 import { digestFile } from "../upload/digest.ts";
 import { fileTooLarge, receiveBytes } from "../upload/receive.ts";
-import type { CheckReportObject, PdfSource } from "./server.ts";
-import { ToolFailure } from "./tool-failure.ts";
+import type { CheckReport } from "../deck/check-report.gen.ts";
+import type { PdfSource } from "./server.ts";
 
-export type CheckFile = (path: string, meta: { bytes: number; sha256: string }) => Promise<CheckReportObject>;
+export type CheckFile = (path: string, meta: { bytes: number; sha256: string }) => Promise<CheckReport>;
 
 export interface CheckSourceOptions {
   maxBytes: number;
@@ -20,7 +20,7 @@ export interface CheckSourceOptions {
   checkFile: CheckFile;
 }
 
-export async function checkPdfSource(source: PdfSource, options: CheckSourceOptions): Promise<CheckReportObject> {
+export async function checkPdfSource(source: PdfSource, options: CheckSourceOptions): Promise<CheckReport> {
   if (source.kind === "path") {
     if ((await localFileSize(source.path)) > options.maxBytes) throw fileTooLarge(options.maxBytes);
     return options.checkFile(source.path, await digestFile(source.path));
@@ -39,9 +39,9 @@ export async function localFileSize(path: string): Promise<number> {
   try {
     info = await stat(path);
   } catch {
-    throw new ToolFailure("FILE_MISSING", `No readable file at ${JSON.stringify(path)}; give the absolute path of the PDF.`);
+    throw new AppError("FILE_MISSING", `No readable file at ${JSON.stringify(path)}; give the absolute path of the PDF.`);
   }
-  if (!info.isFile()) throw new ToolFailure("FILE_MISSING", `${JSON.stringify(path)} is not a regular file; give the path of the PDF file.`);
+  if (!info.isFile()) throw new AppError("FILE_MISSING", `${JSON.stringify(path)} is not a regular file; give the path of the PDF file.`);
   if (info.size === 0) throw new AppError("NOT_A_PDF", "The file is empty; export the deck as PDF and pass that file.");
   return info.size;
 }

@@ -11,29 +11,27 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { isAppError } from "../errors.ts";
-import type { HandoffRecord } from "../handoff/service.ts";
+import { AppError, isAppError } from "../errors.ts";
+import type { CheckReport } from "../deck/check-report.gen.ts";
+import type { HandoffRecord } from "../handoff/record.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import { VERSION } from "../version.ts";
 import { decodePdfBase64 } from "./base64.ts";
 import { describeCheckReport, describeHandoff } from "./summary.ts";
 import { CHECK_PDF, checkInput, PRESENT_PDF, presentInput, type ToolSurface, toolList } from "./tools.ts";
-import { ToolFailure } from "./tool-failure.ts";
 
 export const SERVER_NAME = "deckhand";
 
 /** What a tool was given: decoded bytes, or (stdio only) a local file. */
 export type PdfSource = { kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string };
 
-/** A check report as the REST API returns it (validated against check-report.schema.json). */
-export type CheckReportObject = Record<string, unknown>;
 
 export interface ToolBackend {
   /** Called before any input is read, e.g. to apply the anonymous rate limit. */
-  admit?(tool: string): void;
+  admit?(tool: string): Promise<void>;
   presentPdf(source: PdfSource, filename: string | null): Promise<HandoffRecord>;
-  checkPdf(source: PdfSource): Promise<CheckReportObject>;
+  checkPdf(source: PdfSource): Promise<CheckReport>;
 }
 
 export interface McpServerOptions {
@@ -60,7 +58,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${name}"; this server offers ${PRESENT_PDF} and ${CHECK_PDF}.`);
     }
     try {
-      backend.admit?.(name);
+      await backend.admit?.(name);
       if (name === PRESENT_PDF) {
         const input = parseInput(presentInput(surface), args, surface);
         const source = pdfSource(input, surface);
@@ -86,9 +84,8 @@ function success(text: string, structured: object): CallToolResult {
 function failure(error: unknown, options: McpServerOptions): CallToolResult {
   let code: string;
   let detail: string;
-  if (isAppError(error) && error.code !== "INTERNAL") {
-    ({ code, detail } = error);
-  } else if (error instanceof ToolFailure) {
+  // A relayed INTERNAL is the remote server's own sentence (with its request id): shown as is.
+  if (isAppError(error) && (error.code !== "INTERNAL" || error.relayed)) {
     ({ code, detail } = error);
   } else {
     options.logger.error("mcp_tool_failed", { requestId: options.requestId, ...errorFields(error) });
@@ -100,7 +97,7 @@ function failure(error: unknown, options: McpServerOptions): CallToolResult {
 
 function parseInput<S extends z.ZodType>(schema: S, args: Record<string, unknown>, surface: ToolSurface): z.output<S> & { pdf_base64?: string; path?: string; filename?: string } {
   if (surface.kind === "http" && "path" in args && !("pdf_base64" in args)) {
-    throw new ToolFailure(
+    throw new AppError(
       "BAD_REQUEST",
       "This server cannot read files on your machine: pass the PDF's bytes as pdf_base64 (path works only with the local `deckhand mcp` command).",
     );
@@ -109,18 +106,18 @@ function parseInput<S extends z.ZodType>(schema: S, args: Record<string, unknown
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new ToolFailure("BAD_REQUEST", `Invalid arguments (${where}${issue?.message ?? "malformed"}); see the tool's inputSchema.`);
+    throw new AppError("BAD_REQUEST", `Invalid arguments (${where}${issue?.message ?? "malformed"}); see the tool's inputSchema.`);
   }
   return parsed.data as z.output<S> & { pdf_base64?: string; path?: string; filename?: string };
 }
 
 function pdfSource(input: { pdf_base64?: string; path?: string }, surface: ToolSurface): PdfSource {
   if (input.pdf_base64 !== undefined && input.path !== undefined) {
-    throw new ToolFailure("BAD_REQUEST", "Give either path or pdf_base64, not both.");
+    throw new AppError("BAD_REQUEST", "Give either path or pdf_base64, not both.");
   }
   if (input.path !== undefined) return { kind: "path", path: input.path };
   if (input.pdf_base64 === undefined) {
-    throw new ToolFailure("BAD_REQUEST", "Give the PDF as path (a local file) or as pdf_base64.");
+    throw new AppError("BAD_REQUEST", "Give the PDF as path (a local file) or as pdf_base64.");
   }
   return { kind: "bytes", bytes: decodePdfBase64(input.pdf_base64, surface.maxUploadBytes) };
 }

@@ -4,7 +4,8 @@
  * the text, so it carries what they must act on: the link and its expiry; the verdict and the
  * first problems to fix.
  */
-import type { HandoffRecord } from "../handoff/service.ts";
+import type { Attachment, CheckReport, Issue } from "../deck/check-report.gen.ts";
+import type { HandoffRecord } from "../handoff/record.ts";
 
 /** How many issue lines the check summary lists before "… and N more". */
 const MAX_ISSUE_LINES = 20;
@@ -13,54 +14,35 @@ export function describeHandoff(record: HandoffRecord): string {
   return `${record.url}\n${record.next}`;
 }
 
-interface IssueLike {
-  level?: unknown;
-  code?: unknown;
-  message?: unknown;
-}
-interface AttachmentLike {
-  filename?: unknown;
-  issues?: unknown;
-}
-
-function asArray(value: unknown): unknown[] {
-  if (Array.isArray(value)) return value;
-  return value && typeof value === "object" ? [value] : [];
-}
-
-function issueLine(issue: IssueLike, where: string | null): string {
-  const level = issue.level === "error" ? "error" : "warning";
-  const code = typeof issue.code === "string" ? ` ${issue.code}` : "";
+function issueLine(issue: Issue, where: string | null): string {
   const prefix = where ? `${where}: ` : "";
-  return `- ${level}${code}: ${prefix}${String(issue.message ?? "")}`;
+  return `- ${issue.level} ${issue.code}: ${prefix}${issue.message}`;
 }
 
 /** One verdict line, then the issues (errors first), capped at MAX_ISSUE_LINES. */
-export function describeCheckReport(report: Record<string, unknown>): string {
-  const summary = (report.summary ?? {}) as Record<string, unknown>;
-  const pageCount = Number(report.pageCount ?? 0);
-  const total = Number(summary.total ?? 0);
+export function describeCheckReport(report: CheckReport): string {
+  const { summary, pageCount } = report;
   const verdict = report.ok
-    ? total === 0
+    ? summary.total === 0
       ? "OK: no notes or media attachments found"
       : "OK: nothing invalid"
     : "NOT OK: some attachments are invalid and will be ignored when presenting";
   const head =
-    `${verdict}. ${pageCount} ${pageCount === 1 ? "page" : "pages"}, ${total} ${total === 1 ? "attachment" : "attachments"} ` +
-    `(${Number(summary.valid ?? 0)} valid, ${Number(summary.warning ?? 0)} with warnings, ${Number(summary.invalid ?? 0)} invalid).`;
+    `${verdict}. ${pageCount} ${pageCount === 1 ? "page" : "pages"}, ${summary.total} ${summary.total === 1 ? "attachment" : "attachments"} ` +
+    `(${summary.valid} valid, ${summary.warning} with warnings, ${summary.invalid} invalid).`;
 
   const lines: { error: boolean; text: string }[] = [];
-  const addIssues = (issues: unknown, where: string | null) => {
-    for (const issue of asArray(issues) as IssueLike[]) lines.push({ error: issue.level === "error", text: issueLine(issue, where) });
+  const addIssues = (issues: Issue[], where: string | null) => {
+    for (const issue of issues) lines.push({ error: issue.level === "error", text: issueLine(issue, where) });
   };
   addIssues(report.issues, null);
-  const attachments: AttachmentLike[] = [];
-  for (const page of asArray(report.pages) as Record<string, unknown>[]) {
-    addIssues(page.issues, `slide ${String(page.page)}`);
-    attachments.push(...(asArray(page.notes) as AttachmentLike[]), ...(asArray(page.media) as AttachmentLike[]));
+  const attachments: Attachment[] = [];
+  for (const page of report.pages) {
+    addIssues(page.issues, `slide ${page.page}`);
+    attachments.push(...(page.notes ? [page.notes] : []), ...page.media);
   }
-  attachments.push(...(asArray(report.documentAttachments) as AttachmentLike[]), ...(asArray(report.orphans) as AttachmentLike[]));
-  for (const attachment of attachments) addIssues(attachment.issues, typeof attachment.filename === "string" ? attachment.filename : null);
+  attachments.push(...report.documentAttachments, ...report.orphans);
+  for (const attachment of attachments) addIssues(attachment.issues, attachment.filename);
 
   if (lines.length === 0) return head;
   lines.sort((a, b) => Number(b.error) - Number(a.error));

@@ -7,7 +7,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { HandoffRecord } from "../http/models.ts";
+import { HandoffRecordSchema as HandoffRecord } from "../handoff/record.ts";
 import { formatMegabytes } from "./limits.ts";
 import { checkReportOutputSchema } from "./report-schema.ts";
 
@@ -52,8 +52,6 @@ export function checkInput(surface: ToolSurface) {
   return surface.kind === "http" ? z.object({ pdf_base64: base64Field(true) }) : z.object({ pdf_base64: base64Field(false), path: pathField });
 }
 
-export type PresentInput = { pdf_base64?: string; path?: string; filename?: string };
-export type CheckInput = { pdf_base64?: string; path?: string };
 
 function presentDescription(surface: ToolSurface): string {
   const input =

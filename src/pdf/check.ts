@@ -5,12 +5,11 @@
  * `deckhand check` all call `checkPdfFile`.
  */
 import { openPdfFile } from "./open.ts";
-import { buildCheckReport } from "./report.ts";
-import type { AnalyzeOptions } from "./analyze.ts";
-import type { CheckReport } from "./report-types.ts";
+import { buildCheckReport } from "../deck/report.ts";
+import type { AnalyzeOptions } from "../deck/analyze.ts";
+import type { CheckReport } from "../deck/report-types.ts";
 
-export type { CheckReport, AttachmentResult, PageResult, ReportIssue, DocumentMeta, Validity, AttachmentKind } from "./report-types.ts";
-export { CHECK_REPORT_SCHEMA_PATH } from "./report-types.ts";
+export type { CheckReport, AttachmentResult, ReportIssue } from "../deck/report-types.ts";
 
 /**
  * Check the PDF at `path`. `meta` carries what the caller already computed while receiving

@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { AppError } from "../errors.ts";
-import { assessPdf, REFUSAL_DETAIL } from "./accept.ts";
+import { assessPdf, REFUSAL_DETAIL } from "../deck/accept.ts";
 import { loadMupdf, type Mupdf } from "./mupdf.ts";
 /** PDF readers accept the `%PDF-` header anywhere in the first 1024 bytes (ISO 32000 Annex H). */
 const HEADER_WINDOW = 1024;
@@ -73,7 +73,7 @@ export async function openPdfFile(path: string): Promise<OpenedPdf> {
     };
     try {
       if (!doc) throw new AppError("PDF_UNREADABLE");
-      // The same rule as the browser's local import (pdf/accept).
+      // The same rule as the browser's local import (deck/accept).
       const verdict = assessPdf(doc);
       // The server's own default sentence ("upload again") unless the verdict is specific.
       if (!verdict.ok) throw new AppError(verdict.code, verdict.detail === REFUSAL_DETAIL[verdict.code] ? undefined : verdict.detail);

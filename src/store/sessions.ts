@@ -1,46 +1,11 @@
 /**
  * @module store/sessions
- * Handoff session rows. The repository is an interface so a deployment can later keep rows
- * in PostgreSQL; the claim stays one atomic `UPDATE … WHERE state = 'staged' … RETURNING`.
+ * Handoff session rows in SQLite (the embedded default). bun:sqlite answers synchronously; the
+ * port is asynchronous because other databases are across a network. The claim is one
+ * conditional `UPDATE … WHERE state = 'staged' AND expires_at > now RETURNING *`.
  */
 import type { Database } from "bun:sqlite";
-
-export type SessionState = "staged" | "claimed" | "expired";
-
-export interface SessionRow {
-  id: string;
-  tokenHash: string;
-  filename: string;
-  totalSlides: number;
-  bytes: number;
-  sha256: string;
-  state: SessionState;
-  authenticated: boolean;
-  createdAt: number;
-  expiresAt: number;
-  endedAt: number | null;
-}
-
-export interface SessionRepository {
-  /**
-   * Insert a staged row if the staged bytes stay within `maxStagedBytes`, in one transaction
-   * with that check (so concurrent uploads, or several processes, cannot overshoot together).
-   * False when the quota would be exceeded: nothing was written.
-   */
-  insertWithinQuota(row: SessionRow, maxStagedBytes: number): boolean;
-  get(id: string): SessionRow | null;
-  /** staged → claimed if still staged and unexpired at `now`; the claimed row, else null. */
-  claim(id: string, now: number): SessionRow | null;
-  /** Ids of at most `limit` staged rows past their expiry at `now` (reads only). */
-  dueIds(now: number, limit: number): string[];
-  /** staged → expired for those of `ids` still staged and past expiry; returns how many. */
-  markExpired(ids: string[], now: number): number;
-  /** Delete at most `limit` tombstones that ended before `before`; returns how many. */
-  purgeEnded(before: number, limit: number): number;
-  /** Bytes of all staged rows (a running total, not a sum over the rows). */
-  stagedBytes(): number;
-  stagedIds(): Set<string>;
-}
+import type { SessionRepository, SessionRow, SessionState } from "../handoff/ports/sessions.ts";
 
 interface Raw {
   id: string;
@@ -92,7 +57,7 @@ export class SqliteSessionRepository implements SessionRepository {
         "DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE state != 'staged' AND ended_at < ?1 LIMIT ?2)",
       ),
       stagedBytes: db.query<{ total: number }, []>("SELECT staged_bytes AS total FROM quota WHERE id = 1"),
-      stagedIds: db.query<{ id: string }, []>("SELECT id FROM sessions WHERE state = 'staged'"),
+      stagedAmong: db.query<{ id: string }, [string]>("SELECT id FROM sessions WHERE state = 'staged' AND id IN (SELECT value FROM json_each(?1))"),
     };
     // IMMEDIATE: the write lock is taken before the total is read, so no other writer (another
     // request, or `deckhand token` in another process) can slip in between check and insert.
@@ -105,37 +70,37 @@ export class SqliteSessionRepository implements SessionRepository {
       .immediate;
   }
 
-  insertWithinQuota(row: SessionRow, maxStagedBytes: number): boolean {
+  async insertWithinQuota(row: SessionRow, maxStagedBytes: number): Promise<boolean> {
     return this.insertChecked(row, maxStagedBytes);
   }
 
-  get(id: string): SessionRow | null {
+  async get(id: string): Promise<SessionRow | null> {
     const raw = this.q.get.get(id);
     return raw ? fromRaw(raw) : null;
   }
 
-  claim(id: string, now: number): SessionRow | null {
+  async claim(id: string, now: number): Promise<SessionRow | null> {
     const raw = this.q.claim.get(now, id, now);
     return raw ? fromRaw(raw) : null;
   }
 
-  dueIds(now: number, limit: number): string[] {
+  async dueIds(now: number, limit: number): Promise<string[]> {
     return this.q.dueIds.all(now, limit).map((r) => r.id);
   }
 
-  markExpired(ids: string[], now: number): number {
+  async markExpired(ids: string[], now: number): Promise<number> {
     return ids.length === 0 ? 0 : this.q.markExpired.run(JSON.stringify(ids), now).changes;
   }
 
-  purgeEnded(before: number, limit: number): number {
+  async purgeEnded(before: number, limit: number): Promise<number> {
     return this.q.purge.run(before, limit).changes;
   }
 
-  stagedBytes(): number {
+  async stagedBytes(): Promise<number> {
     return this.q.stagedBytes.get()?.total ?? 0;
   }
 
-  stagedIds(): Set<string> {
-    return new Set(this.q.stagedIds.all().map((r) => r.id));
+  async stagedAmong(ids: string[]): Promise<Set<string>> {
+    return ids.length === 0 ? new Set() : new Set(this.q.stagedAmong.all(JSON.stringify(ids)).map((r) => r.id));
   }
 }

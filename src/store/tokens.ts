@@ -1,18 +1,10 @@
 /**
  * @module store/tokens
- * Bearer access tokens. Only a SHA-256 of each token is stored; the token itself is shown
- * once, when it is created.
+ * Bearer access tokens in SQLite. Only a SHA-256 of each token is stored; the token itself is
+ * shown once, when it is created.
  */
 import type { Database } from "bun:sqlite";
-
-export interface AccessTokenRow {
-  id: string;
-  label: string | null;
-  tokenHash: string;
-  createdAt: number;
-  revokedAt: number | null;
-  lastUsedAt: number | null;
-}
+import type { AccessTokenRepository, AccessTokenRow } from "../handoff/ports/access-tokens.ts";
 
 interface Raw {
   id: string;
@@ -32,25 +24,21 @@ const fromRaw = (r: Raw): AccessTokenRow => ({
   lastUsedAt: r.last_used_at,
 });
 
-export class TokenRepository {
+export class SqliteTokenRepository implements AccessTokenRepository {
   constructor(private readonly db: Database) {}
 
-  insert(row: Omit<AccessTokenRow, "revokedAt" | "lastUsedAt">): void {
+  async insert(row: Omit<AccessTokenRow, "revokedAt" | "lastUsedAt">): Promise<void> {
     this.db
       .query("INSERT INTO access_tokens (id, label, token_hash, created_at) VALUES (?, ?, ?, ?)")
       .run(row.id, row.label, row.tokenHash, row.createdAt);
   }
 
-  list(): AccessTokenRow[] {
+  async list(): Promise<AccessTokenRow[]> {
     return this.db.query<Raw, []>("SELECT * FROM access_tokens ORDER BY created_at, id").all().map(fromRaw);
   }
 
-  /**
-   * The active (unrevoked) token with this hash, marking it used. On a full disk the mark is
-   * skipped: a token must still work when nothing can be written (its requests may be the
-   * ones that free space).
-   */
-  useByHash(tokenHash: string, now: number): AccessTokenRow | null {
+  /** On a full disk the mark is skipped (SQLITE_FULL): the token's requests may be the ones that free space. */
+  async useByHash(tokenHash: string, now: number): Promise<AccessTokenRow | null> {
     let raw: Raw | null;
     try {
       raw = this.db
@@ -63,8 +51,7 @@ export class TokenRepository {
     return raw ? fromRaw(raw) : null;
   }
 
-  /** Revoke by id or label; returns the revoked rows. */
-  revoke(idOrLabel: string, now: number): AccessTokenRow[] {
+  async revoke(idOrLabel: string, now: number): Promise<AccessTokenRow[]> {
     return this.db
       .query<Raw, [number, string]>(
         "UPDATE access_tokens SET revoked_at = ?1 WHERE revoked_at IS NULL AND (id = ?2 OR label = ?2) RETURNING *",

@@ -13,7 +13,7 @@ import { AppError, storageFailure } from "../errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import { FileWriter } from "./file-writer.ts";
 import type { ReceivedUpload } from "../handoff/service.ts";
-import type { BlobStore, ScratchFile, TempFile } from "../store/files.ts";
+import type { BlobStore, ScratchFile, TempFile } from "../handoff/ports/blobs.ts";
 
 /** Room for multipart boundaries and part headers on top of the file itself. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;

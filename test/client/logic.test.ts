@@ -6,7 +6,7 @@ import { embedUrl, kindOf, playableUrl } from "../../client/src/lib/media.ts";
 import { deckIdFromPath } from "../../client/src/lib/deck-path.ts";
 import { countdown, elapsedSeconds, IDLE_TIMER, parseTimer, pauseTimer, startTimer } from "../../client/src/lib/timer.ts";
 import { isImmutableAsset, shellFor } from "../../client/src/sw/shell.ts";
-import type { SlideMedia } from "../../src/sidecar/types.ts";
+import type { SlideMedia } from "../../src/deck/sidecar/types.ts";
 
 describe("timer", () => {
   test("elapsed time pauses and resumes on the wall clock", () => {

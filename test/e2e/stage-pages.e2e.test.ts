@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { keyTable } from "../../client/src/presenter/keymap.ts";
-import { REFUSAL_DETAIL } from "../../src/pdf/accept.ts";
+import { REFUSAL_DETAIL } from "../../src/deck/accept.ts";
 import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";

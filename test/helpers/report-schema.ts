@@ -9,7 +9,7 @@ import { expect } from "bun:test";
 import reportSchema from "../../schemas/check-report.schema.json";
 import notesSchema from "../../schemas/notes-sidecar.schema.json";
 import mediaSchema from "../../schemas/media-sidecar.schema.json";
-import { FINDING_CODES } from "../../src/sidecar/findings.ts";
+import { FINDING_CODES } from "../../src/deck/sidecar/findings.ts";
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 addFormats(ajv);

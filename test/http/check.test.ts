@@ -57,7 +57,7 @@ describe("POST /api/check", () => {
       ["<html>not a pdf</html>", 415, "NOT_A_PDF"],
       ["%PDF-1.7 junk", 422, "PDF_UNREADABLE"],
       [await makeEncryptedDeck(), 422, "PDF_ENCRYPTED"],
-      // One rule with present (pdf/accept): a page tree that loops is damage, not a finding.
+      // One rule with present (deck/accept): a page tree that loops is damage, not a finding.
       [makeLoopingPageTree(), 422, "PDF_UNREADABLE"],
       [await makeDeck({ padToBytes: 200_000 }), 413, "FILE_TOO_LARGE"],
     ];
@@ -74,14 +74,14 @@ describe("POST /api/check", () => {
   test("accepts a Bearer token, refuses an invalid one, and requires one only with --require-auth", async () => {
     t = makeTestApp();
     const deck = await makeDeck();
-    const { token } = t.deps.accessTokens.create(null);
+    const { token } = await t.deps.accessTokens.create(null);
     expect((await t.upload(deck, { path: "/api/check" })).status).toBe(200);
     expect((await t.upload(deck, { path: "/api/check", token })).status).toBe(200);
     expect((await t.upload(deck, { path: "/api/check", token: "dh_wrong" })).status).toBe(401);
     t.close();
     t = makeTestApp({ requireAuth: true });
     expect((await problemOf(await t.upload(deck, { path: "/api/check" }))).body.code).toBe("UNAUTHORIZED");
-    const created = t.deps.accessTokens.create(null);
+    const created = await t.deps.accessTokens.create(null);
     expect((await t.upload(deck, { path: "/api/check", token: created.token })).status).toBe(200);
   });
 });

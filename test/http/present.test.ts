@@ -75,7 +75,7 @@ describe("POST /api/present", () => {
 
   test("a valid Bearer token gives the 7-day lifetime", async () => {
     t = makeTestApp();
-    const { token } = t.deps.accessTokens.create("ci");
+    const { token } = await t.deps.accessTokens.create("ci");
     const record = await t.present(await makeDeck(), { token });
     expect(record.expiresAt).toBe("2026-11-29T10:00:00Z");
     expect(t.row(record.id)!.authenticated).toBe(1);
@@ -83,8 +83,8 @@ describe("POST /api/present", () => {
 
   test("an unknown or revoked Bearer token is a 401, never an anonymous upload", async () => {
     t = makeTestApp();
-    const created = t.deps.accessTokens.create("old");
-    t.deps.accessTokens.revoke("old");
+    const created = await t.deps.accessTokens.create("old");
+    await t.deps.accessTokens.revoke("old");
     for (const token of ["dh_not-a-real-token", created.token]) {
       const res = await t.upload(await makeDeck(), { token });
       const problem = await problemOf(res);
@@ -102,7 +102,7 @@ describe("POST /api/present", () => {
     const res = await t.upload(await makeDeck());
     expect((await problemOf(res)).body.code).toBe("UNAUTHORIZED");
     expect(res.headers.get("www-authenticate")).toBe('Bearer realm="deckhand"');
-    const { token } = t.deps.accessTokens.create(null);
+    const { token } = await t.deps.accessTokens.create(null);
     expect((await t.upload(await makeDeck(), { token })).status).toBe(200);
   });
 
@@ -115,7 +115,7 @@ describe("POST /api/present", () => {
     expect((await problemOf(limited)).body.code).toBe("RATE_LIMITED");
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
-    const { token } = t.deps.accessTokens.create(null);
+    const { token } = await t.deps.accessTokens.create(null);
     expect((await t.upload(deck, { token })).status).toBe(200);
     t.advance(61_000);
     expect((await t.upload(deck)).status).toBe(200);
@@ -164,7 +164,7 @@ describe("POST /api/present — bad input", () => {
     { name: "encrypted with a user password", make: async () => ({ bytes: await makeEncryptedDeck() }), status: 422, code: "PDF_ENCRYPTED" },
     { name: "zero pages", make: async () => ({ bytes: await makeEmptyPdf() }), status: 422, code: "PDF_NO_PAGES" },
     { name: "over 3000 pages", make: async () => ({ bytes: await makeDeck({ pages: 3001 }) }), status: 422, code: "TOO_MANY_PAGES" },
-    // The rule /api/check applies too (pdf/accept): a page nobody can reach is damage.
+    // The rule /api/check applies too (deck/accept): a page nobody can reach is damage.
     { name: "a page tree that loops", make: async () => ({ bytes: makeLoopingPageTree() }), status: 422, code: "PDF_UNREADABLE" },
   ];
   for (const c of cases) {

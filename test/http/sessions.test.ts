@@ -216,7 +216,7 @@ describe("expiry", () => {
 
   test("an authenticated handoff lives 7 days", async () => {
     t = makeTestApp();
-    const { token } = t.deps.accessTokens.create("ci");
+    const { token } = await t.deps.accessTokens.create("ci");
     const record = await t.present(await makeDeck(), { token });
     t.advance(DAY + HOUR);
     expect((await download(t, record.id, record.token)).status).toBe(200);

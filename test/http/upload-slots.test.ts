@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { addressKey, UploadSlots } from "../../src/http/upload-slots.ts";
+import { addressKey, UploadSlots } from "../../src/upload/slots.ts";
 
 describe("addressKey", () => {
   test("IPv4 as is; IPv4-mapped IPv6 as its IPv4", () => {

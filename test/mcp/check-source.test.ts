@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { CheckReport } from "../../src/deck/check-report.gen.ts";
 import { checkPdfSource } from "../../src/mcp/check-source.ts";
 import { digestFile } from "../../src/upload/digest.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
@@ -32,7 +33,7 @@ describe("checkPdfSource", () => {
       },
       checkFile: async (file: string, meta: { bytes: number; sha256: string }) => {
         seen.push({ path: file, meta, existed: existsSync(file) });
-        return {};
+        return {} as CheckReport;
       },
     };
     await checkPdfSource({ kind: "bytes", bytes: Buffer.from(deck) }, options);

@@ -183,8 +183,8 @@ describe("HTTP-level rules of /mcp", () => {
 
   test("an unknown or revoked Bearer token is an HTTP 401 with WWW-Authenticate, before any JSON-RPC", async () => {
     s = await startMcpTestServer();
-    const created = s.running.runtime.deps.accessTokens.create("old");
-    s.running.runtime.deps.accessTokens.revoke("old");
+    const created = await s.running.runtime.deps.accessTokens.create("old");
+    await s.running.runtime.deps.accessTokens.revoke("old");
     for (const token of ["dh_not-a-real-token", created.token]) {
       const res = await fetch(`${s.url}/mcp`, {
         method: "POST",
@@ -212,7 +212,7 @@ describe("HTTP-level rules of /mcp", () => {
     expect(((await res.json()) as { code: string }).code).toBe("UNAUTHORIZED");
     expect(await connectHttp(`${s.url}/mcp`).catch((e: unknown) => e)).toBeInstanceOf(Error);
 
-    const { token } = s.running.runtime.deps.accessTokens.create("vps");
+    const { token } = await s.running.runtime.deps.accessTokens.create("vps");
     const client = await s.connect(token);
     const r = (await client.callTool({ name: "present_pdf", arguments: { pdf_base64: base64(await makeDeck({ pages: 1 })) } })) as CallToolResult;
     expect(r.isError).toBeFalsy();
@@ -229,7 +229,7 @@ describe("HTTP-level rules of /mcp", () => {
     expectToolError(await client.callTool({ name: "present_pdf", arguments: { pdf_base64: notPdf } }), "NOT_A_PDF");
     const limited = expectToolError(await client.callTool({ name: "present_pdf", arguments: { pdf_base64: notPdf } }), "RATE_LIMITED");
     expect(limited).toMatch(/retry in \d+ s/);
-    const { token } = s.running.runtime.deps.accessTokens.create("agent");
+    const { token } = await s.running.runtime.deps.accessTokens.create("agent");
     const authed = await s.connect(token);
     expectToolError(await authed.callTool({ name: "present_pdf", arguments: { pdf_base64: notPdf } }), "NOT_A_PDF");
   });

@@ -113,7 +113,7 @@ describe("/mcp over the SDK's Streamable HTTP client", () => {
   });
 
   test("a valid Bearer token on the HTTP request gives the 7-day lifetime", async () => {
-    const { token } = s.running.runtime.deps.accessTokens.create("agent");
+    const { token } = await s.running.runtime.deps.accessTokens.create("agent");
     const authed = await s.connect(token);
     const result = (await authed.callTool({ name: "present_pdf", arguments: { pdf_base64: base64(await makeDeck({ pages: 1 })) } })) as CallToolResult;
     expect(result.isError).toBeFalsy();

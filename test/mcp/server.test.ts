@@ -4,6 +4,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "../../src/log.ts";
 import { createMcpServer, type ToolBackend } from "../../src/mcp/server.ts";
+import type { CheckReport } from "../../src/deck/check-report.gen.ts";
 import { describeCheckReport } from "../../src/mcp/summary.ts";
 import { textOf } from "./helpers.ts";
 
@@ -24,7 +25,7 @@ test("an unexpected failure is INTERNAL with the request id; its details reach o
       presentPdf: async () => {
         throw new Error("EACCES: permission denied, open '/srv/deckhand/staged/x.tmp'");
       },
-      checkPdf: async () => ({}),
+      checkPdf: async () => ({}) as CheckReport,
     },
     logger,
   );
@@ -41,6 +42,7 @@ test("an unexpected failure is INTERNAL with the request id; its details reach o
 
 test("the check summary lists errors before warnings and caps the list", () => {
   const issues = Array.from({ length: 30 }, (_, i) => ({ level: i % 2 ? "error" : "warning", code: `C${i}`, message: `m${i}` }));
+  // Only what the summary reads; the rest of a report does not change it.
   const text = describeCheckReport({
     ok: false,
     pageCount: 2,
@@ -49,7 +51,7 @@ test("the check summary lists errors before warnings and caps the list", () => {
     orphans: [],
     documentAttachments: [],
     issues: [],
-  });
+  } as unknown as CheckReport);
   const lines = text.split("\n");
   expect(lines[0]).toBe("NOT OK: some attachments are invalid and will be ignored when presenting. 2 pages, 1 attachment (0 valid, 0 with warnings, 1 invalid).");
   expect(lines.slice(1, 16).every((l) => l.startsWith("- error C"))).toBe(true);

@@ -1,8 +1,8 @@
 /** readDeckExtras shows exactly what the report says is shown. */
 import { describe, expect, test } from "bun:test";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
-import { readAttachmentBytes, readDeckExtras } from "../../src/pdf/extras.ts";
-import { buildCheckReport } from "../../src/pdf/report.ts";
+import { readAttachmentBytes, readDeckExtras } from "../../src/deck/extras.ts";
+import { buildCheckReport } from "../../src/deck/report.ts";
 import { buildFixturePdf, deflateBomb, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, sha256Hex, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 

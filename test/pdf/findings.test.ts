@@ -3,12 +3,12 @@
  * slide, attachment) it must produce. Every report is validated against the schema.
  */
 import { describe, expect, test } from "bun:test";
-import { FINDING_CODES, type FindingCode } from "../../src/sidecar/findings.ts";
-import type { AnalyzeOptions } from "../../src/pdf/analyze.ts";
-import { DEFAULT_DISCOVERY_LIMITS } from "../../src/pdf/attachments.ts";
-import { buildCheckReport } from "../../src/pdf/report.ts";
+import { FINDING_CODES, type FindingCode } from "../../src/deck/sidecar/findings.ts";
+import type { AnalyzeOptions } from "../../src/deck/analyze.ts";
+import { DEFAULT_DISCOVERY_LIMITS } from "../../src/deck/attachments.ts";
+import { buildCheckReport } from "../../src/deck/report.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
-import type { PdfDoc } from "../../src/pdf/mupdf-types.ts";
+import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
 import { aviBytes, buildFixturePdf, checkFixture, deflateBomb, EXE_BYTES, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
 

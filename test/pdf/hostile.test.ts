@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { checkFixture, deflateBomb, mp4Bytes, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
-import { ascii85 as decodeAscii85 } from "../../src/pdf/stream-decode.ts";
+import { ascii85 as decodeAscii85 } from "../../src/deck/stream-decode.ts";
 
 const codes = (report: unknown) => allIssues(report).map((i) => i.code);
 

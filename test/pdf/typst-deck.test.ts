@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
-import { readAttachmentBytes, readDeckExtras } from "../../src/pdf/extras.ts";
-import { buildCheckReport } from "../../src/pdf/report.ts";
+import { readAttachmentBytes, readDeckExtras } from "../../src/deck/extras.ts";
+import { buildCheckReport } from "../../src/deck/report.ts";
 import { buildFixturePdf, GIF_BYTES, sha256Hex, type FixtureAttachment } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { FINDING_CODES } from "../../src/sidecar/findings.ts";
+import { FINDING_CODES } from "../../src/deck/sidecar/findings.ts";
 
 test("README.md lists every finding code with its level", () => {
   const docs = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");

@@ -1,7 +1,7 @@
-/** The size-capped inflate (src/pdf/inflate.ts, on fflate): bombs, truncation, trailing data, errors. */
+/** The size-capped inflate (src/deck/inflate.ts, on fflate): bombs, truncation, trailing data, errors. */
 import { describe, expect, test } from "bun:test";
 import { deflateRawSync, deflateSync, constants as zlibConstants } from "node:zlib";
-import { inflate, InflateError, InflateLimitError } from "../../src/pdf/inflate.ts";
+import { inflate, InflateError, InflateLimitError } from "../../src/deck/inflate.ts";
 import { deflateBomb } from "../fixtures/sidecar-builder.ts";
 
 const MiB = 1024 * 1024;

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { baseName, matchAttachmentName } from "../../src/sidecar/names.ts";
-import { isExecutable, mimeAgrees, sniffMime } from "../../src/sidecar/sniff.ts";
-import { renderTypst } from "../../src/sidecar/typst.ts";
-import { videoService, vimeoId, youtubeId } from "../../src/sidecar/video-ids.ts";
-import { normalizeEndTime } from "../../src/sidecar/pdfpc.ts";
+import { baseName, matchAttachmentName } from "../../src/deck/sidecar/names.ts";
+import { isExecutable, mimeAgrees, sniffMime } from "../../src/deck/sidecar/sniff.ts";
+import { renderTypst } from "../../src/deck/sidecar/typst.ts";
+import { videoService, vimeoId, youtubeId } from "../../src/deck/sidecar/video-ids.ts";
+import { normalizeEndTime } from "../../src/deck/sidecar/pdfpc.ts";
 import { aviBytes, EXE_BYTES, GIF_BYTES, mp4Bytes, webmBytes } from "../fixtures/sidecar-builder.ts";
 
 describe("names", () => {

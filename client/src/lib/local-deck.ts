@@ -3,7 +3,7 @@
  * Open a PDF from this computer without uploading it: check the header, count its pages
  * with the render worker, and store it like a claimed deck.
  */
-import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/pdf/accept.ts";
+import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/deck/accept.ts";
 import type { DeckRecord, DeckStore } from "../storage/deck-store.ts";
 import { RenderError, Renderer } from "./renderer.ts";
 import { sha256Hex } from "./sha256.ts";

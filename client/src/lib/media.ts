@@ -9,7 +9,7 @@
  * that leaves the slide readable; the audience window shows nothing there, so the projector
  * shows the slide itself (and the placeholder its author printed on it), never an error.
  */
-import type { SlideMedia } from "../../../src/sidecar/types.ts";
+import type { SlideMedia } from "../../../src/deck/sidecar/types.ts";
 import { h } from "./dom.ts";
 import type { Renderer } from "./renderer.ts";
 

@@ -3,7 +3,7 @@
  * The page side of the render worker: a promise per request, a small cache of rendered
  * slides, and look-ahead so stepping forward shows a slide that is already painted.
  */
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */

@@ -6,7 +6,7 @@
  * up where it was after a reload or a crash of the presenter window. From pdfpc data, a
  * countdown to the talk's duration or end time, with a warning in the last minutes.
  */
-import type { TimerSettings } from "../../../src/sidecar/types.ts";
+import type { TimerSettings } from "../../../src/deck/sidecar/types.ts";
 
 /** Minutes before the end when the countdown turns amber, unless pdfpc says otherwise. */
 const DEFAULT_LAST_MINUTES = 5;

@@ -5,7 +5,7 @@
  * read another origin's bytes only with CORS, and a medium that refuses keeps playing from
  * the network while there is one (the presenter is told; the audience never sees a message).
  */
-import type { SlideMedia } from "../../../src/sidecar/types.ts";
+import type { SlideMedia } from "../../../src/deck/sidecar/types.ts";
 import type { DeckStore } from "../storage/deck-store.ts";
 import { playableUrl } from "./media.ts";
 

@@ -7,38 +7,8 @@
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
-
-interface Issue {
-  level: "error" | "warning";
-  message: string;
-  code?: string;
-}
-interface AttachmentResult {
-  filename: string;
-  kind?: string;
-  slide?: number;
-  validity: "valid" | "warning" | "invalid";
-  issues?: Issue[];
-  text?: string;
-  source?: string;
-  bytes?: number;
-  mimeType?: string | null;
-  sniffedType?: string | null;
-}
-interface PageResult {
-  page: number;
-  notes?: AttachmentResult | AttachmentResult[] | null;
-  media?: AttachmentResult[];
-}
-interface Report {
-  ok?: boolean;
-  pageCount: number;
-  summary?: { total: number; valid: number; warning: number; invalid: number };
-  document?: { bytes?: number; sha256?: string; pdfVersion?: string | null; title?: string | null; pageCount?: number };
-  issues?: Issue[];
-  pages: PageResult[];
-  orphans?: AttachmentResult[];
-}
+// The one report type, generated from schemas/check-report.schema.json (scripts/gen-types.ts).
+import type { Attachment as AttachmentResult, CheckReport as Report, Issue, Page as PageResult } from "../../../src/deck/check-report.gen.ts";
 
 const status = $("#status");
 const reportEl = $("#report");
@@ -50,7 +20,7 @@ function issueList(issues: Issue[] | undefined): HTMLElement | null {
 }
 
 function attachment(a: AttachmentResult): HTMLElement {
-  const meta = [a.kind, a.mimeType ?? a.sniffedType, a.bytes !== undefined ? formatBytes(a.bytes) : null, a.source === "page-annotation" ? "attached to the page" : null].filter(Boolean).join(" · ");
+  const meta = [a.kind, a.mimeType ?? a.sniffedType, a.bytes !== null ? formatBytes(a.bytes) : null, a.source === "page-annotation" ? "attached to the page" : null].filter(Boolean).join(" · ");
   return h(
     "div",
     { class: `attachment validity-${a.validity}` },

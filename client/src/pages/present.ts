@@ -8,8 +8,8 @@
  * audience part only — sent to the audience window. Everything comes from IndexedDB and the
  * render worker, so it works with no network.
  */
-import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/pdf/accept.ts";
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/deck/accept.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $, h, replace } from "../lib/dom.ts";

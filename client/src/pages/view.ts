@@ -7,7 +7,7 @@
  * A clicker pressed while this window has focus is resolved by the same key map and sent
  * to the presenter.
  */
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $ } from "../lib/dom.ts";

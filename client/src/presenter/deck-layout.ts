@@ -51,10 +51,6 @@ export function clampPage(layout: DeckLayout, page: number): number {
   return Math.min(Math.max(1, Math.trunc(page)), Math.max(1, layout.pageCount));
 }
 
-export function slideOf(layout: DeckLayout, page: number): SlideGroup {
-  return layout.slides[layout.slideOfPage[clampPage(layout, page) - 1] ?? 0]!;
-}
-
 export function slideIndexOf(layout: DeckLayout, page: number): number {
   return layout.slideOfPage[clampPage(layout, page) - 1] ?? 0;
 }

@@ -5,7 +5,7 @@
  * notes and media (`extras`) and page text come by separate, lower-priority requests so
  * they never hold up the first slide.
  */
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 
 export interface OpenResult {
   pageCount: number;
@@ -35,7 +35,8 @@ export type WorkerRequest =
 
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
-  /** `code` is set when the deck is refused by the shared rule (src/pdf/accept.ts). */
+  /** `code` is set when the deck is refused by the shared rule (src/deck/accept.ts). */
   | { id: number; ok: false; error: string; code?: string };
+
 
 export const EMPTY_EXTRAS: DeckExtras = { notes: {}, notesSource: {}, media: [], timer: {} };

@@ -10,10 +10,10 @@ import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./
 import { EMPTY_EXTRAS } from "./protocol.ts";
 // The same readers the server's checker uses, so the presenter shows exactly what the check
 // report lists (browser-safe: mupdf comes in as a parameter).
-import { assessPdf } from "../../../src/pdf/accept.ts";
-import { readAttachmentBytes, readDeckExtras } from "../../../src/pdf/extras.ts";
-import { readPageLabels } from "../../../src/pdf/page-labels.ts";
-import type { DeckExtras } from "../../../src/sidecar/types.ts";
+import { assessPdf } from "../../../src/deck/accept.ts";
+import { readAttachmentBytes, readDeckExtras } from "../../../src/deck/extras.ts";
+import { readPageLabels } from "../../../src/deck/page-labels.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 
 type Mupdf = typeof import("mupdf");
 type PdfDoc = InstanceType<Mupdf["PDFDocument"]>;

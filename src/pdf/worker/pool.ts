@@ -15,12 +15,12 @@ import { join } from "node:path";
 import { AppError, type ErrorCode } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import type { PdfInfo } from "../open.ts";
-import type { CheckReport } from "../report-types.ts";
+import type { CheckReport } from "../../deck/report-types.ts";
 import { type CheckOptions, type FileMeta, type JobRequest, MEMORY_ENV, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
 
 /** Reads PDFs for the server; the HTTP layer and the domain see only this. */
 export interface PdfReader {
-  /** Validate the PDF at `path` (the rule of pdf/accept) and describe it. */
+  /** Validate the PDF at `path` (the rule of deck/accept) and describe it. */
   inspect(path: string): Promise<PdfInfo>;
   /** The check report of the PDF at `path`. */
   check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport>;

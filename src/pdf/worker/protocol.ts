@@ -5,7 +5,7 @@
  * deadline or its memory bound is killed with its process, and the server never waits on it.
  */
 import type { ErrorCode } from "../../errors.ts";
-import type { AnalyzeOptions } from "../analyze.ts";
+import type { AnalyzeOptions } from "../../deck/analyze.ts";
 import type { PdfInfo } from "../open.ts";
 
 /** What a caller already knows of the file it hands over (computed while receiving it). */

@@ -6,7 +6,7 @@
 import { replace } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import { countdown, elapsedSeconds, type TimerState } from "../../lib/timer.ts";
-import type { TimerSettings } from "../../../../src/sidecar/types.ts";
+import type { TimerSettings } from "../../../../src/deck/sidecar/types.ts";
 
 export interface TimerEls {
   elapsed: HTMLElement;

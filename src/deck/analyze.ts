@@ -1,0 +1,38 @@
+/**
+ * @module deck/analyze
+ * The one analysis that turns an opened PDF into per-slide notes, media and findings. The check
+ * report and the presenter's `DeckExtras` both come from here, so the presenter shows
+ * exactly what the report says. Browser-safe: mupdf objects come in as parameters.
+ *
+ * What the presenter shows: per slide, the notes of the first usable source (notes sidecar,
+ * then pdfpc, then in-page annotations); each media sidecar that is not invalid (and, for
+ * kind "file", whose binary is not invalid); each page-attached media that is not invalid.
+ *
+ * It runs in phases, one module each under analyze/: read every attachment within the
+ * budgets (entries), give each its kind and slide (classify), link media sidecars to their
+ * binaries and place the rest (media), resolve the presenter's notes (notes), and build the
+ * report's parts with the notes text capped (results).
+ */
+import { discoverAttachments } from "./attachments.ts";
+import type { PdfDoc } from "./mupdf-types.ts";
+import { classifyEntries } from "./analyze/classify.ts";
+import { readEntries } from "./analyze/entries.ts";
+import { linkSidecarMedia, placeRemaining } from "./analyze/media.ts";
+import { resolvePresenterNotes } from "./analyze/notes.ts";
+import { DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./analyze/options.ts";
+import { type Analysis, buildResults } from "./analyze/results.ts";
+import { newPlacement } from "./analyze/state.ts";
+
+export { DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./analyze/options.ts";
+export type { Analysis } from "./analyze/results.ts";
+
+export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<AnalyzeOptions> = {}): Analysis {
+  const opts: AnalyzeOptions = { ...DEFAULT_ANALYZE_OPTIONS, ...options };
+  const discovery = discoverAttachments(doc, pageCount, opts.limits);
+  const entries = readEntries(discovery.attachments, opts);
+  const state = newPlacement(discovery, pageCount);
+  classifyEntries(entries, state);
+  linkSidecarMedia(state);
+  placeRemaining(state);
+  return buildResults(state, resolvePresenterNotes(state), opts);
+}

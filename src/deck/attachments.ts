@@ -1,0 +1,365 @@
+/**
+ * @module deck/attachments
+ * Find every attachment of an opened PDF: the `EmbeddedFiles` name tree (walked here,
+ * iteratively, with a visited set and caps — mupdf's own walker overflows the stack on
+ * looping `Kids`), page `FileAttachment` annotations (bound to their page), the embedded
+ * media of `Screen` and `RichMedia` annotations, and `/Text` annotations (in-page notes).
+ * Only raw objects are read (`findPage`, `get`): `loadPage()` would synthesise appearances.
+ * Browser-safe: the mupdf document comes in as a parameter.
+ */
+import { finding, quoteName, type Finding } from "./sidecar/findings.ts";
+import { baseName } from "./sidecar/names.ts";
+import { escapeMarkdown } from "./sidecar/typst.ts";
+import type { MediaRect, PageBox } from "./sidecar/types.ts";
+import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
+
+export type AttachmentSource = "embedded-files" | "page-annotation";
+export type AnnotationKind = "FileAttachment" | "Screen" | "RichMedia";
+
+export interface DiscoveredAttachment {
+  /** The name as stored (/UF, else /F, else the name-tree key), e.g. `src/notes-slide-2.json`. */
+  name: string;
+  /** The last path segment of `name`: what conventions match on. */
+  baseName: string;
+  source: AttachmentSource;
+  /** For page-annotation attachments: the 1-based page the annotation sits on. */
+  page?: number;
+  annotation?: AnnotationKind;
+  /** For page-annotation attachments: the annotation's /Rect, in points from the page's top-left. */
+  rect?: MediaRect;
+  /** The embedded file stream (/EF /F), or null when the file specification has none. */
+  stream: PdfObj | null;
+  /** /Subtype of the embedded file stream (a MIME type), if any. */
+  declaredMime: string | null;
+  /** /Params /Size, if any. */
+  declaredSize: number | null;
+  /** /Params /CheckSum (16 bytes of MD5), if any. */
+  declaredChecksum: Uint8Array | null;
+  /** Problems found while reading the file specification itself. */
+  issues: Finding[];
+}
+
+export interface Discovery {
+  attachments: DiscoveredAttachment[];
+  /** Document-level structure findings (name tree loops, caps, unreadable pages). */
+  issues: Finding[];
+  /** slide → plain text of its /Text annotations, escaped as markdown. */
+  textNotes: Map<number, string>;
+  /** Page boxes in points, index 0 = slide 1. */
+  pageBoxes: PageBox[];
+}
+
+export interface DiscoveryLimits {
+  /** Name tree nodes visited at most; real trees have a handful. */
+  maxNameTreeNodes: number;
+  /** Name tree depth at most; real trees are 1–4 levels deep. */
+  maxNameTreeDepth: number;
+  /** Attachments checked at most; a deck with more is hostile or not a deck. */
+  maxAttachments: number;
+  /** Annotations read per page at most. */
+  maxAnnotationsPerPage: number;
+  /**
+   * Annotations read in the whole document at most. The per-page cap alone bounds nothing
+   * when hundreds of pages share one /Annots array of thousands of entries.
+   */
+  maxAnnotations: number;
+  /** Characters of in-page (/Text annotation) notes kept per slide. */
+  maxNoteChars: number;
+}
+
+export const DEFAULT_DISCOVERY_LIMITS: DiscoveryLimits = {
+  maxNameTreeNodes: 10_000,
+  maxNameTreeDepth: 32,
+  maxAttachments: 2_000,
+  maxAnnotationsPerPage: 2_000,
+  // A 3,000-page deck with a dozen links per page stays far below this; reading one costs µs.
+  maxAnnotations: 50_000,
+  // Pages of speaker notes; more is pasted content, not notes.
+  maxNoteChars: 64 * 1024,
+};
+
+/** The document-wide annotation walk: what was read, so each annotation object is read once. */
+interface AnnotationBudget {
+  left: number;
+  seen: Set<number>;
+  exhausted: boolean;
+}
+
+/** US Letter, for a page whose box cannot be read. */
+const FALLBACK_BOX: PageBox & { x0: number; y1: number } = { width: 612, height: 792, x0: 0, y1: 792 };
+
+export function discoverAttachments(doc: PdfDoc, pageCount: number, limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS): Discovery {
+  const discovery: Discovery = { attachments: [], issues: [], textNotes: new Map(), pageBoxes: [] };
+  const byObject = new Map<number, DiscoveredAttachment>();
+  let capped = false;
+
+  const add = (attachment: DiscoveredAttachment, objectNumber: number | null): void => {
+    if (objectNumber !== null) {
+      const seen = byObject.get(objectNumber);
+      if (seen) {
+        // One file specification reached twice (name tree and a page): bind it to the page.
+        if (attachment.source === "page-annotation" && seen.source === "embedded-files") {
+          seen.source = "page-annotation";
+          if (attachment.page !== undefined) seen.page = attachment.page;
+          if (attachment.annotation) seen.annotation = attachment.annotation;
+          if (attachment.rect) seen.rect = attachment.rect;
+        }
+        return;
+      }
+    }
+    if (discovery.attachments.length >= limits.maxAttachments) {
+      if (!capped) {
+        capped = true;
+        discovery.issues.push(finding("TOO_MANY_ATTACHMENTS", `The PDF has more than ${limits.maxAttachments} attachments; only the first ${limits.maxAttachments} are checked. Remove the attachments the talk does not need.`));
+      }
+      return;
+    }
+    if (objectNumber !== null) byObject.set(objectNumber, attachment);
+    discovery.attachments.push(attachment);
+  };
+
+  const budget: AnnotationBudget = { left: limits.maxAnnotations, seen: new Set(), exhausted: false };
+  walkEmbeddedFiles(doc, limits, discovery.issues, (key, value) => {
+    const attachment = readFilespec(value, key, "embedded-files");
+    if (attachment) add(attachment, objectNumberOf(value));
+  });
+
+  for (let index = 0; index < pageCount; index++) {
+    const slide = index + 1;
+    let page: PdfObj;
+    try {
+      page = doc.findPage(index);
+    } catch {
+      discovery.pageBoxes.push({ width: FALLBACK_BOX.width, height: FALLBACK_BOX.height });
+      discovery.issues.push(finding("PAGE_UNREADABLE", `Page ${slide} cannot be read, so its annotations were not checked; export the deck again.`, { slide }));
+      continue;
+    }
+    const box = pageBox(page);
+    discovery.pageBoxes.push({ width: box.width, height: box.height });
+    if (budget.exhausted) continue;
+    try {
+      readPageAnnotations(page, slide, box, limits, budget, discovery, add);
+      if (budget.exhausted) {
+        discovery.issues.push(finding("ANNOTATIONS_TOO_MANY", `The PDF has more than ${limits.maxAnnotations} annotations; those from page ${slide} on were not checked. Remove the annotations the talk does not need, or export the deck again.`, { slide }));
+      }
+    } catch {
+      discovery.issues.push(finding("PAGE_UNREADABLE", `The annotations of page ${slide} cannot be read; export the deck again.`, { slide }));
+    }
+  }
+  return discovery;
+}
+
+function objectNumberOf(value: PdfObj): number | null {
+  return value.isIndirect() ? value.asIndirect() : null;
+}
+
+/**
+ * Walk `/Root /Names /EmbeddedFiles` depth-first in document order and call `visit` for each
+ * (key, value) leaf pair. Loops, excess depth, excess size and malformed nodes become findings.
+ */
+function walkEmbeddedFiles(doc: PdfDoc, limits: DiscoveryLimits, issues: Finding[], visit: (key: string, value: PdfObj) => void): void {
+  const root = doc.getTrailer().get("Root", "Names", "EmbeddedFiles");
+  if (root.isNull()) return;
+  const stack: { node: PdfObj; depth: number }[] = [{ node: root, depth: 0 }];
+  const visited = new Set<number>();
+  let nodes = 0;
+  const reported = new Set<string>();
+  const once = (code: "NAME_TREE_LOOP" | "NAME_TREE_TOO_DEEP" | "NAME_TREE_TOO_LARGE" | "NAME_TREE_MALFORMED", message: string) => {
+    if (reported.has(code)) return;
+    reported.add(code);
+    issues.push(finding(code, message));
+  };
+  while (stack.length > 0) {
+    const { node, depth } = stack.pop() as { node: PdfObj; depth: number };
+    if (node.isIndirect()) {
+      const number = node.asIndirect();
+      if (visited.has(number)) {
+        once("NAME_TREE_LOOP", "The attachment list (EmbeddedFiles name tree) has a Kids entry that points back to a node already read; the loop was skipped. Re-save the PDF with a current tool to rebuild it.");
+        continue;
+      }
+      visited.add(number);
+    }
+    if (++nodes > limits.maxNameTreeNodes) {
+      once("NAME_TREE_TOO_LARGE", `The attachment list (EmbeddedFiles name tree) has more than ${limits.maxNameTreeNodes} nodes; the rest were skipped.`);
+      break;
+    }
+    if (!node.isDictionary()) {
+      once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a node that is not a dictionary; it was skipped.");
+      continue;
+    }
+    const names = node.get("Names");
+    const kids = node.get("Kids");
+    if (names.isArray()) readNamePairs(names, issues, once, visit);
+    else if (!names.isNull()) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a /Names entry that is not an array; it was skipped.");
+    if (kids.isArray()) {
+      if (depth + 1 > limits.maxNameTreeDepth) {
+        once("NAME_TREE_TOO_DEEP", `The attachment list (EmbeddedFiles name tree) is deeper than ${limits.maxNameTreeDepth} levels; deeper nodes were skipped.`);
+      } else {
+        const count = kids.length;
+        if (stack.length + count + nodes > limits.maxNameTreeNodes + 1) {
+          once("NAME_TREE_TOO_LARGE", `The attachment list (EmbeddedFiles name tree) has more than ${limits.maxNameTreeNodes} nodes; the rest were skipped.`);
+        }
+        const room = Math.max(0, Math.min(count, limits.maxNameTreeNodes + 1 - nodes - stack.length));
+        // Pushed in reverse so that the first kid is read first (document order).
+        for (let i = room - 1; i >= 0; i--) stack.push({ node: kids.get(i), depth: depth + 1 });
+      }
+    } else if (!kids.isNull()) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a /Kids entry that is not an array; it was skipped.");
+    if (names.isNull() && kids.isNull()) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a node with neither /Names nor /Kids; it was skipped.");
+  }
+}
+
+function readNamePairs(
+  names: PdfObj,
+  _issues: Finding[],
+  once: (code: "NAME_TREE_MALFORMED", message: string) => void,
+  visit: (key: string, value: PdfObj) => void,
+): void {
+  const length = names.length;
+  if (length % 2 !== 0) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a /Names array of odd length; its last entry was skipped.");
+  for (let i = 0; i + 1 < length; i += 2) {
+    const key = names.get(i);
+    if (!key.isString()) {
+      once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a name that is not a string; that entry was skipped.");
+      continue;
+    }
+    visit(key.asString(), names.get(i + 1));
+  }
+}
+
+/** A file specification (dictionary, or a bare string naming an external file) → attachment. */
+function readFilespec(value: PdfObj, fallbackName: string, source: AttachmentSource): DiscoveredAttachment | null {
+  const issues: Finding[] = [];
+  if (value.isString()) {
+    const name = value.asString() || fallbackName;
+    issues.push(finding("ATTACHMENT_STREAM_MISSING", `${quoteName(name)} refers to a file outside the PDF instead of embedding it; embed the file.`, { attachment: baseName(name) }));
+    return { name, baseName: baseName(name), source, stream: null, declaredMime: null, declaredSize: null, declaredChecksum: null, issues };
+  }
+  if (!value.isDictionary()) return null;
+  const nameObject = [value.get("UF"), value.get("F")].find((o) => o.isString());
+  const name = (nameObject?.asString() || fallbackName || "unnamed").normalize("NFC");
+  const base = baseName(name);
+  let stream: PdfObj | null = null;
+  for (const key of ["UF", "F"]) {
+    const candidate = value.get("EF", key);
+    if (candidate.isStream()) {
+      stream = candidate;
+      break;
+    }
+  }
+  if (!stream) {
+    issues.push(finding("ATTACHMENT_STREAM_MISSING", `${quoteName(base)} has no embedded file stream (/EF /F); attach the file again.`, { attachment: base }));
+  }
+  const subtype = stream?.get("Subtype");
+  const size = stream?.get("Params", "Size");
+  const checksum = stream?.get("Params", "CheckSum");
+  return {
+    name,
+    baseName: base,
+    source,
+    stream,
+    declaredMime: subtype && subtype.isName() ? subtype.asName() : null,
+    declaredSize: size && size.isNumber() ? size.asNumber() : null,
+    declaredChecksum: checksum && checksum.isString() ? checksum.asByteString() : null,
+    issues,
+  };
+}
+
+function pageBox(page: PdfObj): PageBox & { x0: number; y1: number } {
+  for (const key of ["CropBox", "MediaBox"]) {
+    const box = readRect(page.getInheritable(key));
+    if (box && box.x1 - box.x0 > 0 && box.y1 - box.y0 > 0) return { width: box.x1 - box.x0, height: box.y1 - box.y0, x0: box.x0, y1: box.y1 };
+  }
+  return FALLBACK_BOX;
+}
+
+function readRect(value: PdfObj): { x0: number; y0: number; x1: number; y1: number } | null {
+  if (!value.isArray() || value.length !== 4) return null;
+  const n: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const item = value.get(i);
+    if (!item.isNumber()) return null;
+    const v = item.asNumber();
+    if (!Number.isFinite(v)) return null;
+    n.push(v);
+  }
+  const [a, b, c, d] = n as [number, number, number, number];
+  return { x0: Math.min(a, c), y0: Math.min(b, d), x1: Math.max(a, c), y1: Math.max(b, d) };
+}
+
+function readPageAnnotations(
+  page: PdfObj,
+  slide: number,
+  box: { x0: number; y1: number },
+  limits: DiscoveryLimits,
+  budget: AnnotationBudget,
+  discovery: Discovery,
+  add: (attachment: DiscoveredAttachment, objectNumber: number | null) => void,
+): void {
+  const annots = page.get("Annots");
+  if (!annots.isArray()) return;
+  const count = Math.min(annots.length, limits.maxAnnotationsPerPage);
+  const texts: string[] = [];
+  let textChars = 0;
+  for (let i = 0; i < count; i++) {
+    if (budget.left-- <= 0) {
+      budget.exhausted = true;
+      break;
+    }
+    const annot = annots.get(i);
+    // An annotation belongs to one page once; a hostile file repeats one object thousands of times.
+    if (annot.isIndirect()) {
+      const number = annot.asIndirect();
+      if (budget.seen.has(number)) continue;
+      budget.seen.add(number);
+    }
+    if (!annot.isDictionary()) continue;
+    const subtype = annot.get("Subtype");
+    if (!subtype.isName()) continue;
+    const kind = subtype.asName();
+    if (kind === "Text") {
+      if (textChars >= limits.maxNoteChars) continue;
+      const contents = annot.get("Contents");
+      let text = contents.isString() ? contents.asString().trim() : "";
+      if (textChars + text.length > limits.maxNoteChars) {
+        text = `${text.slice(0, Math.max(0, limits.maxNoteChars - textChars))}…`;
+        discovery.issues.push(finding("NOTES_TOO_LONG", `The in-page notes of slide ${slide} are longer than ${limits.maxNoteChars} characters; the rest is left out. Keep speaker notes short, or move long text elsewhere.`, { slide }));
+      }
+      textChars += text.length;
+      if (text) texts.push(escapeMarkdown(text));
+      continue;
+    }
+    if (kind !== "FileAttachment" && kind !== "Screen" && kind !== "RichMedia") continue;
+    const rectangle = readRect(annot.get("Rect"));
+    const rect = rectangle ? { x: rectangle.x0 - box.x0, y: box.y1 - rectangle.y1, w: rectangle.x1 - rectangle.x0, h: rectangle.y1 - rectangle.y0 } : undefined;
+    const bind = (value: PdfObj, key: string) => {
+      const attachment = readFilespec(value, key, "page-annotation");
+      if (!attachment) return false;
+      attachment.page = slide;
+      attachment.annotation = kind;
+      if (rect) attachment.rect = rect;
+      add(attachment, objectNumberOf(value));
+      return true;
+    };
+    const malformed = (what: string) =>
+      discovery.issues.push(finding("ANNOTATION_MALFORMED", `A ${kind} annotation on page ${slide} ${what}; it was skipped. Attach the file again.`, { slide }));
+    if (kind === "FileAttachment") {
+      if (!bind(annot.get("FS"), `page-${slide}-attachment-${i + 1}`)) malformed("has no file specification (/FS)");
+    } else if (kind === "Screen") {
+      // A rendition action's media clip data: /A /R /C /D (ISO 32000 §13.2).
+      const data = annot.get("A", "R", "C", "D");
+      if (data.isNull()) continue; // a Screen without a rendition shows nothing: not an attachment
+      if (!bind(data, `page-${slide}-screen-${i + 1}`)) malformed("has a rendition without embedded media");
+    } else {
+      const assets = annot.get("RichMediaContent", "Assets", "Names");
+      if (!assets.isArray()) {
+        malformed("has no /RichMediaContent /Assets");
+        continue;
+      }
+      for (let j = 0; j + 1 < assets.length; j += 2) {
+        const key = assets.get(j);
+        bind(assets.get(j + 1), key.isString() ? key.asString() : `page-${slide}-richmedia-${i + 1}-${j / 2 + 1}`);
+      }
+    }
+  }
+  if (texts.length > 0) discovery.textNotes.set(slide, texts.join("\n\n"));
+}

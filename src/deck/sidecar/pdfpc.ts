@@ -1,0 +1,127 @@
+/**
+ * @module deck/sidecar/pdfpc
+ * pdfpc's JSON file (`pdfpcFormat` 1 or 2): notes per physical page (`pages[].idx`, 0-based)
+ * and the presenter timer (`duration`, `endTime`, `lastMinutes`). Format 2 notes are
+ * markdown unless `disableMarkdown` is true; format 1 notes are plain text. Browser-safe.
+ */
+import type { TimerSettings } from "./types.ts";
+import { finding, slideOutOfRangeMessage, type Finding } from "./findings.ts";
+import { describeType, isPlainObject, parseJsonBytes } from "./json-text.ts";
+import { escapeMarkdown } from "./typst.ts";
+
+export interface PdfpcResult {
+  /** slide (1-based) → markdown. */
+  notes: Map<number, string>;
+  timer: TimerSettings;
+  issues: Finding[];
+  /** False when the file is unusable as a whole (bad JSON, wrong format). */
+  usable: boolean;
+  format: number | null;
+}
+
+const KNOWN_FIELDS = new Set(["pdfpcFormat", "disableMarkdown", "duration", "endTime", "lastMinutes", "endSlide", "savedSlide", "noteFontSize", "pages", "defaultTransition", "lastSlide", "startTime", "$schema"]);
+
+export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: number): PdfpcResult {
+  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null };
+  // The pre-4.5 pdfpc format is INI-like text ("[file]", "[notes]"); it is not JSON.
+  const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
+  if (head.startsWith("[")  && /^\[(file|notes|duration|end_time|last_minutes|font_size|skip|end_user_slide|last_saved_slide)\]/.test(head)) {
+    result.issues.push(finding("PDFPC_FORMAT_UNSUPPORTED", `${attachment} uses pdfpc's old text format; open and save it with pdfpc 4.5 or later (JSON, "pdfpcFormat": 2).`, { attachment }));
+    return result;
+  }
+  const parsed = parseJsonBytes(bytes, attachment);
+  if (!parsed.ok) {
+    result.issues.push(parsed.issue);
+    return result;
+  }
+  const value = parsed.value;
+  if (!isPlainObject(value)) {
+    result.issues.push(finding("INVALID_FIELD", `${attachment} is ${describeType(value)}; a .pdfpc file is a JSON object with "pdfpcFormat" and "pages".`, { attachment }));
+    return result;
+  }
+  if (!("pdfpcFormat" in value)) {
+    result.issues.push(finding("MISSING_FIELD", `${attachment} has no "pdfpcFormat"; add "pdfpcFormat": 2.`, { attachment }));
+    return result;
+  }
+  if (value.pdfpcFormat !== 1 && value.pdfpcFormat !== 2) {
+    result.issues.push(finding("PDFPC_FORMAT_UNSUPPORTED", `${attachment} has "pdfpcFormat": ${JSON.stringify(value.pdfpcFormat)?.slice(0, 40)}; deckhand reads formats 1 and 2.`, { attachment }));
+    return result;
+  }
+  result.format = value.pdfpcFormat;
+  for (const key of Object.keys(value)) {
+    if (!KNOWN_FIELDS.has(key)) result.issues.push(finding("UNKNOWN_FIELD", `${attachment}: the field "${key.slice(0, 60)}" is not a pdfpc field and is ignored.`, { attachment }));
+  }
+  const markdownNotes = value.pdfpcFormat === 2 && value.disableMarkdown !== true;
+  if ("disableMarkdown" in value && typeof value.disableMarkdown !== "boolean") {
+    result.issues.push(finding("INVALID_FIELD", `${attachment}: "disableMarkdown" must be true or false.`, { attachment }));
+  }
+  readTimer(value, attachment, result);
+  if (!("pages" in value)) {
+    result.issues.push(finding("MISSING_FIELD", `${attachment} has no "pages" array; add the pages with their notes.`, { attachment }));
+    return result;
+  }
+  if (!Array.isArray(value.pages)) {
+    result.issues.push(finding("INVALID_FIELD", `${attachment}: "pages" is ${describeType(value.pages)}; it must be an array of {"idx", "note"} objects.`, { attachment }));
+    return result;
+  }
+  result.usable = true;
+  const collected = new Map<number, string[]>();
+  for (const [index, page] of value.pages.entries()) {
+    if (!isPlainObject(page)) {
+      result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}] is ${describeType(page)}; it must be an object with "idx".`, { attachment }));
+      continue;
+    }
+    if (!("idx" in page)) {
+      result.issues.push(finding("MISSING_FIELD", `${attachment}: pages[${index}] has no "idx" (the 0-based page index).`, { attachment }));
+      continue;
+    }
+    const idx = page.idx;
+    if (typeof idx !== "number" || !Number.isInteger(idx) || idx < 0) {
+      result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].idx must be a 0-based page index, not ${JSON.stringify(idx)?.slice(0, 40)}.`, { attachment }));
+      continue;
+    }
+    const slide = idx + 1;
+    if (!("note" in page) || page.note === "") continue;
+    if (typeof page.note !== "string") {
+      result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].note is ${describeType(page.note)}; it must be a string.`, { attachment, slide: slide <= pageCount ? slide : undefined }));
+      continue;
+    }
+    if (slide > pageCount) {
+      result.issues.push(finding("SLIDE_OUT_OF_RANGE", `${attachment}: pages[${index}] (idx ${idx}) is slide ${slide}. ${slideOutOfRangeMessage(slide, pageCount)}; pdfpc's idx is 0-based.`, { attachment, slide }));
+      continue;
+    }
+    const note = markdownNotes ? page.note.trim() : escapeMarkdown(page.note.trim());
+    // Overlays of one physical page may repeat the same note: keep each distinct text once.
+    const list = collected.get(slide) ?? [];
+    if (note && !list.includes(note)) list.push(note);
+    collected.set(slide, list);
+  }
+  for (const [slide, list] of collected) if (list.length > 0) result.notes.set(slide, list.join("\n\n"));
+  return result;
+}
+
+function readTimer(value: Record<string, unknown>, attachment: string, result: PdfpcResult): void {
+  if ("duration" in value) {
+    if (typeof value.duration === "number" && Number.isFinite(value.duration) && value.duration >= 0) result.timer.durationMinutes = value.duration;
+    else result.issues.push(finding("INVALID_FIELD", `${attachment}: "duration" must be the talk length in minutes, e.g. "duration": 20.`, { attachment }));
+  }
+  if ("lastMinutes" in value) {
+    if (typeof value.lastMinutes === "number" && Number.isFinite(value.lastMinutes) && value.lastMinutes >= 0) result.timer.lastMinutes = value.lastMinutes;
+    else result.issues.push(finding("INVALID_FIELD", `${attachment}: "lastMinutes" must be a number of minutes, e.g. "lastMinutes": 5.`, { attachment }));
+  }
+  if ("endTime" in value) {
+    const endTime = typeof value.endTime === "string" ? normalizeEndTime(value.endTime) : null;
+    if (endTime) result.timer.endTime = endTime;
+    else result.issues.push(finding("INVALID_FIELD", `${attachment}: "endTime" must be a time of day "HH:MM" (or an ISO date-time).`, { attachment }));
+  }
+}
+
+/** "HH:MM", "HH:MM:SS" or an ISO date-time → "HH:MM". */
+export function normalizeEndTime(text: string): string | null {
+  const m = /^(?:\d{4}-\d{2}-\d{2}[T ])?(\d{1,2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  if (!m) return null;
+  const hours = Number(m[1]);
+  const minutes = Number(m[2]);
+  if (hours > 23 || minutes > 59) return null;
+  return `${String(hours).padStart(2, "0")}:${m[2]}`;
+}

@@ -1,0 +1,35 @@
+/**
+ * @module deps
+ * What the app is composed of: the services that `runtime.ts` wires and that the HTTP
+ * controllers and the MCP tools are given. Here, not in `http/`, so that the MCP code can
+ * name it without importing the HTTP layer (and the stdio `deckhand mcp` never loads Elysia).
+ */
+import type { AccessTokens } from "./auth/access-tokens.ts";
+import type { Config } from "./config.ts";
+import type { BlobStore } from "./handoff/ports/blobs.ts";
+import type { RateLimiter } from "./handoff/rate-limit.ts";
+import type { Clock, HandoffService } from "./handoff/service.ts";
+import type { Logger } from "./log.ts";
+import type { Gate } from "./mcp/gate.ts";
+import type { PdfReader } from "./pdf/worker/pool.ts";
+import type { UploadSlots } from "./upload/slots.ts";
+
+export interface AppDeps {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  handoff: HandoffService;
+  blobs: BlobStore;
+  /** Reads PDFs off the event loop (a pool of worker processes). */
+  pdf: PdfReader;
+  accessTokens: AccessTokens;
+  /** The anonymous upload limit (in memory, or shared through PostgreSQL). */
+  rateLimiter: RateLimiter;
+  /** Uploads receiving at once, per address and in total (per instance). */
+  uploadSlots: UploadSlots;
+  version: string;
+  /** The peer address of a request, as the server saw it (null under app.handle()). */
+  peerAddress?: (request: Request) => string | null;
+  /** Admission of large /mcp requests; default: `createGate(MCP_GATE_DEFAULTS)` per app. */
+  mcpGate?: Gate;
+}

@@ -1,0 +1,48 @@
+/**
+ * @module handoff/ports/sessions
+ * The rows of handoff sessions, as the domain needs them. `store/` implements this port for
+ * SQLite (the embedded default) and PostgreSQL; the contract both must keep is
+ * test/store/contract.ts. Every call is asynchronous: a row may live across a network.
+ */
+
+export type SessionState = "staged" | "claimed" | "expired";
+
+export interface SessionRow {
+  id: string;
+  tokenHash: string;
+  filename: string;
+  totalSlides: number;
+  bytes: number;
+  sha256: string;
+  state: SessionState;
+  authenticated: boolean;
+  createdAt: number;
+  expiresAt: number;
+  endedAt: number | null;
+}
+
+export interface SessionRepository {
+  /**
+   * Insert a staged row if the staged bytes stay within `maxStagedBytes`, in one transaction
+   * with that check (so concurrent uploads, on one instance or several, cannot overshoot
+   * together). False when the quota would be exceeded: nothing was written.
+   */
+  insertWithinQuota(row: SessionRow, maxStagedBytes: number): Promise<boolean>;
+  get(id: string): Promise<SessionRow | null>;
+  /**
+   * staged → claimed if still staged and unexpired at `now`, in one conditional statement
+   * (`UPDATE … WHERE state = 'staged' AND expires_at > now RETURNING …`): of any number of
+   * concurrent claims, on any number of instances, exactly one gets the row; the others null.
+   */
+  claim(id: string, now: number): Promise<SessionRow | null>;
+  /** Ids of at most `limit` staged rows past their expiry at `now` (reads only). */
+  dueIds(now: number, limit: number): Promise<string[]>;
+  /** staged → expired for those of `ids` still staged and past expiry; returns how many. */
+  markExpired(ids: string[], now: number): Promise<number>;
+  /** Delete at most `limit` tombstones that ended before `before`; returns how many. */
+  purgeEnded(before: number, limit: number): Promise<number>;
+  /** Bytes of all staged rows (a running total kept with the rows, not a sum over them). */
+  stagedBytes(): Promise<number>;
+  /** Which of `ids` are staged rows (the orphan sweep asks about the objects it listed). */
+  stagedAmong(ids: string[]): Promise<Set<string>>;
+}

@@ -1,0 +1,106 @@
+/**
+ * @module remote/present-client
+ * The one REST client of deckhand's own commands: `deckhand present` and the stdio MCP tool
+ * `present_pdf` both stage a deck on a running server through `POST /api/present` here.
+ *
+ * A file is streamed: the multipart body is its head, the file's own stream and its tail,
+ * with the length declared up front, so a 100 MB deck is never held in memory (Bun's fetch
+ * reads a `FormData` holding a file whole before sending it). Every failure is an `AppError`:
+ * the server's problem relayed as it came, or SERVER_UNAVAILABLE when no deckhand answers.
+ */
+import { randomBytes } from "node:crypto";
+import { AppError, ERROR_CODES, type ErrorCode } from "../errors.ts";
+import type { HandoffRecord } from "../handoff/record.ts";
+import { fileTooLarge } from "../upload/receive.ts";
+
+export interface RemoteServer {
+  /** Base URL without a trailing slash. */
+  serverUrl: string;
+  /** Access token for `Authorization: Bearer`, or null. */
+  token: string | null;
+}
+
+/** What to stage: a local file (streamed), or bytes already in memory (MCP's base64 input). */
+export type DeckSource = { kind: "file"; path: string } | { kind: "bytes"; bytes: Uint8Array };
+
+export interface PresentOptions {
+  /** The name the deck is uploaded under (its title is derived from it). */
+  filename: string;
+  /** Named in FILE_TOO_LARGE when an intermediary refuses the body before deckhand sees it. */
+  maxUploadBytes?: number;
+}
+
+/** A part header's filename: quotes and line breaks would end the header early. */
+function headerSafe(name: string): string {
+  return name.replace(/[\r\n]/g, " ").replaceAll('"', "%22");
+}
+
+function multipartBody(source: DeckSource, filename: string): { body: BodyInit; length: number; boundary: string } {
+  const boundary = `deckhand-${randomBytes(12).toString("hex")}`;
+  const head = new TextEncoder().encode(
+    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${headerSafe(filename)}"\r\ncontent-type: application/pdf\r\n\r\n`,
+  );
+  const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
+  if (source.kind === "bytes") {
+    return { body: new Blob([head, source.bytes as BlobPart, tail]), length: head.length + source.bytes.length + tail.length, boundary };
+  }
+  const file = Bun.file(source.path);
+  const parts: Array<() => ReadableStream<Uint8Array> | Uint8Array> = [() => head, () => file.stream(), () => tail];
+  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        if (reader) {
+          const next = await reader.read();
+          if (!next.done) return controller.enqueue(next.value);
+          reader = null;
+        }
+        const part = parts.shift();
+        if (!part) return controller.close();
+        const value = part();
+        if (value instanceof Uint8Array) return controller.enqueue(value);
+        reader = value.getReader();
+      }
+    },
+    cancel: (reason) => reader?.cancel(reason),
+  });
+  return { body, length: head.length + file.size + tail.length, boundary };
+}
+
+/** A problem document from a deckhand server, as the AppError it was there. */
+function relayed(problem: { code: string; detail: string }): AppError {
+  const code = (Object.hasOwn(ERROR_CODES, problem.code) ? problem.code : "INTERNAL") as ErrorCode;
+  return new AppError(code, problem.detail, { relayed: true });
+}
+
+/** Stage the deck on the server; its handoff record, or the AppError that says why not. */
+export async function presentToServer(server: RemoteServer, source: DeckSource, options: PresentOptions): Promise<HandoffRecord> {
+  const { body, length, boundary } = multipartBody(source, options.filename);
+  let response: Response;
+  try {
+    response = await fetch(`${server.serverUrl}/api/present`, {
+      method: "POST",
+      body,
+      headers: {
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "content-length": String(length),
+        ...(server.token ? { authorization: `Bearer ${server.token}` } : {}),
+      },
+    });
+  } catch (cause) {
+    throw new AppError(
+      "SERVER_UNAVAILABLE",
+      `No deckhand server answers at ${server.serverUrl}. Start one with \`deckhand serve\` (or point --server at one), then try again.`,
+      { cause },
+    );
+  }
+  const payload = (await response.json().catch(() => null)) as Record<string, unknown> | null;
+  if (response.ok && payload && typeof payload.url === "string") return payload as unknown as HandoffRecord;
+  if (payload && typeof payload.code === "string" && typeof payload.detail === "string") throw relayed({ code: payload.code, detail: payload.detail });
+  // A proxy (or Bun itself) answers an over-long body with a bare 413 before deckhand sees it.
+  if (response.status === 413 && options.maxUploadBytes) throw fileTooLarge(options.maxUploadBytes);
+  throw new AppError(
+    "SERVER_UNAVAILABLE",
+    `The server at ${server.serverUrl} answered ${response.status} without a deckhand problem document; check that it is a deckhand server.`,
+  );
+}

@@ -1,0 +1,112 @@
+/**
+ * @module store/backends
+ * Open the storage that the configuration names, behind the domain's ports:
+ *
+ * - rows: SQLite in the data dir (the embedded default), or PostgreSQL (`--database-url`);
+ * - bytes: files in the data dir (the default), or an S3-compatible bucket (`--storage`).
+ *
+ * With PostgreSQL the anonymous rate limit, the sweep lease and the live bus are shared
+ * through the database too, so any number of instances can serve behind a load balancer as
+ * long as the bytes are in a bucket. Anything else keeps state on this machine, and `serve`
+ * locks the data dir (`usesDataDirAlone`).
+ */
+import type { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config.ts";
+import type { AccessTokenRepository } from "../handoff/ports/access-tokens.ts";
+import type { BlobStore } from "../handoff/ports/blobs.ts";
+import { SOLE_INSTANCE, type SweepLease } from "../handoff/ports/coordination.ts";
+import type { LiveBus } from "../handoff/ports/live.ts";
+import type { RateLimitStore } from "../handoff/ports/rate-limit.ts";
+import type { SessionRepository } from "../handoff/ports/sessions.ts";
+import { openDatabase } from "./db.ts";
+import { LocalBlobStore } from "./files.ts";
+import { MemoryLiveBus } from "./memory-live-bus.ts";
+import { MemoryRateLimitStore } from "./memory-rate-limit.ts";
+import { openPostgres } from "./postgres/db.ts";
+import { PostgresLiveBus } from "./postgres/live-bus.ts";
+import { PostgresRateLimitStore } from "./postgres/rate-limit.ts";
+import { PostgresSessionRepository } from "./postgres/sessions.ts";
+import { PostgresSweepLease } from "./postgres/sweep-lease.ts";
+import { PostgresTokenRepository } from "./postgres/tokens.ts";
+import { parseS3Url, S3BlobStore } from "./s3/blobs.ts";
+import { SqliteSessionRepository } from "./sessions.ts";
+import { SqliteTokenRepository } from "./tokens.ts";
+import { DIR_MODE } from "./temp-spool.ts";
+
+export interface Storage {
+  sessions: SessionRepository;
+  tokens: AccessTokenRepository;
+  blobs: BlobStore;
+  rateLimits: RateLimitStore;
+  sweepLease: SweepLease;
+  liveBus: LiveBus;
+  /** Resolves once the database is reachable and migrated (rejects with the reason). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Whether state lives on this machine, so one process must own the data dir (its lock). */
+export function usesDataDirAlone(config: Pick<Config, "databaseUrl" | "storage">): boolean {
+  return config.databaseUrl === null || config.storage === null;
+}
+
+/** The SQLite database of the data dir (created and migrated if need be). */
+export function openDataDir(dataDir: string): Database {
+  mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
+  return openDatabase(join(dataDir, "deckhand.db"));
+}
+
+/** Where the bytes go: the data dir, or the bucket of `--storage`. */
+function openBlobs(config: Pick<Config, "dataDir" | "storage">): BlobStore {
+  if (config.storage === null) return new LocalBlobStore(config.dataDir);
+  const location = parseS3Url(config.storage);
+  if (!location) throw new Error(`invalid --storage ${config.storage}`);
+  return new S3BlobStore({ location, dataDir: config.dataDir });
+}
+
+/** Rows and tokens only: what `deckhand token …` needs. */
+export function openTokenStore(config: Pick<Config, "dataDir" | "databaseUrl">): { tokens: AccessTokenRepository; ready(): Promise<void>; close(): Promise<void> } {
+  if (config.databaseUrl) {
+    const db = openPostgres(config.databaseUrl, { max: 1 });
+    return { tokens: new PostgresTokenRepository(db), ready: () => db.ready, close: () => db.close() };
+  }
+  const db = openDataDir(config.dataDir);
+  return { tokens: new SqliteTokenRepository(db), ready: async () => {}, close: async () => db.close() };
+}
+
+export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "storage">): Storage {
+  mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
+  const blobs = openBlobs(config);
+  if (config.databaseUrl) {
+    const db = openPostgres(config.databaseUrl);
+    return {
+      sessions: new PostgresSessionRepository(db),
+      tokens: new PostgresTokenRepository(db),
+      blobs,
+      rateLimits: new PostgresRateLimitStore(db),
+      sweepLease: new PostgresSweepLease(db),
+      liveBus: new PostgresLiveBus(db),
+      ready: () => db.ready,
+      close: async () => {
+        await blobs.close?.();
+        await db.close();
+      },
+    };
+  }
+  const db = openDataDir(config.dataDir);
+  return {
+    sessions: new SqliteSessionRepository(db),
+    tokens: new SqliteTokenRepository(db),
+    blobs,
+    rateLimits: new MemoryRateLimitStore(),
+    sweepLease: SOLE_INSTANCE,
+    liveBus: new MemoryLiveBus(),
+    ready: async () => {},
+    close: async () => {
+      await blobs.close?.();
+      db.close();
+    },
+  };
+}

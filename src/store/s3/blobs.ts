@@ -1,0 +1,216 @@
+/**
+ * @module store/s3/blobs
+ * Staged PDFs in an S3-compatible bucket (`--storage s3://bucket/prefix`: AWS S3, Cloudflare
+ * R2, MinIO, SeaweedFS, …) through Bun's built-in client, which reads the credentials, the
+ * endpoint and the region from the standard `S3_*` / `AWS_*` variables.
+ *
+ * An upload is received into a local spool file as on the embedded default (streamed,
+ * hashed, validated by a PDF worker from that file), then streamed to the bucket as a
+ * multipart upload in parts of PART_BYTES, with at most QUEUE parts in flight: memory stays
+ * flat whatever the deck's size. Only then is the row written.
+ *
+ * Several instances share the bucket, and an object whose row is not written yet belongs to
+ * a commit in flight somewhere. The orphan sweep therefore judges only objects older than
+ * `commitGraceMs` (besides this process's own commits): a crashed commit's object is removed
+ * by the first sweep after that, never one whose row is a moment away.
+ */
+import { hostname } from "node:os";
+import { readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { S3Client } from "bun";
+import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../../handoff/ports/blobs.ts";
+import { TempSpool } from "../temp-spool.ts";
+
+/** Multipart part size: S3's minimum (5 MiB), so an upload holds little memory. */
+const PART_BYTES = 5 * 1024 * 1024;
+/** Parts uploaded at once per deck. */
+const QUEUE = 2;
+/** Tries of one delete, and the pause before the next (×attempt): a transient error passes. */
+const DELETE_ATTEMPTS = 4;
+const DELETE_BACKOFF_MS = 50;
+/** An object this young without a row may be a commit in flight on another instance. */
+export const COMMIT_GRACE_MS = 10 * 60_000;
+const ID_KEY = /^([A-Za-z0-9_-]{1,64})\.pdf$/;
+
+export interface S3Location {
+  bucket: string;
+  /** Key prefix, "" or ending in "/". */
+  prefix: string;
+}
+
+/** Parse `s3://bucket/prefix`; null when `url` is not of that form. */
+export function parseS3Url(url: string): S3Location | null {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/(.*))?$/.exec(url);
+  if (!match) return null;
+  const prefix = (match[2] ?? "").replace(/^\/+|\/+$/g, "");
+  return { bucket: match[1]!, prefix: prefix ? `${prefix}/` : "" };
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: string; name?: string } | null)?.code;
+  return code === "NoSuchKey" || code === "NotFound" || code === "ERR_S3_FILE_NOT_FOUND";
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: string }).code === "EPERM";
+  }
+}
+
+export interface S3BlobStoreOptions {
+  location: S3Location;
+  /** Where this instance's spool lives: `<dataDir>/spool/<host>-<pid>`. */
+  dataDir: string;
+  /** Extra client options (tests); credentials and endpoint otherwise come from the environment. */
+  client?: ConstructorParameters<typeof S3Client>[0];
+  commitGraceMs?: number;
+  /** The wall clock the bucket's object times are compared with. */
+  now?: () => number;
+}
+
+export class S3BlobStore implements BlobStore {
+  private readonly client: S3Client;
+  private readonly prefix: string;
+  private readonly spoolRoot: string;
+  private readonly spoolName: string;
+  private readonly spool: TempSpool;
+  private readonly committing = new Set<string>();
+  private readonly commitGraceMs: number;
+  private readonly now: () => number;
+
+  constructor(options: S3BlobStoreOptions) {
+    this.client = new S3Client({ ...options.client, bucket: options.location.bucket });
+    this.prefix = options.location.prefix;
+    this.spoolRoot = join(options.dataDir, "spool");
+    this.spoolName = `${hostname()}-${process.pid}`;
+    this.spool = new TempSpool(join(this.spoolRoot, this.spoolName));
+    this.commitGraceMs = options.commitGraceMs ?? COMMIT_GRACE_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  private key(id: string): string {
+    return `${this.prefix}${id}.pdf`;
+  }
+
+  createTemp(): TempFile {
+    return this.spool.create();
+  }
+
+  async commit(temp: TempFile, id: string): Promise<void> {
+    this.committing.add(id);
+    try {
+      const writer = this.client.file(this.key(id)).writer({ partSize: PART_BYTES, queueSize: QUEUE, retry: 3, type: "application/pdf" });
+      let pending = 0;
+      try {
+        for await (const chunk of Bun.file(temp.path).stream()) {
+          await writer.write(chunk);
+          pending += chunk.byteLength;
+          // Wait for the parts in flight before reading more: the file is read no faster than
+          // the bucket takes it.
+          if (pending >= PART_BYTES) {
+            await writer.flush();
+            pending = 0;
+          }
+        }
+        await writer.end();
+      } catch (error) {
+        await Promise.resolve(writer.end(error as Error)).catch(() => {});
+        throw error;
+      }
+    } catch (error) {
+      this.committing.delete(id);
+      throw error;
+    }
+  }
+
+  settle(id: string): void {
+    this.committing.delete(id);
+  }
+
+  async open(id: string, range?: ByteRange): Promise<OpenedBlob | null> {
+    const file = this.client.file(this.key(id));
+    const reader = (range ? file.slice(range.start, range.end + 1) : file).stream().getReader();
+    // The GET is under way once its first bytes are here: a missing object is found out now,
+    // before a status is sent. (A `Response` of the S3 file itself would be a redirect to a
+    // presigned URL, which a browser that cannot reach the bucket could not follow.)
+    let first: Awaited<ReturnType<typeof reader.read>>;
+    try {
+      first = await reader.read();
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    return {
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (first.done) controller.close();
+          else controller.enqueue(first.value);
+        },
+        async pull(controller) {
+          const next = await reader.read();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        },
+        cancel(reason) {
+          return reader.cancel(reason);
+        },
+      }),
+    };
+  }
+
+  /**
+   * Deletes are idempotent in S3: true once the delete is accepted, whether or not it existed.
+   * A transient failure (a 5xx, a dropped connection) is retried a few times.
+   */
+  async remove(id: string): Promise<boolean> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.client.delete(this.key(id));
+        return true;
+      } catch (error) {
+        if (attempt >= DELETE_ATTEMPTS) throw error;
+        await Bun.sleep(DELETE_BACKOFF_MS * attempt);
+      }
+    }
+  }
+
+  async listIds(): Promise<string[]> {
+    const ids: string[] = [];
+    const youngest = this.now() - this.commitGraceMs;
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.client.list({ prefix: this.prefix, ...(continuationToken ? { continuationToken } : {}) });
+      for (const object of page.contents ?? []) {
+        const match = ID_KEY.exec(object.key.slice(this.prefix.length));
+        if (!match || this.committing.has(match[1]!)) continue;
+        const modified = object.lastModified ? Date.parse(object.lastModified) : 0;
+        if (modified > youngest) continue;
+        ids.push(match[1]!);
+      }
+      continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
+    } while (continuationToken);
+    return ids;
+  }
+
+  /** This process's unused spool files, and the spools of crashed processes on this host. */
+  async sweepTemps(): Promise<number> {
+    let removed = await this.spool.sweep();
+    const host = `${hostname()}-`;
+    for (const name of await readdir(this.spoolRoot)) {
+      if (name === this.spoolName || !name.startsWith(host)) continue;
+      const pid = Number(name.slice(host.length));
+      if (!Number.isInteger(pid) || isAlive(pid)) continue;
+      const dir = join(this.spoolRoot, name);
+      removed += (await readdir(dir)).length;
+      await rm(dir, { recursive: true, force: true });
+    }
+    return removed;
+  }
+
+  async close(): Promise<void> {
+    await rm(this.spool.dir, { recursive: true, force: true });
+  }
+}

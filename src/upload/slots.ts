@@ -1,0 +1,102 @@
+/**
+ * @module upload/slots
+ * How many uploads may be receiving at once: per client address and in total. Each upload
+ * holds a socket, a temp file and disk bandwidth for as long as its body trickles in, so
+ * without a bound a few thousand slow uploads exhaust the file descriptors and stall
+ * everyone (the audit reached the fd limit with ~10,500). A slot is taken before the body is
+ * read and given back when the request is done with it.
+ *
+ * Per instance by nature: a slot stands for this process's sockets, descriptors and spool
+ * disk, which other instances do not share. Behind a load balancer each instance bounds its
+ * own; the totals add up (README, "Several instances").
+ */
+import { AppError } from "../errors.ts";
+
+export interface UploadSlotLimits {
+  perAddress: number;
+  total: number;
+}
+
+/** Seconds a refused client should wait: about one upload's time on a slow line. */
+const RETRY_AFTER_SECONDS = 10;
+
+/**
+ * The key an address is counted under: an IPv4 address as is; an IPv6 address by its /64
+ * (one subscriber or one host usually owns a whole /64, so counting single addresses would
+ * let it open 2^64 slots); an IPv4-mapped IPv6 address as its IPv4 address.
+ */
+export function addressKey(address: string): string {
+  const plain = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(plain);
+  if (mapped) return mapped[1]!;
+  if (!plain.includes(":")) return plain;
+  const groups = expandIpv6(plain);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : plain;
+}
+
+/** The eight 16-bit groups of an IPv6 address (lowercase, no leading zeros), or null. */
+function expandIpv6(address: string): string[] | null {
+  let text = address.toLowerCase();
+  // A trailing dotted quad (::1.2.3.4) is two groups.
+  const quad = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (quad) {
+    const [a, b, c, d] = quad.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, quad.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - tail.length;
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return null;
+  const groups = [...head, ...Array<string>(missing).fill("0"), ...tail];
+  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => Number.parseInt(g, 16).toString(16));
+}
+
+export class UploadSlots {
+  private readonly byKey = new Map<string, number>();
+  private active = 0;
+
+  constructor(private readonly limits: UploadSlotLimits) {}
+
+  /** Uploads receiving now (for tests and logs). */
+  get inUse(): number {
+    return this.active;
+  }
+
+  /**
+   * Take a slot for an upload from `address`; returns its release function (idempotent).
+   * 429 TOO_MANY_UPLOADS when this address has all of its own, 503 SERVER_BUSY when the
+   * server has none left. Both close the connection: the body is never read.
+   */
+  acquire(address: string, options: { perAddress: boolean } = { perAddress: true }): () => void {
+    const key = addressKey(address);
+    const mine = this.byKey.get(key) ?? 0;
+    // A caller with an access token is trusted with its own concurrency (a CI runner, say);
+    // it still counts toward the total.
+    if (options.perAddress && mine >= this.limits.perAddress) {
+      throw new AppError(
+        "TOO_MANY_UPLOADS",
+        `This address already has ${mine} uploads in progress, the most this server takes at once from one address; wait for one to finish, then send this one again.`,
+        { headers: { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" } },
+      );
+    }
+    if (this.active >= this.limits.total) {
+      throw new AppError("SERVER_BUSY", `The server is receiving ${this.active} uploads, as many as it takes at once; retry in ${RETRY_AFTER_SECONDS} s.`, {
+        headers: { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" },
+      });
+    }
+    this.byKey.set(key, mine + 1);
+    this.active++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.active--;
+      const left = (this.byKey.get(key) ?? 1) - 1;
+      if (left <= 0) this.byKey.delete(key);
+      else this.byKey.set(key, left);
+    };
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The storage contract on PostgreSQL + an S3-compatible bucket, each a real server started
+ * here (test/helpers/engines.ts): two instances, i.e. two connection pools and two bucket
+ * clients with their own spools, on one database and one bucket.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openPostgres, POSTGRES_SCHEMA_VERSION } from "../../src/store/postgres/db.ts";
+import { PostgresLiveBus } from "../../src/store/postgres/live-bus.ts";
+import { PostgresRateLimitStore } from "../../src/store/postgres/rate-limit.ts";
+import { PostgresSessionRepository } from "../../src/store/postgres/sessions.ts";
+import { PostgresSweepLease } from "../../src/store/postgres/sweep-lease.ts";
+import { PostgresTokenRepository } from "../../src/store/postgres/tokens.ts";
+import { S3BlobStore } from "../../src/store/s3/blobs.ts";
+import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
+import { describeStorageContract, type Instance } from "./contract.ts";
+
+let pg: PostgresServer;
+let s3: S3Server;
+let databases = 0;
+beforeAll(async () => {
+  [pg, s3] = await Promise.all([startPostgres(), startS3()]);
+});
+afterAll(async () => {
+  await Promise.all([pg?.stop(), s3?.stop()]);
+});
+
+describeStorageContract("PostgreSQL + S3", {
+  shared: true,
+  async open() {
+    const url = await pg.createDatabase(`contract${++databases}`);
+    const dirs = [mkdtempSync(join(tmpdir(), "deckhand-contract-a-")), mkdtempSync(join(tmpdir(), "deckhand-contract-b-"))];
+    const dbs = [openPostgres(url), openPostgres(url)];
+    const prefix = `contract${databases}/`;
+    const instance = (i: number): Instance => ({
+      sessions: new PostgresSessionRepository(dbs[i]!),
+      tokens: new PostgresTokenRepository(dbs[i]!),
+      // No commit grace: the sweep may judge every object at once (the grace has its own test).
+      blobs: new S3BlobStore({ location: { bucket: s3.bucket, prefix }, dataDir: dirs[i]!, client: s3.client, commitGraceMs: 0 }),
+      rateLimits: new PostgresRateLimitStore(dbs[i]!),
+      sweepLease: new PostgresSweepLease(dbs[i]!),
+      liveBus: new PostgresLiveBus(dbs[i]!),
+    });
+    const a = instance(0);
+    const b = instance(1);
+    await Promise.all(dbs.map((db) => db.ready));
+    return {
+      a,
+      b,
+      close: async () => {
+        await Promise.all([a.liveBus.close(), b.liveBus.close()]);
+        await Promise.all(dbs.map((db) => db.close()));
+        for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  },
+});
+
+describe("PostgreSQL migrations", () => {
+  test("instances starting together migrate once; the version is recorded; a newer schema is refused", async () => {
+    const url = await pg.createDatabase("migrations");
+    const dbs = Array.from({ length: 4 }, () => openPostgres(url));
+    await Promise.all(dbs.map((db) => db.ready));
+    const [row] = (await dbs[0]!.sql`SELECT version FROM deckhand_schema`) as { version: number }[];
+    expect(row?.version).toBe(POSTGRES_SCHEMA_VERSION);
+    expect(((await dbs[0]!.sql`SELECT count(*)::int AS n FROM deckhand_schema`) as { n: number }[])[0]?.n).toBe(1);
+    await dbs[0]!.sql`UPDATE deckhand_schema SET version = ${POSTGRES_SCHEMA_VERSION + 1}`;
+    const newer = openPostgres(url);
+    expect(newer.ready).rejects.toThrow(/newer deckhand/);
+    await Promise.all([...dbs, newer].map((db) => db.close()));
+  });
+});
+
+describe("S3 blobs across instances", () => {
+  test("a young object without a row is left alone (another instance may be committing it)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "deckhand-grace-"));
+    const blobs = new S3BlobStore({ location: { bucket: s3.bucket, prefix: "grace/" }, dataDir: dir, client: s3.client });
+    const temp = blobs.createTemp();
+    await Bun.write(temp.path, "%PDF-1.7 young");
+    await blobs.commit(temp, "youngobject00000000000");
+    blobs.settle("youngobject00000000000");
+    expect(await blobs.listIds()).toEqual([]);
+    const later = new S3BlobStore({ location: { bucket: s3.bucket, prefix: "grace/" }, dataDir: dir, client: s3.client, now: () => Date.now() + 11 * 60_000 });
+    expect(await later.listIds()).toEqual(["youngobject00000000000"]);
+    await blobs.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

@@ -1,26 +1,41 @@
 /**
  * @module upload/file-writer
- * Write a stream of chunks to a file descriptor off the event loop (Bun's I/O threads), in
- * order, through a few reused blocks. Synchronous writes blocked the loop for 10–80 ms at a
- * time when the kernel throttled dirty pages during a 100 MB upload, and every request waited
- * behind them; here only this upload waits, and only for its own disk.
+ * Write an upload's chunks to its file without letting a slow disk stall the event loop, and
+ * without paying for that when the disk is fast.
  *
- * Chunks are copied into the blocks rather than queued as they are: a chunk that waits for
- * the disk survives a young-generation collection and then lingers until a full one (queueing
- * the chunks themselves grew a 200 MB upload's process by 200 MB). The copy costs ~20 ms per
- * 100 MB; the blocks are reused, so nothing else outlives its chunk.
+ * Measured both ways (bench/upload.ts, bench/availability.ts):
+ * - synchronous writes are a copy into the page cache, the fastest path — until the kernel
+ *   throttles dirty pages, when one `writeSync` blocked the loop for 10–80 ms and every
+ *   request waited behind it;
+ * - writes on Bun's I/O threads never block the loop, but under many concurrent uploads they
+ *   queue behind the same threads' fsyncs: 32 concurrent 1 MB uploads ran 35 % slower.
+ * So chunks are written synchronously while the disk keeps up, and after a synchronous write
+ * slower than SLOW_WRITE_MS every upload of the process writes on the I/O threads for the next
+ * PRESSURE_MS. Every write carries its file position, so the two kinds may interleave.
+ *
+ * On the I/O threads, chunks are copied into a few reused blocks rather than queued as they
+ * are: a chunk that waits for the disk survives a young-generation collection and then
+ * lingers until a full one (queueing the chunks themselves grew a 200 MB upload's process by
+ * 200 MB).
  */
-import { write } from "node:fs";
+import { write, writeSync } from "node:fs";
 
-/** Bytes per disk write: large enough to keep syscalls few, small enough to reuse. */
+/** Bytes per asynchronous disk write: large enough to keep syscalls few, small enough to reuse. */
 const BLOCK_BYTES = 256 * 1024;
 /** Blocks per upload: the most that waits for the disk (1 MiB per upload, ×64 uploads at most). */
 const BLOCKS = 4;
+/** A synchronous write of one chunk slower than this means the kernel is throttling writes. */
+const SLOW_WRITE_MS = 4;
+/** After a slow write, writes go to the I/O threads for this long (the throttling passes in seconds). */
+const PRESSURE_MS = 5_000;
 
-function writeAll(fd: number, data: Uint8Array): Promise<void> {
+/** Until when the process's uploads write asynchronously (performance.now() ms). */
+let pressureUntil = 0;
+
+function writeAllAt(fd: number, data: Uint8Array, position: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const from = (offset: number) =>
-      write(fd, data, offset, data.length - offset, null, (error, written) => {
+      write(fd, data, offset, data.length - offset, position + offset, (error, written) => {
         if (error) reject(error);
         else if (offset + written < data.length) from(offset + written);
         else resolve();
@@ -34,12 +49,20 @@ export class FileWriter {
   private created = 1;
   private current = new Uint8Array(BLOCK_BYTES);
   private filled = 0;
+  /** File position of the current block's first byte. */
+  private blockStart = 0;
+  /** Bytes accepted so far: the file position of the next byte. */
+  private position = 0;
   private tail: Promise<void> = Promise.resolve();
   private readonly waiting: Array<() => void> = [];
   /** The first write error, if any; later writes are skipped. */
   failure: unknown = null;
 
-  constructor(private readonly fd: number) {}
+  /** `underPressure` decides, per chunk, to write on the I/O threads (tests force both ways). */
+  constructor(
+    private readonly fd: number,
+    private readonly underPressure: () => boolean = () => performance.now() < pressureUntil,
+  ) {}
 
   /**
    * Resolves once `bytes` (at most one block) can be taken by `write` without waiting: call it
@@ -51,30 +74,53 @@ export class FileWriter {
     }
   }
 
-  /** Copy `chunk` in; full blocks go to the disk. */
+  /** Take `chunk`: written at once while the disk keeps up, else queued for the I/O threads. */
   write(chunk: Uint8Array): void {
     if (this.failure) return;
-    for (let offset = 0; offset < chunk.length; ) {
-      const n = Math.min(chunk.length - offset, BLOCK_BYTES - this.filled);
-      this.current.set(chunk.subarray(offset, offset + n), this.filled);
-      this.filled += n;
-      offset += n;
-      if (this.filled === BLOCK_BYTES) this.flush();
-    }
+    if (this.underPressure()) this.enqueue(chunk);
+    else this.writeNow(chunk);
   }
 
-  /** Resolves once everything written so far is on its way to the disk and written (or failed: see `failure`). */
+  /** Resolves once everything taken so far is written (or failed: see `failure`). */
   drained(): Promise<void> {
     if (this.filled > 0) this.flush();
     return this.tail;
   }
 
+  private writeNow(chunk: Uint8Array): void {
+    // Bytes already copied into a block keep their positions; they follow on the I/O threads.
+    if (this.filled > 0) this.flush();
+    const started = performance.now();
+    try {
+      for (let offset = 0; offset < chunk.length; ) offset += writeSync(this.fd, chunk, offset, chunk.length - offset, this.position + offset);
+    } catch (error) {
+      this.failure ??= error;
+      return;
+    }
+    this.position += chunk.length;
+    this.blockStart = this.position;
+    const took = performance.now() - started;
+    if (took > SLOW_WRITE_MS) pressureUntil = performance.now() + PRESSURE_MS;
+  }
+
+  private enqueue(chunk: Uint8Array): void {
+    for (let offset = 0; offset < chunk.length; ) {
+      const n = Math.min(chunk.length - offset, BLOCK_BYTES - this.filled);
+      this.current.set(chunk.subarray(offset, offset + n), this.filled);
+      this.filled += n;
+      offset += n;
+      this.position += n;
+      if (this.filled === BLOCK_BYTES) this.flush();
+    }
+  }
+
   private flush(): void {
     const block = this.current;
     const length = this.filled;
+    const at = this.blockStart;
     this.tail = this.tail.then(async () => {
       try {
-        if (!this.failure) await writeAll(this.fd, block.subarray(0, length));
+        if (!this.failure) await writeAllAt(this.fd, block.subarray(0, length), at);
       } catch (error) {
         this.failure ??= error;
       } finally {
@@ -90,5 +136,6 @@ export class FileWriter {
       this.current = new Uint8Array(BLOCK_BYTES);
     }
     this.filled = 0;
+    this.blockStart = this.position;
   }
 }

@@ -1,0 +1,59 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FileWriter } from "../../src/upload/file-writer.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "deckhand-writer-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Chunks of varied sizes with recognisable bytes. */
+function chunks(count: number): Uint8Array[] {
+  return Array.from({ length: count }, (_, i) => new Uint8Array(1000 + ((i * 7919) % 70_000)).fill(i % 251));
+}
+
+async function writeAll(name: string, parts: Uint8Array[], underPressure: (i: number) => boolean): Promise<Buffer> {
+  const path = join(dir, name);
+  const fd = openSync(path, "wx");
+  let i = 0;
+  const writer = new FileWriter(fd, () => underPressure(i));
+  for (const part of parts) {
+    await writer.room(Math.min(part.length, 65_536));
+    // Feed at most 64 KiB at a time, as the upload receiver does.
+    for (let offset = 0; offset < part.length; offset += 65_536) writer.write(part.subarray(offset, offset + 65_536));
+    i++;
+  }
+  await writer.drained();
+  closeSync(fd);
+  expect(writer.failure).toBeNull();
+  return readFileSync(path);
+}
+
+describe("FileWriter", () => {
+  const parts = chunks(120);
+  const expected = Buffer.concat(parts);
+
+  test("synchronous writes: the file is the chunks in order", async () => {
+    expect((await writeAll("sync.bin", parts, () => false)).equals(expected)).toBe(true);
+  });
+
+  test("writes on the I/O threads through reused blocks: the same file", async () => {
+    expect((await writeAll("async.bin", parts, () => true)).equals(expected)).toBe(true);
+  });
+
+  test("both kinds interleaved (pressure comes and goes): every byte at its position", async () => {
+    expect((await writeAll("mixed.bin", parts, (i) => Math.floor(i / 3) % 2 === 0)).equals(expected)).toBe(true);
+  });
+
+  test("a write error is kept and later writes are skipped", async () => {
+    const path = join(dir, "readonly.bin");
+    closeSync(openSync(path, "w"));
+    const fd = openSync(path, "r");
+    const writer = new FileWriter(fd, () => false);
+    writer.write(new Uint8Array(10));
+    writer.write(new Uint8Array(10));
+    await writer.drained();
+    closeSync(fd);
+    expect((writer.failure as { code?: string }).code).toBe("EBADF");
+  });
+});

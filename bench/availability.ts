@@ -68,7 +68,8 @@ function watch(url: string, pid: number) {
     // Workers are killed and replaced: look for new ones now and then.
     if (++ticks % 20 === 0) pids = processTree(pid);
     let total = 0;
-    for (const p of pids) total += readMemory(p)?.rss ?? 0;
+    // A worker killed a moment ago reads as a zombie without VmRSS (NaN): it holds nothing.
+    for (const p of pids) total += readMemory(p)?.rss || 0;
     peak = Math.max(peak, total);
   }, 10);
   return async () => {

@@ -108,3 +108,12 @@ export function zoomAround(p: Point, factor: number, page: { w: number; h: numbe
 export function strokeId(now: number, seq: number): string {
   return `${now.toString(36)}-${seq.toString(36)}`;
 }
+
+/** Strokes read back from storage: anything malformed is dropped, never drawn. */
+export function parseStrokes(value: unknown): Stroke[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((s): s is Stroke => {
+    const v = s as Partial<Stroke> | null;
+    return !!v && typeof v.id === "string" && typeof v.color === "string" && /^#[0-9a-f]{6}$/i.test(v.color) && Number.isFinite(v.width) && Array.isArray(v.points) && v.points.length % 3 === 0 && v.points.every(Number.isFinite);
+  });
+}

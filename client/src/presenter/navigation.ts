@@ -64,3 +64,17 @@ export function historyBack(state: PresenterState, context: NavContext): Present
 export function slideTimesNow(state: PresenterState, layout: DeckLayout, now: number): Record<number, number> {
   return markSlideTime(state.slideTimes, layout, state.page, state.timer, now).current;
 }
+
+function parseTimes(value: unknown): Record<number, number> | null {
+  if (!value || typeof value !== "object") return null;
+  const out: Record<number, number> = {};
+  for (const [k, v] of Object.entries(value)) if (/^\d+$/.test(k) && Number.isFinite(v) && (v as number) >= 0) out[Number(k)] = v as number;
+  return out;
+}
+
+/** Slide times read back from storage (an old or damaged record reads as none). */
+export function parseSlideTimes(value: unknown): SlideTimes {
+  const v = value as Partial<SlideTimes> | null;
+  const mark = v?.mark && Number.isFinite(v.mark.page) && Number.isFinite(v.mark.elapsed) ? { page: v.mark.page, elapsed: v.mark.elapsed } : null;
+  return { current: parseTimes(v?.current) ?? {}, previous: parseTimes(v?.previous), mark };
+}

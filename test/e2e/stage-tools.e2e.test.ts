@@ -416,6 +416,8 @@ for (const name of ENGINES) {
       await presenter.click("#btn-layout");
       await presenter.click('input[name="layout-theme"][value="light"]');
       await presenter.waitFor("light theme", () => document.documentElement.dataset.theme === "light");
+      // Buttons fade to their new colours (0.15 s): shoot the settled page.
+      await Bun.sleep(400);
       await shot(presenter, "12-layout-light-theme");
       await expectNoSeriousA11y(presenter, "light theme");
       await presenter.click("#layout-reset");

@@ -127,7 +127,8 @@ const presenter = new PresenterStore(initialState(loadPreferences()), () => ({ l
 const currentView = new SlideView(els.currentFrame, els.currentBox, els.current, () => renderer, () => sizes, 100);
 const nextView = new SlideView(els.nextFrame, els.nextBox, els.next, () => renderer, () => sizes, 90);
 const notesView = new NotesView($("#notes"));
-const overlayView = new OverlayView(els.currentFrame, els.mediaLayer, $("#zoom-box"));
+// The laser dot is drawn on the audience window only; this window aims with a crosshair.
+const overlayView = new OverlayView(els.currentFrame, els.mediaLayer, $("#zoom-box"), false);
 const keysView = new KeysView({
   list: $("#keys"),
   status: $("#keys-status"),
@@ -349,14 +350,32 @@ function renderOverlays(state: PresenterState, previous: PresenterState | null) 
   overlayView.render(live, pageSize(state.page));
 }
 
+function onlyOverlays(state: PresenterState, previous: PresenterState): boolean {
+  if (state.overlays === previous.overlays) return false;
+  for (const key of Object.keys(state) as (keyof PresenterState)[]) if (key !== "overlays" && state[key] !== previous[key]) return false;
+  return true;
+}
+
+let overlayFrame = 0;
+function scheduleOverlays() {
+  if (overlayFrame) return;
+  overlayFrame = requestAnimationFrame(() => {
+    overlayFrame = 0;
+    const state = presenter.current;
+    overlayView.render(audienceView({ ...state, frozen: null }), pageSize(state.page));
+  });
+}
+
 function render(state: PresenterState, previous: PresenterState | null) {
   const moved = !previous || state.page !== previous.page;
   if (moved || state.entry !== previous.entry || state.notice !== previous.notice || state.mode !== previous.mode) {
     renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, deck?.title ?? "deckhand");
   }
-  document.body.dataset.slide = String(state.page);
-  document.body.dataset.label = layout.labels[state.page - 1] ?? String(state.page);
-  if (moved) void showPage(state.page);
+  if (moved) {
+    document.body.dataset.slide = String(state.page);
+    document.body.dataset.label = layout.labels[state.page - 1] ?? String(state.page);
+    void showPage(state.page);
+  }
   renderOverlays(state, previous);
   if (moved || state.notesScale !== previous.notesScale) notesView.render(state.page, extras.notes[state.page], state.notesScale);
   if (!previous || state.blank !== previous.blank) renderBlank(state);
@@ -386,13 +405,25 @@ function saveInk(state: PresenterState) {
 }
 
 function onChange(state: PresenterState, previous: PresenterState) {
-  render(state, previous);
+  // The audience first: a pointer's message leaves before this window paints its own copy.
   const seen = audienceView(state);
   const before = audienceView(previous);
   if (audienceChanged(seen, before)) {
     if (onlyOverlaysChanged(seen, before)) channel?.post({ type: "overlay", overlays: seen.overlays, at: overlayInputAt || performance.timeOrigin + performance.now() });
     else channel?.post({ type: "state", state: seen });
   }
+  // A pointer or pen sample changes only the overlays: paint them once per frame and do
+  // nothing else, so a fast mouse never keeps this window (and the audience, which shares
+  // its browser's main thread) busy.
+  if (onlyOverlays(state, previous)) {
+    // The laser is drawn on the audience only (this window aims with a crosshair): a moving
+    // laser leaves nothing here to paint, and even an empty frame here costs the audience's
+    // frame its deadline on a busy machine (bench/pointer.ts).
+    const laserOnly = state.mode === "pointer" && state.overlays.live === previous.overlays.live && state.overlays.zoom === previous.overlays.zoom;
+    if (!laserOnly) scheduleOverlays();
+    return;
+  }
+  render(state, previous);
   if (deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) {
     void store.saveProgress(deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
       if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;

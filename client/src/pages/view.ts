@@ -23,7 +23,7 @@ import { resolveKey } from "../presenter/keymap.ts";
 import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
 import { parseStrokes } from "../presenter/ink.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
-import { OverlayView } from "../presenter/views/overlay-view.ts";
+import { OverlayView, setData } from "../presenter/views/overlay-view.ts";
 import { follow } from "../presenter/media-sync.ts";
 import { slideName } from "../presenter/views/counter-view.ts";
 import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
@@ -119,9 +119,9 @@ function apply(next: AudienceState) {
 
 function drawOverlays(next: AudienceState) {
   overlay.render(next, sizes?.get(clampPage(layout, next.page)) ?? { w: 720, h: 405 });
-  document.body.dataset.mode = next.mode;
-  document.body.dataset.frozen = String(next.frozen);
-  document.body.dataset.ink = String(next.ink.length);
+  setData(document.body, "mode", next.mode);
+  setData(document.body, "frozen", String(next.frozen));
+  setData(document.body, "ink", String(next.ink.length));
 }
 
 /** Only the pointer or the stroke being drawn moved: draw now, and time it to the next frame. */

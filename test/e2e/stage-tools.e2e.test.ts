@@ -325,27 +325,20 @@ for (const name of ENGINES) {
       await stroke([[0.6, 0.2], [0.8, 0.3]]);
       await presenterInk(1);
       await catchDownloads(presenter);
-      const fetchDownload = (index: number) =>
-        presenter.evaluate(async (i: number) => {
-          const d = (window as unknown as { __downloads: { name: string; blob: Blob }[] }).__downloads[i]!;
-          const bytes = new Uint8Array(await d.blob.arrayBuffer());
-          let bin = "";
-          for (const b of bytes) bin += String.fromCharCode(b);
-          return { name: d.name, base64: btoa(bin) };
-        }, index);
       await presenter.press("Shift+e");
       await presenter.waitFor("the download panel", () => !document.querySelector("#export-panel")!.hasAttribute("hidden"));
       await shot(presenter, "09-export-panel");
+      await expectNoSeriousA11y(presenter, "download panel");
       await presenter.click("#export-original");
       await presenter.waitFor("the original offered", () => (window as unknown as { __downloads: unknown[] }).__downloads.length === 1);
       await presenter.click("#export-ink");
       await presenter.waitFor("the inked copy offered", () => (window as unknown as { __downloads: unknown[] }).__downloads.length === 2, [], 30_000);
-      const original = await fetchDownload(0);
-      const inked = await fetchDownload(1);
+      const original = await downloaded(presenter, 0);
+      const inked = await downloaded(presenter, 1);
       expect(original.name).toBe("Stage tools.pdf");
       expect(inked.name).toBe("Stage tools (with ink).pdf");
-      expect(Buffer.from(original.base64, "base64").equals(Buffer.from(await makeToolsDeckBytes()))).toBe(true);
-      const doc = await PDFDocument.load(Buffer.from(inked.base64, "base64"));
+      expect(original.bytes.equals(Buffer.from(await makeToolsDeckBytes()))).toBe(true);
+      const doc = await PDFDocument.load(inked.bytes);
       const inkOn = (i: number) => (doc.getPage(i).node.Annots()?.asArray() ?? []).map((r) => doc.context.lookup(r) as PDFDict).filter((a) => a.get(PDFName.of("Subtype"))?.toString() === "/Ink");
       expect([0, 1, 2, 3].map((i) => inkOn(i).length)).toEqual([1, 0, 0, 1]);
       // Page 4's stroke runs from 60% to 80% across, 20% to 30% down (y up in PDF space).
@@ -356,6 +349,65 @@ for (const name of ENGINES) {
       expect(Math.max(...xs)).toBeLessThan(0.85 * 720);
       expect(Math.max(...ys)).toBeLessThan(405 - 0.15 * 405);
       await presenter.press("Escape");
+    });
+
+    it("export from the library: the same deck with the ink kept in this browser, offline", async () => {
+      const library = await engine.newPage();
+      await library.goto(`${server.url}/`);
+      await library.waitFor("the library (offline: the server is stopped)", () => document.body.dataset.ready === "true", [], 30_000);
+      await catchDownloads(library);
+      await library.click(`li[data-deck="${deckId}"] summary`);
+      await library.click(`li[data-deck="${deckId}"] [data-download="ink"]`);
+      await library.waitFor("the inked copy offered", () => (window as unknown as { __downloads: unknown[] }).__downloads.length === 1, [], 30_000);
+      await library.screenshot(file("09b-library-download-menu"));
+      const inked = await downloaded(library, 0);
+      expect(inked.name).toBe("Stage tools (with ink).pdf");
+      const doc = await PDFDocument.load(inked.bytes);
+      const inks = [0, 1, 2, 3].map((i) => (doc.getPage(i).node.Annots()?.asArray() ?? []).filter((r) => (doc.context.lookup(r) as PDFDict).get(PDFName.of("Subtype"))?.toString() === "/Ink").length);
+      expect(inks).toEqual([1, 0, 0, 1]);
+      await library.close();
+    });
+
+    it("displays: with two screens (the Window Management API, stood in for here: this machine has one display) the audience window covers the other screen; swap exchanges them; the wake lock is asked for", async () => {
+      // The browser's own answer about the wake lock: "on", or "refused" where a headless
+      // window may not hold one — never missing.
+      expect(["on", "refused"]).toContain(await presenter.evaluate(() => document.body.dataset.wakeLock ?? "missing"));
+      await presenter.evaluate(() => {
+        const laptop = { availLeft: 0, availTop: 0, availWidth: 1440, availHeight: 900, isPrimary: true, label: "Built-in" };
+        const projector = { availLeft: 1440, availTop: 0, availWidth: 1920, availHeight: 1080, isPrimary: false, label: "Projector" };
+        const w = window as unknown as { __placed: unknown[]; getScreenDetails: () => Promise<unknown> };
+        w.__placed = [];
+        w.getScreenDetails = async () => ({ screens: [laptop, projector], currentScreen: laptop });
+        const fake = {
+          closed: false,
+          screenX: 1500,
+          screenY: 10,
+          outerWidth: 1280,
+          outerHeight: 720,
+          moveTo: (x: number, y: number) => w.__placed.push(["moveTo", x, y]),
+          resizeTo: (x: number, y: number) => w.__placed.push(["resizeTo", x, y]),
+          postMessage: (m: unknown) => w.__placed.push(["postMessage", m]),
+        };
+        window.open = ((url: string, _name: string, features: string) => {
+          w.__placed.push(["open", url.replace(/^.*\/view\//, "/view/"), features]);
+          return fake;
+        }) as unknown as typeof window.open;
+        navigator.permissions.query = (async () => ({ state: "granted" })) as never;
+      });
+      await presenter.click("#btn-audience");
+      await presenter.waitFor("placed on the projector", () => document.body.dataset.audienceScreen === "Projector");
+      const placed = await presenter.evaluate(() => (window as unknown as { __placed: unknown[] }).__placed);
+      expect(placed).toEqual([
+        ["open", `/view/${deckId}`, "popup,width=1280,height=720"],
+        ["moveTo", 1440, 0],
+        ["resizeTo", 1920, 1080],
+        ["postMessage", { type: "deckhand-fullscreen" }],
+      ]);
+      // Swap: the audience window comes to the presenter's screen.
+      await presenter.evaluate(() => ((window as unknown as { __placed: unknown[] }).__placed.length = 0));
+      await presenter.press("Shift+a");
+      await presenter.waitFor("the audience moved to the laptop", () => (window as unknown as { __placed: unknown[][] }).__placed.some((p) => p[0] === "moveTo" && p[1] === 0));
+      expect(await presenter.evaluate(() => (window as unknown as { __placed: unknown[] }).__placed.slice(0, 2))).toEqual([["moveTo", 0, 0], ["resizeTo", 1440, 900]]);
     });
 
     it("keys: `?` shows the live map; a remapped key works and the old one no longer does, also after a reload; a conflict is refused", async () => {
@@ -439,10 +491,8 @@ for (const name of ENGINES) {
       expect(await presenter.evaluate(() => document.querySelector("#countdown-box")!.hasAttribute("hidden"))).toBe(false);
       await catchDownloads(presenter);
       await presenter.click("#times-csv");
-      const csv = await presenter.evaluate(async () => {
-        const d = (window as unknown as { __downloads: { name: string; blob: Blob }[] }).__downloads[0]!;
-        return { name: d.name, text: await d.blob.text() };
-      });
+      const file = await downloaded(presenter, 0);
+      const csv = { name: file.name, text: file.bytes.toString("utf8") };
       expect(csv.name).toBe("Stage tools — slide times.csv");
       const rows = csv.text.trim().split("\r\n").map((l) => l.split(","));
       expect(rows[0]).toEqual(["slide", "label", "seconds", "previous_run_seconds"]);
@@ -476,6 +526,18 @@ async function catchDownloads(page: EnginePage) {
       if (blob) w.__downloads.push({ name: this.download, blob });
     };
   });
+}
+
+/** The `index`-th file the page offered, read back from its blob. */
+async function downloaded(page: EnginePage, index: number): Promise<{ name: string; bytes: Buffer }> {
+  const got = await page.evaluate(async (i: number) => {
+    const d = (window as unknown as { __downloads: { name: string; blob: Blob }[] }).__downloads[i]!;
+    const bytes = new Uint8Array(await d.blob.arrayBuffer());
+    let bin = "";
+    for (const b of bytes) bin += String.fromCharCode(b);
+    return { name: d.name, base64: btoa(bin) };
+  }, index);
+  return { name: got.name, bytes: Buffer.from(got.base64, "base64") };
 }
 
 async function expectNoSeriousA11y(page: EnginePage, where: string) {

@@ -20,12 +20,12 @@ import { RenderError, Renderer } from "../lib/renderer.ts";
 import { parseTimer } from "../lib/timer.ts";
 import { storeUrlMedia } from "../lib/url-media.ts";
 import { saveFile } from "../lib/download.ts";
-import { canPlaceWindows, readScreens, type Screens } from "../lib/screens.ts";
+import { canPlaceWindows } from "../lib/screens.ts";
 import { keepScreenOn } from "../lib/wake-lock.ts";
 import { getAction, type ActionName, type Effect } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
+import { AudienceWindow } from "../presenter/audience-window.ts";
 import { clampPage, layoutFromLabels, plainLayout, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
-import { pickAudienceScreen, popupFeatures, sameScreen, swapTargets, type ScreenArea } from "../presenter/displays.ts";
 import { downloadDeck, exportName, inkForExport } from "../presenter/export.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { parseStrokes, type Stroke } from "../presenter/ink.ts";
@@ -116,7 +116,7 @@ let stepStartedAt = 0;
 let overlayInputAt = 0;
 let bindings: Binding[] = loadKeymap(storage);
 let presenterLayout: PresenterLayout = loadLayout(storage);
-let audienceWindow: Window | null = null;
+let audienceWindow: AudienceWindow | null = null;
 /** What ink is stored, per page, so only pages that changed are written. */
 const savedInk = new Map<number, readonly Stroke[]>();
 
@@ -164,64 +164,6 @@ function notice(text: string, kind: "warn" | "info" = "info", id?: string): void
 
 // ---- effects: what only the page can do --------------------------------------------------
 
-/**
- * Open the audience window. It opens at once (a pop-up needs the click that asked for it);
- * where the browser can place windows (Window Management API) it then moves onto another
- * screen, covering it, and is asked to go full screen there.
- */
-async function openAudience() {
-  const win = window.open(`/view/${encodeURIComponent(deck.id)}`, `deckhand-audience-${deck.id}`, popupFeatures(null));
-  if (!win) return notice(`The browser blocked the audience window. Allow pop-ups for this site, or open /view/${deck.id} in a new window.`, "warn", "audience-blocked");
-  audienceWindow = win;
-  const screens = canPlaceWindows() ? await readScreens() : null;
-  const target = screens ? pickAudienceScreen(screens.screens, screens.current) : null;
-  if (!target) {
-    notice("Audience window opened: move it to the projector, then click it (or press Shift+F there) for full screen.", "info", "audience-hint");
-    return;
-  }
-  placeAudience(target);
-  document.body.dataset.audienceScreen = target.label || `${target.left},${target.top}`;
-  notice(`Audience window placed on the other screen${target.label ? ` (${target.label})` : ""}. If it is not full screen yet, click it once.`, "info", "audience-hint");
-}
-
-/** Move the audience window onto a screen and ask it to fill it (it goes full screen itself). */
-function placeAudience(target: ScreenArea) {
-  try {
-    audienceWindow?.moveTo(target.left, target.top);
-    audienceWindow?.resizeTo(target.width, target.height);
-  } catch {
-    // A window the browser will not move: the audience moves itself on the message below.
-  }
-  channel?.post({ type: "place", placement: { left: target.left, top: target.top, width: target.width, height: target.height } });
-  // Lend this click's permission to go full screen (Capability Delegation, Chromium).
-  try {
-    (audienceWindow?.postMessage as (m: unknown, o: object) => void)?.call(audienceWindow, { type: "deckhand-fullscreen" }, { targetOrigin: location.origin, delegate: "fullscreen" });
-  } catch {
-    // No delegation in this browser: a click in the audience window does it.
-  }
-}
-
-/** The screen a window is on, by its position. */
-function screenOf(screens: Screens, win: Window): ScreenArea | null {
-  const x = win.screenX + win.outerWidth / 2;
-  const y = win.screenY + win.outerHeight / 2;
-  return screens.screens.find((s) => x >= s.left && x < s.left + s.width && y >= s.top && y < s.top + s.height) ?? null;
-}
-
-/** Swap screens: the audience window takes this screen, this window goes full screen on the audience's. */
-async function swapScreens() {
-  if (!audienceWindow || audienceWindow.closed) return notice("Open the audience window first (A), then swap.", "warn", "swap");
-  const screens = await readScreens();
-  const audienceScreen = screens ? screenOf(screens, audienceWindow) : null;
-  if (!screens || !audienceScreen || sameScreen(audienceScreen, screens.current)) {
-    return notice("Swapping needs a browser that can place windows (Chrome or Edge, with the window-management permission) and two screens. Drag the windows instead.", "warn", "swap");
-  }
-  const targets = swapTargets(screens.current, audienceScreen);
-  placeAudience(targets.audience);
-  const raw = screens.raw[screens.screens.findIndex((s) => sameScreen(s, targets.presenter))];
-  void document.documentElement.requestFullscreen?.({ screen: raw } as FullscreenOptions).catch(() => {});
-}
-
 function toggleTheme() {
   changeLayout({ ...presenterLayout, theme: presenterLayout.theme === "dark" ? "light" : "dark" }, true);
 }
@@ -233,8 +175,8 @@ function toggleFullscreen() {
 
 function runEffect(effect: Effect) {
   if (effect === "fullscreen") toggleFullscreen();
-  else if (effect === "open-audience") void openAudience();
-  else if (effect === "swap-screens") void swapScreens();
+  else if (effect === "open-audience") void audienceWindow?.open();
+  else if (effect === "swap-screens") void audienceWindow?.swap();
   else if (effect === "theme") toggleTheme();
   else if (effect === "notes-down") notesView.scroll(1);
   else if (effect === "notes-up") notesView.scroll(-1);
@@ -427,6 +369,7 @@ function onChange(state: PresenterState, previous: PresenterState) {
   if (deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) {
     void store.saveProgress(deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
       if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
+      if (presenter.current.page === state.page) document.body.dataset.savedPage = String(state.page);
     }, () => {});
   }
   if (deck && state.ink !== previous.ink) saveInk(state);
@@ -658,6 +601,7 @@ async function main() {
   const record = await store.getDeck(id);
   if (!record) return showMissing("This deck is not in this browser. Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
   deck = record;
+  audienceWindow = new AudienceWindow(deck.id, () => channel, notice);
   replace(els.title, deck.title);
   els.title.title = deck.title;
   const saved = await store.getProgress(deck.id).catch(() => undefined);

@@ -50,6 +50,20 @@ async function capture(page: EnginePage, file: string): Promise<Image> {
   return decode(readFileSync(file)) as Image;
 }
 
+/**
+ * A screenshot once `ok` holds for it, or the last one after a few seconds (the assertions
+ * that follow then fail on it). WebKit's screenshot of a window that was not in front can show
+ * a frame from before the latest paint; the page's own state is already awaited by then.
+ */
+async function captureWhen(page: EnginePage, file: string, ok: (img: Image) => boolean): Promise<Image> {
+  const deadline = Date.now() + 6000;
+  for (;;) {
+    const img = await capture(page, file);
+    if (ok(img) || Date.now() > deadline) return img;
+    await Bun.sleep(250);
+  }
+}
+
 /** Pixels inside `box` (CSS px; the screenshot is at the page's device pixel ratio) that differ clearly. */
 function changedPixels(a: Image, b: Image, box: Box, dpr: number): number {
   let changed = 0;
@@ -175,7 +189,7 @@ for (const name of ENGINES) {
       await audience.waitFor("the laser on the audience", () => !document.querySelector(".laser")!.hasAttribute("hidden"));
       await settle();
       const frame = await boxOf(audience, "#frame");
-      const after = await capture(audience, file("02-mode-pointer-audience"));
+      const after = await captureWhen(audience, file("02-mode-pointer-audience"), (img) => isRed(img, frame.x + 0.2 * frame.w, frame.y + 0.3 * frame.h, frame.dpr, 6));
       await shot(presenter, "02-mode-pointer-presenter");
       expect(changedPixels(before, after, frame, frame.dpr)).toBeGreaterThan(20);
       // Same place: 20% across, 30% down the audience's slide (not the presenter's).
@@ -197,7 +211,7 @@ for (const name of ENGINES) {
       await presenterInk(1);
       await audienceInk(1);
       await settle();
-      const after = await capture(audience, file("03-mode-pen-audience"));
+      const after = await captureWhen(audience, file("03-mode-pen-audience"), (img) => changedPixels(before, img, frame, frame.dpr) > 200);
       await shot(presenter, "03-mode-pen-presenter");
       expect(changedPixels(before, after, frame, frame.dpr)).toBeGreaterThan(200);
       // Halfway along the first leg of the V (a corner is rounded by the pen's smoothing).
@@ -206,7 +220,7 @@ for (const name of ENGINES) {
       await presenter.press("c");
       await audienceInk(0);
       await settle();
-      const cleared = await capture(audience, file("03-audience-after-clear"));
+      const cleared = await captureWhen(audience, file("03-audience-after-clear"), (img) => changedPixels(before, img, frame, frame.dpr) < 10);
       expect(changedPixels(before, cleared, frame, frame.dpr)).toBeLessThan(10);
       // Undo brings it back (Ctrl+Z), redo takes it again (Ctrl+Y); then one stroke stays for later.
       await presenter.press("Ctrl+z");
@@ -261,7 +275,7 @@ for (const name of ENGINES) {
       await audienceInk(1);
       await settle();
       const frame = await boxOf(audience, "#frame");
-      const img = await capture(audience, file("05-audience-ink-after-offline-reload"));
+      const img = await captureWhen(audience, file("05-audience-ink-after-offline-reload"), (i) => isRed(i, frame.x + 0.2 * frame.w, frame.y + 0.875 * frame.h, frame.dpr, 6));
       expect(isRed(img, frame.x + 0.2 * frame.w, frame.y + 0.875 * frame.h, frame.dpr, 6)).toBe(true);
     });
 
@@ -274,7 +288,8 @@ for (const name of ENGINES) {
       await audience.waitFor("the spotlight", () => !document.querySelector(".spotlight")!.hasAttribute("hidden"));
       await settle();
       const frame = await boxOf(audience, "#frame");
-      const img = await capture(audience, file("06-mode-spotlight-audience"));
+      const dimmed = (i: Image) => brightness(i, { x: frame.x + 5, y: frame.y + 5, w: 60, h: 40 }, frame.dpr) < 0.5 * brightness(i, { x: frame.x + frame.w / 2 - 20, y: frame.y + frame.h / 2 - 10, w: 40, h: 20 }, frame.dpr);
+      const img = await captureWhen(audience, file("06-mode-spotlight-audience"), dimmed);
       await shot(presenter, "06-mode-spotlight-presenter");
       const corner = brightness(img, { x: frame.x + 5, y: frame.y + 5, w: 60, h: 40 }, frame.dpr);
       const centre = brightness(img, { x: frame.x + frame.w / 2 - 20, y: frame.y + frame.h / 2 - 10, w: 40, h: 20 }, frame.dpr);

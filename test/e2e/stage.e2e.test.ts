@@ -224,6 +224,7 @@ for (const name of ENGINES) {
       await presenter.press("-");
       await presenter.waitFor("one step smaller", (b: number) => parseFloat(getComputedStyle(document.querySelector("#notes")!).fontSize) < b, [bigger]);
       const remembered = await size();
+      await presenter.waitFor("page 2 saved", () => document.body.dataset.savedPage === "2");
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter after reload", () => document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 30_000);
       expect(await size()).toBeCloseTo(remembered, 0);

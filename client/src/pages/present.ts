@@ -365,7 +365,12 @@ function onChange(state: PresenterState, previous: PresenterState) {
     if (!laserOnly) scheduleOverlays();
     return;
   }
+  // Storage next, before painting: the sooner the write starts, the less a crash or a reload loses.
+  save(state, previous);
   render(state, previous);
+}
+
+function save(state: PresenterState, previous: PresenterState) {
   if (deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) {
     void store.saveProgress(deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
       if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
@@ -604,8 +609,7 @@ async function main() {
   audienceWindow = new AudienceWindow(deck.id, () => channel, notice);
   replace(els.title, deck.title);
   els.title.title = deck.title;
-  const saved = await store.getProgress(deck.id).catch(() => undefined);
-  const storedInk = await store.getInk(deck.id).catch(() => new Map<number, unknown[]>());
+  const [saved, storedInk] = await Promise.all([store.getProgress(deck.id).catch(() => undefined), store.getInk(deck.id).catch(() => new Map<number, unknown[]>())]);
   const ink: Record<number, readonly Stroke[]> = {};
   for (const [page, strokes] of storedInk) {
     ink[page] = parseStrokes(strokes);
@@ -644,6 +648,8 @@ async function main() {
     else if (message.type === "report") notice("The audience window could not show this deck: " + (message.problem === "deck-missing" ? "it is not stored in this browser." : "the browser refused to read it."), "warn", "audience-report");
   });
   window.addEventListener("pagehide", () => channel?.post({ type: "bye" }));
+  // An audience window that stayed open while this one reloaded gets the state (and ink) now.
+  channel.post({ type: "state", state: audienceView(presenter.current) });
 
   wireInput();
   presenter.subscribe(onChange);

@@ -220,10 +220,11 @@ async function main() {
   wireInput();
   // Start where the presenter last was, then ask a live presenter for its state.
   const saved = await store.getProgress(deckId).catch(() => undefined);
-  ready = true;
   // The page's stored ink shows even before a presenter window answers.
   const startPage = saved?.slide ?? 1;
   const ink = parseStrokes((await store.getInk(deckId).catch(() => new Map<number, unknown[]>())).get(startPage));
+  // Ready only now: a state that came in while storage was read waits in `pending` and wins.
+  ready = true;
   apply(pending ?? { page: startPage, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink, media: {}, frozen: false });
   channel.post({ type: "hello" });
   document.body.dataset.ready = "true";

@@ -224,7 +224,7 @@ describe("migrations", () => {
 
     const store = await DeckStore.open({ name });
     opened.push(store);
-    expect(DB_VERSION).toBe(4);
+    expect(DB_VERSION).toBeGreaterThanOrEqual(4);
     expect(await store.getDeck(id)).toMatchObject({ title: "Before URL media" });
     expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([9]));
     // An old progress record has no timer: the presenter reads that as an idle timer.
@@ -233,6 +233,45 @@ describe("migrations", () => {
     expect(await store.listMediaUrls(id)).toEqual([]);
     expect(await store.putMediaFile(id, "https://x.example/v.webm", bytes(1, 2), "video/webm")).toBe(true);
     expect(await store.listMediaUrls(id)).toEqual(["https://x.example/v.webm"]);
+  });
+
+  test("v5 adds the ink store to a v4 database, keeping decks, progress and URL media; ink is per deck and page and goes with its deck", async () => {
+    const name = fresh();
+    const id = "0123456789abcdef";
+    const v4 = await openDB(name, 4, {
+      upgrade(db, oldVersion, newVersion, tx) {
+        for (let v = oldVersion; v < 4; v++) MIGRATIONS[v]!(db as never, tx as never);
+      },
+    });
+    await v4.put("decks" as never, { id, title: "Before ink", filename: "i.pdf", totalSlides: 3, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "handoff" } as never);
+    await v4.put("deckBytes" as never, { id, data: bytes(5) } as never);
+    await v4.put("progress" as never, { deckId: id, slide: 3, updatedAt: 4, timer: { status: "paused", startedAt: null, accumulatedMs: 5000 } } as never);
+    await v4.put("mediaFiles" as never, { key: `${id} https://x.example/a.gif`, deckId: id, url: "https://x.example/a.gif", data: bytes(1), mime: "image/gif", fetchedAt: 1 } as never);
+    v4.close();
+
+    const store = await DeckStore.open({ name, now: () => 77 });
+    opened.push(store);
+    expect(DB_VERSION).toBe(5);
+    expect(await store.getDeck(id)).toMatchObject({ title: "Before ink" });
+    expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([5]));
+    expect(await store.getProgress(id)).toMatchObject({ slide: 3, timer: { accumulatedMs: 5000 } });
+    expect(await store.listMediaUrls(id)).toEqual(["https://x.example/a.gif"]);
+    expect((await store.getInk(id)).size).toBe(0);
+
+    const stroke = { id: "s1", color: "#e11d48", width: 4, points: [10, 20, 0.5, 30, 40, 0.6] };
+    expect(await store.putInk(id, 2, [stroke])).toBe(true);
+    expect(await store.putInk(id, 3, [stroke, { ...stroke, id: "s2" }])).toBe(true);
+    expect([...(await store.getInk(id)).entries()]).toEqual([[2, [stroke]], [3, [stroke, { ...stroke, id: "s2" }]]]);
+    // An empty page deletes its record.
+    await store.putInk(id, 3, []);
+    expect([...(await store.getInk(id)).keys()]).toEqual([2]);
+    // Bookmark and slide times ride on the progress record.
+    await store.saveProgress(id, 2, undefined, { bookmark: 3, slideTimes: { current: { 0: 12.5 }, previous: null, mark: null } });
+    expect(await store.getProgress(id)).toEqual({ deckId: id, slide: 2, updatedAt: 77, bookmark: 3, slideTimes: { current: { 0: 12.5 }, previous: null, mark: null } });
+    // Ink goes with its deck, and ink for a deck that is gone is refused.
+    await store.deleteDeck(id);
+    expect((await store.getInk(id)).size).toBe(0);
+    expect(await store.putInk(id, 2, [stroke])).toBe(false);
   });
 
   test("a future migration appended to the list keeps existing decks", async () => {

@@ -45,7 +45,23 @@ describe("resolution", () => {
       [key("PageDown", { shiftKey: true }), "nextSlide"],
       [key("PageUp", { shiftKey: true }), "prevSlide"],
       [key("Tab"), "overview"],
-      [key("g"), "overview"],
+      [key("o"), "overview"],
+      [key("g"), "gotoPrompt"],
+      [key("f"), "freeze"],
+      [key("F", { shiftKey: true }), "fullscreen"],
+      [key("z"), "zoom"],
+      [key("c"), "clearInk"],
+      [key("d"), "toggleInk"],
+      [key("m"), "bookmarkSet"],
+      [key("M", { shiftKey: true }), "bookmarkGo"],
+      [key("Backspace", { shiftKey: true }), "histBack"],
+      [key("z", { ctrlKey: true }), "undo"],
+      [key("y", { ctrlKey: true }), "redo"],
+      [key("Z", { ctrlKey: true, shiftKey: true }), "redo"],
+      [key("l"), "modePointer"],
+      [key("i"), "modePen"],
+      [key("e"), "modeEraser"],
+      [key("x"), "modeSpotlight"],
       [key("b"), "blackout"],
       [key("."), "blackout"],
       [key("w"), "whiteout"],
@@ -62,14 +78,19 @@ describe("resolution", () => {
 
   test("digits are typed; Enter and Backspace act on them only while typing", () => {
     expect(resolveKey(key("7"), plain)).toEqual({ action: "digit", arg: "7" });
+    // pdfpc's 1–5 ride on the digit: it is typed and previews its tool.
+    expect(resolveKey(key("3"), plain)).toEqual({ action: "digit", arg: "3", mode: "pen" });
+    expect(resolveKey(key("1"), plain)).toEqual({ action: "digit", arg: "1", mode: "normal" });
+    expect(resolveKey(key("5"), { entry: true })).toEqual({ action: "digit", arg: "5", mode: "spotlight" });
     expect(resolveKey(key("Enter"), plain)?.action).toBe("next");
     expect(resolveKey(key("Enter"), { entry: true })?.action).toBe("commitEntry");
     expect(resolveKey(key("Backspace"), { entry: true })?.action).toBe("eraseEntry");
     expect(resolveKey(key("Backspace"), plain)?.action).toBe("prev");
   });
 
-  test("browser shortcuts with Ctrl, Alt or Meta are left alone", () => {
+  test("browser shortcuts with Ctrl, Alt or Meta are left alone (but Ctrl+Z/Y are ours)", () => {
     expect(resolveKey(key("r", { ctrlKey: true }), plain)).toBeNull();
+    expect(resolveKey(key("p", { ctrlKey: true }), plain)).toBeNull();
     expect(resolveKey(key("ArrowLeft", { altKey: true }), plain)).toBeNull();
   });
 });
@@ -85,11 +106,14 @@ describe("the default map", () => {
     expect(findConflicts(mine)).toEqual([{ chord: "b", actions: ["blackout", "fullscreen"] }]);
   });
 
-  test("the table lists every binding with the action's label", () => {
+  test("the table lists every action once (a tool's letter and its lone digit together) with its label", () => {
     const rows = keyTable();
-    expect(rows.length).toBe(DEFAULT_BINDINGS.length);
+    expect(rows.length).toBe(new Set(DEFAULT_BINDINGS.map((b) => (b.when === "entry" ? b.action + "|entry" : b.action))).size);
     expect(rows.find((r) => r.action === "digit")?.keys).toEqual(["0–9"]);
     expect(rows.find((r) => r.action === "nextSlide")?.keys).toEqual(["Shift+→", "Shift+Page Down"]);
+    expect(rows.find((r) => r.action === "modePen")?.keys).toEqual(["I", "3 (alone)"]);
+    expect(rows.find((r) => r.action === "modeNormal")?.keys).toEqual(["1 (alone)"]);
+    expect(rows.find((r) => r.action === "undo")?.keys).toEqual(["Ctrl+Z", "Meta+Z"]);
   });
 
   test("README.md carries the key table exactly as the key map makes it", () => {

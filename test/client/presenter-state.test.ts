@@ -183,10 +183,10 @@ describe("blank screens, notes size, panels", () => {
 });
 
 describe("the audience part of the state", () => {
-  test("only slide, blank, mode, overlays and media reach the audience", () => {
-    const s = run(initialState(), ["digit", "3"], "notesBigger", "overview", "blackout");
-    expect(audienceView(s)).toEqual({ page: 1, blank: "black", mode: "normal", overlays: {}, media: {} });
-    expect(Object.keys(audienceView(s)).sort()).toEqual(["blank", "media", "mode", "overlays", "page"]);
+  test("only slide, blank, mode, overlays, the page's ink, media and the freeze reach the audience", () => {
+    const s = run(initialState(), ["digit", "7"], "notesBigger", "overview", "blackout");
+    expect(audienceView(s)).toEqual({ page: 1, blank: "black", mode: "normal", overlays: { pointer: null, live: null, zoom: null, inkHidden: false }, ink: [], media: {}, frozen: false });
+    expect(Object.keys(audienceView(s)).sort()).toEqual(["blank", "frozen", "ink", "media", "mode", "overlays", "page"]);
   });
 
   test("speaker-only changes do not count as an audience change", () => {

@@ -204,7 +204,7 @@ describe("claim a handoff and present offline", () => {
     expect(await presenter.isVisible("#end-card")).toBe(true);
     await presenter.keyboard.press("Home");
     await presenter.waitForSelector("body[data-slide='1']");
-    await presenter.keyboard.press("g");
+    await presenter.keyboard.press("o");
     await presenter.waitForSelector("#overview:not([hidden])");
     await presenter.waitForTimeout(400);
     await shot(presenter, "presenter-overview");

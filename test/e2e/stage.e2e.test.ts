@@ -224,6 +224,7 @@ for (const name of ENGINES) {
       await presenter.press("-");
       await presenter.waitFor("one step smaller", (b: number) => parseFloat(getComputedStyle(document.querySelector("#notes")!).fontSize) < b, [bigger]);
       const remembered = await size();
+      await presenter.waitFor("page 2 saved", () => document.body.dataset.savedPage === "2");
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter after reload", () => document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 30_000);
       expect(await size()).toBeCloseTo(remembered, 0);
@@ -363,6 +364,8 @@ for (const name of ENGINES) {
     it("claim → present → offline reload: with the network gone, both windows present from storage; URL media play from their stored copy; the audience sees no error", async () => {
       await go("Shift+ArrowLeft", 6);
       await go("Shift+ArrowLeft", 5);
+      // The page is kept with the deck in IndexedDB; reload once that write has landed.
+      await presenter.waitFor("page 5 saved", () => document.body.dataset.savedPage === "5");
       if (engine.setOffline) await engine.setOffline(true);
       else {
         // Firefox's offline mode lets service-worker fetches through and WebKitWebDriver has no

@@ -14,7 +14,8 @@ function wrap(page: Page): EnginePage {
     evaluate: (fn, ...args) => page.evaluate(callSource(fn as never, args)),
     evaluateSource: async (source) => void (await page.evaluate(source)),
     waitFor: (what, fn, args = [] as never, timeoutMs = 15_000) => pollUntil(() => page.evaluate(callSource(fn as never, args)), what, timeoutMs),
-    press: (chord) => page.keyboard.press(chord === "Space" ? " " : chord),
+    // The key map writes Ctrl; Playwright names it Control.
+    press: (chord) => page.keyboard.press(chord === "Space" ? " " : chord.replace(/^Ctrl\+/, "Control+")),
     click: (selector) => page.click(selector),
     upload: (selector, path) => page.setInputFiles(selector, path),
     resize: (width, height) => page.setViewportSize({ width, height }),
@@ -33,6 +34,13 @@ function wrap(page: Page): EnginePage {
       const box = (await page.locator(selector).boundingBox())!;
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
       await page.mouse.wheel(0, deltaY);
+    },
+    mouse: async (steps) => {
+      for (const step of steps) {
+        if (step.type === "move") await page.mouse.move(step.x, step.y);
+        else if (step.type === "down") await page.mouse.down();
+        else await page.mouse.up();
+      }
     },
     screenshot: async (path) => void (await page.screenshot({ path })),
     close: () => page.close(),

@@ -70,6 +70,13 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
         await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
         await page.mouse.wheel({ deltaY });
       },
+      mouse: async (steps) => {
+        for (const step of steps) {
+          if (step.type === "move") await page.mouse.move(step.x, step.y);
+          else if (step.type === "down") await page.mouse.down();
+          else await page.mouse.up();
+        }
+      },
       screenshot: async (path) => void (await page.screenshot({ path: path as `${string}.png` })),
       close: () => page.close(),
     };

@@ -141,6 +141,18 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         const actions = driver.actions({ async: true }) as unknown as { scroll(x: number, y: number, dx: number, dy: number, origin: unknown): { perform(): Promise<void> } };
         await actions.scroll(0, 0, 0, deltaY, await driver.findElement(By.css(selector))).perform();
       },
+      mouse: async (steps) => {
+        await focus();
+        // One W3C action chain: pointer moves relative to the viewport, then press/release.
+        const { Origin } = (await import("selenium-webdriver/lib/input.js")) as unknown as { Origin: { VIEWPORT: unknown } };
+        let actions = driver.actions({ async: true }) as unknown as { move(o: object): typeof actions; press(): typeof actions; release(): typeof actions; perform(): Promise<void> };
+        for (const step of steps) {
+          if (step.type === "move") actions = actions.move({ x: Math.round(step.x), y: Math.round(step.y), origin: Origin.VIEWPORT, duration: 16 });
+          else if (step.type === "down") actions = actions.press();
+          else actions = actions.release();
+        }
+        await actions.perform();
+      },
       screenshot: async (path) => {
         await focus();
         writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));

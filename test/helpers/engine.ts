@@ -48,9 +48,17 @@ export interface EnginePage {
   swipe(selector: string, dx: number): Promise<void>;
   /** Turn the mouse wheel over the element's centre by `deltaY` pixels. */
   wheel(selector: string, deltaY: number): Promise<void>;
+  /**
+   * Real mouse input, in order: moves to viewport CSS pixels, presses and releases the left
+   * button (a drag is down, moves, up). Each engine's own input pipeline, so pointer events,
+   * coalesced samples and pointer capture are the browser's.
+   */
+  mouse(steps: readonly MouseStep[]): Promise<void>;
   screenshot(path: string): Promise<void>;
   close(): Promise<void>;
 }
+
+export type MouseStep = { type: "move"; x: number; y: number } | { type: "down" } | { type: "up" };
 
 export interface Engine {
   name: EngineName;

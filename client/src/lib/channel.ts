@@ -5,25 +5,43 @@
  * version `v`; a window drops messages of a version it does not know (an old tab left open
  * across an update) instead of misreading them. The state message carries the same
  * AudienceState that live viewers will get over a WebSocket.
+ *
+ * Version 2 (stage tools): AudienceState gained `ink` and `frozen`, its overlays carry the
+ * pointer, the stroke being drawn and the zoom; `overlay` is the small message sent when
+ * only the pointer or the live stroke moved. A version-1 window would show a picture without
+ * the presenter's ink, so it is not fed.
  */
 import type { ActionName } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
+import type { Overlays } from "../presenter/state.ts";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+
+/** Where the audience window should be: a screen's area (Window Management API). */
+export interface Placement {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
 
 export type ChannelMessage =
   /** Presenter → audience: everything the audience shows. */
-  | { v: 1; type: "state"; state: AudienceState }
+  | { v: 2; type: "state"; state: AudienceState }
+  /** Presenter → audience: only the overlays moved; `at` is the input event's epoch ms (latency metric). */
+  | { v: 2; type: "overlay"; overlays: Overlays; at: number }
   /** Audience → presenter: "I am here, send me the state". */
-  | { v: 1; type: "hello" }
+  | { v: 2; type: "hello" }
   /** Audience → presenter: a clicker or keyboard pressed in the audience window. */
-  | { v: 1; type: "command"; action: ActionName; arg?: string }
+  | { v: 2; type: "command"; action: ActionName; arg?: string }
   /** Audience → presenter: something only the speaker should read (the projector stays clean). */
-  | { v: 1; type: "report"; problem: "deck-missing" | "storage-refused" | "deck-unreadable" }
+  | { v: 2; type: "report"; problem: "deck-missing" | "storage-refused" | "deck-unreadable" }
+  /** Presenter → audience: move to this screen area and go full screen there (swap). */
+  | { v: 2; type: "place"; placement: Placement }
   /** Presenter → audience: the presenter window closed; the audience keeps the last picture. */
-  | { v: 1; type: "bye" };
+  | { v: 2; type: "bye" };
 
-export type ChannelMessageBody = ChannelMessage extends infer M ? (M extends { v: 1 } ? Omit<M, "v"> : never) : never;
+export type ChannelMessageBody = ChannelMessage extends infer M ? (M extends { v: 2 } ? Omit<M, "v"> : never) : never;
 
 export function channelName(deckId: string): string {
   return `deckhand:deck:${deckId}`;

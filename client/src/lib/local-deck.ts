@@ -39,7 +39,7 @@ export async function importLocalPdf(file: File, store: DeckStore): Promise<Deck
     try {
       opened = await renderer.open(data);
     } catch (error) {
-      // The worker judges the deck by the server's own rule (src/pdf/accept.ts): a file the
+      // The worker judges the deck by the server's own rule (src/deck/accept.ts): a file the
       // server would refuse with PDF_ENCRYPTED is refused here with the same sentence.
       const code = error instanceof RenderError ? error.code : undefined;
       const detail = code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "It may be damaged; export the deck as PDF again.";

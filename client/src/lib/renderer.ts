@@ -4,7 +4,7 @@
  * slides, and look-ahead so stepping forward shows a slide that is already painted.
  */
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
-import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
+import type { Clip, OpenResult, PageInk, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */
 const CACHE_LIMIT = 10;
@@ -71,10 +71,10 @@ export class Renderer {
     return this.call<string>({ type: "text", page });
   }
 
-  /** Render slide `page` at `width` device pixels; cached by slide and width. */
-  render(page: number, width: number, priority = 100): Promise<RenderResult> {
+  /** Render slide `page` (or its `clip`, a zoom) at `width` device pixels; cached by slide, clip and width. */
+  render(page: number, width: number, priority = 100, clip?: Clip): Promise<RenderResult> {
     const w = Math.max(16, Math.round(width));
-    const key = `${page}@${w}`;
+    const key = clip ? `${page}@${w}[${clip.x},${clip.y},${clip.w},${clip.h}]` : `${page}@${w}`;
     let entry = this.cache.get(key);
     if (entry) {
       // Refresh its place in the LRU order.
@@ -82,7 +82,7 @@ export class Renderer {
       this.cache.set(key, entry);
       return entry;
     }
-    entry = this.call<RenderResult>({ type: "render", page, width: w, priority });
+    entry = this.call<RenderResult>(clip ? { type: "render", page, width: w, priority, clip } : { type: "render", page, width: w, priority });
     entry.catch(() => this.cache.delete(key));
     this.cache.set(key, entry);
     while (this.cache.size > CACHE_LIMIT) {
@@ -103,6 +103,12 @@ export class Renderer {
   prefetch(page: number, width: number, count: number, pageCount: number): void {
     for (let i = 1; i <= count && page + i <= pageCount; i++) void this.render(page + i, width, 50 - i).catch(() => {});
     if (page > 1) void this.render(page - 1, width, 10).catch(() => {});
+  }
+
+  /** A copy of the deck's bytes with the ink written as PDF Ink annotations (by mupdf, here). */
+  exportWithInk(data: ArrayBuffer, ink: PageInk[]): Promise<Uint8Array> {
+    const copy = data.slice(0);
+    return this.call<Uint8Array>({ type: "export", data: copy, ink }, [copy]);
   }
 
   attachment(name: string): Promise<Uint8Array | null> {

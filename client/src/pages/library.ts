@@ -1,7 +1,8 @@
 /**
  * @module client/pages/library
- * `/` — the decks stored in this browser: open, delete, and open a local PDF without any
- * upload (which leads to the share screen: how to open the audience window). Each card shows
+ * `/` — the decks stored in this browser: open, download (as it came, or with the ink drawn
+ * while presenting, written as PDF Ink annotations in the browser), delete, and open a local
+ * PDF without any upload (which leads to the share screen: how to open the audience window). Each card shows
  * the deck's first page; decks without a stored thumbnail get one rendered in the background,
  * one at a time, and kept, so the next visit renders nothing.
  */
@@ -10,6 +11,7 @@ import { formatBytes, formatDate, pluralSlides } from "../lib/format.ts";
 import { importLocalPdf, LocalDeckError } from "../lib/local-deck.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { Renderer } from "../lib/renderer.ts";
+import { downloadDeck, inkForExport } from "../presenter/export.ts";
 import { needsThumbnail, storeThumbnail } from "../lib/thumbnail.ts";
 import { DeckStore, StorageError, type DeckRecord, type ThumbnailRecord } from "../storage/deck-store.ts";
 
@@ -44,6 +46,25 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
     await refresh();
   });
   const source = deck.source === "handoff" ? "From a link" : "From this computer";
+  const download = (withInk: boolean) => async () => {
+    const bytes = await store.getDeckBytes(deck.id);
+    if (!bytes) return notice(`“${deck.title}” is no longer stored in this browser.`);
+    const ink = withInk ? inkForExport(await store.getInk(deck.id)) : [];
+    // The worker that writes the ink exists only for this download.
+    const renderer = ink.length ? new Renderer() : null;
+    try {
+      await downloadDeck({ bytes, title: deck.title, ink, withInk, renderer });
+    } catch {
+      notice(`The PDF of “${deck.title}” could not be written. Download it as it came instead.`);
+    } finally {
+      renderer?.terminate();
+    }
+  };
+  const original = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-download": "original" }, "As it came");
+  const withInk = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-download": "ink" }, "With the ink");
+  original.addEventListener("click", download(false));
+  withInk.addEventListener("click", download(true));
+  const downloads = h("details", { class: "deck-download" }, h("summary", { class: "btn btn-small btn-ghost", "aria-label": `Download ${deck.title}` }, "Download"), h("div", { class: "deck-download-menu" }, original, withInk));
   return h(
     "li",
     { class: "deck-card", "data-deck": deck.id },
@@ -58,7 +79,7 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
     ),
     h("p", { class: "deck-meta" }, [deck.totalSlides ? pluralSlides(deck.totalSlides) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
     h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
-    h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), del),
+    h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), downloads, del),
   );
 }
 

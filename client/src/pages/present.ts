@@ -2,11 +2,12 @@
  * @module client/pages/present
  * /present/{deck} — the presenter window. It wires the pieces together and holds no
  * presenting logic of its own: the state and its named actions live in client/presenter/,
- * the key map in client/presenter/keymap.ts, and the views render the state. Keys, buttons,
- * swipes, the wheel and the audience window's clicker all dispatch actions; every change is
- * rendered, saved with the deck (page, timer) or per browser (notes size, wheel), and — the
- * audience part only — sent to the audience window. Everything comes from IndexedDB and the
- * render worker, so it works with no network.
+ * the key map in client/presenter/keymap.ts (the user's own from keymap-store.ts), and the
+ * views render the state. Keys, buttons, the stage tools on the slide, swipes, the wheel and
+ * the audience window's clicker all dispatch actions; every change is rendered, saved with
+ * the deck (page, timer, bookmark, slide times, ink) or per browser (notes size, wheel,
+ * layout, keys), and — the audience part only — sent to the audience window. Everything
+ * comes from IndexedDB and the render worker, so it works with no network.
  */
 import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/deck/accept.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
@@ -18,21 +19,35 @@ import { offlineNotice, offlineReady, registerOffline } from "../lib/offline.ts"
 import { RenderError, Renderer } from "../lib/renderer.ts";
 import { parseTimer } from "../lib/timer.ts";
 import { storeUrlMedia } from "../lib/url-media.ts";
-import { getAction, type Effect } from "../presenter/actions.ts";
-import { audienceChanged, audienceView } from "../presenter/audience.ts";
+import { saveFile } from "../lib/download.ts";
+import { canPlaceWindows } from "../lib/screens.ts";
+import { keepScreenOn } from "../lib/wake-lock.ts";
+import { getAction, type ActionName, type Effect } from "../presenter/actions.ts";
+import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
+import { AudienceWindow } from "../presenter/audience-window.ts";
 import { clampPage, layoutFromLabels, plainLayout, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { downloadDeck, exportName, inkForExport } from "../presenter/export.ts";
 import { watchGestures } from "../presenter/gestures.ts";
-import { chordOf, resolveChord } from "../presenter/keymap.ts";
+import { parseStrokes, type Stroke } from "../presenter/ink.ts";
+import { chordOf, resolveChord, type Binding } from "../presenter/keymap.ts";
+import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap, resetKeymap, saveKeymap } from "../presenter/keymap-store.ts";
+import { loadLayout, resetLayout, saveLayout, type PresenterLayout } from "../presenter/layout.ts";
 import { reportMedia } from "../presenter/media-sync.ts";
+import { parseSlideTimes, slideTimesNow } from "../presenter/navigation.ts";
 import { loadPreferences, savePreferences } from "../presenter/preferences.ts";
+import { watchSlideInput } from "../presenter/slide-input.ts";
 import { initialState, type PresenterState } from "../presenter/state.ts";
 import { PresenterStore } from "../presenter/store.ts";
 import { renderCounter, slideName } from "../presenter/views/counter-view.ts";
-import { renderKeys } from "../presenter/views/help-view.ts";
+import { KeysView } from "../presenter/views/keys-view.ts";
+import { applyLayout, renderLayoutEditor, watchSplitters } from "../presenter/views/layout-view.ts";
 import { NotesView } from "../presenter/views/notes-view.ts";
+import { OverlayView } from "../presenter/views/overlay-view.ts";
 import { OverviewView } from "../presenter/views/overview-view.ts";
 import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
 import { renderTimer } from "../presenter/views/timer-view.ts";
+import { renderTimes, timeRows, timesCsv } from "../presenter/views/times-view.ts";
+import { renderToolbox } from "../presenter/views/toolbox-view.ts";
 import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 import { DeckStore, type DeckRecord } from "../storage/deck-store.ts";
 
@@ -40,6 +55,10 @@ import { DeckStore, type DeckRecord } from "../storage/deck-store.ts";
 const LOOKAHEAD = 3;
 /** How often the clocks redraw. */
 const TICK_MS = 500;
+/** A page size until mupdf has read the deck: 16:9 in points. */
+const GUESS_SIZE = { w: 720, h: 405 };
+/** Panels that take the keyboard: only the keys that close them act on the talk meanwhile. */
+const MODAL_PANELS = new Set(["overview", "help", "goto", "times", "export"]);
 
 interface Metrics {
   phases?: Record<string, number | undefined>;
@@ -50,6 +69,7 @@ interface Metrics {
   steps: number[];
 }
 const metrics: Metrics = { steps: [] };
+const storage = browserStorage();
 
 const els = {
   title: $("#deck-title"),
@@ -72,6 +92,13 @@ const els = {
   overview: $("#overview"),
   help: $("#help"),
   wheelSetting: $("#setting-wheel") as HTMLInputElement,
+  stage: $("#main"),
+  toolbox: $("#toolbox"),
+  gotoPanel: $("#goto-panel") as HTMLFormElement,
+  gotoInput: $("#goto-input") as HTMLInputElement,
+  layoutEditor: $("#layout-editor"),
+  timesPanel: $("#times-panel"),
+  exportPanel: $("#export-panel"),
 };
 
 let deck: DeckRecord;
@@ -85,13 +112,32 @@ let stopReporting: (() => void) | null = null;
 let mediaToken = 0;
 /** When the key or click that started the current step happened (for the step metric). */
 let stepStartedAt = 0;
+/** Epoch ms of the pointer event behind the latest overlay change (the audience measures latency from it). */
+let overlayInputAt = 0;
+let bindings: Binding[] = loadKeymap(storage);
+let presenterLayout: PresenterLayout = loadLayout(storage);
+let audienceWindow: AudienceWindow | null = null;
+/** What ink is stored, per page, so only pages that changed are written. */
+const savedInk = new Map<number, readonly Stroke[]>();
 
-const presenter = new PresenterStore(initialState(loadPreferences()), () => ({ layout, now: Date.now() }), runEffect);
-(window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => layout };
+const pageSize = (page: number) => sizes?.get(page) ?? GUESS_SIZE;
+const presenter = new PresenterStore(initialState(loadPreferences()), () => ({ layout, now: Date.now(), pageSize }), runEffect);
+(window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => layout, bindings: () => bindings };
 
 const currentView = new SlideView(els.currentFrame, els.currentBox, els.current, () => renderer, () => sizes, 100);
 const nextView = new SlideView(els.nextFrame, els.nextBox, els.next, () => renderer, () => sizes, 90);
 const notesView = new NotesView($("#notes"));
+// The laser dot is drawn on the audience window only; this window aims with a crosshair.
+const overlayView = new OverlayView(els.currentFrame, els.mediaLayer, $("#zoom-box"), false);
+const keysView = new KeysView({
+  list: $("#keys"),
+  status: $("#keys-status"),
+  bindings: () => bindings,
+  change: (next) => {
+    bindings = next;
+    saveKeymap(storage, next);
+  },
+});
 const overviewView = new OverviewView(els.overview, $("#overview-grid"), (page) => {
   presenter.dispatch("goToPage", page);
   if (presenter.current.panel === "overview") presenter.dispatch("overview");
@@ -118,10 +164,8 @@ function notice(text: string, kind: "warn" | "info" = "info", id?: string): void
 
 // ---- effects: what only the page can do --------------------------------------------------
 
-function openAudience() {
-  const win = window.open(`/view/${encodeURIComponent(deck.id)}`, `deckhand-audience-${deck.id}`, "popup,width=1280,height=720");
-  if (!win) notice(`The browser blocked the audience window. Allow pop-ups for this site, or open /view/${deck.id} in a new window.`, "warn", "audience-blocked");
-  else notice("Audience window opened: move it to the projector, then click it (or press F there) for full screen.", "info", "audience-hint");
+function toggleTheme() {
+  changeLayout({ ...presenterLayout, theme: presenterLayout.theme === "dark" ? "light" : "dark" }, true);
 }
 
 function toggleFullscreen() {
@@ -131,7 +175,9 @@ function toggleFullscreen() {
 
 function runEffect(effect: Effect) {
   if (effect === "fullscreen") toggleFullscreen();
-  else if (effect === "open-audience") openAudience();
+  else if (effect === "open-audience") void audienceWindow?.open();
+  else if (effect === "swap-screens") void audienceWindow?.swap();
+  else if (effect === "theme") toggleTheme();
   else if (effect === "notes-down") notesView.scroll(1);
   else if (effect === "notes-up") notesView.scroll(-1);
 }
@@ -145,6 +191,7 @@ async function showPage(page: number) {
   stopReporting = null;
   els.mediaLayer.replaceChildren();
   const label = slideName(layout, page);
+  currentView.zoom = presenter.current.overlays.zoom;
   const width = await currentView.show(page, label);
   if (width === null || presenter.current.page !== page) return;
   currentView.describe(page, label);
@@ -195,19 +242,38 @@ function renderPanels(state: PresenterState, previous: PresenterState | null) {
   if (previous && state.panel === previous.panel) return;
   els.overview.hidden = state.panel !== "overview";
   els.help.hidden = state.panel !== "help";
-  $("#btn-overview").setAttribute("aria-pressed", String(state.panel === "overview"));
-  $("#btn-help").setAttribute("aria-pressed", String(state.panel === "help"));
+  els.gotoPanel.hidden = state.panel !== "goto";
+  els.layoutEditor.hidden = state.panel !== "layout";
+  els.timesPanel.hidden = state.panel !== "times";
+  els.exportPanel.hidden = state.panel !== "export";
+  for (const [id, panel] of [["#btn-overview", "overview"], ["#btn-help", "help"], ["#btn-layout", "layout"], ["#btn-times", "times"], ["#btn-export", "export"]] as const) {
+    $(id).setAttribute("aria-pressed", String(state.panel === panel));
+  }
+  document.body.dataset.panel = state.panel;
   if (state.panel === "overview" && renderer && sizes) overviewView.open(layout, renderer, sizes, state.page);
-  else if (state.panel === "help") $("#help-close").focus();
-  else if (previous && previous.panel !== "none" && (els.overview.contains(document.activeElement) || els.help.contains(document.activeElement))) {
-    (document.activeElement as HTMLElement | null)?.blur();
+  else if (state.panel === "help") {
+    keysView.render();
+    $("#help-close").focus();
+  } else if (state.panel === "goto") {
+    els.gotoInput.value = "";
+    replace($("#goto-status"), "");
+    els.gotoInput.focus();
+  } else if (state.panel === "layout") renderLayoutEditor(layoutDeps);
+  else if (state.panel === "times") {
+    renderTimes($("#times-table"), $("#times-summary"), currentTimeRows());
+    $("#times-csv").focus();
+  } else if (state.panel === "export") $("#export-ink").focus();
+  else if (previous && previous.panel !== "none") {
+    const open = [els.overview, els.help, els.gotoPanel, els.layoutEditor, els.timesPanel, els.exportPanel];
+    if (open.some((p) => p.contains(document.activeElement))) (document.activeElement as HTMLElement | null)?.blur();
   }
 }
 
 function renderBlank(state: PresenterState) {
   els.blankCover.hidden = state.blank === "none";
   els.blankCover.dataset.blank = state.blank;
-  replace(els.blankText, state.blank === "white" ? "The audience sees a white screen — W or Esc to return" : "The audience sees a black screen — B or Esc to return");
+  const keyOf = (action: ActionName) => bindings.find((b) => b.action === action && !b.when)?.keys[0];
+  replace(els.blankText, state.blank === "white" ? `The audience sees a white screen — ${keyOf("whiteout")?.toUpperCase() ?? "W"} or Esc to return` : `The audience sees a black screen — ${keyOf("blackout")?.toUpperCase() ?? "B"} or Esc to return`);
   $("#btn-blank").setAttribute("aria-pressed", String(state.blank === "black"));
   $("#btn-white").setAttribute("aria-pressed", String(state.blank === "white"));
   document.body.classList.toggle("is-blank", state.blank !== "none");
@@ -218,28 +284,136 @@ function timerEls() {
   return { elapsed: $("#elapsed"), countdownBox: $("#countdown-box"), countdown: $("#countdown"), wallclock: $("#wallclock"), toggle: $("#btn-timer") as HTMLButtonElement };
 }
 
+/** The stage tools over the presenter's own slide: what the audience sees when not frozen. */
+function renderOverlays(state: PresenterState, previous: PresenterState | null) {
+  if (previous && state.overlays === previous.overlays && state.ink === previous.ink && state.mode === previous.mode && state.page === previous.page) return;
+  const live = audienceView({ ...state, frozen: null });
+  if (!previous || state.page === previous.page) currentView.setZoom(state.overlays.zoom, slideName(layout, state.page));
+  overlayView.render(live, pageSize(state.page));
+}
+
+function onlyOverlays(state: PresenterState, previous: PresenterState): boolean {
+  if (state.overlays === previous.overlays) return false;
+  for (const key of Object.keys(state) as (keyof PresenterState)[]) if (key !== "overlays" && state[key] !== previous[key]) return false;
+  return true;
+}
+
+let overlayFrame = 0;
+function scheduleOverlays() {
+  if (overlayFrame) return;
+  overlayFrame = requestAnimationFrame(() => {
+    overlayFrame = 0;
+    const state = presenter.current;
+    overlayView.render(audienceView({ ...state, frozen: null }), pageSize(state.page));
+  });
+}
+
 function render(state: PresenterState, previous: PresenterState | null) {
-  renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, deck?.title ?? "deckhand");
-  document.body.dataset.slide = String(state.page);
-  document.body.dataset.label = layout.labels[state.page - 1] ?? String(state.page);
-  if (!previous || state.page !== previous.page) void showPage(state.page);
-  notesView.render(state.page, extras.notes[state.page], state.notesScale);
+  const moved = !previous || state.page !== previous.page;
+  if (moved || state.entry !== previous.entry || state.notice !== previous.notice || state.mode !== previous.mode) {
+    renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, deck?.title ?? "deckhand");
+  }
+  if (moved) {
+    document.body.dataset.slide = String(state.page);
+    document.body.dataset.label = layout.labels[state.page - 1] ?? String(state.page);
+    void showPage(state.page);
+  }
+  renderOverlays(state, previous);
+  if (moved || state.notesScale !== previous.notesScale) notesView.render(state.page, extras.notes[state.page], state.notesScale);
   if (!previous || state.blank !== previous.blank) renderBlank(state);
   renderPanels(state, previous);
   if (!previous || state.timer !== previous.timer) renderTimer(timerEls(), state.timer, extras.timer);
+  renderToolbox(els.toolbox, state, previous);
+  $("#frozen-banner").hidden = !state.frozen;
+  $("#zoom-banner").hidden = !state.zoomSelect;
   els.wheelSetting.checked = state.wheelNavigation;
 }
 
+function currentTimeRows() {
+  const s = presenter.current;
+  return timeRows(layout, slideTimesNow(s, layout, Date.now()), s.slideTimes.previous);
+}
+
+/** Store the pages whose ink changed (each page is its own record). */
+function saveInk(state: PresenterState) {
+  for (const [key, strokes] of Object.entries(state.ink)) {
+    const page = Number(key);
+    if (savedInk.get(page) === strokes) continue;
+    savedInk.set(page, strokes);
+    void store.putInk(deck.id, page, strokes).then(() => {
+      if (presenter.current.ink[page] === strokes) document.body.dataset.savedInk = String(Object.values(presenter.current.ink).reduce((n, list) => n + list.length, 0));
+    }, () => notice("This browser refused to store the ink (storage full?); it stays until the window closes.", "warn", "ink-storage"));
+  }
+}
+
 function onChange(state: PresenterState, previous: PresenterState) {
+  // The audience first: a pointer's message leaves before this window paints its own copy.
+  const seen = audienceView(state);
+  const before = audienceView(previous);
+  if (audienceChanged(seen, before)) {
+    if (onlyOverlaysChanged(seen, before)) channel?.post({ type: "overlay", overlays: seen.overlays, at: overlayInputAt || performance.timeOrigin + performance.now() });
+    else channel?.post({ type: "state", state: seen });
+  }
+  // A pointer or pen sample changes only the overlays: paint them once per frame and do
+  // nothing else, so a fast mouse never keeps this window (and the audience, which shares
+  // its browser's main thread) busy.
+  if (onlyOverlays(state, previous)) {
+    // The laser is drawn on the audience only (this window aims with a crosshair): a moving
+    // laser leaves nothing here to paint, and even an empty frame here costs the audience's
+    // frame its deadline on a busy machine (bench/pointer.ts).
+    const laserOnly = state.mode === "pointer" && state.overlays.live === previous.overlays.live && state.overlays.zoom === previous.overlays.zoom;
+    if (!laserOnly) scheduleOverlays();
+    return;
+  }
+  // Storage next, before painting: the sooner the write starts, the less a crash or a reload loses.
+  save(state, previous);
   render(state, previous);
-  if (audienceChanged(audienceView(state), audienceView(previous))) channel?.post({ type: "state", state: audienceView(state) });
-  if (deck && (state.page !== previous.page || state.timer !== previous.timer)) {
-    void store.saveProgress(deck.id, state.page, state.timer).then(() => {
+}
+
+function save(state: PresenterState, previous: PresenterState) {
+  if (deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) {
+    void store.saveProgress(deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
       if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
+      if (presenter.current.page === state.page) document.body.dataset.savedPage = String(state.page);
     }, () => {});
   }
+  if (deck && state.ink !== previous.ink) saveInk(state);
   if (state.notesScale !== previous.notesScale || state.wheelNavigation !== previous.wheelNavigation) {
     savePreferences({ notesScale: state.notesScale, wheelNavigation: state.wheelNavigation });
+  }
+}
+
+// ---- layout ------------------------------------------------------------------------------
+
+function changeLayout(next: PresenterLayout, save: boolean) {
+  presenterLayout = next;
+  applyLayout(els.stage, next);
+  if (save) saveLayout(storage, next);
+}
+
+const layoutDeps = {
+  stage: els.stage,
+  editor: els.layoutEditor,
+  layout: () => presenterLayout,
+  change: changeLayout,
+  reset: () => {
+    changeLayout(resetLayout(storage), false);
+    renderLayoutEditor(layoutDeps);
+  },
+};
+
+// ---- export ------------------------------------------------------------------------------
+
+async function exportDeck(withInk: boolean) {
+  const status = $("#export-status");
+  replace(status, withInk ? "Writing the ink into the PDF…" : "");
+  try {
+    const found = await store.getDeckWithBytes(deck.id);
+    if (!found) throw new Error("gone");
+    await downloadDeck({ bytes: found.bytes, title: deck.title, ink: inkForExport(presenter.current.ink), withInk, renderer });
+    replace(status, withInk && !inkForExport(presenter.current.ink).length ? `No ink yet: saved “${exportName(deck.title, false)}” as it came.` : "Saved to your downloads.");
+  } catch {
+    replace(status, "The PDF could not be written. Try again, or download it as it came.");
   }
 }
 
@@ -251,22 +425,23 @@ function tabMovesFocus(target: HTMLElement, state: PresenterState): boolean {
 }
 
 function onKey(event: KeyboardEvent) {
-  if (event.defaultPrevented) return;
+  if (event.defaultPrevented || keysView.busy) return;
   const target = event.target as HTMLElement;
-  if (target.closest("input, textarea, select, [contenteditable='true']")) return;
+  if (target.closest("input, textarea, select, [contenteditable='true'], [role='separator']")) return;
   const chord = chordOf(event);
   if (!chord) return;
   const state = presenter.current;
-  const resolved = resolveChord(chord, { entry: !!state.entry });
+  const resolved = resolveChord(chord, { entry: !!state.entry }, bindings);
   if (!resolved) return;
   // Buttons and links keep their own Enter and Space, unless a number is being typed.
   if ((chord === "Enter" || chord === "Space") && target.closest("button, a") && !state.entry) return;
   if (chord === "Tab" && tabMovesFocus(target, state)) return;
   // In an open panel only the keys that close it act; the grid handles its own arrows.
-  if (state.panel !== "none" && !["escape", "overview", "help"].includes(resolved.action)) return;
+  if (MODAL_PANELS.has(state.panel) && !["escape", "overview", "help", "slideTimes", "exportPanel", "gotoPrompt"].includes(resolved.action)) return;
   event.preventDefault();
   stepStartedAt = performance.now();
-  presenter.dispatch(resolved.action, resolved.arg);
+  if (resolved.action === "digit") presenter.dispatch("digit", resolved.mode ? { digit: resolved.arg, mode: resolved.mode } : resolved.arg);
+  else presenter.dispatch(resolved.action, resolved.arg);
 }
 
 function wireInput() {
@@ -275,18 +450,56 @@ function wireInput() {
     const name = button.dataset.action!;
     button.addEventListener("click", () => {
       stepStartedAt = performance.now();
-      if (getAction(name)) presenter.dispatch(name as never);
+      if (getAction(name)) presenter.dispatch(name as ActionName);
     });
   }
-  const gestures = watchGestures([$(".current-pane"), $(".next-pane")], () => presenter.current.wheelNavigation, (direction) => presenter.dispatch(direction));
+  for (const swatch of els.toolbox.querySelectorAll<HTMLElement>("[data-color]")) swatch.addEventListener("click", () => presenter.dispatch("penColor", swatch.dataset.color));
+  for (const width of els.toolbox.querySelectorAll<HTMLElement>("[data-width]")) width.addEventListener("click", () => presenter.dispatch("penWidth", Number(width.dataset.width)));
+  const gestures = watchGestures([$(".current-pane"), $(".next-pane")], () => presenter.current.wheelNavigation && presenter.current.mode === "normal", (direction) => presenter.dispatch(direction));
   els.currentFrame.addEventListener("click", (event) => {
-    // A click on a video's controls drives the video, not the talk; a swipe's tap is the swipe.
-    if ((event.target as HTMLElement).closest(".media-item") || gestures.swipedRecently()) return;
+    // A click on a video's controls drives the video, not the talk; a swipe's tap is the swipe;
+    // with a tool in hand (or choosing a zoom) a click is the tool's.
+    const s = presenter.current;
+    if ((event.target as HTMLElement).closest(".media-item") || gestures.swipedRecently() || s.mode !== "normal" || s.zoomSelect) return;
     presenter.dispatch("next");
+  });
+  watchSlideInput({
+    frame: els.currentFrame,
+    zoomBox: $("#zoom-box"),
+    state: () => presenter.current,
+    pageSize: () => pageSize(presenter.current.page),
+    dispatch: (name, arg) => presenter.dispatch(name, arg),
+    inputAt: (at) => (overlayInputAt = at),
   });
   els.wheelSetting.addEventListener("change", () => {
     if (els.wheelSetting.checked !== presenter.current.wheelNavigation) presenter.dispatch("wheelToggle");
   });
+  els.gotoPanel.addEventListener("submit", (event) => {
+    event.preventDefault();
+    presenter.dispatch("gotoLabel", els.gotoInput.value);
+    if (presenter.current.panel === "goto") replace($("#goto-status"), presenter.current.notice ?? "");
+  });
+  els.gotoPanel.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    presenter.dispatch("escape");
+  });
+  $("#keys-reset").addEventListener("click", () => {
+    bindings = resetKeymap(storage);
+    keysView.render();
+    replace($("#keys-status"), "Keys reset to the defaults.");
+  });
+  // Another window changed the key map: this one follows.
+  window.addEventListener("storage", (event) => {
+    if (event.key !== KEYMAP_STORAGE_KEY) return;
+    bindings = loadKeymap(storage);
+    if (presenter.current.panel === "help") keysView.render();
+  });
+  $("#layout-reset").addEventListener("click", layoutDeps.reset);
+  watchSplitters(layoutDeps);
+  $("#times-csv").addEventListener("click", () => saveFile(timesCsv(currentTimeRows()), exportName(deck.title, false).replace(/\.pdf$/, " — slide times.csv"), "text/csv"));
+  $("#export-original").addEventListener("click", () => void exportDeck(false));
+  $("#export-ink").addEventListener("click", () => void exportDeck(true));
   let resizeTimer: ReturnType<typeof setTimeout> | undefined;
   new ResizeObserver(() => {
     clearTimeout(resizeTimer);
@@ -297,6 +510,12 @@ function wireInput() {
       if (preview !== null) void nextView.relayout(`Next: ${slideName(layout, preview)}`);
     }, 120);
   }).observe(els.currentBox);
+  new ResizeObserver(() => {
+    const page = presenter.current.page;
+    const preview = previewPage(layout, page);
+    if (preview !== null) void nextView.relayout(`Next: ${slideName(layout, preview)}`);
+    else nextView.size(page);
+  }).observe(els.nextBox);
 }
 
 // ---- start-up ----------------------------------------------------------------------------
@@ -371,6 +590,9 @@ async function loadExtras() {
 
 async function main() {
   const id = deckIdFromPath();
+  applyLayout(els.stage, presenterLayout);
+  $("#btn-swap").hidden = !canPlaceWindows();
+  keepScreenOn((status) => (document.body.dataset.wakeLock = status));
   // Start the worker first: compiling mupdf's WASM overlaps reading the deck from storage.
   renderer = new Renderer();
   mediaCtx.renderer = renderer;
@@ -384,11 +606,24 @@ async function main() {
   const record = await store.getDeck(id);
   if (!record) return showMissing("This deck is not in this browser. Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
   deck = record;
+  audienceWindow = new AudienceWindow(deck.id, () => channel, notice);
   replace(els.title, deck.title);
   els.title.title = deck.title;
-  const saved = await store.getProgress(deck.id).catch(() => undefined);
+  const [saved, storedInk] = await Promise.all([store.getProgress(deck.id).catch(() => undefined), store.getInk(deck.id).catch(() => new Map<number, unknown[]>())]);
+  const ink: Record<number, readonly Stroke[]> = {};
+  for (const [page, strokes] of storedInk) {
+    ink[page] = parseStrokes(strokes);
+    savedInk.set(page, ink[page]!);
+  }
   const fromHash = Number(new URLSearchParams(location.hash.slice(1)).get("slide"));
-  presenter.set({ ...presenter.current, page: fromHash || saved?.slide || 1, timer: parseTimer(saved?.timer) });
+  presenter.set({
+    ...presenter.current,
+    page: fromHash || saved?.slide || 1,
+    timer: parseTimer(saved?.timer),
+    ink,
+    bookmark: typeof saved?.bookmark === "number" ? saved.bookmark : null,
+    slideTimes: parseSlideTimes(saved?.slideTimes),
+  });
   showSkeleton();
   if (sizes) renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, presenter.current, deck.title);
 
@@ -413,8 +648,9 @@ async function main() {
     else if (message.type === "report") notice("The audience window could not show this deck: " + (message.problem === "deck-missing" ? "it is not stored in this browser." : "the browser refused to read it."), "warn", "audience-report");
   });
   window.addEventListener("pagehide", () => channel?.post({ type: "bye" }));
+  // An audience window that stayed open while this one reloaded gets the state (and ink) now.
+  channel.post({ type: "state", state: audienceView(presenter.current) });
 
-  renderKeys($("#keys"));
   wireInput();
   presenter.subscribe(onChange);
   render(presenter.current, null);

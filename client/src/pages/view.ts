@@ -1,22 +1,29 @@
 /**
  * @module client/pages/view
  * /view/{deck} — the audience window, for the projector. It shows the slide full-bleed on
- * black, its media, and black or white screens — exactly the AudienceState the presenter
- * sends over the channel, and nothing else: no deckhand text ever reaches the projector.
- * Problems (the deck is not stored here, storage refused) go to the presenter window.
- * A clicker pressed while this window has focus is resolved by the same key map and sent
- * to the presenter.
+ * black, its media, the stage tools (ink, the stroke being drawn, the laser pointer, the
+ * spotlight, a zoomed region re-rendered sharp) and black or white screens — exactly the
+ * AudienceState the presenter sends over the channel, and nothing else: no deckhand text
+ * ever reaches the projector. Problems (the deck is not stored here, storage refused) go to
+ * the presenter window. A clicker pressed while this window has focus is resolved by the
+ * same key map (the user's own) and sent to the presenter. It keeps the screen on, and
+ * goes where the presenter places it (Window Management API) and full screen there.
  */
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $ } from "../lib/dom.ts";
+import { keepScreenOn } from "../lib/wake-lock.ts";
 import { mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
 import { clampPage, layoutFromLabels, plainLayout, type DeckLayout } from "../presenter/deck-layout.ts";
 import { resolveKey } from "../presenter/keymap.ts";
+import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
+import { parseStrokes } from "../presenter/ink.ts";
+import { NO_OVERLAYS } from "../presenter/state.ts";
+import { OverlayView, setData } from "../presenter/views/overlay-view.ts";
 import { follow } from "../presenter/media-sync.ts";
 import { slideName } from "../presenter/views/counter-view.ts";
 import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
@@ -44,6 +51,12 @@ let pending: AudienceState | null = null;
 
 const slide = new SlideView($("#frame"), $("#main"), $("#slide") as HTMLCanvasElement, () => renderer, () => sizes, 100);
 const layer = $("#media-layer");
+const overlay = new OverlayView($("#frame"), layer);
+const storage = browserStorage();
+let bindings = loadKeymap(storage);
+/** Pointer latency: ms from the presenter's input event to this window's next frame (bench/pointer.ts reads it). */
+const pointerLatency: number[] = [];
+(window as unknown as { __deckhand: unknown }).__deckhand = { pointerLatency, state: () => state };
 
 const mediaCtx: MediaContext = {
   renderer: null as unknown as Renderer,
@@ -76,6 +89,7 @@ async function showPage(page: number) {
   mounted = [];
   const label = slideName(layout, page);
   document.body.dataset.slide = String(page);
+  slide.zoom = state?.overlays.zoom ?? null;
   const width = await slide.show(page, label);
   if (width === null || token !== mediaToken) return;
   slide.describe(page, label);
@@ -96,7 +110,40 @@ function apply(next: AudienceState) {
   document.body.dataset.blank = next.blank;
   const page = clampPage(layout, next.page);
   if (!previous || page !== slide.page) void showPage(page);
-  else followAll();
+  else {
+    slide.setZoom(next.overlays.zoom, slideName(layout, page));
+    followAll();
+  }
+  drawOverlays(next);
+}
+
+function drawOverlays(next: AudienceState) {
+  overlay.render(next, sizes?.get(clampPage(layout, next.page)) ?? { w: 720, h: 405 });
+  setData(document.body, "mode", next.mode);
+  setData(document.body, "frozen", String(next.frozen));
+  setData(document.body, "ink", String(next.ink.length));
+}
+
+/** Only the pointer or the stroke being drawn moved: draw now, and time it to the next frame. */
+function applyOverlays(overlays: AudienceState["overlays"], at: number) {
+  if (!state) return;
+  state = { ...state, overlays };
+  drawOverlays(state);
+  requestAnimationFrame(() => {
+    pointerLatency.push(performance.timeOrigin + performance.now() - at);
+    if (pointerLatency.length > 2000) pointerLatency.splice(0, 1000);
+  });
+}
+
+/** The presenter placed this window (Window Management API): move there and fill the screen. */
+function place(placement: { left: number; top: number; width: number; height: number }) {
+  try {
+    window.moveTo(placement.left, placement.top);
+    window.resizeTo(placement.width, placement.height);
+  } catch {
+    // Not a window script may move: the presenter moved it, or the speaker drags it.
+  }
+  void document.documentElement.requestFullscreen?.().catch(() => {});
 }
 
 function toggleFullscreen() {
@@ -106,8 +153,15 @@ function toggleFullscreen() {
 
 function wireInput() {
   document.addEventListener("click", toggleFullscreen);
+  window.addEventListener("storage", (event) => {
+    if (event.key === KEYMAP_STORAGE_KEY) bindings = loadKeymap(storage);
+  });
+  // The presenter lends its click's permission to go full screen (Capability Delegation).
+  window.addEventListener("message", (event) => {
+    if (event.origin === location.origin && (event.data as { type?: string } | null)?.type === "deckhand-fullscreen") void document.documentElement.requestFullscreen?.().catch(() => {});
+  });
   document.addEventListener("keydown", (event) => {
-    const resolved = resolveKey(event, { entry: false });
+    const resolved = resolveKey(event, { entry: false }, bindings);
     if (!resolved) return;
     if (resolved.action === "fullscreen") toggleFullscreen();
     else if (getAction(resolved.action)?.remote) channel?.post({ type: "command", action: resolved.action, ...(resolved.arg ? { arg: resolved.arg } : {}) });
@@ -129,7 +183,14 @@ function wireInput() {
 
 async function main() {
   deckId = deckIdFromPath();
+  keepScreenOn((status) => (document.body.dataset.wakeLock = status));
   channel = openChannel(deckId, (message) => {
+    if (message.type === "place") return place(message.placement);
+    if (message.type === "overlay") {
+      if (ready) applyOverlays(message.overlays, message.at);
+      else if (pending) pending = { ...pending, overlays: message.overlays };
+      return;
+    }
     if (message.type !== "state") return;
     if (ready) apply(message.state);
     else pending = message.state;
@@ -159,8 +220,12 @@ async function main() {
   wireInput();
   // Start where the presenter last was, then ask a live presenter for its state.
   const saved = await store.getProgress(deckId).catch(() => undefined);
+  // The page's stored ink shows even before a presenter window answers.
+  const startPage = saved?.slide ?? 1;
+  const ink = parseStrokes((await store.getInk(deckId).catch(() => new Map<number, unknown[]>())).get(startPage));
+  // Ready only now: a state that came in while storage was read waits in `pending` and wins.
   ready = true;
-  apply(pending ?? { page: saved?.slide ?? 1, blank: "none", mode: "normal", overlays: {}, media: {} });
+  apply(pending ?? { page: startPage, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink, media: {}, frozen: false });
   channel.post({ type: "hello" });
   document.body.dataset.ready = "true";
   setInterval(followAll, FOLLOW_MS);

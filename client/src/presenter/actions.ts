@@ -3,21 +3,26 @@
  * Every thing a presenter can do, as one named action (Excalidraw's model): a label for the
  * key table, `perform(state, context, arg)` → the next state (pure, so it is tested without a
  * browser), and for the few that reach outside the state (full screen, a window, scrolling)
- * an `effect` the page carries out. Keys, buttons, swipes, the wheel and the audience
- * window's clicker all dispatch these names; nothing else changes the presenter state.
+ * an `effect` the page carries out. Keys, buttons, swipes, the wheel, the pointer on the
+ * slide and the audience window's clicker all dispatch these names; nothing else changes the
+ * presenter state. The stage tools (modes, ink, zoom, freeze) are in ./tool-actions.ts.
  */
 import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
-import { clampPage, nextSlideStart, pageForLabel, previousSlideStart, type DeckLayout } from "./deck-layout.ts";
-import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type PresenterState } from "./state.ts";
+import { nextSlideStart, pageForLabel, previousSlideStart, type DeckLayout } from "./deck-layout.ts";
+import { goTo, historyBack, markSlideTime } from "./navigation.ts";
+import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type Mode, type PresenterState } from "./state.ts";
+import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
 
 export interface ActionContext {
   layout: DeckLayout;
   /** Wall-clock ms (Date.now) of the action. */
   now: number;
+  /** A page's size in PDF points (zoom regions are fitted to it); a 16:9 guess when unknown. */
+  pageSize?: (page: number) => { w: number; h: number };
 }
 
 /** What a page does beyond the state: things only the DOM or the browser can do. */
-export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up";
+export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme";
 
 export interface PresenterAction {
   name: ActionName;
@@ -26,6 +31,8 @@ export interface PresenterAction {
   /** An audience window may send it: a clicker or keyboard pointed at the projector's window. */
   remote?: boolean;
   effect?: Effect;
+  /** Pointer and stroke samples: many a second, never a key of their own. */
+  internal?: boolean;
   perform(state: PresenterState, context: ActionContext, arg?: unknown): PresenterState;
 }
 
@@ -40,6 +47,11 @@ export type ActionName =
   | "commitEntry"
   | "eraseEntry"
   | "goToPage"
+  | "gotoPrompt"
+  | "gotoLabel"
+  | "histBack"
+  | "bookmarkSet"
+  | "bookmarkGo"
   | "overview"
   | "help"
   | "blackout"
@@ -52,27 +64,39 @@ export type ActionName =
   | "timerStart"
   | "timerPause"
   | "timerReset"
+  | "slideTimes"
   | "fullscreen"
   | "audience"
+  | "swapScreens"
+  | "layoutEditor"
+  | "theme"
+  | "exportPanel"
   | "wheelToggle"
-  | "media";
+  | "media"
+  | "modeNormal"
+  | "modePointer"
+  | "modePen"
+  | "modeEraser"
+  | "modeSpotlight"
+  | "penColor"
+  | "penWidth"
+  | "pointer"
+  | "strokeStart"
+  | "strokeMove"
+  | "strokeEnd"
+  | "erase"
+  | "clearInk"
+  | "toggleInk"
+  | "undo"
+  | "redo"
+  | "zoom"
+  | "zoomTo"
+  | "freeze";
 
 /** Steps of the notes size: each press is a visible change, and the ends stay readable. */
 const NOTES_STEP = 1.15;
 /** Digits kept for "number + Enter": no deck has a label longer than this. */
 const MAX_ENTRY = 8;
-
-/**
- * Move to `page`. Leaving the page drops its media state (the new page reports its own),
- * and the first move of the talk starts an idle timer, as in pdfpc.
- */
-export function goTo(state: PresenterState, context: ActionContext, page: number): PresenterState {
-  const target = clampPage(context.layout, page);
-  const base = { ...state, entry: "", notice: null };
-  if (target === state.page) return base;
-  const timer = state.timer.status === "idle" ? startTimer(state.timer, context.now) : state.timer;
-  return { ...base, page: target, media: {}, timer };
-}
 
 function toggleBlank(state: PresenterState, blank: Exclude<Blank, "none">): PresenterState {
   return { ...state, blank: state.blank === blank ? "none" : blank };
@@ -83,6 +107,12 @@ function scaleNotes(state: PresenterState, factor: number): PresenterState {
   return { ...state, notesScale: Math.min(NOTES_SCALE_MAX, Math.max(NOTES_SCALE_MIN, scaled)) };
 }
 
+/** +/-: the tool in hand grows or shrinks (pdfpc's increaseSize); in Normal, the notes text. */
+function bigger(state: PresenterState, up: boolean): PresenterState {
+  if (state.mode === "normal") return scaleNotes(state, up ? NOTES_STEP : 1 / NOTES_STEP);
+  return resizeTool(state, up);
+}
+
 const same = (state: PresenterState) => state;
 
 function isPlayback(value: unknown): value is { id: string; playback: MediaPlayback } {
@@ -90,7 +120,54 @@ function isPlayback(value: unknown): value is { id: string; playback: MediaPlayb
   return !!v && typeof v.id === "string" && !!v.playback && typeof v.playback.playing === "boolean" && Number.isFinite(v.playback.time) && Number.isFinite(v.playback.at);
 }
 
-const list: PresenterAction[] = [
+/**
+ * A typed digit: it joins the number being typed (Enter goes there, PowerPoint's habit) and,
+ * when the key map gives that digit a tool (pdfpc's 1–5), switches to it at once; Enter then
+ * restores the tool that was in hand, so "3 Enter" is slide 3 and a lone "3" is the pen.
+ */
+function typeDigit(state: PresenterState, arg: unknown): PresenterState {
+  const { digit, mode } = typeof arg === "string" ? { digit: arg, mode: undefined } : ((arg ?? {}) as { digit?: unknown; mode?: Mode });
+  if (typeof digit !== "string" || !/^[0-9]$/.test(digit) || state.entry.length >= MAX_ENTRY) return state;
+  const before = state.modeBeforeEntry ?? state.mode;
+  const next: PresenterState = { ...state, entry: state.entry + digit, notice: null };
+  if (!mode) return state.modeBeforeEntry ? { ...next, mode: state.modeBeforeEntry } : next;
+  return { ...next, mode, modeBeforeEntry: before, overlays: mode === state.mode ? state.overlays : { ...state.overlays, pointer: null } };
+}
+
+function commitEntry(s: PresenterState, c: ActionContext): PresenterState {
+  const restored = s.modeBeforeEntry ? { ...s, mode: s.modeBeforeEntry, modeBeforeEntry: null } : s;
+  if (!s.entry) return goTo(restored, c, s.page + 1);
+  const page = pageForLabel(c.layout, s.entry);
+  return page === null ? { ...restored, entry: "", notice: `No slide “${s.entry}” in this deck.` } : goTo(restored, c, page, { jump: true });
+}
+
+function gotoLabel(s: PresenterState, c: ActionContext, arg: unknown): PresenterState {
+  if (typeof arg !== "string" || !arg.trim()) return { ...s, panel: "none" };
+  const page = pageForLabel(c.layout, arg);
+  if (page === null) return { ...s, notice: `No slide “${arg.trim()}” in this deck.` };
+  return { ...goTo(s, c, page, { jump: true }), panel: "none" };
+}
+
+function panel(s: PresenterState, which: PresenterState["panel"]): PresenterState {
+  return { ...s, panel: s.panel === which ? "none" : which, entry: "" };
+}
+
+/**
+ * Esc undoes the outermost thing, one at a time: a panel, typed digits, a zoom (or choosing
+ * one), a black/white screen, a frozen audience, then the tool in hand.
+ */
+function escape(s: PresenterState): PresenterState {
+  if (s.panel !== "none") return { ...s, panel: "none" };
+  if (s.entry || s.notice) return { ...s, entry: "", notice: null, modeBeforeEntry: null };
+  if (s.zoomSelect) return { ...s, zoomSelect: false };
+  if (s.overlays.zoom) return { ...s, overlays: { ...s.overlays, zoom: null } };
+  if (s.blank !== "none") return { ...s, blank: "none" };
+  if (s.frozen) return { ...s, frozen: null };
+  if (s.mode !== "normal") return { ...s, mode: "normal", overlays: { ...s.overlays, pointer: null, live: null } };
+  return s;
+}
+
+const core: PresenterAction[] = [
   { name: "next", label: "Next page (the next step of a slide's overlays)", remote: true, perform: (s, c) => goTo(s, c, s.page + 1) },
   { name: "prev", label: "Previous page", remote: true, perform: (s, c) => goTo(s, c, s.page - 1) },
   {
@@ -105,58 +182,74 @@ const list: PresenterAction[] = [
     remote: true,
     perform: (s, c) => goTo(s, c, previousSlideStart(c.layout, s.page) ?? 1),
   },
-  { name: "first", label: "First slide", remote: true, perform: (s, c) => goTo(s, c, 1) },
-  { name: "last", label: "Last slide", remote: true, perform: (s, c) => goTo(s, c, c.layout.pageCount) },
-  {
-    name: "digit",
-    label: "Type a slide number (then Enter goes to it)",
-    perform: (s, _c, arg) => (typeof arg === "string" && /^[0-9]$/.test(arg) && s.entry.length < MAX_ENTRY ? { ...s, entry: s.entry + arg, notice: null } : s),
-  },
-  {
-    name: "commitEntry",
-    label: "Go to the typed slide",
-    perform: (s, c) => {
-      if (!s.entry) return goTo(s, c, s.page + 1);
-      const page = pageForLabel(c.layout, s.entry);
-      return page === null ? { ...s, entry: "", notice: `No slide “${s.entry}” in this deck.` } : goTo(s, c, page);
-    },
-  },
+  { name: "first", label: "First slide", remote: true, perform: (s, c) => goTo(s, c, 1, { jump: true }) },
+  { name: "last", label: "Last slide", remote: true, perform: (s, c) => goTo(s, c, c.layout.pageCount, { jump: true }) },
+  { name: "digit", label: "Type a slide number (then Enter goes to it)", perform: (s, _c, arg) => typeDigit(s, arg) },
+  { name: "commitEntry", label: "Go to the typed slide", perform: commitEntry },
   { name: "eraseEntry", label: "Erase the last typed digit", perform: (s) => ({ ...s, entry: s.entry.slice(0, -1) }) },
   {
     name: "goToPage",
     label: "Go to a page",
-    perform: (s, c, arg) => (typeof arg === "number" && Number.isFinite(arg) ? goTo(s, c, arg) : s),
+    internal: true,
+    perform: (s, c, arg) => (typeof arg === "number" && Number.isFinite(arg) ? goTo(s, c, arg, { jump: true }) : s),
   },
-  { name: "overview", label: "Overview of all slides", perform: (s) => ({ ...s, panel: s.panel === "overview" ? "none" : "overview", entry: "" }) },
-  { name: "help", label: "Show the keys", perform: (s) => ({ ...s, panel: s.panel === "help" ? "none" : "help", entry: "" }) },
+  { name: "gotoPrompt", label: "Go to a slide: asks for its label (pdfpc)", perform: (s) => panel(s, "goto") },
+  { name: "gotoLabel", label: "Go to the slide with the label given", internal: true, perform: gotoLabel },
+  { name: "histBack", label: "Back to where the last jump came from (history)", perform: historyBack },
+  { name: "bookmarkSet", label: "Bookmark this page", perform: (s) => ({ ...s, bookmark: s.page, notice: "Bookmarked; Shift+M returns here." }) },
+  {
+    name: "bookmarkGo",
+    label: "Return to the bookmark",
+    perform: (s, c) => (s.bookmark === null ? { ...s, notice: "No bookmark yet: M sets one." } : goTo(s, c, s.bookmark, { jump: true })),
+  },
+  { name: "overview", label: "Overview of all slides", perform: (s) => panel(s, "overview") },
+  { name: "help", label: "Show the keys (and change them)", perform: (s) => panel(s, "help") },
   { name: "blackout", label: "Black screen for the audience (again to return)", remote: true, perform: (s) => toggleBlank(s, "black") },
   { name: "whiteout", label: "White screen for the audience (again to return)", remote: true, perform: (s) => toggleBlank(s, "white") },
-  {
-    name: "escape",
-    label: "Close a panel, clear typed digits, or end a black/white screen",
-    remote: true,
-    perform: (s) => {
-      if (s.panel !== "none") return { ...s, panel: "none" };
-      if (s.entry || s.notice) return { ...s, entry: "", notice: null };
-      return s.blank !== "none" ? { ...s, blank: "none" } : s;
-    },
-  },
-  { name: "notesBigger", label: "Larger notes text", perform: (s) => scaleNotes(s, NOTES_STEP) },
-  { name: "notesSmaller", label: "Smaller notes text", perform: (s) => scaleNotes(s, 1 / NOTES_STEP) },
+  { name: "escape", label: "Close a panel, clear typed digits, zoom out, end a black/white screen or a freeze, then back to Normal", remote: true, perform: escape },
+  { name: "notesBigger", label: "Larger: the notes text, or the pen, eraser, pointer or spotlight in hand", perform: (s) => bigger(s, true) },
+  { name: "notesSmaller", label: "Smaller: the notes text, or the tool in hand", perform: (s) => bigger(s, false) },
   { name: "notesDown", label: "Scroll the notes down", effect: "notes-down", perform: same },
   { name: "notesUp", label: "Scroll the notes up", effect: "notes-up", perform: same },
-  { name: "timerStart", label: "Start the timer", perform: (s, c) => ({ ...s, timer: startTimer(s.timer, c.now) }) },
-  { name: "timerPause", label: "Pause or resume the timer", perform: (s, c) => ({ ...s, timer: toggleTimer(s.timer, c.now) }) },
-  { name: "timerReset", label: "Reset the timer (it starts again at the next slide change)", perform: (s) => ({ ...s, timer: resetTimer() }) },
+  {
+    name: "timerStart",
+    label: "Start the timer",
+    perform: (s, c) => {
+      const timer = startTimer(s.timer, c.now);
+      return { ...s, timer, slideTimes: markSlideTime(s.slideTimes, c.layout, s.page, s.timer, c.now) };
+    },
+  },
+  {
+    name: "timerPause",
+    label: "Pause or resume the timer",
+    perform: (s, c) => ({ ...s, timer: toggleTimer(s.timer, c.now), slideTimes: markSlideTime(s.slideTimes, c.layout, s.page, s.timer, c.now) }),
+  },
+  {
+    name: "timerReset",
+    label: "Reset the timer (it starts again at the next slide change); this run's slide times become the previous run's",
+    perform: (s, c) => {
+      const current = markSlideTime(s.slideTimes, c.layout, s.page, s.timer, c.now).current;
+      const previous = Object.keys(current).length ? current : s.slideTimes.previous;
+      return { ...s, timer: resetTimer(), slideTimes: { current: {}, previous, mark: null } };
+    },
+  },
+  { name: "slideTimes", label: "Rehearsal: the time spent on each slide", perform: (s) => panel(s, "times") },
   { name: "fullscreen", label: "Full screen", effect: "fullscreen", perform: same },
-  { name: "audience", label: "Open the audience window", effect: "open-audience", perform: same },
+  { name: "audience", label: "Open the audience window (on a second screen when the browser can place it)", effect: "open-audience", perform: same },
+  { name: "swapScreens", label: "Swap the presenter and audience screens", effect: "swap-screens", perform: same },
+  { name: "layoutEditor", label: "Arrange the presenter's layout", perform: (s) => panel(s, "layout") },
+  { name: "theme", label: "Light or dark presenter theme", effect: "theme", perform: same },
+  { name: "exportPanel", label: "Download the deck (as it came, or with the ink)", perform: (s) => panel(s, "export") },
   { name: "wheelToggle", label: "Mouse wheel and swipes change slides (on/off)", perform: (s) => ({ ...s, wheelNavigation: !s.wheelNavigation }) },
   {
     name: "media",
     label: "A medium on the slide played, paused or moved",
+    internal: true,
     perform: (s, _c, arg) => (isPlayback(arg) ? { ...s, media: { ...s.media, [arg.id]: arg.playback } } : s),
   },
 ];
+
+const list: PresenterAction[] = [...core, ...TOOL_ACTIONS];
 
 export const ACTIONS: ReadonlyMap<ActionName, PresenterAction> = new Map(list.map((a) => [a.name, a]));
 

@@ -1,11 +1,14 @@
 /**
  * @module client/presenter/audience
  * What the audience sees, derived from the presenter state and nothing else: the page,
- * black/white screens, media playback, and (for the stage tools) the mode and overlays.
- * The audience window renders exactly this; live viewers on other devices will get the same
- * value. Speaker-only things — notes, timer, panels, typed digits, notices — are not in it,
- * so they cannot reach the projector.
+ * black/white screens, the stage tools (mode, pointer, the stroke being drawn, zoom), the
+ * page's ink and media playback — or, while frozen, the picture kept at the freeze (a black
+ * or white screen still covers it). The audience window renders exactly this; live viewers
+ * on other devices will get the same value. Speaker-only things — notes, timer, panels, typed
+ * digits, notices, other pages' ink, undo history — are not in it, so they cannot reach the
+ * projector. Plain JSON: it crosses a BroadcastChannel now and a WebSocket later.
  */
+import type { Stroke } from "./ink.ts";
 import type { Blank, MediaPlayback, Mode, Overlays, PresenterState } from "./state.ts";
 
 export interface AudienceState {
@@ -13,16 +16,33 @@ export interface AudienceState {
   blank: Blank;
   mode: Mode;
   overlays: Overlays;
+  /** The committed strokes of `page` (empty while ink is hidden). */
+  ink: readonly Stroke[];
   media: Record<string, MediaPlayback>;
+  /** The picture is frozen (the presenter is elsewhere); only blank follows the presenter. */
+  frozen: boolean;
 }
 
+const EMPTY: readonly Stroke[] = [];
+
 export function audienceView(state: PresenterState): AudienceState {
-  return { page: state.page, blank: state.blank, mode: state.mode, overlays: state.overlays, media: state.media };
+  if (state.frozen) return { ...state.frozen, blank: state.blank, frozen: true };
+  const hidden = state.overlays.inkHidden;
+  const overlays = hidden && state.overlays.live ? { ...state.overlays, live: null } : state.overlays;
+  return { page: state.page, blank: state.blank, mode: state.mode, overlays, ink: hidden ? EMPTY : (state.ink[state.page] ?? EMPTY), media: state.media, frozen: false };
 }
 
 /** Whether two audience states differ (only then is one sent). */
 export function audienceChanged(a: AudienceState, b: AudienceState): boolean {
-  return a.page !== b.page || a.blank !== b.blank || a.mode !== b.mode || a.overlays !== b.overlays || a.media !== b.media;
+  return a.page !== b.page || a.blank !== b.blank || a.mode !== b.mode || a.overlays !== b.overlays || a.ink !== b.ink || a.media !== b.media || a.frozen !== b.frozen;
+}
+
+/**
+ * Whether only the fast-moving overlays (pointer, the stroke being drawn) changed: then a
+ * small `overlay` message is enough, which keeps the pointer within a frame.
+ */
+export function onlyOverlaysChanged(a: AudienceState, b: AudienceState): boolean {
+  return a.overlays !== b.overlays && a.page === b.page && a.blank === b.blank && a.mode === b.mode && a.ink === b.ink && a.media === b.media && a.frozen === b.frozen && a.overlays.zoom === b.overlays.zoom && a.overlays.inkHidden === b.overlays.inkHidden;
 }
 
 /**

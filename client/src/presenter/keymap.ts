@@ -3,24 +3,41 @@
  * The one key map. Default bindings are listed here once; the presenter and the audience
  * window resolve keys through it, the `?` panel and the README table are made from it (a
  * test keeps the README true). Bindings are data — action name → key chords — so a user's
- * own map can later replace any of them (`findConflicts` is what a key editor refuses on).
+ * own map replaces any of them (./keymap-store.ts keeps it; `findConflicts` is what the key
+ * editor refuses on).
  *
  * The defaults follow the anchors a presenter already knows: PowerPoint and Keynote
  * (arrows, Space, N/P, B/. black, W/, white, number + Enter), and pdfpc (Tab overview,
- * Shift+Page Up/Down past overlays, +/- notes size, S start and T pause of the timer).
+ * Shift+Page Up/Down past overlays, +/- sizes, S start and T pause of the timer, F freeze,
+ * Z zoom, C clear, D hide ink, M / Shift+M bookmark, G go to, Shift+Backspace history,
+ * Ctrl+Z / Ctrl+Y undo and redo). Two of pdfpc's keys collide with older habits here:
+ * - pdfpc's digits 1–5 pick a tool, and digits + Enter go to a slide (PowerPoint, Keynote,
+ *   deckhand before): a lone digit does both — it picks its tool at once and starts a
+ *   number; Enter goes to that slide and puts the tool back ("digit" bindings below).
+ * - pdfpc's F freezes; deckhand's F was full screen, which moves to Shift+F (and the
+ *   browser's own F11); G asked for a label in pdfpc and opened the overview here, which
+ *   keeps Tab and O.
  */
 import { getAction, type ActionName } from "./actions.ts";
+import type { Mode } from "./state.ts";
 
 export interface Binding {
   action: ActionName;
   keys: readonly string[];
-  /** Only while digits are being typed (number + Enter); wins over the plain bindings. */
-  when?: "entry";
+  /**
+   * "entry": only while digits are being typed (number + Enter); wins over plain bindings.
+   * "digit": a digit that also picks this tool when typed (pdfpc's 1–5); never conflicts
+   * with the digit it rides on.
+   */
+  when?: "entry" | "digit";
   /** The pressed key is the action's argument (the digit typed). */
   keyIsArg?: boolean;
 }
 
-const DIGITS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+export const DIGITS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+
+/** The tool each mode action picks (a "digit" binding hands it to the digit action). */
+export const MODE_OF: Partial<Record<ActionName, Mode>> = { modeNormal: "normal", modePointer: "pointer", modePen: "pen", modeEraser: "eraser", modeSpotlight: "spotlight" };
 
 export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "next", keys: ["ArrowRight", "ArrowDown", "PageDown", "Space", "Enter", "n"] },
@@ -32,7 +49,26 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "digit", keys: DIGITS, keyIsArg: true },
   { action: "commitEntry", keys: ["Enter"], when: "entry" },
   { action: "eraseEntry", keys: ["Backspace"], when: "entry" },
-  { action: "overview", keys: ["Tab", "g", "o"] },
+  { action: "gotoPrompt", keys: ["g"] },
+  { action: "histBack", keys: ["Shift+Backspace"] },
+  { action: "bookmarkSet", keys: ["m"] },
+  { action: "bookmarkGo", keys: ["Shift+m"] },
+  { action: "overview", keys: ["Tab", "o"] },
+  { action: "modeNormal", keys: ["1"], when: "digit" },
+  { action: "modePointer", keys: ["l"] },
+  { action: "modePointer", keys: ["2"], when: "digit" },
+  { action: "modePen", keys: ["i"] },
+  { action: "modePen", keys: ["3"], when: "digit" },
+  { action: "modeEraser", keys: ["e"] },
+  { action: "modeEraser", keys: ["4"], when: "digit" },
+  { action: "modeSpotlight", keys: ["x"] },
+  { action: "modeSpotlight", keys: ["5"], when: "digit" },
+  { action: "clearInk", keys: ["c"] },
+  { action: "toggleInk", keys: ["d"] },
+  { action: "undo", keys: ["Ctrl+z", "Meta+z"] },
+  { action: "redo", keys: ["Ctrl+y", "Ctrl+Shift+z", "Meta+Shift+z"] },
+  { action: "zoom", keys: ["z"] },
+  { action: "freeze", keys: ["f"] },
   { action: "blackout", keys: ["b", "."] },
   { action: "whiteout", keys: ["w", ","] },
   { action: "notesBigger", keys: ["+", "="] },
@@ -42,8 +78,12 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "timerStart", keys: ["s"] },
   { action: "timerPause", keys: ["t"] },
   { action: "timerReset", keys: ["r"] },
-  { action: "fullscreen", keys: ["f"] },
+  { action: "slideTimes", keys: ["Shift+t"] },
+  { action: "fullscreen", keys: ["Shift+f"] },
   { action: "audience", keys: ["a"] },
+  { action: "swapScreens", keys: ["Shift+a"] },
+  { action: "layoutEditor", keys: ["Shift+c"] },
+  { action: "exportPanel", keys: ["Shift+e"] },
   { action: "help", keys: ["?"] },
   { action: "escape", keys: ["Escape"] },
 ];
@@ -81,6 +121,8 @@ export function chordOf(event: KeyEventLike): string | null {
 export interface Resolved {
   action: ActionName;
   arg?: string;
+  /** A digit that also picks a tool (pdfpc's 1–5): the digit action previews it. */
+  mode?: Mode;
 }
 
 export interface KeyContext {
@@ -96,7 +138,10 @@ export function resolveChord(chord: string, context: KeyContext, bindings: reado
   }
   const binding = bindings.find((b) => !b.when && b.keys.includes(chord));
   if (!binding) return null;
-  return binding.keyIsArg ? { action: binding.action, arg: chord } : { action: binding.action };
+  if (!binding.keyIsArg) return { action: binding.action };
+  const tool = bindings.find((b) => b.when === "digit" && b.keys.includes(chord));
+  const mode = tool ? MODE_OF[tool.action] : undefined;
+  return mode ? { action: binding.action, arg: chord, mode } : { action: binding.action, arg: chord };
 }
 
 export function resolveKey(event: KeyEventLike, context: KeyContext, bindings: readonly Binding[] = DEFAULT_BINDINGS): Resolved | null {
@@ -147,13 +192,35 @@ export interface KeyRow {
   action: ActionName;
 }
 
-/** One row per binding, in the order above: what `?` shows and the README lists. */
+/** How a binding's keys are written: the ten digits as one "0–9", a tool's digit as "3 (alone)". */
+function displayKeys(b: Binding): string[] {
+  if (b.keyIsArg && b.keys.join() === DIGITS.join()) return ["0–9"];
+  return b.keys.map((k) => (b.when === "digit" ? `${k} (alone)` : displayChord(k)));
+}
+
+/**
+ * One row per action (its plain and "digit" keys together), in the order above; the
+ * number-entry bindings keep rows of their own: what `?` shows and the README lists.
+ */
 export function keyTable(bindings: readonly Binding[] = DEFAULT_BINDINGS): KeyRow[] {
-  return bindings.map((b) => ({
-    action: b.action,
-    keys: b.keyIsArg && b.keys.join() === DIGITS.join() ? ["0–9"] : b.keys.map(displayChord),
-    label: (getAction(b.action)?.label ?? b.action) + (b.when === "entry" ? " (while typing a number)" : ""),
-  }));
+  const rows: KeyRow[] = [];
+  const byAction = new Map<string, KeyRow>();
+  for (const b of bindings) {
+    const id = b.when === "entry" ? `${b.action}|entry` : b.action;
+    const existing = byAction.get(id);
+    if (existing) {
+      existing.keys.push(...displayKeys(b));
+      continue;
+    }
+    const row: KeyRow = {
+      action: b.action,
+      keys: displayKeys(b),
+      label: (getAction(b.action)?.label ?? b.action) + (b.when === "entry" ? " (while typing a number)" : b.keyIsArg ? "; a digit marked “alone” below also picks its tool at once, as in pdfpc — Enter then goes to the slide and puts the tool back" : ""),
+    };
+    byAction.set(id, row);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.keys.length);
 }
 
 /** The README's key table, in markdown. */

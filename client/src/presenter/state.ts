@@ -1,23 +1,37 @@
 /**
  * @module client/presenter/state
  * Everything the presenter window is, as one immutable value: where the talk is, what the
- * audience sees, the timer, the notes size and which panel is open. Named actions
- * (./actions.ts) turn one state into the next; views render it; the audience window gets
- * the part meant for it (./audience.ts). Stage tools (pointer, ink, zoom, freeze) join as a
- * `mode` and `overlays`, and live viewers get the same audience part, without a new model.
+ * audience sees, the stage tools (mode, ink, pointer, zoom, freeze), the timer and the
+ * rehearsal's slide times, the notes size and which panel is open. Named actions
+ * (./actions.ts, ./tool-actions.ts) turn one state into the next; views render it; the
+ * audience window gets the part meant for it (./audience.ts), and live viewers will get the
+ * same part.
  */
 import { IDLE_TIMER, type TimerState } from "../lib/timer.ts";
+import type { Point, Rect, Stroke } from "./ink.ts";
 
 export type Blank = "none" | "black" | "white";
 
-/** Tools of the stage issue join here ("pointer" | "pen" | …); "normal" is plain presenting. */
-export type Mode = "normal";
+/** The stage tools, pdfpc's five: plain presenting, laser pointer, pen, eraser, spotlight. */
+export type Mode = "normal" | "pointer" | "pen" | "eraser" | "spotlight";
+const MODES: readonly Mode[] = ["normal", "pointer", "pen", "eraser", "spotlight"];
 
 /**
- * Drawn over the slide on every screen (pointer, ink, zoom region). None exist yet; the
- * field is carried through to the audience so adding one changes no message type.
+ * Drawn over the slide on every screen. Coordinates are PDF points from the page's top-left
+ * (isotropic, so a stroke has one shape on every screen size, and export needs no conversion).
  */
-export type Overlays = Record<string, never>;
+export interface Overlays {
+  /** The laser dot or the spotlight's centre and radius; null while the mouse is off the slide. */
+  pointer: (Point & { r: number }) | null;
+  /** The stroke being drawn now (committed to `ink` when the pen lifts). */
+  live: Stroke | null;
+  /** The part of the page shown, re-rendered sharp by mupdf; null = the whole page. */
+  zoom: Rect | null;
+  /** `d`: every stroke hidden on every screen (kept, not deleted). */
+  inkHidden: boolean;
+}
+
+export const NO_OVERLAYS: Overlays = { pointer: null, live: null, zoom: null, inkHidden: false };
 
 /** One medium's playback as the presenter's copy reports it. */
 export interface MediaPlayback {
@@ -30,7 +44,44 @@ export interface MediaPlayback {
   ended?: boolean;
 }
 
-export type Panel = "none" | "overview" | "help";
+export type Panel = "none" | "overview" | "help" | "goto" | "layout" | "times" | "export";
+
+/** Sizes of the tools in PDF points, changed by +/- while the tool is in hand. */
+export interface ToolSizes {
+  pen: number;
+  eraser: number;
+  pointer: number;
+  spotlight: number;
+}
+
+export const PEN_COLOURS = ["#e11d48", "#2563eb", "#16a34a", "#f59e0b", "#111827", "#ffffff"] as const;
+export const PEN_WIDTHS = [2, 4, 8] as const;
+export const DEFAULT_SIZES: ToolSizes = { pen: 4, eraser: 12, pointer: 7, spotlight: 70 };
+
+/** Undo and redo of one page's ink: snapshots of its stroke list (structurally shared). */
+export interface InkHistory {
+  undo: readonly (readonly Stroke[])[];
+  redo: readonly (readonly Stroke[])[];
+}
+
+/** What the audience sees, frozen (`f`): kept while the presenter moves on. */
+export interface Frozen {
+  page: number;
+  mode: Mode;
+  overlays: Overlays;
+  ink: readonly Stroke[];
+  media: Record<string, MediaPlayback>;
+}
+
+/** Rehearsal: running-timer seconds spent on each logical slide (by slide index, 0-based). */
+export interface SlideTimes {
+  /** This run. */
+  current: Record<number, number>;
+  /** The run before the last timer reset, to pace the next one; null if none. */
+  previous: Record<number, number> | null;
+  /** Where the clock was read last: the page then and the elapsed seconds. */
+  mark: { page: number; elapsed: number } | null;
+}
 
 export interface PresenterState {
   /** Current PDF page, 1-based (a slide with overlays spans several pages). */
@@ -38,6 +89,20 @@ export interface PresenterState {
   blank: Blank;
   mode: Mode;
   overlays: Overlays;
+  /** Ink by page: the committed strokes, stored per deck and page in IndexedDB. */
+  ink: Readonly<Record<number, readonly Stroke[]>>;
+  inkHistory: Readonly<Record<number, InkHistory>>;
+  pen: { color: string };
+  sizes: ToolSizes;
+  /** `z` pressed: the next drag (or click) on the current slide picks the zoom region. */
+  zoomSelect: boolean;
+  frozen: Frozen | null;
+  /** Pages left by jumps (not by steps), newest last: Shift+Backspace goes back. */
+  history: readonly number[];
+  bookmark: number | null;
+  /** The mode before a lone digit previewed a tool (pdfpc's 1–5), restored by Enter. */
+  modeBeforeEntry: Mode | null;
+  slideTimes: SlideTimes;
   /** Media of the current page, by media id. */
   media: Record<string, MediaPlayback>;
   timer: TimerState;
@@ -60,7 +125,17 @@ export function initialState(overrides: Partial<PresenterState> = {}): Presenter
     page: 1,
     blank: "none",
     mode: "normal",
-    overlays: {},
+    overlays: NO_OVERLAYS,
+    ink: {},
+    inkHistory: {},
+    pen: { color: PEN_COLOURS[0] },
+    sizes: DEFAULT_SIZES,
+    zoomSelect: false,
+    frozen: null,
+    history: [],
+    bookmark: null,
+    modeBeforeEntry: null,
+    slideTimes: { current: {}, previous: null, mark: null },
     media: {},
     timer: IDLE_TIMER,
     notesScale: 1,

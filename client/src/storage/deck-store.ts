@@ -13,6 +13,7 @@ import {
   type AnyDB,
   type DeckBytesRecord,
   type DeckRecord,
+  type InkRecord,
   type MediaFileRecord,
   type Migration,
   type ProgressRecord,
@@ -168,15 +169,17 @@ export class DeckStore {
   }
 
   async deleteDeck(id: string): Promise<void> {
-    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles"], "readwrite");
+    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink"], "readwrite");
     const media = tx.objectStore("mediaFiles");
-    const keys = await media.index("byDeck").getAllKeys(id);
+    const ink = tx.objectStore("ink");
+    const [keys, inkKeys] = await Promise.all([media.index("byDeck").getAllKeys(id), ink.index("byDeck").getAllKeys(id)]);
     await Promise.all([
       tx.objectStore("decks").delete(id),
       tx.objectStore("deckBytes").delete(id),
       tx.objectStore("progress").delete(id),
       tx.objectStore("thumbnails").delete(id),
       ...keys.map((key) => media.delete(key)),
+      ...inkKeys.map((key) => ink.delete(key)),
       tx.done,
     ]);
   }
@@ -244,11 +247,39 @@ export class DeckStore {
     return this.db.get("progress", deckId);
   }
 
-  /** Where the talk is: the page and (from the presenter) its timer. */
-  async saveProgress(deckId: string, slide: number, timer?: unknown): Promise<void> {
+  /** Where the talk is: the page and (from the presenter) its timer, bookmark and slide times. */
+  async saveProgress(deckId: string, slide: number, timer?: unknown, extra: { bookmark?: number | null; slideTimes?: unknown } = {}): Promise<void> {
     const record: ProgressRecord = { deckId, slide, updatedAt: this.now() };
     if (timer !== undefined) record.timer = timer;
+    if (typeof extra.bookmark === "number") record.bookmark = extra.bookmark;
+    if (extra.slideTimes !== undefined) record.slideTimes = extra.slideTimes;
     await this.db.put("progress", record);
+  }
+
+  /** A deck's ink, page by page (pages without strokes are absent). */
+  async getInk(deckId: string): Promise<Map<number, unknown[]>> {
+    const all = await this.db.getAllFromIndex("ink", "byDeck", deckId);
+    return new Map(all.map((r) => [r.page, r.strokes]));
+  }
+
+  /**
+   * Keep one page's strokes — only while the deck exists, checked in the same transaction;
+   * an empty list deletes the page's record. False when the deck is gone.
+   */
+  async putInk(deckId: string, page: number, strokes: readonly unknown[]): Promise<boolean> {
+    try {
+      const tx = this.db.transaction(["decks", "ink"], "readwrite");
+      const deck = await tx.objectStore("decks").get(deckId);
+      const key = `${deckId} ${page}`;
+      if (deck && strokes.length) {
+        const record: InkRecord = { key, deckId, page, strokes: strokes.slice(), updatedAt: this.now() };
+        await tx.objectStore("ink").put(record);
+      } else if (deck) await tx.objectStore("ink").delete(key);
+      await tx.done;
+      return Boolean(deck);
+    } catch (cause) {
+      throw new StorageError(classifyStorageError(cause), "The ink could not be stored in this browser.", { cause });
+    }
   }
 
   close(): void {

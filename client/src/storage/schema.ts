@@ -50,6 +50,23 @@ export interface ProgressRecord {
   updatedAt: number;
   /** The talk timer (client/lib/timer.ts); absent in records from before v4. */
   timer?: unknown;
+  /** The bookmarked page (pdfpc's `m`); absent when none (and before v5). */
+  bookmark?: number;
+  /** Rehearsal: seconds per slide of this run and the previous one (presenter/state.ts SlideTimes). */
+  slideTimes?: unknown;
+}
+
+/**
+ * The ink drawn on one page of one deck: its strokes (presenter/ink.ts Stroke), in PDF
+ * points from the page's top-left. Keyed by deck and page; deleted with the deck.
+ */
+export interface InkRecord {
+  /** `${deckId} ${page}` (a space never occurs in a deck id). */
+  key: string;
+  deckId: string;
+  page: number;
+  strokes: unknown[];
+  updatedAt: number;
 }
 
 /**
@@ -87,6 +104,7 @@ export interface DeckhandDB extends DBSchema {
   progress: { key: string; value: ProgressRecord };
   thumbnails: { key: string; value: ThumbnailRecord };
   mediaFiles: { key: string; value: MediaFileRecord; indexes: { byDeck: string } };
+  ink: { key: string; value: InkRecord; indexes: { byDeck: string } };
 }
 
 export type AnyDB = IDBPDatabase<DeckhandDB>;
@@ -116,6 +134,11 @@ export const MIGRATIONS: readonly Migration[] = [
   // may now carry the talk timer: an optional field, so no step is needed for them.
   (db) => {
     db.createObjectStore("mediaFiles", { keyPath: "key" }).createIndex("byDeck", "deckId");
+  },
+  // v5: ink per deck and page (the stage tools), deleted with its deck. Progress records may
+  // now carry the bookmark and the rehearsal's slide times: optional fields, no step needed.
+  (db) => {
+    db.createObjectStore("ink", { keyPath: "key" }).createIndex("byDeck", "deckId");
   },
 ];
 

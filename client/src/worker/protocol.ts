@@ -16,6 +16,20 @@ export interface OpenResult {
   labels: string[];
 }
 
+/** A region of a page in PDF points from its top-left (a zoom). */
+export interface Clip {
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** One page's ink for export: strokes as presenter/ink.ts keeps them. */
+export interface PageInk {
+  page: number;
+  strokes: { color: string; width: number; points: number[] }[];
+}
+
 export interface RenderResult {
   page: number;
   /** Page size in points. */
@@ -29,7 +43,10 @@ export interface RenderResult {
 export type WorkerRequest =
   | { id: number; type: "open"; data: ArrayBuffer }
   | { id: number; type: "extras" }
-  | { id: number; type: "render"; page: number; width: number; priority: number }
+  /** `width` device pixels for the whole page, or for `clip` when given (a zoom, rendered sharp). */
+  | { id: number; type: "render"; page: number; width: number; priority: number; clip?: Clip }
+  /** A copy of `data` with each stroke written as a PDF Ink annotation; the open deck is untouched. */
+  | { id: number; type: "export"; data: ArrayBuffer; ink: PageInk[] }
   | { id: number; type: "text"; page: number }
   | { id: number; type: "attachment"; name: string };
 

@@ -4,9 +4,10 @@
  * Renders slides with mupdf's WASM off the main thread. Requests are queued by priority
  * (the slide on screen first, notes and look-ahead after) and the worker yields between
  * jobs so a newer, more urgent request overtakes queued prefetches. A deck is judged by the
- * same rule as on the server (src/pdf/accept.ts): what the server refuses, this refuses.
+ * same rule as on the server (src/deck/accept.ts): what the server refuses, this refuses.
  */
-import type { OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import type { Clip, OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import { writeInkAnnotations } from "./ink-annotations.ts";
 import { EMPTY_EXTRAS } from "./protocol.ts";
 // The same readers the server's checker uses, so the presenter shows exactly what the check
 // report lists (browser-safe: mupdf comes in as a parameter).
@@ -91,7 +92,12 @@ async function extras(): Promise<DeckExtras> {
   return current ? readDeckExtras(mupdf, current.pdf) : EMPTY_EXTRAS;
 }
 
-async function render(n: number, width: number): Promise<RenderResult> {
+/**
+ * Render page `n` at `width` device pixels — the whole page, or only `clip` (a zoom): then
+ * mupdf draws that region at full resolution, so a zoomed slide is sharp, not a blown-up
+ * bitmap.
+ */
+async function render(n: number, width: number, clip?: Clip): Promise<RenderResult> {
   const mupdf = await loadMupdf();
   const started = performance.now();
   const page = doc(n).loadPage(n - 1);
@@ -100,9 +106,11 @@ async function render(n: number, width: number): Promise<RenderResult> {
     const w = x1 - x0;
     const h = y1 - y0;
     pageSizes.set(n, { w, h });
-    const scale = Math.max(0.05, Math.min(width, 8192) / w);
-    const matrix = mupdf.Matrix.scale(scale, scale);
-    const bbox = mupdf.Rect.transform([x0, y0, x1, y1], matrix);
+    const region = clip ?? { x: 0, y: 0, w, h };
+    const scale = Math.max(0.05, Math.min(width, 8192) / region.w);
+    // The region's top-left goes to the pixmap's origin, then everything is scaled.
+    const matrix = mupdf.Matrix.concat(mupdf.Matrix.translate(-(x0 + region.x), -(y0 + region.y)), mupdf.Matrix.scale(scale, scale));
+    const bbox: [number, number, number, number] = [0, 0, Math.max(1, Math.round(region.w * scale)), Math.max(1, Math.round(region.h * scale))];
     // An opaque white page: alpha channel at 255 everywhere, so the premultiplied samples
     // equal the straight RGBA that ImageData expects.
     const pixmap = new mupdf.Pixmap(mupdf.ColorSpace.DeviceRGB, bbox, true);
@@ -157,11 +165,15 @@ async function handle(request: WorkerRequest): Promise<void> {
     case "extras":
       return reply({ id: request.id, ok: true, result: await extras() });
     case "render": {
-      const result = await render(request.page, request.width);
+      const result = await render(request.page, request.width, request.clip);
       return reply({ id: request.id, ok: true, result }, [result.bitmap]);
     }
     case "text":
       return reply({ id: request.id, ok: true, result: await text(request.page) });
+    case "export": {
+      const bytes = writeInkAnnotations(await loadMupdf(), request.data, request.ink);
+      return reply({ id: request.id, ok: true, result: bytes }, [bytes.buffer as ArrayBuffer]);
+    }
     case "attachment": {
       const bytes = await attachment(request.name);
       return reply({ id: request.id, ok: true, result: bytes }, bytes ? [bytes.buffer as ArrayBuffer] : []);
@@ -204,6 +216,8 @@ function priorityOf(request: WorkerRequest): number {
       return 500;
     case "extras":
       return 95;
+    case "export":
+      return 90;
     case "text":
       return 20;
     case "render":

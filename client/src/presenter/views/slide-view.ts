@@ -7,6 +7,7 @@
  */
 import { sizeFrame } from "../../lib/fit.ts";
 import { paint, type Renderer } from "../../lib/renderer.ts";
+import type { Clip } from "../../worker/protocol.ts";
 
 export function devicePixelRatioCapped(): number {
   return Math.min(window.devicePixelRatio || 1, 3);
@@ -31,6 +32,8 @@ export class SlideView {
   /** The show() running now: a resize waits for it instead of cutting it short. */
   private inflight: Promise<number | null> | null = null;
   page = 0;
+  /** The region shown (a zoom, rendered sharp by mupdf); null = the whole page. */
+  zoom: Clip | null = null;
 
   constructor(
     readonly frame: HTMLElement,
@@ -65,6 +68,7 @@ export class SlideView {
 
   private async render(page: number, label: string): Promise<number | null> {
     const mine = ++this.token;
+    const zoom = this.zoom;
     if (page !== this.page) {
       this.page = page;
       this.frame.dataset.state = "skeleton";
@@ -75,7 +79,8 @@ export class SlideView {
     if (!renderer || !sizes) return null;
     const box = this.size(page);
     const width = box.w * devicePixelRatioCapped();
-    const result = await renderer.render(page, width, this.priority).catch(() => null);
+    const clip = zoom ?? undefined;
+    const result = await renderer.render(page, width, this.priority, clip).catch(() => null);
     if (mine !== this.token || !result) return null;
     sizes.set(page, { w: result.w, h: result.h });
     const fitted = sizeFrame(this.frame, this.box, result);
@@ -83,12 +88,13 @@ export class SlideView {
     let final = result;
     if (Math.abs(exactWidth - result.bitmap.width) > 2) {
       // This page has another size than guessed: render again at the exact width.
-      final = (await renderer.render(page, exactWidth, this.priority).catch(() => null)) ?? result;
+      final = (await renderer.render(page, exactWidth, this.priority, clip).catch(() => null)) ?? result;
       if (mine !== this.token) return null;
     }
     paint(this.canvas, final);
     this.frame.dataset.state = "painted";
     this.frame.dataset.page = String(page);
+    this.frame.dataset.zoom = zoom ? `${zoom.x},${zoom.y},${zoom.w},${zoom.h}` : "";
     return exactWidth;
   }
 
@@ -111,6 +117,14 @@ export class SlideView {
       if (this.inflight) return;
     }
     if (this.page) await this.show(this.page, label);
+  }
+
+  /** Show another region of the page (or the whole page): repaint when it changed. */
+  setZoom(zoom: Clip | null, label: string): void {
+    const same = zoom === this.zoom || (!!zoom && !!this.zoom && zoom.x === this.zoom.x && zoom.y === this.zoom.y && zoom.w === this.zoom.w && zoom.h === this.zoom.h);
+    if (same) return;
+    this.zoom = zoom;
+    if (this.page) void this.show(this.page, label);
   }
 
   clear(): void {

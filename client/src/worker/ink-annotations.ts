@@ -1,0 +1,59 @@
+/**
+ * @module client/worker/ink-annotations
+ * The deck with its ink burned in, written by mupdf in the browser: each stroke becomes a
+ * real PDF Ink annotation (colour, width, the stroke's points), with an appearance stream
+ * mupdf makes, so any PDF viewer shows it and can remove it. Saved incrementally: the
+ * original bytes stay as they were, the annotations are appended. Browser-safe (mupdf comes
+ * in as a parameter); nothing leaves the browser.
+ *
+ * A PDF Ink annotation has one width per stroke: the pen's pressure, which the screen shows
+ * as a varying width, is not kept (the nominal width is written).
+ */
+import type { PageInk } from "./protocol.ts";
+
+type Mupdf = typeof import("mupdf");
+type PdfPage = InstanceType<Mupdf["PDFPage"]>;
+
+/** "#rrggbb" → mupdf's RGB in 0..1. */
+function rgb(hex: string): [number, number, number] {
+  const n = /^#[0-9a-f]{6}$/i.test(hex) ? parseInt(hex.slice(1), 16) : 0;
+  return [((n >> 16) & 255) / 255, ((n >> 8) & 255) / 255, (n & 255) / 255];
+}
+
+export function writeInkAnnotations(mupdf: Mupdf, data: ArrayBuffer, ink: readonly PageInk[]): Uint8Array {
+  const doc = mupdf.Document.openDocument(new Uint8Array(data), "application/pdf").asPDF();
+  if (!doc) throw new Error("The stored deck is not a PDF.");
+  try {
+    const pageCount = doc.countPages();
+    for (const { page, strokes } of ink) {
+      if (page < 1 || page > pageCount || !strokes.length) continue;
+      const pdfPage = doc.loadPage(page - 1) as PdfPage;
+      // Stroke points are from the page's top-left as rendered; mupdf's annotation space is
+      // the page's bounds (y down), which it turns into PDF user space itself.
+      const [x0, y0] = pdfPage.getBounds();
+      for (const stroke of strokes) {
+        const points: [number, number][] = [];
+        for (let i = 0; i + 1 < stroke.points.length; i += 3) points.push([x0 + stroke.points[i]!, y0 + stroke.points[i + 1]!]);
+        if (!points.length) continue;
+        if (points.length === 1) points.push([points[0]![0] + 0.1, points[0]![1]]);
+        const annot = pdfPage.createAnnotation("Ink");
+        annot.setInkList([points]);
+        annot.setColor(rgb(stroke.color));
+        annot.setBorderWidth(stroke.width);
+        annot.setAuthor("deckhand");
+        annot.update();
+      }
+    }
+    let out: Uint8Array;
+    try {
+      out = doc.saveToBuffer("incremental").asUint8Array();
+    } catch {
+      // A deck mupdf had to repair cannot be saved incrementally: write it whole.
+      out = doc.saveToBuffer("garbage=compact").asUint8Array();
+    }
+    // A copy the caller can own (the mupdf buffer goes with the document).
+    return out.slice();
+  } finally {
+    doc.destroy();
+  }
+}

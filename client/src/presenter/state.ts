@@ -14,7 +14,6 @@ export type Blank = "none" | "black" | "white";
 
 /** The stage tools, pdfpc's five: plain presenting, laser pointer, pen, eraser, spotlight. */
 export type Mode = "normal" | "pointer" | "pen" | "eraser" | "spotlight";
-const MODES: readonly Mode[] = ["normal", "pointer", "pen", "eraser", "spotlight"];
 
 /**
  * Drawn over the slide on every screen. Coordinates are PDF points from the page's top-left

@@ -20,7 +20,7 @@ import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
 
-const STEP_MS = 90_000;
+const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 
 let deck: Uint8Array;

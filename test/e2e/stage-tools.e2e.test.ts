@@ -21,7 +21,7 @@ import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
 
-const STEP_MS = 90_000;
+const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 
 interface Image {

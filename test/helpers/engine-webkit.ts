@@ -11,6 +11,8 @@ import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import { freePort } from "./server.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
+const SLOW_COMMAND_MS = 5_000;
+
 export const MINIBROWSER = process.env.DECKHAND_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
 const KEYS: Record<string, string> = {
@@ -74,6 +76,12 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
   await driver.manage().setTimeouts({ pageLoad: 45_000, script: 30_000 });
   // One driver, several windows: every command first switches to its page's window.
   let active = await driver.getWindowHandle();
+  // WebKit's commands wait for the page's main thread; on a loaded machine they can take
+  // seconds. Slow ones are told on stderr so a step that runs out of time shows where it went.
+  const slow = (what: string, t0: number) => {
+    const ms = performance.now() - t0;
+    if (ms > SLOW_COMMAND_MS) console.error(`webkit: ${what} took ${(ms / 1000).toFixed(1)} s`);
+  };
   const wrap = (handle: string): EnginePage => {
     const focus = async () => {
       if (active !== handle) {
@@ -82,13 +90,18 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       }
     };
     const run = async (source: string) => {
+      const t0 = performance.now();
       await focus();
-      return driver.executeScript(`return ${source}`);
+      const r = await driver.executeScript(`return ${source}`);
+      slow(`script ${source.slice(0, 80)}`, t0);
+      return r;
     };
     return {
       goto: async (url) => {
+        const t0 = performance.now();
         await focus();
         await driver.get(url);
+        slow(`loading ${new URL(url).pathname}`, t0);
       },
       href: async () => (await run("location.href")) as string,
       evaluate: (fn, ...args) => run(callSource(fn as never, args)) as never,
@@ -102,7 +115,9 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         for (const m of parts) actions = actions.keyDown(KEYS[m]!);
         actions = actions.sendKeys(KEYS[key] ?? key);
         for (const m of parts.reverse()) actions = actions.keyUp(KEYS[m]!);
+        const t0 = performance.now();
         await actions.perform();
+        slow(`pressing ${chord}`, t0);
       },
       click: async (selector) => {
         await focus();

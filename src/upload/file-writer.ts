@@ -46,8 +46,9 @@ function writeAllAt(fd: number, data: Uint8Array, position: number): Promise<voi
 
 export class FileWriter {
   private readonly free: Uint8Array<ArrayBuffer>[] = [];
-  private created = 1;
-  private current = new Uint8Array(BLOCK_BYTES);
+  private created = 0;
+  /** The block being filled; null until a byte needs one (so a flush never allocates). */
+  private current: Uint8Array<ArrayBuffer> | null = null;
   private filled = 0;
   /** File position of the current block's first byte. */
   private blockStart = 0;
@@ -69,9 +70,14 @@ export class FileWriter {
    * before feeding a chunk of that size in. This is where a slow disk holds the reader back.
    */
   async room(bytes: number): Promise<void> {
-    while (!this.failure && BLOCK_BYTES - this.filled < bytes && this.free.length === 0 && this.created >= BLOCKS) {
+    while (!this.failure && this.needsBlock(bytes) && this.free.length === 0 && this.created >= BLOCKS) {
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
+  }
+
+  /** Whether taking `bytes` (at most one block) would start a block. */
+  private needsBlock(bytes: number): boolean {
+    return this.current === null || BLOCK_BYTES - this.filled < bytes;
   }
 
   /** Take `chunk`: written at once while the disk keeps up, else queued for the I/O threads. */
@@ -79,6 +85,11 @@ export class FileWriter {
     if (this.failure) return;
     if (this.underPressure()) this.enqueue(chunk);
     else this.writeNow(chunk);
+  }
+
+  /** Blocks this writer has allocated: never more than BLOCKS (its memory bound). */
+  get blocksAllocated(): number {
+    return this.created;
   }
 
   /** Resolves once everything taken so far is written (or failed: see `failure`). */
@@ -105,6 +116,8 @@ export class FileWriter {
 
   private enqueue(chunk: Uint8Array): void {
     for (let offset = 0; offset < chunk.length; ) {
+      // `room()` made sure a block is free, or may still be made.
+      this.current ??= this.free.pop() ?? this.newBlock();
       const n = Math.min(chunk.length - offset, BLOCK_BYTES - this.filled);
       this.current.set(chunk.subarray(offset, offset + n), this.filled);
       this.filled += n;
@@ -114,8 +127,13 @@ export class FileWriter {
     }
   }
 
+  private newBlock(): Uint8Array<ArrayBuffer> {
+    this.created++;
+    return new Uint8Array(BLOCK_BYTES);
+  }
+
   private flush(): void {
-    const block = this.current;
+    const block = this.current!;
     const length = this.filled;
     const at = this.blockStart;
     this.tail = this.tail.then(async () => {
@@ -128,13 +146,9 @@ export class FileWriter {
         this.waiting.shift()?.();
       }
     });
-    // `room()` made sure a block is free, or may still be made.
-    const next = this.free.pop();
-    if (next) this.current = next;
-    else {
-      this.created++;
-      this.current = new Uint8Array(BLOCK_BYTES);
-    }
+    // The next block is taken when a byte needs it: a flush never allocates, so at most
+    // BLOCKS exist however the writes alternate between the two kinds.
+    this.current = null;
     this.filled = 0;
     this.blockStart = this.position;
   }

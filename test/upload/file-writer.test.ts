@@ -45,6 +45,28 @@ describe("FileWriter", () => {
     expect((await writeAll("mixed.bin", parts, (i) => Math.floor(i / 3) % 2 === 0)).equals(expected)).toBe(true);
   });
 
+  test("however the two kinds alternate, at most four blocks are ever allocated (1 MiB per upload)", async () => {
+    const path = join(dir, "bounded.bin");
+    const fd = openSync(path, "wx");
+    let feeds = 0;
+    // Pressure flips on every feed: each flip to synchronous flushes a part-filled block.
+    const writer = new FileWriter(fd, () => feeds % 2 === 0);
+    const feed = new Uint8Array(40_000);
+    const all: Uint8Array[] = [];
+    for (let i = 0; i < 400; i++) {
+      feed.fill(i % 251);
+      await writer.room(feed.length);
+      writer.write(feed);
+      all.push(feed.slice());
+      feeds++;
+    }
+    await writer.drained();
+    closeSync(fd);
+    expect(writer.failure).toBeNull();
+    expect(writer.blocksAllocated).toBeLessThanOrEqual(4);
+    expect(readFileSync(path).equals(Buffer.concat(all))).toBe(true);
+  });
+
   test("a write error is kept and later writes are skipped", async () => {
     const path = join(dir, "readonly.bin");
     closeSync(openSync(path, "w"));

@@ -40,7 +40,6 @@ const Coord = Type.Number({ minimum: -100_000, maximum: 100_000 });
 const Page = Type.Integer({ minimum: 1, maximum: 100_000, description: "1-based PDF page" });
 const Seq = Type.Integer({ minimum: 0, description: "Server-assigned, increasing per session" });
 
-export const LivePoint = Type.Object({ x: Coord, y: Coord });
 export const LivePointer = Type.Object({ x: Coord, y: Coord, r: Type.Number({ minimum: 0, maximum: 100_000 }) }, { description: "Laser dot or spotlight centre and radius" });
 export const LiveRect = Type.Object({ x: Coord, y: Coord, w: Type.Number({ minimum: 0, maximum: 100_000 }), h: Type.Number({ minimum: 0, maximum: 100_000 }) });
 
@@ -211,11 +210,9 @@ export const LiveMessage = Type.Union([LiveClientMessage, LiveServerMessage], {
 export type LiveStateT = Static<typeof LiveState>;
 export type LiveRoleT = Static<typeof LiveRole>;
 export type LiveCountsT = Static<typeof LiveCounts>;
-export type LiveInkOpT = Static<typeof LiveInkOp>;
 export type LiveErrorCodeT = Static<typeof LiveErrorCode>;
 export type LiveClientMessageT = Static<typeof LiveClientMessage>;
 export type LiveServerMessageT = Static<typeof LiveServerMessage>;
-export type LiveSessionInfoT = Static<typeof LiveSessionInfo>;
 
 /**
  * WebSocket close codes the server uses (4000 + the HTTP status it corresponds to); the

@@ -18,10 +18,12 @@ import type { AccessTokenRepository } from "../handoff/ports/access-tokens.ts";
 import type { BlobStore } from "../handoff/ports/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../handoff/ports/coordination.ts";
 import type { LiveBus } from "../handoff/ports/live.ts";
+import type { LiveSessionRepository } from "../handoff/ports/live-sessions.ts";
 import type { RateLimitStore } from "../handoff/ports/rate-limit.ts";
 import type { SessionRepository } from "../handoff/ports/sessions.ts";
 import { openDatabase } from "./db.ts";
 import { LocalBlobStore } from "./files.ts";
+import { SqliteLiveSessionRepository } from "./live-sessions.ts";
 import { MemoryLiveBus } from "./memory-live-bus.ts";
 import { MemoryRateLimitStore } from "./memory-rate-limit.ts";
 import { openPostgres } from "./postgres/db.ts";
@@ -42,6 +44,11 @@ export interface Storage {
   rateLimits: RateLimitStore;
   sweepLease: SweepLease;
   liveBus: LiveBus;
+  /**
+   * Live sessions. Always SQLite in the data dir for now, also beside PostgreSQL: a
+   * PostgreSQL implementation is not written yet, so live sessions belong to one instance.
+   */
+  liveSessions: LiveSessionRepository;
   /** Resolves once the database is reachable and migrated (rejects with the reason). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -81,6 +88,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
   const blobs = openBlobs(config);
   if (config.databaseUrl) {
     const db = openPostgres(config.databaseUrl);
+    const liveDb = openDataDir(config.dataDir);
     return {
       sessions: new PostgresSessionRepository(db),
       tokens: new PostgresTokenRepository(db),
@@ -88,10 +96,12 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
       rateLimits: new PostgresRateLimitStore(db),
       sweepLease: new PostgresSweepLease(db),
       liveBus: new PostgresLiveBus(db),
+      liveSessions: new SqliteLiveSessionRepository(liveDb),
       ready: () => db.ready,
       close: async () => {
         await blobs.close?.();
         await db.close();
+        liveDb.close();
       },
     };
   }
@@ -103,6 +113,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
     rateLimits: new MemoryRateLimitStore(),
     sweepLease: SOLE_INSTANCE,
     liveBus: new MemoryLiveBus(),
+    liveSessions: new SqliteLiveSessionRepository(db),
     ready: async () => {},
     close: async () => {
       await blobs.close?.();

@@ -1,0 +1,275 @@
+/**
+ * Live presenting across devices, end to end against the compiled binary (issue 11): a
+ * presenter (Chromium) claims a deck and goes live; a viewer in Chromium joins by the viewer
+ * URL and a viewer in Firefox by typing the code into "Talk code" on the home page; both follow
+ * slide changes, a black screen, the laser pointer and a playing video; a phone-sized
+ * Chromium context with touch drives the talk from the remote; the server is killed with
+ * SIGKILL mid-talk and restarted on the same port and data dir — everyone reconnects and
+ * resyncs without a reload; a viewer leaves follow and comes back; "End live" shows the end
+ * screen and leaves no deck file in the data dir. Screenshots go to test-output/live/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { launchBrowser } from "../helpers/browser.ts";
+import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
+import { startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
+import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
+
+/** Browser steps wait on real rendering, media, networking and a server restart. */
+const STEP_MS = 120_000;
+const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
+const shots = join(OUTPUT, "live");
+
+let server: BinaryServer;
+let serverOptions: StartOptions;
+let presenterEngine: Engine;
+let chromiumViewer: Engine;
+let firefoxViewer: Engine;
+let phone: Engine;
+let presenter: EnginePage;
+let viewerA: EnginePage;
+let viewerB: EnginePage;
+let remote: EnginePage;
+let code = "";
+let viewerUrl = "";
+let controlUrl = "";
+
+const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
+const viewers = () => [viewerA, viewerB];
+
+/** Every file under the data dir that holds PDF bytes. */
+function pdfFilesIn(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const full = join(d, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (statSync(full).size >= 5 && readFileSync(full).subarray(0, 5).toString("latin1") === "%PDF-") out.push(full);
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function viewerAt(page: EnginePage, slide: number) {
+  await page.waitFor(`viewer on slide ${slide}`, (p: number) => document.body.dataset.slide === String(p) && document.querySelector("#frame")?.getAttribute("data-state") === "painted" && document.body.dataset.screen === "live", [slide], 30_000);
+}
+
+async function presenterGo(chord: string, slide: number) {
+  await presenter.press(chord);
+  await presenter.waitFor(`presenter on ${slide}`, (p: number) => document.body.dataset.slide === String(p), [slide]);
+}
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  const recorder = await launchBrowser();
+  let clip: Uint8Array;
+  try {
+    await recorder.page.goto("about:blank");
+    clip = await recordClip(recorder.page);
+  } finally {
+    await recorder.close();
+  }
+  const deck = await makePresentationDeck(clip);
+  serverOptions = {};
+  server = await startBinary(serverOptions);
+  serverOptions = { port: server.port, dataDir: server.dataDir };
+  const form = new FormData();
+  form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Live talk.pdf", { type: "application/pdf" }));
+  const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+  presenterEngine = await launchEngine("chromium", { viewport: { width: 1440, height: 900 } });
+  presenter = presenterEngine.page;
+  await presenter.goto(handoff.url);
+  await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+  await presenter.waitFor("the notes and media", () => document.body.dataset.extras === "ready");
+}, STEP_MS);
+
+afterAll(async () => {
+  for (const engine of [presenterEngine, chromiumViewer, firefoxViewer, phone]) await engine?.close().catch(() => {});
+  if (server?.proc.exitCode === null) await server.stop();
+  server?.cleanup();
+});
+
+describe("live presenting", () => {
+  it("the presenter goes live with the button: the panel shows the code, both links with QR codes and the counts", async () => {
+    expect(await presenter.evaluate(() => document.querySelector("#btn-live")?.textContent)).toBe("Go live");
+    await presenter.click("#btn-live");
+    await presenter.waitFor("the live session", () => document.body.dataset.live === "open" && !!document.querySelector("#live-code")?.textContent, [], 30_000);
+    const panel = await presenter.evaluate(() => ({
+      code: document.querySelector("#live-code")!.textContent!,
+      viewer: (document.querySelector("#live-viewer-url") as HTMLAnchorElement).href,
+      control: (document.querySelector("#live-control-url") as HTMLAnchorElement).href,
+      qrs: Array.from(document.querySelectorAll<HTMLImageElement>("img.live-qr")).map((img) => ({ alt: img.alt, svg: img.src.startsWith("data:image/svg+xml"), w: img.naturalWidth })),
+      buttons: Array.from(document.querySelectorAll("#live-panel button, #live-panel input")).map((b) => (b as HTMLElement).id || b.textContent),
+      allow: (document.querySelector("#live-allow-download") as HTMLInputElement).checked,
+      counts: document.querySelector("#live-counts")!.textContent,
+    }));
+    expect(panel.code).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
+    code = panel.code;
+    viewerUrl = panel.viewer;
+    controlUrl = panel.control;
+    expect(viewerUrl).toBe(`${server.url}/live/${code}`);
+    expect(controlUrl).toMatch(new RegExp(`^${server.url}/live/${code}/control#.{16,}$`));
+    expect(panel.qrs).toEqual([
+      { alt: "QR code of the viewer link", svg: true, w: expect.any(Number) },
+      { alt: "QR code of the remote link", svg: true, w: expect.any(Number) },
+    ]);
+    expect(panel.qrs.every((q) => q.w > 0)).toBe(true);
+    expect(panel.allow).toBe(false);
+    expect(panel.counts).toBe("0 viewers · 0 remotes");
+    expect(await presenter.evaluate(() => document.querySelector("#btn-live")?.textContent)).toBe(`Live · ${code}`);
+    // The secret is kept with the deck, never in the address bar.
+    expect(await presenter.href()).not.toContain("secret");
+  });
+
+  it("a Chromium viewer joins by URL and a Firefox viewer by typing the code in lower case into “Talk code”", async () => {
+    chromiumViewer = await launchEngine("chromium", { viewport: { width: 1280, height: 760 } });
+    viewerA = chromiumViewer.page;
+    await viewerA.goto(viewerUrl);
+    firefoxViewer = await launchEngine("firefox", { viewport: { width: 1280, height: 760 } });
+    viewerB = firefoxViewer.page;
+    await viewerB.goto(`${server.url}/`);
+    await viewerB.waitFor("the Talk code field", () => !!document.querySelector("#join-code"));
+    const label = await viewerB.evaluate(() => (document.querySelector("#join-code") as HTMLInputElement).labels?.[0]?.textContent);
+    expect(label).toBe("Talk code");
+    await viewerB.click("#join-code");
+    for (const ch of ` ${code.toLowerCase()} `) await viewerB.press(ch === " " ? "Space" : ch);
+    await viewerB.press("Enter");
+    await viewerB.waitFor("the viewer page", () => location.pathname.startsWith("/live/"));
+    expect(await viewerB.href()).toBe(`${server.url}/live/${code}`);
+    for (const v of viewers()) await viewerAt(v, 1);
+    await presenter.waitFor("two viewers counted", () => document.body.dataset.liveViewers === "2", [], 15_000);
+    expect(await presenter.evaluate(() => document.querySelector("#live-counts")?.textContent)).toBe("2 viewers · 0 remotes");
+    // The deck came once over the network and is kept in IndexedDB.
+    for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
+    // The slide area carries no deckhand text: only the bar under it does.
+    for (const v of viewers()) expect(await v.evaluate(() => (document.querySelector("#main") as HTMLElement).innerText.trim())).toBe("");
+    await shot(presenter, "01-presenter-live-panel");
+    await shot(viewerA, "02-viewer-chromium-slide-1");
+    await shot(viewerB, "02-viewer-firefox-slide-1");
+  });
+
+  it("viewers follow slide changes, a black screen and the laser pointer", async () => {
+    await presenterGo("ArrowRight", 2);
+    for (const v of viewers()) await viewerAt(v, 2);
+    await presenter.press("b");
+    for (const v of viewers()) await v.waitFor("black screen", () => document.body.dataset.blank === "black" && !document.querySelector("#blank-cover")!.hasAttribute("hidden"));
+    await presenter.press("b");
+    for (const v of viewers()) await v.waitFor("black screen gone", () => document.body.dataset.blank === "none" && document.querySelector("#blank-cover")!.hasAttribute("hidden"));
+    await presenter.press("l");
+    await presenter.waitFor("pointer mode", () => document.body.dataset.mode === "pointer");
+    const box = await presenter.evaluate(() => {
+      const r = document.querySelector("#current-frame")!.getBoundingClientRect();
+      return { x: r.x, y: r.y, w: r.width, h: r.height };
+    });
+    await presenter.mouse([{ type: "move", x: box.x + box.w * 0.3, y: box.y + box.h * 0.4 }, { type: "move", x: box.x + box.w * 0.5, y: box.y + box.h * 0.5 }]);
+    for (const v of viewers()) await v.waitFor("the laser on the viewer", () => document.body.dataset.mode === "pointer" && !document.querySelector(".laser")!.hasAttribute("hidden"));
+    // At the same place on the slide: the middle of the viewer's slide.
+    for (const v of viewers()) {
+      const where = await v.evaluate(() => {
+        const frame = document.querySelector("#frame")!.getBoundingClientRect();
+        const dot = document.querySelector(".laser")!.getBoundingClientRect();
+        return { x: (dot.x + dot.width / 2 - frame.x) / frame.width, y: (dot.y + dot.height / 2 - frame.y) / frame.height };
+      });
+      expect(Math.abs(where.x - 0.5)).toBeLessThan(0.03);
+      expect(Math.abs(where.y - 0.5)).toBeLessThan(0.03);
+    }
+    await shot(viewerA, "03-viewer-pointer");
+    await presenter.press("Escape");
+    await presenter.waitFor("normal mode", () => document.body.dataset.mode === "normal");
+    for (const v of viewers()) await v.waitFor("the laser gone", () => document.querySelector(".laser")!.hasAttribute("hidden"));
+  });
+
+  it("viewers play the video of slide 3 along with the presenter", async () => {
+    await presenterGo("ArrowRight", 3);
+    await presenter.waitFor("the presenter's video playing", () => {
+      const v = document.querySelector<HTMLVideoElement>("#media-layer video");
+      return !!v && !v.paused && v.currentTime > 0;
+    }, [], 30_000);
+    for (const v of viewers()) {
+      await viewerAt(v, 3);
+      await v.waitFor("the viewer's video playing and moving", () => {
+        const el = document.querySelector<HTMLVideoElement>("#media-layer video");
+        return !!el && !el.paused && el.currentTime > 0.2;
+      }, [], 30_000);
+    }
+    await shot(viewerB, "04-viewer-firefox-video");
+  });
+
+  it("a phone-sized remote (touch) shows the slides and notes and drives the talk with buttons and swipes", async () => {
+    phone = await launchEngine("chromium", { viewport: { width: 390, height: 844 } });
+    remote = phone.page;
+    await remote.goto(controlUrl);
+    await remote.waitFor("the remote connected", () => document.body.dataset.screen === "live" && document.body.dataset.slide === "3", [], 45_000);
+    await presenter.waitFor("one remote counted", () => document.body.dataset.liveControls === "1", [], 15_000);
+    await remote.waitFor("notes and slides", () => document.querySelector("#current-frame")?.getAttribute("data-state") === "painted" && document.querySelector("#next-frame")?.getAttribute("data-state") === "painted");
+    expect(await remote.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("Slide 3 / 5");
+    await shot(remote, "05-phone-remote");
+    await remote.click("#remote-next");
+    await presenter.waitFor("the presenter on slide 4 from the remote", () => document.body.dataset.slide === "4");
+    for (const v of viewers()) await viewerAt(v, 4);
+    await remote.waitFor("the remote on slide 4", () => document.body.dataset.slide === "4");
+    expect(await remote.evaluate(() => document.querySelector("#notes")?.textContent)).toContain("Ask for questions");
+    // A swipe to the right is "previous".
+    await remote.swipe(".remote-slides", 200);
+    await presenter.waitFor("the presenter back on slide 3 from a swipe", () => document.body.dataset.slide === "3");
+    await remote.click("#remote-next");
+    await presenter.waitFor("slide 4 again", () => document.body.dataset.slide === "4");
+    for (const v of viewers()) await viewerAt(v, 4);
+  });
+
+  it("kill -9 of the server mid-talk and a restart on the same port and data dir: everyone reconnects and resyncs without a reload", async () => {
+    for (const page of [presenter, viewerA, viewerB, remote]) await page.evaluate(() => void ((window as unknown as { __noReload: number }).__noReload = 1));
+    await server.kill9();
+    for (const v of viewers()) await v.waitFor("the viewer noticed", () => document.body.dataset.socket !== "open", [], 20_000);
+    server = await startBinary(serverOptions);
+    await presenter.waitFor("the presenter reconnected", () => document.body.dataset.live === "open", [], 30_000);
+    for (const page of [viewerA, viewerB, remote]) await page.waitFor("reconnected", () => document.body.dataset.socket === "open", [], 30_000);
+    for (const v of viewers()) await viewerAt(v, 4);
+    // The talk goes on from the remote, and everyone follows — with no page reloaded.
+    await remote.click("#remote-next");
+    await presenter.waitFor("slide 5 after the restart", () => document.body.dataset.slide === "5", [], 15_000);
+    for (const v of viewers()) await viewerAt(v, 5);
+    for (const page of [presenter, viewerA, viewerB, remote]) expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
+    // The reconnect did not download the deck again.
+    for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
+  });
+
+  it("a viewer leaves follow to look back, and “Back to live” returns to the presenter's slide", async () => {
+    await viewerA.click("#follow");
+    await viewerA.waitFor("not following", () => document.body.dataset.following === "false");
+    expect(await viewerA.evaluate(() => document.querySelector("#follow")?.textContent)).toBe("Back to live");
+    await viewerA.click("#prev");
+    await viewerAt(viewerA, 4);
+    await viewerA.click("#prev");
+    await viewerAt(viewerA, 3);
+    await presenterGo("ArrowLeft", 4);
+    await viewerAt(viewerB, 4);
+    expect(await viewerA.evaluate(() => document.body.dataset.slide)).toBe("3");
+    await viewerA.click("#follow");
+    await viewerAt(viewerA, 4);
+    expect(await viewerA.evaluate(() => document.body.dataset.following)).toBe("true");
+  });
+
+  it("a reloaded viewer takes the deck from its storage and the current state from hello", async () => {
+    await viewerA.goto(viewerUrl);
+    await viewerAt(viewerA, 4);
+    expect(await viewerA.evaluate(() => document.body.dataset.deckSource)).toBe("stored");
+  });
+
+  it("“End live”: viewers and the remote see the end screen, and no deck file is left in the server's data dir", async () => {
+    expect(pdfFilesIn(server.dataDir).length).toBeGreaterThan(0);
+    await presenter.click("#live-end");
+    for (const v of viewers()) await v.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
+    await remote.waitFor("the remote's end screen", () => document.body.dataset.screen === "ended", [], 20_000);
+    await presenter.waitFor("the presenter not live", () => document.body.dataset.live === "off");
+    expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("The talk has ended");
+    expect(pdfFilesIn(server.dataDir)).toEqual([]);
+    const gone = await fetch(`${server.url}/api/live/${code}`);
+    expect(gone.status).toBe(410);
+    await shot(viewerA, "06-viewer-ended");
+    await shot(remote, "07-remote-ended");
+    await shot(presenter, "08-presenter-after-end");
+  });
+});

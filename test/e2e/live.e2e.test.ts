@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
@@ -37,6 +38,11 @@ let controlUrl = "";
 
 const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 const viewers = () => [viewerA, viewerB];
+
+async function expectNoSeriousA11y(page: EnginePage, where: string) {
+  const violations = await seriousViolations(page);
+  expect({ where, violations }).toEqual({ where, violations: [] });
+}
 
 /** Every file under the data dir that holds PDF bytes. */
 function pdfFilesIn(dir: string): string[] {
@@ -121,6 +127,7 @@ describe("live presenting", () => {
     expect(await presenter.evaluate(() => document.querySelector("#btn-live")?.textContent)).toBe(`Live · ${code}`);
     // The secret is kept with the deck, never in the address bar.
     expect(await presenter.href()).not.toContain("secret");
+    await expectNoSeriousA11y(presenter, "presenter with the live panel");
   });
 
   it("a Chromium viewer joins by URL and a Firefox viewer by typing the code in lower case into “Talk code”", async () => {
@@ -133,6 +140,7 @@ describe("live presenting", () => {
     await viewerB.waitFor("the Talk code field", () => !!document.querySelector("#join-code"));
     const label = await viewerB.evaluate(() => (document.querySelector("#join-code") as HTMLInputElement).labels?.[0]?.textContent);
     expect(label).toBe("Talk code");
+    await expectNoSeriousA11y(viewerB, "home page with Join a talk");
     await viewerB.click("#join-code");
     for (const ch of ` ${code.toLowerCase()} `) await viewerB.press(ch === " " ? "Space" : ch);
     await viewerB.press("Enter");
@@ -145,6 +153,7 @@ describe("live presenting", () => {
     for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
     // The slide area carries no deckhand text: only the bar under it does.
     for (const v of viewers()) expect(await v.evaluate(() => (document.querySelector("#main") as HTMLElement).innerText.trim())).toBe("");
+    await expectNoSeriousA11y(viewerA, "viewer");
     await shot(presenter, "01-presenter-live-panel");
     await shot(viewerA, "02-viewer-chromium-slide-1");
     await shot(viewerB, "02-viewer-firefox-slide-1");
@@ -205,6 +214,9 @@ describe("live presenting", () => {
     await presenter.waitFor("one remote counted", () => document.body.dataset.liveControls === "1", [], 15_000);
     await remote.waitFor("notes and slides", () => document.querySelector("#current-frame")?.getAttribute("data-state") === "painted" && document.querySelector("#next-frame")?.getAttribute("data-state") === "painted");
     expect(await remote.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("Slide 3 / 5");
+    // The presenter's timer runs since the first slide change; the remote shows it.
+    await remote.waitFor("the presenter's elapsed timer", () => document.querySelector("#remote-timer")?.getAttribute("aria-label") === "Elapsed" && /^\d+:\d\d$/.test(document.querySelector("#remote-timer")?.textContent ?? ""));
+    await expectNoSeriousA11y(remote, "phone remote");
     await shot(remote, "05-phone-remote");
     await remote.click("#remote-next");
     await presenter.waitFor("the presenter on slide 4 from the remote", () => document.body.dataset.slide === "4");
@@ -268,6 +280,7 @@ describe("live presenting", () => {
     expect(pdfFilesIn(server.dataDir)).toEqual([]);
     const gone = await fetch(`${server.url}/api/live/${code}`);
     expect(gone.status).toBe(410);
+    await expectNoSeriousA11y(viewerA, "viewer's end screen");
     await shot(viewerA, "06-viewer-ended");
     await shot(remote, "07-remote-ended");
     await shot(presenter, "08-presenter-after-end");

@@ -229,7 +229,8 @@ export class PresenterLive {
   }
 
   private liveState(state: PresenterState): LiveStateT {
-    return { ...audienceView(state), label: this.deps.label(state.page) } as LiveStateT;
+    // The timer rides along for the phone remote (viewers do not show it).
+    return { ...audienceView(state), label: this.deps.label(state.page), timer: state.timer } as LiveStateT;
   }
 
   private sendState(): void {
@@ -241,6 +242,7 @@ export class PresenterLive {
     if (!this.socket?.open) return;
     const seen = audienceView(state);
     const before = audienceView(previous);
+    if (state.timer !== previous.timer && !audienceChanged(seen, before)) return this.sendState();
     if (!audienceChanged(seen, before)) return;
     if (!onlyOverlaysChanged(seen, before)) {
       cancelAnimationFrame(this.pointerFrame);
@@ -324,7 +326,7 @@ export class PresenterLive {
       h("p", { class: "live-code-label" }, "Talk code"),
       h("p", { class: "live-code", id: "live-code" }, session.code),
       h("div", { class: "live-links" },
-        h("figure", { class: "live-link" }, qr(session.viewerUrl, "QR code of the viewer link"), h("figcaption", {}, h("a", { href: session.viewerUrl, id: "live-viewer-url", target: "_blank", rel: "noopener" }, session.viewerUrl))),
+        h("figure", { class: "live-link" }, qr(session.viewerUrl, "QR code of the viewer link"), h("figcaption", {}, h("a", { href: session.viewerUrl, id: "live-viewer-url", target: "_blank", rel: "noopener" }, session.viewerUrl.replace(/^https?:\/\//, "")))),
         h("figure", { class: "live-link" }, qr(session.controlUrl, "QR code of the remote link"), h("figcaption", {}, "Use your phone as a remote: ", h("a", { href: session.controlUrl, id: "live-control-url", target: "_blank", rel: "noopener" }, "remote link"))),
       ),
       h("p", { class: "live-counts", id: "live-counts", "aria-live": "polite" }, `${viewers} viewer${viewers === 1 ? "" : "s"} · ${controls} remote${controls === 1 ? "" : "s"}`),

@@ -78,6 +78,16 @@ export const LiveState = Type.Object({
   ink: Type.Array(LiveStroke, { maxItems: 2_000, description: "Committed strokes of `page`" }),
   media: Type.Record(Type.String({ maxLength: 128 }), LiveMediaPlayback, { description: "Playback by media id" }),
   frozen: Type.Boolean(),
+  timer: Type.Optional(
+    Type.Object(
+      {
+        status: Type.Union([Type.Literal("idle"), Type.Literal("running"), Type.Literal("paused")]),
+        startedAt: Type.Union([Type.Number(), Type.Null()], { description: "Epoch ms when the running stretch began" }),
+        accumulatedMs: Type.Number({ minimum: 0 }),
+      },
+      { description: "The presenter's talk timer, for the phone remote (viewers do not show it)" },
+    ),
+  ),
 });
 
 export const LiveRole = Type.Union([Type.Literal("presenter"), Type.Literal("control"), Type.Literal("viewer")]);

@@ -35,6 +35,7 @@ let remote: EnginePage;
 let code = "";
 let viewerUrl = "";
 let controlUrl = "";
+let presenterUrl = "";
 
 const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 const viewers = () => [viewerA, viewerB];
@@ -89,6 +90,7 @@ beforeAll(async () => {
   await presenter.goto(handoff.url);
   await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
   await presenter.waitFor("the notes and media", () => document.body.dataset.extras === "ready");
+  presenterUrl = await presenter.href();
 }, STEP_MS);
 
 afterAll(async () => {
@@ -231,11 +233,39 @@ describe("live presenting", () => {
     for (const v of viewers()) await viewerAt(v, 4);
   });
 
+  it("“Allow viewers to save the PDF” shows and hides their Save PDF button", async () => {
+    for (const v of viewers()) expect(await v.evaluate(() => (document.querySelector("#save") as HTMLElement).hidden)).toBe(true);
+    await presenter.click("#live-allow-download");
+    for (const v of viewers()) await v.waitFor("Save PDF offered", () => !(document.querySelector("#save") as HTMLElement).hidden);
+    await presenter.click("#live-allow-download");
+    for (const v of viewers()) await v.waitFor("Save PDF withdrawn", () => (document.querySelector("#save") as HTMLElement).hidden);
+  });
+
+  it("the presenter window goes away: viewers see “paused”; it comes back (a reload) and picks up the session from its storage", async () => {
+    await presenter.goto("about:blank");
+    for (const v of viewers()) await v.waitFor("the paused screen", () => document.body.dataset.screen === "paused", [], 20_000);
+    expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("Paused");
+    await shot(viewerA, "05b-viewer-paused");
+    await presenter.goto(presenterUrl);
+    await presenter.waitFor("the presenter live again", () => document.body.dataset.ready === "true" && document.body.dataset.live === "open", [], 30_000);
+    expect(await presenter.evaluate(() => document.querySelector("#btn-live")?.textContent)).toBe(`Live · ${code}`);
+    // The button now opens the panel of the running session (it does not go live twice).
+    await presenter.click("#btn-live");
+    await presenter.waitFor("the panel with the counts", () => !(document.querySelector("#live-panel") as HTMLElement).hidden && document.querySelector("#live-counts")?.textContent === "2 viewers · 1 remote");
+    expect(await presenter.evaluate(() => document.querySelector("#live-code")?.textContent)).toBe(code);
+    for (const v of viewers()) await viewerAt(v, 4);
+    await presenterGo("ArrowRight", 5);
+    for (const v of viewers()) await viewerAt(v, 5);
+    await presenterGo("ArrowLeft", 4);
+    for (const v of viewers()) await viewerAt(v, 4);
+  });
+
   it("kill -9 of the server mid-talk and a restart on the same port and data dir: everyone reconnects and resyncs without a reload", async () => {
     for (const page of [presenter, viewerA, viewerB, remote]) await page.evaluate(() => void ((window as unknown as { __noReload: number }).__noReload = 1));
     await server.kill9();
     for (const v of viewers()) await v.waitFor("the viewer noticed", () => document.body.dataset.socket !== "open", [], 20_000);
-    server = await startBinary(serverOptions);
+    // The restart also caps viewers at the two connected, to show the "full" screen below.
+    server = await startBinary({ ...serverOptions, args: ["--max-viewers", "2"] });
     await presenter.waitFor("the presenter reconnected", () => document.body.dataset.live === "open", [], 30_000);
     for (const page of [viewerA, viewerB, remote]) await page.waitFor("reconnected", () => document.body.dataset.socket === "open", [], 30_000);
     for (const v of viewers()) await viewerAt(v, 4);
@@ -246,6 +276,15 @@ describe("live presenting", () => {
     for (const page of [presenter, viewerA, viewerB, remote]) expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
     // The reconnect did not download the deck again.
     for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
+  });
+
+  it("a third viewer over --max-viewers gets the “full” screen", async () => {
+    const third = await chromiumViewer.newPage();
+    await third.goto(viewerUrl);
+    await third.waitFor("the full screen", () => document.body.dataset.screen === "full", [], 20_000);
+    expect(await third.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("This talk is full");
+    await shot(third, "05c-viewer-full");
+    await third.close();
   });
 
   it("a viewer leaves follow to look back, and “Back to live” returns to the presenter's slide", async () => {
@@ -270,11 +309,21 @@ describe("live presenting", () => {
     expect(await viewerA.evaluate(() => document.body.dataset.deckSource)).toBe("stored");
   });
 
-  it("“End live”: viewers and the remote see the end screen, and no deck file is left in the server's data dir", async () => {
+  it("“Rotate remote link”: the old remote is told its link is no longer valid, the panel shows a new one", async () => {
+    await presenter.click("#live-rotate");
+    await remote.waitFor("the refused remote", () => document.body.dataset.screen === "refused", [], 20_000);
+    expect(await remote.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("Remote link no longer valid");
+    await shot(remote, "06b-remote-rotated");
+    const fresh = await presenter.evaluate(() => (document.querySelector("#live-control-url") as HTMLAnchorElement).href);
+    expect(fresh).not.toBe(controlUrl);
+    expect(fresh).toMatch(new RegExp(`/live/${code}/control#.{16,}$`));
+    await presenter.waitFor("no remote counted", () => document.body.dataset.liveControls === "0", [], 15_000);
+  });
+
+  it("“End live”: viewers see the end screen, and no deck file is left in the server's data dir", async () => {
     expect(pdfFilesIn(server.dataDir).length).toBeGreaterThan(0);
     await presenter.click("#live-end");
     for (const v of viewers()) await v.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
-    await remote.waitFor("the remote's end screen", () => document.body.dataset.screen === "ended", [], 20_000);
     await presenter.waitFor("the presenter not live", () => document.body.dataset.live === "off");
     expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("The talk has ended");
     expect(pdfFilesIn(server.dataDir)).toEqual([]);
@@ -282,7 +331,31 @@ describe("live presenting", () => {
     expect(gone.status).toBe(410);
     await expectNoSeriousA11y(viewerA, "viewer's end screen");
     await shot(viewerA, "06-viewer-ended");
-    await shot(remote, "07-remote-ended");
     await shot(presenter, "08-presenter-after-end");
+  });
+});
+
+describe("after the talk", () => {
+  it("the ended code shows the end screen to a late visitor (410); an unknown code shows “No talk with this code” (404)", async () => {
+    await viewerB.goto(viewerUrl);
+    await viewerB.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
+    const unknown = code === "ZZZZZZ" ? "YYYYYY" : "ZZZZZZ";
+    await viewerB.goto(`${server.url}/live/${unknown}`);
+    await viewerB.waitFor("the unknown-code screen", () => document.body.dataset.screen === "not-found", [], 20_000);
+    expect(await viewerB.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("No talk with this code");
+    await shot(viewerB, "09-viewer-unknown-code");
+  });
+
+  it("Shift+L goes live again with a new code", async () => {
+    await presenter.click("#live-hide");
+    await presenter.waitFor("the panel hidden", () => (document.querySelector("#live-panel") as HTMLElement).hidden);
+    await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await presenter.press("Shift+L");
+    await presenter.waitFor("live again", () => document.body.dataset.live === "open" && !(document.querySelector("#live-panel") as HTMLElement).hidden, [], 30_000);
+    const again = await presenter.evaluate(() => document.querySelector("#live-code")?.textContent);
+    expect(again).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
+    expect(again).not.toBe(code);
+    await presenter.click("#live-end");
+    await presenter.waitFor("ended", () => document.body.dataset.live === "off");
   });
 });

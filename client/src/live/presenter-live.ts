@@ -72,10 +72,9 @@ export class PresenterLive {
 
   /** The button and the key: go live, or show/hide the panel of the session. */
   toggle(): void {
-    if (!this.session && this.status !== "uploading") {
-      this.show(true);
-      void this.goLive();
-    } else this.show(!this.open);
+    if (this.open) return this.show(false);
+    this.show(true);
+    if (!this.session && this.status !== "uploading") void this.goLive();
   }
 
   private show(open: boolean): void {

@@ -102,6 +102,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closing ??= (async () => {
         clearInterval(timer);
         let graceTimer: ReturnType<typeof setTimeout> | undefined;
+        // Live sockets never finish by themselves: close them first (clients reconnect to the
+        // next server and resync), so they do not hold the graceful stop until its deadline.
+        deps.liveHub.close();
         const graceful = server.stop(false).then(() => true);
         const deadline = new Promise<false>((resolve) => {
           graceTimer = setTimeout(() => resolve(false), grace);

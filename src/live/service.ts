@@ -196,13 +196,26 @@ export class LiveService {
     return { controlUrl: controlUrl(baseUrl, code, secret) };
   }
 
-  /** End expired sessions (their bytes go), purge old tombstones and expired grants. */
-  async sweep(): Promise<{ liveExpired: number; livePurged: number }> {
+  /**
+   * End expired sessions (their bytes go); while decks exceed --max-staged-gb (it was
+   * lowered, or handoffs filled it), end the oldest talks ("quota"); purge old tombstones and
+   * expired grants.
+   */
+  async sweep(): Promise<{ liveExpired: number; liveOverQuota: number; livePurged: number }> {
     const now = this.deps.clock();
     let liveExpired = 0;
     for (const code of await this.deps.repo.dueCodes(now, 1000)) if (await this.end(code, "expired")) liveExpired++;
+    let liveOverQuota = 0;
+    let used = (await this.deps.sessions.stagedBytes()) + (await this.deps.repo.openBytes());
+    if (used > this.deps.maxStagedBytes) {
+      for (const { code, bytes } of await this.deps.repo.openByAge(1000)) {
+        if (used <= this.deps.maxStagedBytes) break;
+        if (await this.end(code, "quota")) liveOverQuota++;
+        used -= bytes;
+      }
+    }
     const livePurged = await this.deps.repo.purgeEnded(now - TOMBSTONE_TTL_MS);
     await this.deps.repo.purgeGrants(now);
-    return { liveExpired, livePurged };
+    return { liveExpired, liveOverQuota, livePurged };
   }
 }

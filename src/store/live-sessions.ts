@@ -60,6 +60,7 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
       allow: db.query<unknown, [number, string]>("UPDATE live_sessions SET allow_download = ?1 WHERE code = ?2"),
       due: db.query<{ code: string }, [number, number]>("SELECT code FROM live_sessions WHERE ended_at IS NULL AND expires_at <= ?1 LIMIT ?2"),
       openAmong: db.query<{ blob_id: string }, [string]>("SELECT blob_id FROM live_sessions WHERE ended_at IS NULL AND blob_id IN (SELECT value FROM json_each(?1))"),
+      openByAge: db.query<{ code: string; bytes: number }, [number]>("SELECT code, bytes FROM live_sessions WHERE ended_at IS NULL ORDER BY created_at, code LIMIT ?1"),
       openBytes: db.query<{ total: number | null }, []>("SELECT SUM(bytes) AS total FROM live_sessions WHERE ended_at IS NULL"),
       purge: db.query<unknown, [number]>("DELETE FROM live_sessions WHERE ended_at IS NOT NULL AND ended_at < ?1"),
       insertGrant: db.query("INSERT OR REPLACE INTO live_grants (hash, sha256, expires_at) VALUES ($hash, $sha256, $expiresAt)"),
@@ -100,6 +101,10 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
 
   async openBlobsAmong(blobIds: string[]): Promise<Set<string>> {
     return blobIds.length === 0 ? new Set() : new Set(this.q.openAmong.all(JSON.stringify(blobIds)).map((r) => r.blob_id));
+  }
+
+  async openByAge(limit: number): Promise<{ code: string; bytes: number }[]> {
+    return this.q.openByAge.all(limit);
   }
 
   async openBytes(): Promise<number> {

@@ -5,7 +5,8 @@
  * orphan sweep leaving live decks alone, and the OpenAPI document.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
@@ -253,5 +254,27 @@ describe("documentation", () => {
     const schema = await t.handle("/schema/live-message.schema.json");
     expect(schema.status).toBe(200);
     expect(schema.headers.get("content-type")).toBe("application/schema+json");
+  });
+});
+
+describe("quota", () => {
+  test("when decks exceed --max-staged-gb (lowered at a restart), the sweep ends the oldest talks and deletes their decks", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "deckhand-live-quota-"));
+    try {
+      const first = makeTestApp({ dataDir });
+      const deck = await makeDeck({ pages: 2 });
+      const older = await live(first, deck);
+      first.advance(1000);
+      const newer = await live(first, deck);
+      first.close();
+      t = makeTestApp({ dataDir, maxStagedBytes: deck.byteLength + 10 });
+      expect(await t.deps.live.sweep()).toMatchObject({ liveOverQuota: 1 });
+      expect(existsSync(deckPath(t, older.code))).toBe(false);
+      expect(existsSync(deckPath(t, newer.code))).toBe(true);
+      expect((await t.handle(`/api/live/${older.code}`)).status).toBe(410);
+      expect((await t.handle(`/api/live/${newer.code}`)).status).toBe(200);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -282,3 +282,16 @@ describe("presenter grace", () => {
     expect((await fetch(`${short.url}/api/live/${talk.code}`)).status).toBe(410);
   });
 });
+
+describe("shutdown", () => {
+  test("a server shutting down closes live sockets (1001) at once instead of waiting for its deadline", async () => {
+    const own = await startLiveServer();
+    const talk = await created(own.url, deck);
+    const viewer = await LiveClient.join(own.url, talk.code, "viewer");
+    const presenter = await LiveClient.join(own.url, talk.code, "presenter", talk.presenterSecret);
+    await own.stop();
+    expect((await viewer.client.closed).code).toBe(1001);
+    expect((await presenter.client.closed).code).toBe(1001);
+    expect(own.logs.some((line) => line.includes('"shutdown_forced"'))).toBe(false);
+  });
+});

@@ -48,6 +48,8 @@ export interface LiveSessionRepository {
   dueCodes(now: number, limit: number): Promise<string[]>;
   /** Which of `blobIds` belong to open sessions (the orphan sweep keeps them). */
   openBlobsAmong(blobIds: string[]): Promise<Set<string>>;
+  /** The oldest open sessions first (code and deck size): whom the quota ends first. */
+  openByAge(limit: number): Promise<{ code: string; bytes: number }[]>;
   /** Bytes of all open sessions (they count against --max-staged-gb with staged handoffs). */
   openBytes(): Promise<number>;
   /** Delete ended rows that ended before `before`; returns how many. */

@@ -238,7 +238,7 @@ describe("live presenting", () => {
     await presenter.click("#live-allow-download");
     for (const v of viewers()) await v.waitFor("Save PDF offered", () => !(document.querySelector("#save") as HTMLElement).hidden);
     await presenter.click("#live-allow-download");
-    for (const v of viewers()) await v.waitFor("Save PDF withdrawn", () => (document.querySelector("#save") as HTMLElement).hidden);
+    for (const v of viewers()) await v.waitFor("Save PDF withdrawn", () => (document.querySelector("#save") as HTMLElement).hidden === true);
   });
 
   it("the presenter window goes away: viewers see “paused”; it comes back (a reload) and picks up the session from its storage", async () => {
@@ -246,6 +246,11 @@ describe("live presenting", () => {
     for (const v of viewers()) await v.waitFor("the paused screen", () => document.body.dataset.screen === "paused", [], 20_000);
     expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("Paused");
     await shot(viewerA, "05b-viewer-paused");
+    // The deck is here: a viewer may look through it while the presenter is away.
+    await viewerB.click("#browse");
+    await viewerB.waitFor("browsing while paused", () => document.body.dataset.screen === "live" && document.body.dataset.following === "false");
+    await viewerB.click("#follow");
+    await viewerB.waitFor("back to the paused talk", () => document.body.dataset.screen === "paused");
     await presenter.goto(presenterUrl);
     await presenter.waitFor("the presenter live again", () => document.body.dataset.ready === "true" && document.body.dataset.live === "open", [], 30_000);
     expect(await presenter.evaluate(() => document.querySelector("#btn-live")?.textContent)).toBe(`Live · ${code}`);
@@ -348,7 +353,7 @@ describe("after the talk", () => {
 
   it("Shift+L goes live again with a new code", async () => {
     await presenter.click("#live-hide");
-    await presenter.waitFor("the panel hidden", () => (document.querySelector("#live-panel") as HTMLElement).hidden);
+    await presenter.waitFor("the panel hidden", () => (document.querySelector("#live-panel") as HTMLElement).hidden === true);
     await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await presenter.press("Shift+L");
     await presenter.waitFor("live again", () => document.body.dataset.live === "open" && !(document.querySelector("#live-panel") as HTMLElement).hidden, [], 30_000);

@@ -91,6 +91,8 @@ function screen(kind: Screen, detail?: string): void {
   replace(els.screenText, detail ?? text.text);
   const actions: HTMLElement[] = [];
   if (kind === "ended" || kind === "not-found" || kind === "full") actions.push(h("a", { class: "btn btn-primary", href: "/" }, kind === "not-found" ? "Enter another code" : "Home"));
+  // While the presenter is away (or not there yet) the deck is here: page through it meanwhile.
+  if ((kind === "paused" || kind === "waiting") && ready) actions.push(h("button", { type: "button", class: "btn", id: "browse", onclick: () => browse() }, "Look through the slides meanwhile"));
   if (kind === "busy" || kind === "error" || kind === "full") actions.push(h("button", { type: "button", class: "btn", onclick: () => location.reload() }, "Try again"));
   replace(els.screenActions, ...actions);
 }
@@ -180,6 +182,11 @@ function end(): void {
 function allowSave(allowed: boolean): void {
   els.save.hidden = !allowed;
   document.body.dataset.allowSave = String(allowed);
+}
+
+function browse(): void {
+  model = leave(model, shown(model)?.page ?? 1);
+  render();
 }
 
 function page(step: number): void {

@@ -28,6 +28,7 @@ import { MemoryLiveBus } from "./memory-live-bus.ts";
 import { MemoryRateLimitStore } from "./memory-rate-limit.ts";
 import { openPostgres } from "./postgres/db.ts";
 import { PostgresLiveBus } from "./postgres/live-bus.ts";
+import { PostgresLiveSessionRepository } from "./postgres/live-sessions.ts";
 import { PostgresRateLimitStore } from "./postgres/rate-limit.ts";
 import { PostgresSessionRepository } from "./postgres/sessions.ts";
 import { PostgresSweepLease } from "./postgres/sweep-lease.ts";
@@ -44,10 +45,7 @@ export interface Storage {
   rateLimits: RateLimitStore;
   sweepLease: SweepLease;
   liveBus: LiveBus;
-  /**
-   * Live sessions. Always SQLite in the data dir for now, also beside PostgreSQL: a
-   * PostgreSQL implementation is not written yet, so live sessions belong to one instance.
-   */
+  /** Live session rows (issue 11), in the same database as the handoff rows. */
   liveSessions: LiveSessionRepository;
   /** Resolves once the database is reachable and migrated (rejects with the reason). */
   ready(): Promise<void>;
@@ -88,7 +86,6 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
   const blobs = openBlobs(config);
   if (config.databaseUrl) {
     const db = openPostgres(config.databaseUrl);
-    const liveDb = openDataDir(config.dataDir);
     return {
       sessions: new PostgresSessionRepository(db),
       tokens: new PostgresTokenRepository(db),
@@ -96,12 +93,11 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
       rateLimits: new PostgresRateLimitStore(db),
       sweepLease: new PostgresSweepLease(db),
       liveBus: new PostgresLiveBus(db),
-      liveSessions: new SqliteLiveSessionRepository(liveDb),
+      liveSessions: new PostgresLiveSessionRepository(db),
       ready: () => db.ready,
       close: async () => {
         await blobs.close?.();
         await db.close();
-        liveDb.close();
       },
     };
   }

@@ -1,8 +1,8 @@
 /**
  * @module handoff/ports/live-sessions
  * The rows of live sessions (issue 11) and of live grants, as the live domain needs them.
- * Implemented for SQLite (store/live-sessions.ts); a PostgreSQL implementation is not written
- * yet, so `--database-url` servers run live sessions from SQLite rows of no one (see README).
+ * Implemented for SQLite (store/live-sessions.ts) and PostgreSQL (store/postgres/live-sessions.ts);
+ * the contract both keep is test/live/repository.test.ts.
  */
 
 export type LiveEndReason = "ended" | "expired" | "presenter-gone" | "quota";

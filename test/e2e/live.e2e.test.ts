@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
-import { startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
+import { BINARY, startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
 /** Browser steps wait on real rendering, media, networking and a server restart. */
@@ -362,5 +362,78 @@ describe("after the talk", () => {
     expect(again).not.toBe(code);
     await presenter.click("#live-end");
     await presenter.waitFor("ended", () => document.body.dataset.live === "off");
+  });
+});
+
+describe("going live on a --require-auth server", () => {
+  let authServer: BinaryServer;
+  let engine: Engine;
+  let page: EnginePage;
+  let token = "";
+
+  beforeAll(async () => {
+    authServer = await startBinary({ args: ["--require-auth"] });
+    const made = Bun.spawnSync([BINARY, "token", "create", "--label", "live-e2e", "--data-dir", authServer.dataDir], { stdout: "pipe", stderr: "pipe" });
+    token = made.stdout.toString().trim().split(/\s+/).find((w) => w.startsWith("dh_")) ?? "";
+    expect(token).toMatch(/^dh_/);
+    engine = await launchEngine("chromium", { viewport: { width: 1440, height: 900 } });
+    page = engine.page;
+  }, STEP_MS);
+
+  afterAll(async () => {
+    await engine?.close().catch(() => {});
+    if (authServer?.proc.exitCode === null) await authServer.stop();
+    authServer?.cleanup();
+  });
+
+  it("a deck claimed through a handoff link goes live with the claim's grant, without asking for a token", async () => {
+    const form = new FormData();
+    form.append("file", new File([(await makePresentationDeck(new Uint8Array(0), { pages: 2 })) as Uint8Array<ArrayBuffer>], "Granted.pdf", { type: "application/pdf" }));
+    const res = await fetch(`${authServer.url}/api/present`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    await page.goto(((await res.json()) as { url: string }).url);
+    await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+    // The claim kept the server's grant with the deck.
+    const grant = await page.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("deckhand");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const decks = await new Promise<{ liveGrant?: { grant: string; expiresAt: string } }[]>((resolve) => {
+        const req = db.transaction("decks").objectStore("decks").getAll();
+        req.onsuccess = () => resolve(req.result);
+      });
+      db.close();
+      return decks[0]?.liveGrant ?? null;
+    });
+    expect(grant?.grant.length).toBeGreaterThan(10);
+    expect(Date.parse(grant!.expiresAt)).toBeGreaterThan(Date.now());
+    await page.click("#btn-live");
+    await page.waitFor("live with the grant", () => document.body.dataset.live === "open", [], 30_000);
+    expect(await page.evaluate(() => (document.querySelector("#live-token") as HTMLElement).hidden)).toBe(true);
+    await page.click("#live-end");
+    await page.waitFor("ended", () => document.body.dataset.live === "off");
+  });
+
+  it("a local deck has no grant: going live asks for an access token in a dialog, and the typed token works", async () => {
+    const path = join(shots, "local-deck.pdf");
+    await Bun.write(path, await makePresentationDeck(new Uint8Array(0), { pages: 1 }));
+    await page.goto(`${authServer.url}/`);
+    await page.upload("#file-input", path);
+    await page.waitFor("the share screen", () => !(document.querySelector("#share") as HTMLElement).hidden, [], 20_000);
+    await page.click("#share-present");
+    await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 45_000);
+    await page.click("#btn-live");
+    await page.waitFor("the token dialog", () => (document.querySelector("#live-token") as HTMLElement).hidden === false, [], 20_000);
+    const dialog = await page.evaluate(() => ({ label: (document.querySelector("#live-token-input") as HTMLInputElement).labels?.[0]?.textContent, focused: document.activeElement?.id }));
+    expect(dialog).toEqual({ label: "Access token", focused: "live-token-input" });
+    await expectNoSeriousA11y(page, "token dialog");
+    await shot(page, "10-presenter-token-dialog");
+    for (const ch of token) await page.press(ch);
+    await page.press("Enter");
+    await page.waitFor("live with the typed token", () => document.body.dataset.live === "open", [], 30_000);
+    await page.click("#live-end");
+    await page.waitFor("ended", () => document.body.dataset.live === "off");
   });
 });

@@ -54,6 +54,26 @@ const MAX_STRIKES = 20;
 const COUNTS_INTERVAL_MS = 250;
 /** Pointer moves are kept in memory and written to the row at most this often. */
 const POINTER_SAVE_MS = 1_000;
+/** The instance holding a presenter says so on the bus this often… */
+const PRESENCE_MS = 30_000;
+/** …and other instances count it as present for this long after hearing from it. */
+const PRESENCE_TTL_MS = 2 * PRESENCE_MS + 5_000;
+
+/**
+ * What instances tell each other about a talk on the LiveBus. `fanout`: a message for the
+ * talk's viewers and remotes (`data: null` when it was too large for the bus: reload the
+ * saved state); `ended`; `command`: a remote's command for whichever instance holds the
+ * presenter; `rotated`; `presence`: "the presenter is connected here" (also the answer to
+ * `query`, which an instance sends when it loads a talk).
+ */
+type Envelope = { from: string } & (
+  | { kind: "fanout"; data: string | null }
+  | { kind: "ended"; reason: LiveEndReason }
+  | { kind: "command"; data: string }
+  | { kind: "rotated"; generation: number }
+  | { kind: "presence" }
+  | { kind: "query" }
+);
 
 export interface LiveSocketData {
   code: string;
@@ -79,6 +99,9 @@ interface Room {
   countsTimer: ReturnType<typeof setTimeout> | null;
   saveTimer: ReturnType<typeof setTimeout> | null;
   bus: Promise<LiveSubscription> | null;
+  /** Until when a presenter on another instance counts as connected (0: none known). */
+  remotePresenterUntil: number;
+  presenceTimer: ReturnType<typeof setInterval> | null;
 }
 
 export interface LiveHubDeps {
@@ -118,7 +141,7 @@ export class LiveHub {
 
   counts(code: string): LiveCountsT {
     const room = this.rooms.get(code);
-    return { viewers: room?.viewers.size ?? 0, controls: room?.controls.size ?? 0, presenter: !!room?.presenter };
+    return { viewers: room?.viewers.size ?? 0, controls: room?.controls.size ?? 0, presenter: !!room && this.presenterConnected(room) };
   }
 
   isFull(code: string): boolean {
@@ -204,7 +227,10 @@ export class LiveHub {
     if (role === "control" && message.type === "command") {
       if (message.action === "goto" && message.page === undefined) return this.strike(ws, "BAD_MESSAGE", "A goto command needs a page.", message.type);
       if (ws.data.generation !== room.row.controlGeneration) return this.refuse(ws, "CONTROL_ROTATED", "The presenter renewed the remote link; open the new one.", LIVE_CLOSE.CONTROL_ROTATED);
-      room.presenter?.send(encode({ ...message, v: 1 }));
+      const data = encode({ ...message, v: 1 });
+      // The presenter may be connected to another instance.
+      if (room.presenter) room.presenter.send(data);
+      else this.toBus(room, { kind: "command", data });
       return;
     }
     this.strike(ws, "NOT_ALLOWED", role === "viewer" ? "Viewers follow the talk; they cannot change it." : `A ${role} socket may not send "${message.type}".`, message.type);
@@ -225,8 +251,24 @@ export class LiveHub {
             // A damaged snapshot only costs the resync: the presenter sends its state again.
           }
         }
-        const room: Room = { code, row, snapshot, presenter: null, controls: new Set(), viewers: new Set(), graceTimer: null, pausedUntil: null, countsTimer: null, saveTimer: null, bus: null };
+        const room: Room = {
+          code,
+          row,
+          snapshot,
+          presenter: null,
+          controls: new Set(),
+          viewers: new Set(),
+          graceTimer: null,
+          pausedUntil: null,
+          countsTimer: null,
+          saveTimer: null,
+          bus: null,
+          remotePresenterUntil: 0,
+          presenceTimer: null,
+        };
         room.bus = this.deps.bus.subscribe(code, (data) => this.fromBus(room, data));
+        // Is the presenter connected to another instance? (It answers with `presence`.)
+        void room.bus.then(() => this.toBus(room, { kind: "query" }));
         this.rooms.set(code, room);
         // No presenter yet (a restart, or a presenter still connecting): the grace period runs.
         this.startGrace(room);
@@ -273,6 +315,10 @@ export class LiveHub {
         room.pausedUntil = null;
         this.broadcast(room, { v: 1, type: "resumed" });
       }
+      this.toBus(room, { kind: "presence" });
+      room.presenceTimer ??= setInterval(() => {
+        if (room.presenter) this.toBus(room, { kind: "presence" });
+      }, PRESENCE_MS);
     } else {
       ws.data.generation = room.row.controlGeneration;
       (role === "control" ? room.controls : room.viewers).add(ws);
@@ -293,7 +339,7 @@ export class LiveHub {
       },
       seq: room.snapshot.seq,
       state: room.snapshot.state,
-      paused: room.presenter === null,
+      paused: !this.presenterConnected(room),
       counts: this.counts(room.code),
       serverTime: this.deps.clock(),
     });
@@ -308,6 +354,8 @@ export class LiveHub {
     room.controls.delete(ws);
     if (room.presenter === ws) {
       room.presenter = null;
+      if (room.presenceTimer) clearInterval(room.presenceTimer);
+      room.presenceTimer = null;
       this.startGrace(room);
       if (room.pausedUntil !== null) this.broadcast(room, { v: 1, type: "paused", until: isoSeconds(room.pausedUntil) });
     }
@@ -320,6 +368,8 @@ export class LiveHub {
     room.pausedUntil = this.deps.clock() + this.deps.graceMs;
     room.graceTimer = setTimeout(() => {
       room.graceTimer = null;
+      // The presenter is connected to another instance: this one's viewers are not waiting.
+      if (!room.presenter && room.remotePresenterUntil > this.deps.clock()) return;
       if (!room.presenter) void this.deps.service.end(room.code, "presenter-gone").catch((error) => this.deps.logger.error("live_end_failed", { code: room.code, ...errorFields(error) }));
     }, this.deps.graceMs);
   }
@@ -332,6 +382,7 @@ export class LiveHub {
 
   private unload(room: Room): void {
     if (room.countsTimer) clearTimeout(room.countsTimer);
+    if (room.presenceTimer) clearInterval(room.presenceTimer);
     if (room.graceTimer) clearTimeout(room.graceTimer);
     if (room.saveTimer) {
       clearTimeout(room.saveTimer);
@@ -341,34 +392,92 @@ export class LiveHub {
     this.rooms.delete(room.code);
   }
 
-  /** To every viewer and remote (here and on other instances) and to the presenter. */
-  private broadcast(room: Room, message: LiveServerMessageT, options: { presenter?: boolean } = { presenter: true }): void {
+  /** To every viewer and remote (here and, unless `bus: false`, on other instances) and to the presenter. */
+  private broadcast(room: Room, message: LiveServerMessageT, options: { presenter?: boolean; bus?: boolean } = {}): void {
     const data = encode(message);
     this.publishLocal(topicOf(room.code), data);
     if (options.presenter !== false) room.presenter?.send(data);
-    // Other instances publish it to their sockets; a message too large for the bus makes
-    // them reload the row instead (the state is saved before it is relayed).
-    const envelope = JSON.stringify({ from: this.instance, data: Buffer.byteLength(data) + 64 <= MAX_LIVE_MESSAGE_BYTES ? data : null });
-    void this.deps.bus.publish(room.code, envelope).catch((error) => this.deps.logger.error("live_bus_failed", { code: room.code, ...errorFields(error) }));
+    if (options.bus === false) return;
+    // A message too large for the bus makes the other instances reload the saved state
+    // instead (the state is saved before it is relayed).
+    this.toBus(room, { kind: "fanout", data: Buffer.byteLength(data) + 100 <= MAX_LIVE_MESSAGE_BYTES ? data : null });
   }
 
-  private fromBus(room: Room, envelope: string): void {
-    let parsed: { from: string; data: string | null };
+  private toBus(room: Room, envelope: Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never): void {
+    void this.deps.bus.publish(room.code, JSON.stringify({ from: this.instance, ...envelope })).catch((error) => this.deps.logger.error("live_bus_failed", { code: room.code, ...errorFields(error) }));
+  }
+
+  /** A presenter is connected here, or was heard of on another instance lately. */
+  private presenterConnected(room: Room): boolean {
+    return room.presenter !== null || room.remotePresenterUntil > this.deps.clock();
+  }
+
+  /** A presenter on another instance is alive: this instance's viewers are not paused. */
+  private remotePresence(room: Room): void {
+    room.remotePresenterUntil = this.deps.clock() + PRESENCE_TTL_MS;
+    if (room.pausedUntil !== null && !room.presenter) {
+      room.pausedUntil = null;
+      this.publishLocal(topicOf(room.code), encode({ v: 1, type: "resumed" }));
+    }
+  }
+
+  private fromBus(room: Room, text: string): void {
+    let envelope: Envelope;
     try {
-      parsed = JSON.parse(envelope);
+      envelope = JSON.parse(text) as Envelope;
     } catch {
       return;
     }
-    if (parsed.from === this.instance) return;
-    if (parsed.data !== null) return this.publishLocal(topicOf(room.code), parsed.data);
-    void this.deps.service.find(room.code).then((row) => {
-      if (!row?.stateJson) return;
-      const snapshot = JSON.parse(row.stateJson) as LiveSnapshot;
-      if (snapshot.state && snapshot.seq > room.snapshot.seq) {
-        room.snapshot = snapshot;
-        this.publishLocal(topicOf(room.code), encode({ v: 1, type: "state", seq: snapshot.seq, state: snapshot.state }));
-      }
-    });
+    if (envelope.from === this.instance || this.rooms.get(room.code) !== room) return;
+    switch (envelope.kind) {
+      case "query":
+        if (room.presenter) this.toBus(room, { kind: "presence" });
+        return;
+      case "presence":
+        return this.remotePresence(room);
+      case "ended":
+        return this.ended(room.code, envelope.reason, { bus: false });
+      case "rotated":
+        return void this.rotated(room.code, envelope.generation, { bus: false });
+      case "command":
+        room.presenter?.send(envelope.data);
+        return;
+      case "fanout":
+        return this.fanoutFromBus(room, envelope.data);
+    }
+  }
+
+  /** A message another instance sent to its sockets: to this instance's sockets too, and into its snapshot. */
+  private fanoutFromBus(room: Room, data: string | null): void {
+    if (data === null) {
+      void this.deps.service.find(room.code).then((row) => {
+        if (!row?.stateJson) return;
+        const snapshot = JSON.parse(row.stateJson) as LiveSnapshot;
+        if (snapshot.state && snapshot.seq > room.snapshot.seq) {
+          room.snapshot = snapshot;
+          this.remotePresence(room);
+          this.publishLocal(topicOf(room.code), encode({ v: 1, type: "state", seq: snapshot.seq, state: snapshot.state }));
+        }
+      });
+      return;
+    }
+    const message = JSON.parse(data) as LiveServerMessageT;
+    if (message.type === "state" || message.type === "pointer" || message.type === "ink") {
+      // Keep this instance's snapshot current, so its late joiners get the state at once.
+      const { seq, ...body } = message;
+      room.snapshot = { ...mergeLive(room.snapshot, body as Parameters<typeof mergeLive>[1]), seq };
+      this.remotePresence(room);
+    } else if (message.type === "paused") {
+      room.remotePresenterUntil = 0;
+      if (!room.presenter) this.startGrace(room);
+    } else if (message.type === "resumed") {
+      this.remotePresence(room);
+    } else if (message.type === "settings") {
+      room.row = { ...room.row, allowDownload: message.allowDownload };
+    } else if (message.type === "counts") {
+      return;
+    }
+    this.publishLocal(topicOf(room.code), data);
   }
 
   private relay(room: Room, message: Extract<LiveClientMessageT, { type: "state" | "pointer" | "ink" }>): void {
@@ -400,13 +509,15 @@ export class LiveHub {
   private scheduleCounts(room: Room): void {
     room.countsTimer ??= setTimeout(() => {
       room.countsTimer = null;
-      if (this.rooms.get(room.code) === room) this.broadcast(room, { v: 1, type: "counts", counts: this.counts(room.code) });
+      // Counted per instance: each instance tells its own sockets about its own sockets.
+      if (this.rooms.get(room.code) === room) this.broadcast(room, { v: 1, type: "counts", counts: this.counts(room.code) }, { bus: false });
     }, COUNTS_INTERVAL_MS);
   }
 
-  private ended(code: string, reason: LiveEndReason): void {
+  private ended(code: string, reason: LiveEndReason, options: { bus?: boolean } = {}): void {
     const room = this.rooms.get(code);
     if (!room) return;
+    if (options.bus !== false) this.toBus(room, { kind: "ended", reason });
     if (room.saveTimer) clearTimeout(room.saveTimer);
     room.saveTimer = null;
     const data = encode({ v: 1, type: "ended", reason });
@@ -421,9 +532,10 @@ export class LiveHub {
     this.unload(room);
   }
 
-  private async rotated(code: string, generation: number): Promise<void> {
+  private async rotated(code: string, generation: number, options: { bus?: boolean } = {}): Promise<void> {
     const room = this.rooms.get(code);
     if (!room) return;
+    if (options.bus !== false) this.toBus(room, { kind: "rotated", generation });
     const row = await this.deps.service.find(code);
     if (row) room.row = row;
     room.row = { ...room.row, controlGeneration: generation };

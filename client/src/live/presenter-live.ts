@@ -10,7 +10,7 @@
  * "Rotate remote link" and "End live".
  */
 import { renderSVG } from "uqr";
-import type { LiveServerMessageT, LiveStateT } from "../../../src/deck/live-protocol.ts";
+import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/deck/live-protocol.ts";
 import { h, replace } from "../lib/dom.ts";
 import type { ActionName } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
@@ -37,6 +37,9 @@ interface Problem {
   detail?: string;
   status: number;
 }
+
+/** A state message over this many UTF-8 bytes goes without its ink; the strokes follow one message each (the server takes up to 64 KiB). */
+const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
 
 type Status = "idle" | "uploading" | "connecting" | "open" | "waiting" | "stopped";
 
@@ -190,6 +193,10 @@ export class PresenterLive {
       this.counts = { viewers: message.counts.viewers, controls: message.counts.controls };
       this.render();
     } else if (message.type === "command") this.command(message);
+    else if (message.type === "error" && (message.code === "TOO_LARGE" || message.code === "RATE_LIMITED")) {
+      this.message = message.code === "TOO_LARGE" ? "Some ink was too large to send to viewers." : "Too many changes at once: viewers catch up at the next one.";
+      this.render();
+    }
     else if (message.type === "ended") void this.forget("This live session ended.");
   }
 
@@ -233,7 +240,14 @@ export class PresenterLive {
   }
 
   private sendState(): void {
-    this.socket?.send({ type: "state", state: this.liveState(this.deps.state()) });
+    const state = this.liveState(this.deps.state());
+    if (new TextEncoder().encode(JSON.stringify(state)).byteLength <= STATE_BYTES) {
+      this.socket?.send({ type: "state", state });
+      return;
+    }
+    // A page with a lot of ink: the server merges the strokes into its snapshot one by one.
+    this.socket?.send({ type: "state", state: { ...state, ink: [] } });
+    for (const stroke of state.ink) this.socket?.send({ type: "ink", ink: { op: "add", page: state.page, stroke } });
   }
 
   /** Every change of the presenter state: viewers get what the audience window gets. */

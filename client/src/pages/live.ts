@@ -13,6 +13,7 @@ import { $, h, replace } from "../lib/dom.ts";
 import { safeFilename, saveFile } from "../lib/download.ts";
 import type { MediaContext } from "../lib/media.ts";
 import { Renderer } from "../lib/renderer.ts";
+import { keepScreenOn } from "../lib/wake-lock.ts";
 import { onlyOverlaysChanged, type AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
 import { watchGestures } from "../presenter/gestures.ts";
@@ -255,6 +256,7 @@ async function main(): Promise<void> {
     return screen("error", error instanceof DeckDownloadError && error.kind === "damaged" ? "The slides arrived damaged several times. Reload to try again." : "The slides could not be downloaded. Check the network, then reload.");
   }
   document.title = `${filename} — live — deckhand`;
+  keepScreenOn((state) => (document.body.dataset.wakeLock = state));
   ready = true;
   wireInput();
   socket = new LiveSocket({

@@ -295,3 +295,58 @@ describe("shutdown", () => {
     expect(own.logs.some((line) => line.includes('"shutdown_forced"'))).toBe(false);
   });
 });
+
+describe("settings and shared control", () => {
+  test("the presenter's allowDownload reaches viewers, the info route and later joiners; a viewer cannot set it", async () => {
+    const talk = await created(server.url, deck);
+    const presenter = await LiveClient.join(server.url, talk.code, "presenter", talk.presenterSecret);
+    const viewer = await LiveClient.join(server.url, talk.code, "viewer");
+    expect(viewer.hello.session.allowDownload).toBe(false);
+    viewer.client.send({ v: 1, type: "settings", allowDownload: true });
+    expect(await viewer.client.next("error")).toMatchObject({ code: "NOT_ALLOWED" });
+    presenter.client.send({ v: 1, type: "settings", allowDownload: true });
+    expect(await viewer.client.next("settings")).toEqual({ v: 1, type: "settings", allowDownload: true });
+    expect(((await (await fetch(`${server.url}/api/live/${talk.code}`)).json()) as { allowDownload: boolean }).allowDownload).toBe(true);
+    const late = await LiveClient.join(server.url, talk.code, "viewer");
+    expect(late.hello.session.allowDownload).toBe(true);
+    for (const c of [presenter.client, viewer.client, late.client]) c.close();
+  });
+
+  test("several remotes share control: each one's commands reach the presenter", async () => {
+    const talk = await created(server.url, deck);
+    const presenter = await LiveClient.join(server.url, talk.code, "presenter", talk.presenterSecret);
+    const one = await LiveClient.join(server.url, talk.code, "control", talk.controlSecret);
+    const two = await LiveClient.join(server.url, talk.code, "control", talk.controlSecret);
+    one.client.send({ v: 1, type: "command", action: "next" });
+    expect(await presenter.client.next("command")).toMatchObject({ action: "next" });
+    two.client.send({ v: 1, type: "command", action: "prev" });
+    expect(await presenter.client.next("command")).toMatchObject({ action: "prev" });
+    // Remotes follow the talk too: they get the presenter's state like viewers.
+    presenter.client.send({ v: 1, type: "state", state: sampleState(2) });
+    expect((await one.client.next("state")).state.page).toBe(2);
+    expect((await two.client.next("state")).state.page).toBe(2);
+    for (const c of [presenter.client, one.client, two.client]) c.close();
+  });
+});
+
+describe("guessing secrets over the socket", () => {
+  test("wrong secrets count against the address: past the limit the upgrade itself is a 429 problem", async () => {
+    const own = await startLiveServer();
+    try {
+      const talk = await created(own.url, deck);
+      const { LIVE_JOIN_FAILURES_PER_MINUTE } = await import("../../src/live/join-guard.ts");
+      for (let i = 0; i <= LIVE_JOIN_FAILURES_PER_MINUTE; i++) {
+        const client = await LiveClient.connect(own.url, talk.code);
+        client.send({ v: 1, type: "join", role: "control", secret: `guess-${i}` });
+        expect((await client.closed).code).toBe(4403);
+      }
+      const res = await fetch(`${own.url}/api/live/${talk.code}/ws`, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await res.json()).toMatchObject({ code: "RATE_LIMITED" });
+      expect(own.logs.join("\n")).not.toContain("guess-");
+    } finally {
+      await own.stop();
+    }
+  });
+});

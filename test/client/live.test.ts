@@ -5,6 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import type { LiveStateT } from "../../src/deck/live-protocol.ts";
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/backoff.ts";
+import { clockOffset, shiftMedia } from "../../client/src/live/clock.ts";
 import { codeFromPath, typedTalkCode } from "../../client/src/live/code.ts";
 import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn } from "../../client/src/live/follow.ts";
 
@@ -96,5 +97,25 @@ describe("viewer model", () => {
     m = rejoin(m);
     expect(m.following).toBe(true);
     expect(shown(m)?.page).toBe(5);
+  });
+});
+
+describe("media clocks across devices", () => {
+  test("a presenter 5 s behind the server and a viewer 3 s ahead agree on when a reading was taken", () => {
+    const server = 1_000_000;
+    const presenterOffset = clockOffset(server, server - 5000);
+    const viewerOffset = clockOffset(server, server + 3000);
+    const reading = { clip: { playing: true, time: 1.5, at: server - 5000 } };
+    const wire = shiftMedia(reading, presenterOffset);
+    expect(wire.clip.at).toBe(server);
+    expect(shiftMedia(wire, -viewerOffset).clip.at).toBe(server + 3000);
+  });
+
+  test("nothing to move leaves the same object (no needless repaint)", () => {
+    const media = { a: { playing: false, time: 0, at: 1 } };
+    expect(shiftMedia(media, 0)).toBe(media);
+    const none = {};
+    expect(shiftMedia(none, 50)).toBe(none);
+    expect(clockOffset(Number.NaN, 5)).toBe(0);
   });
 });

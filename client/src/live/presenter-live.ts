@@ -16,6 +16,7 @@ import type { ActionName } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import type { PresenterState } from "../presenter/state.ts";
 import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-store.ts";
+import { clockOffset, shiftMedia } from "./clock.ts";
 import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
 
 export interface PresenterLiveDeps {
@@ -61,6 +62,8 @@ export class PresenterLive {
   private message = "";
   private pointerFrame = 0;
   private open = false;
+  /** Server clock minus this device's (media times travel in the server's clock). */
+  private offset = 0;
 
   constructor(private readonly deps: PresenterLiveDeps) {}
 
@@ -184,6 +187,7 @@ export class PresenterLive {
 
   private onMessage(message: LiveServerMessageT): void {
     if (message.type === "hello") {
+      this.offset = clockOffset(message.serverTime);
       this.counts = { viewers: message.counts.viewers, controls: message.counts.controls };
       // This window is the source of truth: the server (and viewers) take its state now.
       this.sendState();
@@ -236,7 +240,8 @@ export class PresenterLive {
 
   private liveState(state: PresenterState): LiveStateT {
     // The timer rides along for the phone remote (viewers do not show it).
-    return { ...audienceView(state), label: this.deps.label(state.page), timer: state.timer } as LiveStateT;
+    const seen = audienceView(state);
+    return { ...seen, media: shiftMedia(seen.media, this.offset), label: this.deps.label(state.page), timer: state.timer } as LiveStateT;
   }
 
   private sendState(): void {

@@ -22,6 +22,7 @@ import { codeFromPath } from "../live/code.ts";
 import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
 import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn, type ViewerModel } from "../live/follow.ts";
 import { LiveSocket, type Stopped } from "../live/socket.ts";
+import { clockOffset, shiftMedia } from "../live/clock.ts";
 
 type Screen = "loading" | "live" | "paused" | "waiting" | "ended" | "full" | "not-found" | "busy" | "error";
 
@@ -61,6 +62,15 @@ let deckBytes: ArrayBuffer | null = null;
 let filename = "deck";
 let socket: LiveSocket | null = null;
 let store: DeckStore | null = null;
+/** Server clock minus this device's: media times arrive in the server's clock. */
+let offset = 0;
+/** The last media map shifted into this device's clock, so an unchanged one stays the same object. */
+let shifted: { from: AudienceState["media"]; to: AudienceState["media"] } | null = null;
+
+function localMedia(state: AudienceState): AudienceState {
+  if (shifted?.from !== state.media) shifted = { from: state.media, to: shiftMedia(state.media, -offset) };
+  return state.media === shifted.to ? state : { ...state, media: shifted.to };
+}
 (window as unknown as { __deckhand: unknown }).__deckhand = { model: () => model, shown: () => showing };
 
 const TEXT: Record<Exclude<Screen, "live" | "loading">, { title: string; text: string }> = {
@@ -108,7 +118,8 @@ function progress(fraction: number | null) {
 
 /** Show what the model says now; only the pointer moving is drawn without a full apply. */
 function render(): void {
-  const next = shown(model);
+  const seen = shown(model);
+  const next = seen && model.following ? localMedia(seen) : seen;
   document.body.dataset.following = String(model.following);
   els.follow.setAttribute("aria-pressed", String(model.following));
   replace(els.follow, model.following ? "Following" : "Back to live");
@@ -139,6 +150,8 @@ function status(text: string): void {
 function onMessage(message: LiveServerMessageT): void {
   switch (message.type) {
     case "hello":
+      offset = clockOffset(message.serverTime);
+      shifted = null;
       model = greet(model, message);
       paused = message.paused;
       allowSave(message.session.allowDownload);

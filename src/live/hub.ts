@@ -422,6 +422,8 @@ export class LiveHub {
   }
 
   private fromBus(room: Room, text: string): void {
+    // Our own messages come back on the bus too: skip them without parsing (a state can be large).
+    if (text.startsWith(`{"from":"${this.instance}"`)) return;
     let envelope: Envelope;
     try {
       envelope = JSON.parse(text) as Envelope;

@@ -415,6 +415,8 @@ export class LiveHub {
   /** A presenter on another instance is alive: this instance's viewers are not paused. */
   private remotePresence(room: Room): void {
     room.remotePresenterUntil = this.deps.clock() + PRESENCE_TTL_MS;
+    if (room.graceTimer) clearTimeout(room.graceTimer);
+    room.graceTimer = null;
     if (room.pausedUntil !== null && !room.presenter) {
       room.pausedUntil = null;
       this.publishLocal(topicOf(room.code), encode({ v: 1, type: "resumed" }));
@@ -537,6 +539,8 @@ export class LiveHub {
   private async rotated(code: string, generation: number, options: { bus?: boolean } = {}): Promise<void> {
     const room = this.rooms.get(code);
     if (!room) return;
+    // Until the new hash is read, no control secret is accepted here (the old one must not slip in).
+    room.row = { ...room.row, controlHash: "", controlGeneration: generation };
     if (options.bus !== false) this.toBus(room, { kind: "rotated", generation });
     const row = await this.deps.service.find(code);
     if (row) room.row = row;

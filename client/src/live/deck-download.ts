@@ -12,6 +12,8 @@ import { backoffDelay } from "./backoff.ts";
 
 /** Tries after a cut before the viewer is told; each resumes where the last one stopped. */
 const MAX_TRIES = 8;
+/** Whole downloads whose digest was wrong before giving up: more would only repeat a bad copy. */
+const MAX_DAMAGED = 2;
 
 export class DeckDownloadError extends Error {
   constructor(readonly kind: "gone" | "damaged" | "network") {
@@ -38,6 +40,7 @@ async function download(code: string, sha256: string, onProgress: (fraction: num
   let received = 0;
   let total: number | null = null;
   let hasher = new StreamingSha256();
+  let damaged = 0;
   for (let attempt = 0; ; attempt++) {
     try {
       const response = await fetch(`/api/live/${encodeURIComponent(code)}/deck`, { headers: resumeHeaders(received), cache: "no-store", credentials: "omit" });
@@ -78,7 +81,7 @@ async function download(code: string, sha256: string, onProgress: (fraction: num
       }
       return out.buffer;
     } catch (error) {
-      if (error instanceof DeckDownloadError && error.kind === "gone") throw error;
+      if (error instanceof DeckDownloadError && (error.kind === "gone" || (error.kind === "damaged" && ++damaged >= MAX_DAMAGED))) throw error;
       if (attempt + 1 >= MAX_TRIES) throw error instanceof DeckDownloadError ? error : new DeckDownloadError("network");
       await new Promise((resolve) => setTimeout(resolve, backoffDelay(attempt)));
     }

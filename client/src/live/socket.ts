@@ -50,11 +50,11 @@ export class LiveSocket {
   constructor(private readonly options: LiveSocketOptions) {
     this.connect();
     // Back from sleep or a dead Wi-Fi: try at once rather than wait out the backoff.
-    window.addEventListener("online", () => this.now());
+    globalThis.addEventListener?.("online", () => this.now());
   }
 
   get open(): boolean {
-    return this.ws?.readyState === WebSocket.OPEN;
+    return this.ws?.readyState === 1; // WebSocket.OPEN
   }
 
   send(message: Outgoing): boolean {

@@ -194,6 +194,49 @@ describe("live presenting", () => {
     for (const v of viewers()) await v.waitFor("the laser gone", () => document.querySelector(".laser")!.hasAttribute("hidden"));
   });
 
+  it("viewers follow the pen's ink (and its clearing), a zoom and a freeze", async () => {
+    const box = await presenter.evaluate(() => {
+      const r = document.querySelector("#current-frame")!.getBoundingClientRect();
+      return { x: r.x, y: r.y, w: r.width, h: r.height };
+    });
+    const at = (fx: number, fy: number) => ({ x: box.x + box.w * fx, y: box.y + box.h * fy });
+    await presenter.press("i");
+    await presenter.waitFor("pen mode", () => document.body.dataset.mode === "pen");
+    const a = at(0.2, 0.7);
+    const b = at(0.6, 0.75);
+    await presenter.mouse([{ type: "move", ...a }, { type: "down" }, { type: "move", x: (a.x + b.x) / 2, y: a.y + 10 }, { type: "move", ...b }, { type: "up" }]);
+    for (const v of viewers()) await v.waitFor("one stroke on the viewer", () => document.body.dataset.ink === "1");
+    await shot(viewerA, "03b-viewer-ink");
+    await presenter.press("c");
+    for (const v of viewers()) await v.waitFor("the ink cleared on the viewer", () => document.body.dataset.ink === "0");
+    await presenter.press("Escape");
+    await presenter.waitFor("normal mode", () => document.body.dataset.mode === "normal");
+
+    await presenter.press("z");
+    await presenter.waitFor("choosing a zoom region", () => document.body.dataset.zoomSelect === "true");
+    const z1 = at(0.1, 0.1);
+    const z2 = at(0.5, 0.5);
+    await presenter.mouse([{ type: "move", ...z1 }, { type: "down" }, { type: "move", x: (z1.x + z2.x) / 2, y: (z1.y + z2.y) / 2 }, { type: "move", ...z2 }, { type: "up" }]);
+    await presenter.waitFor("the presenter zoomed", () => (document.querySelector("#current-frame")?.getAttribute("data-zoom") ?? "") !== "");
+    // The drag's own click does not step the talk (it did, on any slide but the last).
+    expect(await presenter.evaluate(() => document.body.dataset.slide)).toBe("2");
+    for (const v of viewers()) await v.waitFor("the viewer zoomed", () => document.querySelector("#frame")?.getAttribute("data-zoomed") === "true" && (document.querySelector("#frame")?.getAttribute("data-zoom") ?? "") !== "");
+    await presenter.press("Escape");
+    for (const v of viewers()) await v.waitFor("the viewer zoomed out", () => document.querySelector("#frame")?.getAttribute("data-zoomed") === "false");
+
+    await presenter.press("f");
+    for (const v of viewers()) await v.waitFor("the viewer frozen", () => document.body.dataset.frozen === "true");
+    await presenterGo("ArrowRight", 3);
+    for (const v of viewers()) {
+      await v.waitFor("still frozen on slide 2", () => document.body.dataset.frozen === "true");
+      expect(await v.evaluate(() => document.body.dataset.slide)).toBe("2");
+    }
+    await presenterGo("ArrowLeft", 2);
+    await presenter.press("f");
+    for (const v of viewers()) await v.waitFor("unfrozen", () => document.body.dataset.frozen === "false");
+    for (const v of viewers()) await viewerAt(v, 2);
+  });
+
   it("viewers play the video of slide 3 along with the presenter", async () => {
     await presenterGo("ArrowRight", 3);
     await presenter.waitFor("the presenter's video playing", () => {

@@ -308,7 +308,7 @@ describe("live presenting", () => {
     // The deck is here: a viewer may look through it while the presenter is away.
     await viewerB.click("#browse");
     await viewerB.waitFor("browsing while paused", () => document.body.dataset.screen === "live" && document.body.dataset.following === "false");
-    await viewerB.click("#follow");
+    await viewerB.click("#back-live");
     await viewerB.waitFor("back to the paused talk", () => document.body.dataset.screen === "paused");
     await presenter.goto(presenterUrl);
     await presenter.waitFor("the presenter live again", () => document.body.dataset.ready === "true" && document.body.dataset.live === "open", [], 30_000);
@@ -354,7 +354,7 @@ describe("live presenting", () => {
   it("a viewer leaves follow to look back, and “Back to live” returns to the presenter's slide", async () => {
     await viewerA.click("#follow");
     await viewerA.waitFor("not following", () => document.body.dataset.following === "false");
-    expect(await viewerA.evaluate(() => document.querySelector("#follow")?.textContent)).toBe("Back to live");
+    expect(await viewerA.evaluate(() => ({ pressed: document.querySelector("#follow")?.getAttribute("aria-pressed"), back: (document.querySelector("#back-live") as HTMLElement).hidden }))).toEqual({ pressed: "false", back: false });
     await viewerA.click("#prev");
     await viewerAt(viewerA, 4);
     await viewerA.click("#prev");
@@ -362,7 +362,8 @@ describe("live presenting", () => {
     await presenterGo("ArrowLeft", 4);
     await viewerAt(viewerB, 4);
     expect(await viewerA.evaluate(() => document.body.dataset.slide)).toBe("3");
-    await viewerA.click("#follow");
+    await shot(viewerA, "05d-viewer-not-following");
+    await viewerA.click("#back-live");
     await viewerAt(viewerA, 4);
     expect(await viewerA.evaluate(() => document.body.dataset.following)).toBe("true");
   });

@@ -28,6 +28,7 @@ type Screen = "loading" | "live" | "paused" | "waiting" | "ended" | "full" | "no
 
 const els = {
   follow: $("#follow") as HTMLButtonElement,
+  backLive: $("#back-live") as HTMLButtonElement,
   prev: $("#prev") as HTMLButtonElement,
   next: $("#next") as HTMLButtonElement,
   status: $("#live-status"),
@@ -122,7 +123,7 @@ function render(): void {
   const next = seen && model.following ? localMedia(seen) : seen;
   document.body.dataset.following = String(model.following);
   els.follow.setAttribute("aria-pressed", String(model.following));
-  replace(els.follow, model.following ? "Following" : "Back to live");
+  els.backLive.hidden = model.following;
   if (ready && next) {
     if (showing && onlyOverlaysChanged(showing, next)) stage.applyOverlays(next.overlays);
     else if (next !== showing) stage.apply(next);
@@ -212,6 +213,10 @@ function page(step: number): void {
 function wireInput(): void {
   els.follow.addEventListener("click", () => {
     model = model.following ? leave(model, shown(model)?.page ?? 1) : rejoin(model);
+    render();
+  });
+  els.backLive.addEventListener("click", () => {
+    model = rejoin(model);
     render();
   });
   els.prev.addEventListener("click", () => page(-1));

@@ -362,6 +362,7 @@ describe("live presenting", () => {
     await presenterGo("ArrowLeft", 4);
     await viewerAt(viewerB, 4);
     expect(await viewerA.evaluate(() => document.body.dataset.slide)).toBe("3");
+    await viewerA.waitFor("told where the talk is", () => document.querySelector("#live-status")?.textContent === "On your own — the talk is at slide 4");
     await shot(viewerA, "05d-viewer-not-following");
     await viewerA.click("#back-live");
     await viewerAt(viewerA, 4);

@@ -129,6 +129,10 @@ function render(): void {
     else if (next !== showing) stage.apply(next);
     showing = next;
   }
+  if (document.body.dataset.socket === "open") {
+    const talk = model.live.state;
+    status(model.following || !talk ? "Live" : `On your own — the talk is at slide ${talk.label ?? talk.page}`);
+  }
   const page = next?.page ?? 1;
   els.prev.disabled = page <= 1;
   els.next.disabled = page >= stage.pageCount;
@@ -156,7 +160,6 @@ function onMessage(message: LiveServerMessageT): void {
       model = greet(model, message);
       paused = message.paused;
       allowSave(message.session.allowDownload);
-      status("Live");
       break;
     case "state":
     case "pointer":
@@ -284,6 +287,7 @@ async function main(): Promise<void> {
     onStatus: (s) => {
       document.body.dataset.socket = s;
       if (s !== "open") status("Reconnecting…");
+      else render();
     },
     onStop,
   });

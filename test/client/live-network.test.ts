@@ -160,4 +160,36 @@ describe("live socket", () => {
     await Bun.sleep(400);
     expect(FakeSocket.made.length).toBe(1);
   });
+
+  test("a socket refused before its hello asks the info route: an ended talk (410) stops it instead of retrying forever", async () => {
+    FakeSocket.made = [];
+    globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    const asked: string[] = [];
+    globalThis.fetch = (async (url: string) => {
+      asked.push(url);
+      return new Response("{}", { status: 410 });
+    }) as unknown as typeof fetch;
+    let stopped = null as { code: number; reason: string } | null;
+    new LiveSocket({ code: "ABC234", role: "viewer", url: "ws://h/x", onMessage: () => {}, onStop: (s) => (stopped = s) });
+    await until(() => FakeSocket.made[0]?.sent.length === 1);
+    FakeSocket.made[0]!.drop(1006);
+    await until(() => stopped !== null);
+    expect(stopped).toEqual({ code: 4410, reason: "ENDED" });
+    expect(asked).toEqual(["/api/live/ABC234"]);
+    await Bun.sleep(400);
+    expect(FakeSocket.made.length).toBe(1);
+  });
+
+  test("…while a server that is away (the info route unreachable) is simply tried again", async () => {
+    FakeSocket.made = [];
+    globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
+    globalThis.fetch = (async () => {
+      throw new TypeError("connection refused");
+    }) as unknown as typeof fetch;
+    const socket = new LiveSocket({ code: "ABC234", role: "viewer", url: "ws://h/x", onMessage: () => {}, onStop: () => {} });
+    await until(() => FakeSocket.made[0]?.sent.length === 1);
+    FakeSocket.made[0]!.drop(1006);
+    await until(() => FakeSocket.made.length === 2);
+    socket.close();
+  });
 });

@@ -78,9 +78,26 @@ export class LiveSocket {
     this.connect();
   }
 
+  /**
+   * A socket that closed before its `hello`: the upgrade itself may have been refused (an
+   * ended or unknown code answers the upgrade with 410/404, which a browser reports only as
+   * close 1006). Ask the info route which it is, so a dead talk is not retried forever.
+   */
+  private async refusedBecause(): Promise<Stopped | null> {
+    try {
+      const response = await fetch(`/api/live/${encodeURIComponent(this.options.code)}`, { cache: "no-store", credentials: "omit" });
+      if (response.status === 410) return { code: LIVE_CLOSE.ENDED, reason: "ENDED" };
+      if (response.status === 404) return { code: LIVE_CLOSE.NOT_FOUND, reason: "NOT_FOUND" };
+    } catch {
+      // The server is away: keep trying.
+    }
+    return null;
+  }
+
   private connect(): void {
     this.options.onStatus?.("connecting");
     const ws = new WebSocket(this.options.url ?? liveSocketUrl(this.options.code));
+    let greeted = false;
     this.ws = ws;
     ws.onopen = () => {
       const secret = this.options.secret?.();
@@ -97,6 +114,7 @@ export class LiveSocket {
       }
       if (message?.v !== LIVE_PROTOCOL_VERSION) return;
       if (message.type === "hello") {
+        greeted = true;
         this.attempt = 0;
         this.options.onStatus?.("open");
       }
@@ -115,7 +133,15 @@ export class LiveSocket {
       }
       this.lastError = null;
       this.options.onStatus?.("waiting");
-      this.retry = setTimeout(() => this.connect(), backoffDelay(this.attempt++));
+      const retry = () => {
+        if (!this.stopped) this.retry = setTimeout(() => this.connect(), backoffDelay(this.attempt++));
+      };
+      if (greeted) return retry();
+      void this.refusedBecause().then((stopped) => {
+        if (!stopped || this.stopped) return retry();
+        this.stopped = true;
+        this.options.onStop?.(stopped);
+      });
     };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Live presenting across devices, end to end against the compiled binary (issue 11): a
  * presenter (Chromium) claims a deck and goes live; a viewer in Chromium joins by the viewer
- * URL and a viewer in Firefox by typing the code into "Talk code" on the home page; both follow
+ * URL and a viewer in Firefox by typing the code into "Talk code" on the home page (a third, in
+ * WebKit, joins by URL, rides through the restart and sees the end); the first two follow
  * slide changes, a black screen, the laser pointer and a playing video; a phone-sized
  * Chromium context with touch drives the talk from the remote; the server is killed with
  * SIGKILL mid-talk and restarted on the same port and data dir — everyone reconnects and
@@ -27,10 +28,13 @@ let serverOptions: StartOptions;
 let presenterEngine: Engine;
 let chromiumViewer: Engine;
 let firefoxViewer: Engine;
+let webkitViewer: Engine;
 let phone: Engine;
 let presenter: EnginePage;
 let viewerA: EnginePage;
 let viewerB: EnginePage;
+/** A third viewer in WebKit: joins, survives the restart and sees the end (CSP and WebSocket there too). */
+let viewerC: EnginePage;
 let remote: EnginePage;
 let code = "";
 let viewerUrl = "";
@@ -39,6 +43,7 @@ let presenterUrl = "";
 
 const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 const viewers = () => [viewerA, viewerB];
+const allViewers = () => [viewerA, viewerB, viewerC];
 
 async function expectNoSeriousA11y(page: EnginePage, where: string) {
   const violations = await seriousViolations(page);
@@ -94,7 +99,7 @@ beforeAll(async () => {
 }, STEP_MS);
 
 afterAll(async () => {
-  for (const engine of [presenterEngine, chromiumViewer, firefoxViewer, phone]) await engine?.close().catch(() => {});
+  for (const engine of [presenterEngine, chromiumViewer, firefoxViewer, webkitViewer, phone]) await engine?.close().catch(() => {});
   if (server?.proc.exitCode === null) await server.stop();
   server?.cleanup();
 });
@@ -148,9 +153,12 @@ describe("live presenting", () => {
     await viewerB.press("Enter");
     await viewerB.waitFor("the viewer page", () => location.pathname.startsWith("/live/"));
     expect(await viewerB.href()).toBe(`${server.url}/live/${code}`);
-    for (const v of viewers()) await viewerAt(v, 1);
-    await presenter.waitFor("two viewers counted", () => document.body.dataset.liveViewers === "2", [], 15_000);
-    expect(await presenter.evaluate(() => document.querySelector("#live-counts")?.textContent)).toBe("2 viewers · 0 remotes");
+    webkitViewer = await launchEngine("webkit", { viewport: { width: 1024, height: 640 } });
+    viewerC = webkitViewer.page;
+    await viewerC.goto(viewerUrl);
+    for (const v of allViewers()) await viewerAt(v, 1);
+    await presenter.waitFor("three viewers counted", () => document.body.dataset.liveViewers === "3", [], 15_000);
+    expect(await presenter.evaluate(() => document.querySelector("#live-counts")?.textContent)).toBe("3 viewers · 0 remotes");
     // The deck came once over the network and is kept in IndexedDB.
     for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
     // The slide area carries no deckhand text: only the bar under it does.
@@ -159,6 +167,7 @@ describe("live presenting", () => {
     await shot(presenter, "01-presenter-live-panel");
     await shot(viewerA, "02-viewer-chromium-slide-1");
     await shot(viewerB, "02-viewer-firefox-slide-1");
+    await shot(viewerC, "02-viewer-webkit-slide-1");
   });
 
   it("viewers follow slide changes, a black screen and the laser pointer", async () => {
@@ -315,7 +324,7 @@ describe("live presenting", () => {
     expect(await presenter.evaluate(() => document.querySelector("#btn-live")?.textContent)).toBe(`Live · ${code}`);
     // The button now opens the panel of the running session (it does not go live twice).
     await presenter.click("#btn-live");
-    await presenter.waitFor("the panel with the counts", () => !(document.querySelector("#live-panel") as HTMLElement).hidden && document.querySelector("#live-counts")?.textContent === "2 viewers · 1 remote");
+    await presenter.waitFor("the panel with the counts", () => !(document.querySelector("#live-panel") as HTMLElement).hidden && document.querySelector("#live-counts")?.textContent === "3 viewers · 1 remote");
     expect(await presenter.evaluate(() => document.querySelector("#live-code")?.textContent)).toBe(code);
     for (const v of viewers()) await viewerAt(v, 4);
     await presenterGo("ArrowRight", 5);
@@ -325,24 +334,24 @@ describe("live presenting", () => {
   });
 
   it("kill -9 of the server mid-talk and a restart on the same port and data dir: everyone reconnects and resyncs without a reload", async () => {
-    for (const page of [presenter, viewerA, viewerB, remote]) await page.evaluate(() => void ((window as unknown as { __noReload: number }).__noReload = 1));
+    for (const page of [presenter, viewerA, viewerB, viewerC, remote]) await page.evaluate(() => void ((window as unknown as { __noReload: number }).__noReload = 1));
     await server.kill9();
-    for (const v of viewers()) await v.waitFor("the viewer noticed", () => document.body.dataset.socket !== "open", [], 20_000);
-    // The restart also caps viewers at the two connected, to show the "full" screen below.
-    server = await startBinary({ ...serverOptions, args: ["--max-viewers", "2"] });
+    for (const v of allViewers()) await v.waitFor("the viewer noticed", () => document.body.dataset.socket !== "open", [], 20_000);
+    // The restart also caps viewers at the three connected, to show the "full" screen below.
+    server = await startBinary({ ...serverOptions, args: ["--max-viewers", "3"] });
     await presenter.waitFor("the presenter reconnected", () => document.body.dataset.live === "open", [], 30_000);
-    for (const page of [viewerA, viewerB, remote]) await page.waitFor("reconnected", () => document.body.dataset.socket === "open", [], 30_000);
+    for (const page of [viewerA, viewerB, viewerC, remote]) await page.waitFor("reconnected", () => document.body.dataset.socket === "open", [], 30_000);
     for (const v of viewers()) await viewerAt(v, 4);
     // The talk goes on from the remote, and everyone follows — with no page reloaded.
     await remote.click("#remote-next");
     await presenter.waitFor("slide 5 after the restart", () => document.body.dataset.slide === "5", [], 15_000);
-    for (const v of viewers()) await viewerAt(v, 5);
-    for (const page of [presenter, viewerA, viewerB, remote]) expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
+    for (const v of allViewers()) await viewerAt(v, 5);
+    for (const page of [presenter, viewerA, viewerB, viewerC, remote]) expect(await page.evaluate(() => (window as unknown as { __noReload?: number }).__noReload)).toBe(1);
     // The reconnect did not download the deck again.
     for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
   });
 
-  it("a third viewer over --max-viewers gets the “full” screen", async () => {
+  it("a fourth viewer over --max-viewers gets the “full” screen", async () => {
     const third = await chromiumViewer.newPage();
     await third.goto(viewerUrl);
     await third.waitFor("the full screen", () => document.body.dataset.screen === "full", [], 20_000);
@@ -389,7 +398,7 @@ describe("live presenting", () => {
   it("“End live”: viewers see the end screen, and no deck file is left in the server's data dir", async () => {
     expect(pdfFilesIn(server.dataDir).length).toBeGreaterThan(0);
     await presenter.click("#live-end");
-    for (const v of viewers()) await v.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
+    for (const v of allViewers()) await v.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
     await presenter.waitFor("the presenter not live", () => document.body.dataset.live === "off");
     expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("The talk has ended");
     expect(pdfFilesIn(server.dataDir)).toEqual([]);

@@ -7,6 +7,7 @@ import type { LiveStateT } from "../../src/deck/live-protocol.ts";
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/backoff.ts";
 import { clockOffset, shiftMedia } from "../../client/src/live/clock.ts";
 import { codeFromPath, typedTalkCode } from "../../client/src/live/code.ts";
+import { commandActions } from "../../client/src/live/commands.ts";
 import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn } from "../../client/src/live/follow.ts";
 
 const NO = { pointer: null, live: null, zoom: null, inkHidden: false };
@@ -117,5 +118,26 @@ describe("media clocks across devices", () => {
     const none = {};
     expect(shiftMedia(none, 50)).toBe(none);
     expect(clockOffset(Number.NaN, 5)).toBe(0);
+  });
+});
+
+describe("remote commands", () => {
+  test("navigation runs the presenter's own actions; goto needs a page", () => {
+    expect(commandActions({ action: "next" }, "none")).toEqual([{ name: "next" }]);
+    expect(commandActions({ action: "prev" }, "none")).toEqual([{ name: "prev" }]);
+    expect(commandActions({ action: "first" }, "none")).toEqual([{ name: "first" }]);
+    expect(commandActions({ action: "last" }, "none")).toEqual([{ name: "last" }]);
+    expect(commandActions({ action: "goto", page: 4 }, "none")).toEqual([{ name: "goToPage", arg: 4 }]);
+    expect(commandActions({ action: "goto" }, "none")).toEqual([]);
+  });
+
+  test("blank sets the screen asked for (never flips it blindly); without a colour it toggles black", () => {
+    expect(commandActions({ action: "blank", blank: "black" }, "none")).toEqual([{ name: "blackout" }]);
+    expect(commandActions({ action: "blank", blank: "black" }, "black")).toEqual([]);
+    expect(commandActions({ action: "blank", blank: "white" }, "black")).toEqual([{ name: "whiteout" }]);
+    expect(commandActions({ action: "blank", blank: "none" }, "white")).toEqual([{ name: "whiteout" }]);
+    expect(commandActions({ action: "blank", blank: "none" }, "none")).toEqual([]);
+    expect(commandActions({ action: "blank" }, "none")).toEqual([{ name: "blackout" }]);
+    expect(commandActions({ action: "blank" }, "black")).toEqual([{ name: "blackout" }]);
   });
 });

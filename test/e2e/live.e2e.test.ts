@@ -299,6 +299,12 @@ describe("live presenting", () => {
     await remote.click("#remote-next");
     await presenter.waitFor("slide 4 again", () => document.body.dataset.slide === "4");
     for (const v of viewers()) await viewerAt(v, 4);
+    // Black screen from the phone, and back.
+    await remote.click("#remote-blank");
+    for (const v of viewers()) await v.waitFor("black from the remote", () => document.body.dataset.blank === "black");
+    await remote.waitFor("the remote shows it pressed", () => document.querySelector("#remote-blank")?.getAttribute("aria-pressed") === "true");
+    await remote.click("#remote-blank");
+    for (const v of viewers()) await v.waitFor("back from black", () => document.body.dataset.blank === "none");
   });
 
   it("“Allow viewers to save the PDF” shows and hides their Save PDF button", async () => {

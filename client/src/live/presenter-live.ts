@@ -17,6 +17,7 @@ import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter
 import type { PresenterState } from "../presenter/state.ts";
 import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-store.ts";
 import { clockOffset, shiftMedia } from "./clock.ts";
+import { commandActions } from "./commands.ts";
 import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
 
 export interface PresenterLiveDeps {
@@ -205,16 +206,7 @@ export class PresenterLive {
   }
 
   private command(message: Extract<LiveServerMessageT, { type: "command" }>): void {
-    const { dispatch, state } = this.deps;
-    if (message.action === "goto") {
-      if (message.page) dispatch("goToPage", message.page);
-    } else if (message.action === "blank") {
-      const want = message.blank ?? (state().blank === "black" ? "none" : "black");
-      const now = state().blank;
-      if (want === now) return;
-      if (want === "none") dispatch(now === "black" ? "blackout" : "whiteout");
-      else dispatch(want === "black" ? "blackout" : "whiteout");
-    } else dispatch(message.action);
+    for (const { name, arg } of commandActions(message, this.deps.state().blank)) this.deps.dispatch(name, arg);
   }
 
   private onStop(stopped: Stopped): void {

@@ -148,6 +148,7 @@ describe("live presenting", () => {
     const label = await viewerB.evaluate(() => (document.querySelector("#join-code") as HTMLInputElement).labels?.[0]?.textContent);
     expect(label).toBe("Talk code");
     await expectNoSeriousA11y(viewerB, "home page with Join a talk");
+    await shot(viewerB, "00-home-join-a-talk");
     await viewerB.click("#join-code");
     for (const ch of ` ${code.toLowerCase()} `) await viewerB.press(ch === " " ? "Space" : ch);
     await viewerB.press("Enter");

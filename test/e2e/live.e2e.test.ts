@@ -138,6 +138,8 @@ describe("live presenting", () => {
   });
 
   it("a Chromium viewer joins by URL and a Firefox viewer by typing the code in lower case into “Talk code”", async () => {
+    // Counts change while the speaker may be on a panel control: the focus must stay there.
+    await presenter.evaluate(() => (document.querySelector("#live-rotate") as HTMLElement).focus());
     chromiumViewer = await launchEngine("chromium", { viewport: { width: 1280, height: 760 } });
     viewerA = chromiumViewer.page;
     await viewerA.goto(viewerUrl);
@@ -160,6 +162,8 @@ describe("live presenting", () => {
     for (const v of allViewers()) await viewerAt(v, 1);
     await presenter.waitFor("three viewers counted", () => document.body.dataset.liveViewers === "3", [], 15_000);
     expect(await presenter.evaluate(() => document.querySelector("#live-counts")?.textContent)).toBe("3 viewers · 0 remotes");
+    expect(await presenter.evaluate(() => document.activeElement?.id)).toBe("live-rotate");
+    await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     // The deck came once over the network and is kept in IndexedDB.
     for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.deckSource)).toBe("network");
     // The slide area carries no deckhand text: only the bar under it does.

@@ -88,7 +88,10 @@ export class PresenterLive {
     this.open = open;
     this.deps.panel.hidden = !open;
     this.deps.button.setAttribute("aria-expanded", String(open));
-    if (open) this.render();
+    if (open) {
+      this.built = "";
+      this.render();
+    }
   }
 
   // ---- going live -----------------------------------------------------------------------
@@ -313,24 +316,47 @@ export class PresenterLive {
 
   // ---- rendering ------------------------------------------------------------------------
 
+  /** What the panel's structure was built for: rebuilt only when it changes, so focus stays put. */
+  private built = "";
+
   private render(): void {
     const { body, button } = this.deps;
     const session = this.session;
     button.textContent = session ? `Live · ${session.code}` : "Go live";
     button.classList.toggle("is-live", !!session);
     document.body.dataset.live = session ? this.status : "off";
+    const viewers = this.counts.viewers;
+    const controls = this.counts.controls;
+    document.body.dataset.liveViewers = String(viewers);
+    document.body.dataset.liveControls = String(controls);
     if (!this.open) return;
-    const status = h("p", { class: "live-status", role: "status", id: "live-status" }, this.message || this.statusText());
+    const key = session ? `${session.code} ${session.controlUrl}` : `off ${this.status === "uploading"}`;
+    if (key !== this.built) {
+      this.built = key;
+      this.build();
+    }
+    const text = this.message || this.statusText();
+    const status = body.querySelector("#live-status");
+    if (status && status.textContent !== text) status.textContent = text;
+    const counts = body.querySelector("#live-counts");
+    const countText = `${viewers} viewer${viewers === 1 ? "" : "s"} · ${controls} remote${controls === 1 ? "" : "s"}`;
+    if (counts && counts.textContent !== countText) counts.textContent = countText;
+    const allow = body.querySelector<HTMLInputElement>("#live-allow-download");
+    if (allow && session) allow.checked = session.allowDownload;
+  }
+
+  /** The panel's elements for the current session (or for none). */
+  private build(): void {
+    const { body } = this.deps;
+    const session = this.session;
+    const status = h("p", { class: "live-status", role: "status", id: "live-status" });
     if (!session) {
       const again = this.status === "uploading" ? null : h("button", { type: "button", class: "btn btn-primary", id: "live-start", onclick: () => void this.goLive() }, "Go live");
       replace(body, status, again);
       return;
     }
     const allow = h("input", { type: "checkbox", id: "live-allow-download" }) as HTMLInputElement;
-    allow.checked = session.allowDownload;
     allow.addEventListener("change", () => this.setAllowDownload(allow.checked));
-    const viewers = this.counts.viewers;
-    const controls = this.counts.controls;
     replace(
       body,
       h("p", { class: "live-code-label" }, "Talk code"),
@@ -339,7 +365,7 @@ export class PresenterLive {
         h("figure", { class: "live-link" }, qr(session.viewerUrl, "QR code of the viewer link"), h("figcaption", {}, h("a", { href: session.viewerUrl, id: "live-viewer-url", target: "_blank", rel: "noopener" }, session.viewerUrl.replace(/^https?:\/\//, "")))),
         h("figure", { class: "live-link" }, qr(session.controlUrl, "QR code of the remote link"), h("figcaption", {}, "Use your phone as a remote: ", h("a", { href: session.controlUrl, id: "live-control-url", target: "_blank", rel: "noopener" }, "remote link"))),
       ),
-      h("p", { class: "live-counts", id: "live-counts", "aria-live": "polite" }, `${viewers} viewer${viewers === 1 ? "" : "s"} · ${controls} remote${controls === 1 ? "" : "s"}`),
+      h("p", { class: "live-counts", id: "live-counts", "aria-live": "polite" }),
       h("label", { class: "setting" }, allow, " Allow viewers to save the PDF"),
       status,
       h("div", { class: "actions" },
@@ -347,8 +373,6 @@ export class PresenterLive {
         h("button", { type: "button", class: "btn btn-danger", id: "live-end", onclick: () => void this.end() }, "End live"),
       ),
     );
-    document.body.dataset.liveViewers = String(viewers);
-    document.body.dataset.liveControls = String(controls);
   }
 
   private statusText(): string {

@@ -3,11 +3,13 @@
  * and the viewer's model of the presenter's state (ordered by seq, follow and back to live).
  */
 import { describe, expect, test } from "bun:test";
-import type { LiveStateT } from "../../src/deck/live-protocol.ts";
+import { Value } from "@sinclair/typebox/value";
+import { LiveState, type LiveStateT } from "../../src/deck/live-protocol.ts";
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/backoff.ts";
 import { clockOffset, shiftMedia } from "../../client/src/live/clock.ts";
 import { codeFromPath, typedTalkCode } from "../../client/src/live/code.ts";
 import { commandActions } from "../../client/src/live/commands.ts";
+import { fitLiveState, fitStroke } from "../../client/src/live/fit-state.ts";
 import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn } from "../../client/src/live/follow.ts";
 
 const NO = { pointer: null, live: null, zoom: null, inkHidden: false };
@@ -139,5 +141,39 @@ describe("remote commands", () => {
     expect(commandActions({ action: "blank", blank: "none" }, "none")).toEqual([]);
     expect(commandActions({ action: "blank" }, "none")).toEqual([{ name: "blackout" }]);
     expect(commandActions({ action: "blank" }, "black")).toEqual([{ name: "blackout" }]);
+  });
+});
+
+describe("a state fitted to the protocol's bounds", () => {
+  test("a state within them is sent as it is (the same object)", () => {
+    const s = state(2, { label: "2", ink: [stroke] });
+    expect(fitLiveState(s)).toBe(s);
+  });
+
+  test("a long stroke keeps its ends and fits in 12,000 numbers; a long label is cut; too many strokes keep the newest", () => {
+    const points: number[] = [];
+    for (let i = 0; i < 10_000; i++) points.push(i, i * 2, 0.5);
+    const long = { ...stroke, id: "long", points };
+    const fitted = fitStroke(long);
+    expect(fitted.points.length).toBeLessThanOrEqual(12_000);
+    expect(fitted.points.length % 3).toBe(0);
+    expect(fitted.points.slice(0, 3)).toEqual([0, 0, 0.5]);
+    expect(fitted.points.slice(-3)).toEqual([9999, 19998, 0.5]);
+    const many = Array.from({ length: 2100 }, (_, i) => ({ ...stroke, id: `s${i}` }));
+    const s = fitLiveState(state(1, { label: "x".repeat(100), ink: [...many, long], overlays: { ...NO, live: long } }));
+    expect(s.label).toHaveLength(64);
+    expect(s.ink).toHaveLength(2000);
+    expect(s.ink.at(-1)!.id).toBe("long");
+    expect(s.ink.at(-1)!.points.length).toBeLessThanOrEqual(12_000);
+    expect(s.overlays.live!.points.length).toBeLessThanOrEqual(12_000);
+    // What the server checks every state against.
+    expect(Value.Check(LiveState, state(1, { label: "x".repeat(100), ink: [...many, long] }))).toBe(false);
+    expect(Value.Check(LiveState, s)).toBe(true);
+  });
+
+  test("media with ids over 128 characters are left out rather than refusing the whole state", () => {
+    const playback = { playing: true, time: 1, at: 2 };
+    const s = fitLiveState(state(1, { media: { ok: playback, ["m".repeat(200)]: playback } }));
+    expect(Object.keys(s.media)).toEqual(["ok"]);
   });
 });

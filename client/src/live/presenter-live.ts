@@ -18,6 +18,7 @@ import type { PresenterState } from "../presenter/state.ts";
 import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-store.ts";
 import { clockOffset, shiftMedia } from "./clock.ts";
 import { commandActions } from "./commands.ts";
+import { fitLiveState, fitStroke } from "./fit-state.ts";
 import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
 
 export interface PresenterLiveDeps {
@@ -236,7 +237,7 @@ export class PresenterLive {
   private liveState(state: PresenterState): LiveStateT {
     // The timer rides along for the phone remote (viewers do not show it).
     const seen = audienceView(state);
-    return { ...seen, media: shiftMedia(seen.media, this.offset), label: this.deps.label(state.page), timer: state.timer } as LiveStateT;
+    return fitLiveState({ ...seen, media: shiftMedia(seen.media, this.offset), label: this.deps.label(state.page), timer: state.timer } as LiveStateT);
   }
 
   private sendState(): void {
@@ -267,7 +268,7 @@ export class PresenterLive {
     this.pointerFrame = requestAnimationFrame(() => {
       this.pointerFrame = 0;
       const overlays = audienceView(this.deps.state()).overlays;
-      this.socket?.send({ type: "pointer", pointer: overlays.pointer, live: overlays.live });
+      this.socket?.send({ type: "pointer", pointer: overlays.pointer, live: overlays.live && fitStroke(overlays.live) });
     });
   }
 

@@ -320,6 +320,20 @@ describe("live presenting", () => {
     for (const v of viewers()) await v.waitFor("Save PDF withdrawn", () => (document.querySelector("#save") as HTMLElement).hidden === true);
   });
 
+  it("a second presenter window of the deck takes the session over; the first says so and stops", async () => {
+    const second = await presenterEngine.newPage();
+    await second.goto(presenterUrl);
+    await second.waitFor("the second window live", () => document.body.dataset.live === "open", [], 30_000);
+    await presenter.waitFor("the first window told", () => document.body.dataset.live === "stopped", [], 20_000);
+    expect(await presenter.evaluate(() => document.querySelector("#live-status")?.textContent)).toBe("Another presenter window took over this live session. Reload to take it back.");
+    // The second window drives now.
+    await second.press("ArrowRight");
+    for (const v of viewers()) await viewerAt(v, 5);
+    await second.press("ArrowLeft");
+    for (const v of viewers()) await viewerAt(v, 4);
+    await second.close();
+  });
+
   it("the presenter window goes away: viewers see “paused”; it comes back (a reload) and picks up the session from its storage", async () => {
     await presenter.goto("about:blank");
     for (const v of viewers()) await v.waitFor("the paused screen", () => document.body.dataset.screen === "paused", [], 20_000);

@@ -391,7 +391,9 @@ describe("live presenting", () => {
     expect(await viewerA.evaluate(() => ({ pressed: document.querySelector("#follow")?.getAttribute("aria-pressed"), back: (document.querySelector("#back-live") as HTMLElement).hidden }))).toEqual({ pressed: "false", back: false });
     await viewerA.click("#prev");
     await viewerAt(viewerA, 4);
-    await viewerA.click("#prev");
+    // The arrow keys page too, also with the focus on a bar button.
+    expect(await viewerA.evaluate(() => document.activeElement?.id)).toBe("prev");
+    await viewerA.press("ArrowLeft");
     await viewerAt(viewerA, 3);
     await presenterGo("ArrowLeft", 4);
     await viewerAt(viewerB, 4);
@@ -525,6 +527,11 @@ describe("going live on a --require-auth server", () => {
     expect(dialog).toEqual({ label: "Access token", focused: "live-token-input" });
     await expectNoSeriousA11y(page, "token dialog");
     await shot(page, "10-presenter-token-dialog");
+    // Esc closes it like Cancel; the panel's Go live asks again.
+    await page.press("Escape");
+    await page.waitFor("the dialog closed", () => (document.querySelector("#live-token") as HTMLElement).hidden === true);
+    await page.click("#live-start");
+    await page.waitFor("the token dialog again", () => (document.querySelector("#live-token") as HTMLElement).hidden === false && document.activeElement?.id === "live-token-input", [], 20_000);
     for (const ch of token) await page.press(ch);
     await page.press("Enter");
     await page.waitFor("live with the typed token", () => document.body.dataset.live === "open", [], 30_000);

@@ -67,7 +67,14 @@ export class PresenterLive {
   /** Server clock minus this device's (media times travel in the server's clock). */
   private offset = 0;
 
-  constructor(private readonly deps: PresenterLiveDeps) {}
+  constructor(private readonly deps: PresenterLiveDeps) {
+    // Esc closes the token dialog like its Cancel button.
+    deps.tokenForm.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      deps.tokenForm.reset();
+    });
+  }
 
   /** After a reload: a session this deck has is reconnected at once. */
   async resume(): Promise<void> {

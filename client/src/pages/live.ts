@@ -228,7 +228,8 @@ function wireInput(): void {
     if (deckBytes) saveFile(deckBytes, `${safeFilename(filename)}.pdf`, "application/pdf");
   });
   document.addEventListener("keydown", (event) => {
-    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || (event.target as HTMLElement).closest("button, a, input")) return;
+    // Arrows page even with the focus on a bar button (Enter and Space stay the button's own).
+    if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || (event.target as HTMLElement).closest("input, textarea, select")) return;
     if (event.key === "ArrowLeft" || event.key === "PageUp") page(-1);
     else if (event.key === "ArrowRight" || event.key === "PageDown") page(1);
     else if (event.key === "Escape" && !model.following) {

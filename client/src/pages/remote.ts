@@ -121,6 +121,9 @@ function wireInput(): void {
   $("#remote-blank").addEventListener("click", () => socket?.send({ type: "command", action: "blank", blank: state?.blank === "none" ? "black" : "none" }));
   watchGestures([$(".remote-slides")], () => true, (direction) => command(direction));
   document.addEventListener("keydown", (event) => {
+    // A clicker or a keyboard paired with the phone; Space on a focused button is that button's.
+    if (event.key === " " && (event.target as HTMLElement).closest("button, a")) return;
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
     if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") command("next");
     else if (event.key === "ArrowLeft" || event.key === "PageUp") command("prev");
     else return;

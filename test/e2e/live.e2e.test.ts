@@ -291,6 +291,11 @@ describe("live presenting", () => {
     expect(await remote.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("Slide 3 / 5");
     // The presenter's timer runs since the first slide change; the remote shows it.
     await remote.waitFor("the presenter's elapsed timer", () => document.querySelector("#remote-timer")?.getAttribute("aria-label") === "Elapsed" && /^\d+:\d\d$/.test(document.querySelector("#remote-timer")?.textContent ?? ""));
+    // Pausing the timer reaches the remote at once (not only with the next slide change).
+    await presenter.press("t");
+    await remote.waitFor("the timer paused on the remote", () => document.body.dataset.timer === "paused");
+    await presenter.press("t");
+    await remote.waitFor("the timer running again on the remote", () => document.body.dataset.timer === "running");
     await expectNoSeriousA11y(remote, "phone remote");
     await shot(remote, "05-phone-remote");
     await remote.click("#remote-next");
@@ -416,8 +421,8 @@ describe("live presenting", () => {
     await remote.waitFor("the refused remote", () => document.body.dataset.screen === "refused", [], 20_000);
     expect(await remote.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("Remote link no longer valid");
     await shot(remote, "06b-remote-rotated");
+    await presenter.waitFor("a new remote link in the panel", (old: string) => (document.querySelector("#live-control-url") as HTMLAnchorElement).href !== old, [controlUrl]);
     const fresh = await presenter.evaluate(() => (document.querySelector("#live-control-url") as HTMLAnchorElement).href);
-    expect(fresh).not.toBe(controlUrl);
     expect(fresh).toMatch(new RegExp(`/live/${code}/control#.{16,}$`));
     await presenter.waitFor("no remote counted", () => document.body.dataset.liveControls === "0", [], 15_000);
   });

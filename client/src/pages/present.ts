@@ -356,8 +356,9 @@ function onChange(state: PresenterState, previous: PresenterState) {
   if (audienceChanged(seen, before)) {
     if (onlyOverlaysChanged(seen, before)) channel?.post({ type: "overlay", overlays: seen.overlays, at: overlayInputAt || performance.timeOrigin + performance.now() });
     else channel?.post({ type: "state", state: seen });
-    live?.changed(state, previous);
   }
+  // Live viewers get the same; the phone remote also hears of the timer.
+  live?.changed(state, previous);
   // A pointer or pen sample changes only the overlays: paint them once per frame and do
   // nothing else, so a fast mouse never keeps this window (and the audience, which shares
   // its browser's main thread) busy.

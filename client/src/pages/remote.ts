@@ -75,8 +75,10 @@ function tick(): void {
   const timer = (state as { timer?: unknown } | null)?.timer;
   const el = $("#remote-timer");
   if (timer) {
+    const parsed = parseTimer(timer);
     el.setAttribute("aria-label", "Elapsed");
-    el.textContent = formatClock(elapsedSeconds(parseTimer(timer), Date.now()));
+    el.textContent = formatClock(elapsedSeconds(parsed, Date.now()));
+    document.body.dataset.timer = parsed.status;
   } else {
     el.setAttribute("aria-label", "Clock");
     el.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

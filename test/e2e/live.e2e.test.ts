@@ -457,6 +457,13 @@ describe("after the talk", () => {
     await presenter.click("#live-hide");
     await presenter.waitFor("the panel hidden", () => (document.querySelector("#live-panel") as HTMLElement).hidden === true);
     await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    // `?` lists the key with the others (and can change it).
+    await presenter.press("?");
+    await presenter.waitFor("the keys panel", () => document.body.dataset.panel === "help");
+    const row = await presenter.evaluate(() => Array.from(document.querySelectorAll("#keys tr")).map((tr) => tr.textContent ?? "").find((t) => t.includes("Go live")) ?? "");
+    expect(row).toContain("Shift+L");
+    await presenter.press("Escape");
+    await presenter.waitFor("the keys panel closed", () => document.body.dataset.panel === "none");
     await presenter.press("Shift+L");
     await presenter.waitFor("live again", () => document.body.dataset.live === "open" && !(document.querySelector("#live-panel") as HTMLElement).hidden, [], 30_000);
     const again = await presenter.evaluate(() => document.querySelector("#live-code")?.textContent);

@@ -10,6 +10,7 @@ import type { AppDeps } from "./deps.ts";
 import { checkController } from "./http/check.ts";
 import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
+import { liveController } from "./http/live.ts";
 import { pathOf } from "./http/host.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
@@ -62,6 +63,7 @@ export function buildApp(deps: AppDeps) {
     .use(presentController(deps))
     .use(sessionsController(deps))
     .use(checkController(deps))
+    .use(liveController(deps))
     .use(schemaController())
     .use(mcpController(deps))
     .use(wellKnownController(deps))

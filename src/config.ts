@@ -42,6 +42,12 @@ export interface Config {
   allowedOrigins: string[];
   /** json: one object per line; pretty: a start-up banner and readable lines; auto: pretty on a terminal. */
   logFormat: LogFormat;
+  /** Lifetime of a live session (issue 11), in ms. */
+  liveTtlMs: number;
+  /** Viewer sockets one live session admits. */
+  maxViewers: number;
+  /** How long a live session waits for its presenter to come back, in ms. */
+  livePresenterGraceMs: number;
 }
 
 export const LOG_FORMATS = ["auto", "json", "pretty"] as const;
@@ -65,6 +71,9 @@ export const DEFAULTS = {
   maxUploadsPerAddress: 4,
   maxUploads: 64,
   bodyTimeoutSeconds: 20,
+  liveTtlHours: 12,
+  maxViewers: 1000,
+  livePresenterGraceMinutes: 15,
 } as const;
 
 /** Flags shared by every command that touches the data directory or the server. */
@@ -90,6 +99,9 @@ export const SERVE_OPTIONS = {
   "body-timeout": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "log-format": { type: "string" },
+  "live-ttl": { type: "string" },
+  "max-viewers": { type: "string" },
+  "live-presenter-grace": { type: "string" },
 } as const;
 
 export class ConfigError extends Error {
@@ -213,6 +225,9 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     bodyTimeoutMs: Math.round(number("--body-timeout", pick("body-timeout", "BODY_TIMEOUT"), DEFAULTS.bodyTimeoutSeconds, 0.1, 3600) * 1000),
     allowedOrigins: origins(Array.isArray(allowOrigin) && allowOrigin.length > 0 ? allowOrigin : env.DECKHAND_ALLOW_ORIGIN ? [env.DECKHAND_ALLOW_ORIGIN] : []),
     logFormat: logFormat(pick("log-format", "LOG_FORMAT")),
+    liveTtlMs: Math.round(number("--live-ttl", pick("live-ttl", "LIVE_TTL"), DEFAULTS.liveTtlHours, 0.01, 24 * 365) * 3_600_000),
+    maxViewers: Math.floor(number("--max-viewers", pick("max-viewers", "MAX_VIEWERS"), DEFAULTS.maxViewers, 1, 1_000_000)),
+    livePresenterGraceMs: Math.round(number("--live-presenter-grace", pick("live-presenter-grace", "LIVE_PRESENTER_GRACE"), DEFAULTS.livePresenterGraceMinutes, 0.01, 24 * 60) * 60_000),
   };
 }
 

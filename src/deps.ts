@@ -10,6 +10,9 @@ import type { BlobStore } from "./handoff/ports/blobs.ts";
 import type { RateLimiter } from "./handoff/rate-limit.ts";
 import type { Clock, HandoffService } from "./handoff/service.ts";
 import type { Logger } from "./log.ts";
+import type { LiveHub } from "./live/hub.ts";
+import type { LiveJoinGuard } from "./live/join-guard.ts";
+import type { LiveService } from "./live/service.ts";
 import type { Gate } from "./mcp/gate.ts";
 import type { PdfReader } from "./pdf/worker/pool.ts";
 import type { UploadSlots } from "./upload/slots.ts";
@@ -28,6 +31,10 @@ export interface AppDeps {
   /** Uploads receiving at once, per address and in total (per instance). */
   uploadSlots: UploadSlots;
   version: string;
+  /** Live sessions (issue 11): the domain, the sockets of this instance, the code-guessing limit. */
+  live: LiveService;
+  liveHub: LiveHub;
+  liveJoinGuard: LiveJoinGuard;
   /** The peer address of a request, as the server saw it (null under app.handle()). */
   peerAddress?: (request: Request) => string | null;
   /** Admission of large /mcp requests; default: `createGate(MCP_GATE_DEFAULTS)` per app. */

@@ -53,6 +53,11 @@ Serve options (environment variable in brackets):
                        [DECKHAND_MAX_UPLOADS_PER_ADDRESS]
   --body-timeout S     seconds an upload may send nothing before it is dropped (20)
                        [DECKHAND_BODY_TIMEOUT]
+  --live-ttl H         hours a live talk lasts at most (12) [DECKHAND_LIVE_TTL]
+  --max-viewers N      viewers one live talk admits (1000) [DECKHAND_MAX_VIEWERS]
+  --live-presenter-grace M
+                       minutes a live talk waits for its presenter to come back (15)
+                       [DECKHAND_LIVE_PRESENTER_GRACE]
   --pdf-workers N      processes that read PDFs with mupdf (2) [DECKHAND_PDF_WORKERS]
   --pdf-timeout S      seconds one PDF may take to read (10) [DECKHAND_PDF_TIMEOUT]
   --pdf-memory-mb N    memory one PDF reader may use (512) [DECKHAND_PDF_MEMORY_MB]

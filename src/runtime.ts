@@ -8,6 +8,9 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
 import { RateLimiter } from "./handoff/rate-limit.ts";
 import { type Clock, HandoffService } from "./handoff/service.ts";
+import { LiveHub } from "./live/hub.ts";
+import { LiveJoinGuard } from "./live/join-guard.ts";
+import { LiveService } from "./live/service.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import { PdfPool, type PdfReader } from "./pdf/worker/pool.ts";
 import { openStorage, type Storage } from "./store/backends.ts";
@@ -42,23 +45,40 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const ownPool = options.pdf ? null : pdfPoolFor(config, logger);
   const pdf = options.pdf ?? (ownPool as PdfPool);
   const { sessions, blobs } = storage;
+  const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes });
+  const liveJoinGuard = new LiveJoinGuard(storage.rateLimits, clock);
+  const liveHub = new LiveHub({ service: live, bus: storage.liveBus, logger, clock, maxViewers: config.maxViewers, graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
   const deps: AppDeps = {
     config,
     clock,
     logger,
     blobs,
     pdf,
-    handoff: new HandoffService({ sessions, blobs, pdf, clock, maxStagedBytes: config.maxStagedBytes, sweepLease: storage.sweepLease, logger }),
+    handoff: new HandoffService({
+      sessions,
+      blobs,
+      pdf,
+      clock,
+      maxStagedBytes: config.maxStagedBytes,
+      sweepLease: storage.sweepLease,
+      logger,
+      // A live session's deck is not an orphan.
+      keepBlobs: (ids) => storage.liveSessions.openBlobsAmong(ids),
+    }),
     accessTokens: new AccessTokens(storage.tokens, clock),
     rateLimiter: new RateLimiter(storage.rateLimits, config.rateLimit, clock),
     uploadSlots: new UploadSlots({ perAddress: config.maxUploadsPerAddress, total: config.maxUploads }),
     version: VERSION,
+    live,
+    liveHub,
+    liveJoinGuard,
   };
   return {
     deps,
     storage,
     warm: () => ownPool?.warm(),
     close: async () => {
+      liveHub.close();
       await storage.close();
       await ownPool?.close();
     },

@@ -9,12 +9,20 @@
 import checkReportText from "../schemas/check-report.schema.json" with { type: "text" };
 import mediaSidecarText from "../schemas/media-sidecar.schema.json" with { type: "text" };
 import notesSidecarText from "../schemas/notes-sidecar.schema.json" with { type: "text" };
+import { LiveMessage } from "./deck/live-protocol.ts";
+
+/**
+ * The live WebSocket protocol's schema is generated from its TypeBox definitions (the server
+ * validates with the same ones), so it cannot drift from what the server accepts.
+ */
+const liveMessageText = JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...LiveMessage }, null, 2);
 
 /** name → exact file text. Names are the file names under schemas/. */
 export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
   "check-report.schema.json": checkReportText as unknown as string,
   "notes-sidecar.schema.json": notesSidecarText as unknown as string,
   "media-sidecar.schema.json": mediaSidecarText as unknown as string,
+  "live-message.schema.json": liveMessageText,
 });
 
 /** The check report's JSON Schema (2020-12), parsed. */

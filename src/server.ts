@@ -12,6 +12,8 @@ import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./handoff/service.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
+import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
+import type { LiveSocketData } from "./live/hub.ts";
 import { errorFields, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { usesDataDirAlone } from "./store/backends.ts";
@@ -30,7 +32,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 const IDLE_TIMEOUT_SECONDS = 30;
 
 export interface RunningServer {
-  server: Server<unknown>;
+  server: Server<LiveSocketData>;
   runtime: Runtime;
   url: string;
   /** Stop accepting, finish in-flight requests (at most SHUTDOWN_GRACE_MS), close everything. */
@@ -71,7 +73,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         .then(async (result) => {
           // Finished rate-limit windows go too (a table when instances share the database).
           const prunedRateWindows = await deps.rateLimiter.prune(deps.clock());
-          const { swept, ...counts } = result;
+          // Live sessions past --live-ttl end (their decks go) before the orphan sweep runs again.
+          const liveCounts = await deps.live.sweep();
+          const { swept, ...handoffCounts } = result;
+          const counts = { ...handoffCounts, ...liveCounts };
           if (!swept) deps.logger.info("sweep_skipped", { reason: "another instance is sweeping" });
           else if (Object.values(counts).some((n) => n > 0) || prunedRateWindows > 0) deps.logger.info("sweep", { ...counts, prunedRateWindows });
         })
@@ -88,7 +93,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await sweep();
     timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
 
-    const server = listen(config, tls, buildApp(deps), deps.logger, peers);
+    const server = listen(config, tls, buildApp(deps), deps, peers);
+    deps.liveHub.attach(server);
     let closing: Promise<void> | null = null;
     const opened = runtime;
     const grace = options.shutdownGraceMs ?? SHUTDOWN_GRACE_MS;
@@ -96,6 +102,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       closing ??= (async () => {
         clearInterval(timer);
         let graceTimer: ReturnType<typeof setTimeout> | undefined;
+        // Live sockets never finish by themselves: close them first (clients reconnect to the
+        // next server and resync), so they do not hold the graceful stop until its deadline.
+        deps.liveHub.close();
         const graceful = server.stop(false).then(() => true);
         const deadline = new Promise<false>((resolve) => {
           graceTimer = setTimeout(() => resolve(false), grace);
@@ -137,7 +146,8 @@ function readTls(config: Config): { cert: string; key: string } | null {
   return { cert: read("--tls-cert", config.tlsCert), key: read("--tls-key", config.tlsKey) };
 }
 
-function listen(config: Config, tls: { cert: string; key: string } | null, app: App, logger: Logger, peers: WeakMap<Request, string>): Server<unknown> {
+function listen(config: Config, tls: { cert: string; key: string } | null, app: App, deps: Runtime["deps"], peers: WeakMap<Request, string>): Server<LiveSocketData> {
+  const logger: Logger = deps.logger;
   try {
     return Bun.serve({
       port: config.port,
@@ -156,6 +166,8 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
         logger.error("unhandled", errorFields(error));
         return problemResponse(new AppError("INTERNAL"));
       },
+      // Live sessions' sockets (issue 11), on Bun's native pub/sub.
+      websocket: deps.liveHub.websocket,
       fetch: async (request, srv) => {
         const started = performance.now();
         let response: Response;
@@ -163,7 +175,17 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
           const routed = routableRequest(request);
           const peer = srv.requestIP(request)?.address;
           if (peer) peers.set(routed, peer);
-          response = await app.handle(routed);
+          const liveCode = liveSocketCode(routed);
+          if (liveCode !== null) {
+            // The original request: only it can be upgraded.
+            if (peer) peers.set(request, peer);
+            const refused = await upgradeLiveSocket(request, liveCode, srv, deps);
+            if (refused === undefined) {
+              logger.info("request", { method: request.method, path: pathOf(request), status: 101, ms: Math.round((performance.now() - started) * 10) / 10 });
+              return undefined as unknown as Response;
+            }
+            response = refused;
+          } else response = await app.handle(routed);
         } catch (error) {
           // Refused before the app saw it (an invalid Host); anything else is the app's bug.
           if (!isAppError(error)) logger.error("unhandled", errorFields(error));

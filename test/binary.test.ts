@@ -86,7 +86,7 @@ describe("the binary alone in an empty directory", () => {
       body: JSON.stringify({ sha256: sha256(bytes) }),
     });
     expect(complete.status).toBe(200);
-    expect(await complete.json()).toEqual({ ok: true });
+    expect(await complete.json()).toMatchObject({ ok: true });
     expect(readdirSync(join(server.dataDir, "staged"))).toEqual([]);
 
     const again = await fetch(downloadUrl(server, record));

@@ -29,6 +29,9 @@ describe("config", () => {
       bodyTimeoutMs: 20_000,
       allowedOrigins: [],
       logFormat: "auto",
+      liveTtlMs: 12 * 3_600_000,
+      maxViewers: 1000,
+      livePresenterGraceMs: 15 * 60_000,
     });
   });
 

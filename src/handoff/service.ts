@@ -58,6 +58,8 @@ export interface HandoffDeps {
   sweepLease?: SweepLease;
   /** Where a failure that changes no answer is reported (a claimed deck's bytes not deleted). */
   logger?: Pick<Logger, "error">;
+  /** Which listed blob ids other owners (open live sessions) still hold: not orphans. */
+  keepBlobs?: (ids: string[]) => Promise<Set<string>>;
 }
 
 /** Handoff link: the controller token rides in the fragment, so it never reaches a server. */
@@ -235,7 +237,8 @@ export class HandoffService {
     for (let i = 0; i < listed.length; i += ORPHAN_BATCH) {
       const batch = listed.slice(i, i + ORPHAN_BATCH);
       const staged = await this.deps.sessions.stagedAmong(batch);
-      for (const id of batch) if (!staged.has(id) && (await this.deps.blobs.remove(id))) removedOrphans++;
+      const kept = (await this.deps.keepBlobs?.(batch)) ?? new Set<string>();
+      for (const id of batch) if (!staged.has(id) && !kept.has(id) && (await this.deps.blobs.remove(id))) removedOrphans++;
     }
     return { swept: true, expired, purgedTombstones, removedTemps, removedOrphans };
   }

@@ -60,6 +60,9 @@ const PAGE_ROUTES: Record<string, string> = {
   "/present/:deck": "present",
   "/view/:deck": "view",
   "/check": "check",
+  // Live presenting (issue 11): the viewer and the phone remote (its secret in the fragment).
+  "/live/:code": "live",
+  "/live/:code/control": "remote",
 };
 
 function acceptsBrotli(request: Request): boolean {

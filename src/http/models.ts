@@ -41,7 +41,21 @@ export const CompleteBody = t.Object(
   { title: "CompleteRequest", additionalProperties: false },
 );
 
-export const Ok = t.Object({ ok: t.Boolean() }, { title: "CompleteResponse" });
+export const Ok = t.Object(
+  {
+    ok: t.Boolean(),
+    liveGrant: t.Optional(
+      t.Object(
+        {
+          grant: t.String({ description: "Send as `Authorization: Grant <grant>` on POST /api/live to go live with this deck (same sha256) on a --require-auth server." }),
+          expiresAt: t.String({ description: "ISO-8601 UTC; 2 hours after the claim." }),
+        },
+        { title: "LiveGrant" },
+      ),
+    ),
+  },
+  { title: "CompleteResponse" },
+);
 
 export const Health = t.Object({ status: t.Literal("ok"), version: t.String() }, { title: "Health" });
 

@@ -77,6 +77,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
     tags: [
       { name: "Handoff", description: "Stage a PDF and hand it to a browser." },
       { name: "Check", description: "Validate the sidecar attachments of a PDF." },
+      { name: "Live", description: "Present live to viewers on their own devices; the WebSocket protocol is in the README and /schema/live-message.schema.json." },
       { name: "MCP", description: "Model Context Protocol endpoint for AI agents." },
       { name: "Description", description: "Machine-readable descriptions." },
       { name: "Operations", description: "Health." },
@@ -96,6 +97,8 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
         bearerAuth: { type: "http", scheme: "bearer", description: "Access token created with `deckhand token create` (dh_…)." },
         controllerTokenQuery: { type: "apiKey", in: "query", name: "t", description: "Controller token of the handoff (from the link's #t= fragment)." },
         controllerTokenHeader: { type: "apiKey", in: "header", name: "x-controller-token", description: "Controller token of the handoff." },
+        liveGrant: { type: "apiKey", in: "header", name: "Authorization", description: "`Grant <liveGrant>`: the live grant from a handoff claim (POST …/handoff/complete), for going live with that deck on a --require-auth server." },
+        presenterSecret: { type: "apiKey", in: "header", name: "x-presenter-secret", description: "The presenterSecret returned by POST /api/live." },
       },
     },
   };

@@ -114,9 +114,11 @@ export function sessionsController(deps: AppDeps) {
       async ({ params, request }) => {
         const token = request.headers.get("x-controller-token");
         // Who is asking, before a byte of the body is read.
-        await deps.handoff.authorize(params.id, token);
+        const row = await deps.handoff.authorize(params.id, token);
         const body = await readCompleteBody(request, deps.config.bodyTimeoutMs);
-        return deps.handoff.complete(params.id, token, body.sha256);
+        const result = await deps.handoff.complete(params.id, token, body.sha256);
+        // The browser holds this deck now: it may take it live without an access token.
+        return { ...result, liveGrant: await deps.live.issueGrant(row.sha256) };
       },
       {
         params: SessionParams,
@@ -127,7 +129,7 @@ export function sessionsController(deps: AppDeps) {
           operationId: "completeHandoff",
           summary: "Complete the handoff",
           description:
-            "Claims the handoff: the browser now holds the deck, so the server copy is deleted and the link stops working. With `sha256`, the claim only succeeds if the browser's bytes match. Repeating a successful complete answers `{ok:true}` again.",
+            "Claims the handoff: the browser now holds the deck, so the server copy is deleted and the link stops working. With `sha256`, the claim only succeeds if the browser's bytes match. Repeating a successful complete answers `{ok:true}` again. `liveGrant` lets the browser go live with this deck (POST /api/live, `Authorization: Grant …`) for 2 hours, also on a --require-auth server.",
           tags: ["Handoff"],
           security: [{ controllerTokenHeader: [] }],
           requestBody: { required: false, content: { "application/json": { schema: CompleteBody as never } } },

@@ -18,14 +18,17 @@ import type { AccessTokenRepository } from "../handoff/ports/access-tokens.ts";
 import type { BlobStore } from "../handoff/ports/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../handoff/ports/coordination.ts";
 import type { LiveBus } from "../handoff/ports/live.ts";
+import type { LiveSessionRepository } from "../handoff/ports/live-sessions.ts";
 import type { RateLimitStore } from "../handoff/ports/rate-limit.ts";
 import type { SessionRepository } from "../handoff/ports/sessions.ts";
 import { openDatabase } from "./db.ts";
 import { LocalBlobStore } from "./files.ts";
+import { SqliteLiveSessionRepository } from "./live-sessions.ts";
 import { MemoryLiveBus } from "./memory-live-bus.ts";
 import { MemoryRateLimitStore } from "./memory-rate-limit.ts";
 import { openPostgres } from "./postgres/db.ts";
 import { PostgresLiveBus } from "./postgres/live-bus.ts";
+import { PostgresLiveSessionRepository } from "./postgres/live-sessions.ts";
 import { PostgresRateLimitStore } from "./postgres/rate-limit.ts";
 import { PostgresSessionRepository } from "./postgres/sessions.ts";
 import { PostgresSweepLease } from "./postgres/sweep-lease.ts";
@@ -42,6 +45,8 @@ export interface Storage {
   rateLimits: RateLimitStore;
   sweepLease: SweepLease;
   liveBus: LiveBus;
+  /** Live session rows (issue 11), in the same database as the handoff rows. */
+  liveSessions: LiveSessionRepository;
   /** Resolves once the database is reachable and migrated (rejects with the reason). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -88,6 +93,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
       rateLimits: new PostgresRateLimitStore(db),
       sweepLease: new PostgresSweepLease(db),
       liveBus: new PostgresLiveBus(db),
+      liveSessions: new PostgresLiveSessionRepository(db),
       ready: () => db.ready,
       close: async () => {
         await blobs.close?.();
@@ -103,6 +109,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
     rateLimits: new MemoryRateLimitStore(),
     sweepLease: SOLE_INSTANCE,
     liveBus: new MemoryLiveBus(),
+    liveSessions: new SqliteLiveSessionRepository(db),
     ready: async () => {},
     close: async () => {
       await blobs.close?.();

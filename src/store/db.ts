@@ -43,6 +43,30 @@ const MIGRATIONS: readonly string[] = [
      BEGIN UPDATE quota SET staged_bytes = staged_bytes - OLD.bytes WHERE id = 1; END;
    CREATE TRIGGER quota_delete AFTER DELETE ON sessions WHEN OLD.state = 'staged'
      BEGIN UPDATE quota SET staged_bytes = staged_bytes - OLD.bytes WHERE id = 1; END;`,
+  // 3: live sessions (issue 11) and the live grants a claim hands out. Secrets only as hashes.
+  `CREATE TABLE live_sessions (
+     code               TEXT PRIMARY KEY,
+     blob_id            TEXT NOT NULL,
+     filename           TEXT NOT NULL,
+     total_slides       INTEGER NOT NULL,
+     bytes              INTEGER NOT NULL,
+     sha256             TEXT NOT NULL,
+     presenter_hash     TEXT NOT NULL,
+     control_hash       TEXT NOT NULL,
+     control_generation INTEGER NOT NULL,
+     allow_download     INTEGER NOT NULL,
+     created_at         INTEGER NOT NULL,
+     expires_at         INTEGER NOT NULL,
+     ended_at           INTEGER,
+     end_reason         TEXT,
+     state_json         TEXT
+   );
+   CREATE INDEX live_sessions_open_expires ON live_sessions (expires_at) WHERE ended_at IS NULL;
+   CREATE TABLE live_grants (
+     hash       TEXT PRIMARY KEY,
+     sha256     TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   );`,
 ];
 
 export function openDatabase(path: string): Database {

@@ -251,7 +251,7 @@ describe("migrations", () => {
 
     const store = await DeckStore.open({ name, now: () => 77 });
     opened.push(store);
-    expect(DB_VERSION).toBe(5);
+    expect(DB_VERSION).toBeGreaterThanOrEqual(5);
     expect(await store.getDeck(id)).toMatchObject({ title: "Before ink" });
     expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([5]));
     expect(await store.getProgress(id)).toMatchObject({ slide: 3, timer: { accumulatedMs: 5000 } });
@@ -272,6 +272,39 @@ describe("migrations", () => {
     await store.deleteDeck(id);
     expect((await store.getInk(id)).size).toBe(0);
     expect(await store.putInk(id, 2, [stroke])).toBe(false);
+  });
+
+  test("v6 adds live sessions and live viewers' decks to a v5 database, keeping decks and ink; a live session goes with its deck", async () => {
+    const name = fresh();
+    const id = "0123456789abcdef";
+    const v5 = await openDB(name, 5, {
+      upgrade(db, oldVersion, newVersion, tx) {
+        for (let v = oldVersion; v < 5; v++) MIGRATIONS[v]!(db as never, tx as never);
+      },
+    });
+    await v5.put("decks" as never, { id, title: "Before live", filename: "l.pdf", totalSlides: 2, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "handoff" } as never);
+    await v5.put("deckBytes" as never, { id, data: bytes(6) } as never);
+    await v5.put("ink" as never, { key: `${id} 1`, deckId: id, page: 1, strokes: [{ id: "s" }], updatedAt: 1 } as never);
+    v5.close();
+
+    const store = await DeckStore.open({ name });
+    opened.push(store);
+    expect(DB_VERSION).toBe(6);
+    expect(await store.getDeck(id)).toMatchObject({ title: "Before live" });
+    expect([...(await store.getInk(id)).keys()]).toEqual([1]);
+    await store.setLiveGrant(id, { grant: "g", expiresAt: "2026-11-23T03:00:00Z" });
+    expect((await store.getDeck(id))?.liveGrant).toEqual({ grant: "g", expiresAt: "2026-11-23T03:00:00Z" });
+    const session = { deckId: id, code: "ABC234", presenterSecret: "p", viewerUrl: "http://x/live/ABC234", controlUrl: "http://x/live/ABC234/control#c", expiresAt: "z", allowDownload: false, startedAt: 1 };
+    await store.putLiveSession(session);
+    expect(await store.getLiveSession(id)).toEqual(session);
+    expect(await store.putLiveDeck({ code: "ABC234", sha256: "f".repeat(64), filename: "talk", data: bytes(1, 2), storedAt: 2 })).toBe(true);
+    expect(new Uint8Array((await store.getLiveDeck("ABC234"))!.data)).toEqual(new Uint8Array([1, 2]));
+    await store.deleteDeck(id);
+    expect(await store.getLiveSession(id)).toBeUndefined();
+    // A viewer's deck is not one of the library's decks; it stays until the talk ends.
+    expect(await store.getLiveDeck("ABC234")).toBeDefined();
+    await store.deleteLiveDeck("ABC234");
+    expect(await store.getLiveDeck("ABC234")).toBeUndefined();
   });
 
   test("a future migration appended to the list keeps existing decks", async () => {

@@ -29,7 +29,7 @@ export async function handOver(base: string, pdf: Uint8Array, filename = "talk.p
     ...insecure,
   });
   expect(complete.status).toBe(200);
-  expect(await complete.json()).toEqual({ ok: true });
+  expect(await complete.json()).toMatchObject({ ok: true });
   const again = await fetch(`${base}/api/sessions/${record.id}/handoff?t=${encodeURIComponent(token)}`, insecure);
   expect(again.status).toBe(410);
   return record;

@@ -44,6 +44,8 @@ export interface StartOptions {
   /** Run from this working directory (default: a fresh empty temp dir). */
   cwd?: string;
   binary?: string;
+  /** Listen on this port (a restart on the same address); a free one by default. */
+  port?: number;
   /** A command the binary runs under, e.g. ["prlimit", "--nofile=256:256"] (it must exec it). */
   wrap?: string[];
 }
@@ -53,7 +55,7 @@ export async function startBinary(options: StartOptions = {}): Promise<BinarySer
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-data-"));
   const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "deckhand-cwd-"));
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const proc = Bun.spawn([...(options.wrap ?? []), binary, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, ...(options.args ?? [])], {
     cwd,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },

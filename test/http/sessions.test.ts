@@ -107,7 +107,8 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     const record = await t.present(await makeDeck());
     const res = await complete(t, record.id, record.token);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
+    // The claim also hands out a live grant for this deck (issue 11), valid for 2 hours.
+    expect(await res.json()).toEqual({ ok: true, liveGrant: { grant: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: "2026-11-22T12:00:00Z" } });
     expect(t.stagedFiles()).toEqual([]);
     const row = t.row(record.id)!;
     expect(row.state).toBe("claimed");
@@ -124,9 +125,9 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     t.advance(5000);
     const again = await complete(t, record.id, record.token);
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual({ ok: true });
+    expect(await again.json()).toMatchObject({ ok: true });
     const withDigest = await complete(t, record.id, record.token, { sha256: record.sha256 });
-    expect(await withDigest.json()).toEqual({ ok: true });
+    expect(await withDigest.json()).toMatchObject({ ok: true });
     // A repeat with another digest is not a retry of the claim: those bytes were never the deck.
     const mismatch = await problemOf(await complete(t, record.id, record.token, { sha256: "0".repeat(64) }));
     expect([mismatch.status, mismatch.body.code]).toEqual([409, "CHECKSUM_MISMATCH"]);

@@ -84,7 +84,7 @@ describe("/mcp over the SDK's Streamable HTTP client", () => {
       body: JSON.stringify({ sha256: record.sha256 }),
     });
     expect(complete.status).toBe(200);
-    expect(await complete.json()).toEqual({ ok: true });
+    expect(await complete.json()).toMatchObject({ ok: true });
     expect(s.stagedFiles()).toEqual([]);
     // The link works once.
     expect((await fetch(`${s.url}/api/sessions/${record.id}/handoff?t=${token}`)).status).toBe(410);

@@ -36,7 +36,7 @@ describe("GET /schema/:name", () => {
       const response = await app.handle(new Request(`http://localhost/schema/${name}`));
       expect(response.status).toBe(404);
     }
-    expect(Object.keys(SCHEMAS)).toHaveLength(3);
+    expect(Object.keys(SCHEMAS)).toHaveLength(4);
   });
 });
 

@@ -14,7 +14,8 @@ import type { PdfReader } from "../../src/pdf/worker/pool.ts";
 import type { Storage } from "../../src/store/backends.ts";
 
 /** One instance's view of the storage: what store/backends opens, less its lifecycle. */
-export type Instance = Omit<Storage, "ready" | "close">;
+// Live sessions have their own tests (test/live/); only SQLite implements them so far.
+export type Instance = Omit<Storage, "ready" | "close" | "liveSessions">;
 
 export interface Backend {
   /** A fresh, empty store, and a second instance on the same store. */

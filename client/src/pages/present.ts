@@ -49,6 +49,7 @@ import { renderTimer } from "../presenter/views/timer-view.ts";
 import { renderTimes, timeRows, timesCsv } from "../presenter/views/times-view.ts";
 import { renderToolbox } from "../presenter/views/toolbox-view.ts";
 import { EMPTY_EXTRAS } from "../worker/protocol.ts";
+import { PresenterLive } from "../live/presenter-live.ts";
 import { DeckStore, type DeckRecord } from "../storage/deck-store.ts";
 
 /** Slides rendered ahead of the current one. */
@@ -117,6 +118,7 @@ let overlayInputAt = 0;
 let bindings: Binding[] = loadKeymap(storage);
 let presenterLayout: PresenterLayout = loadLayout(storage);
 let audienceWindow: AudienceWindow | null = null;
+let live: PresenterLive | null = null;
 /** What ink is stored, per page, so only pages that changed are written. */
 const savedInk = new Map<number, readonly Stroke[]>();
 
@@ -178,6 +180,7 @@ function runEffect(effect: Effect) {
   else if (effect === "open-audience") void audienceWindow?.open();
   else if (effect === "swap-screens") void audienceWindow?.swap();
   else if (effect === "theme") toggleTheme();
+  else if (effect === "live") live?.toggle();
   else if (effect === "notes-down") notesView.scroll(1);
   else if (effect === "notes-up") notesView.scroll(-1);
 }
@@ -354,6 +357,8 @@ function onChange(state: PresenterState, previous: PresenterState) {
     if (onlyOverlaysChanged(seen, before)) channel?.post({ type: "overlay", overlays: seen.overlays, at: overlayInputAt || performance.timeOrigin + performance.now() });
     else channel?.post({ type: "state", state: seen });
   }
+  // Live viewers get the same; the phone remote also hears of the timer.
+  live?.changed(state, previous);
   // A pointer or pen sample changes only the overlays: paint them once per frame and do
   // nothing else, so a fast mouse never keeps this window (and the audience, which shares
   // its browser's main thread) busy.
@@ -650,6 +655,20 @@ async function main() {
   window.addEventListener("pagehide", () => channel?.post({ type: "bye" }));
   // An audience window that stayed open while this one reloaded gets the state (and ink) now.
   channel.post({ type: "state", state: audienceView(presenter.current) });
+
+  live = new PresenterLive({
+    store,
+    deck: () => deck,
+    state: () => presenter.current,
+    dispatch: (name, arg) => presenter.dispatch(name, arg),
+    label: (page) => layout.labels[page - 1] ?? String(page),
+    panel: $("#live-panel"),
+    body: $("#live-body"),
+    button: $("#btn-live"),
+    tokenForm: $("#live-token") as HTMLFormElement,
+    tokenInput: $("#live-token-input") as HTMLInputElement,
+  });
+  void live.resume();
 
   wireInput();
   presenter.subscribe(onChange);

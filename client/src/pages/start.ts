@@ -235,6 +235,11 @@ async function complete(deck: DeckRecord): Promise<void> {
     }
     throw new ScreenError(kind, problem);
   }
+  // The server hands a live grant with the claim (bound to this deck's digest): keep it, so
+  // this browser may go live on a server that asks for credentials.
+  const answer = (await response.json().catch(() => null)) as { liveGrant?: { grant?: unknown; expiresAt?: unknown } } | null;
+  const grant = answer?.liveGrant;
+  if (typeof grant?.grant === "string" && typeof grant.expiresAt === "string") await store!.setLiveGrant(deck.id, { grant: grant.grant, expiresAt: grant.expiresAt }).catch(() => {});
   await store!.markHandoffCompleted(deck.id);
 }
 

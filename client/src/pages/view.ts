@@ -9,54 +9,35 @@
  * same key map (the user's own) and sent to the presenter. It keeps the screen on, and
  * goes where the presenter places it (Window Management API) and full screen there.
  */
-import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $ } from "../lib/dom.ts";
 import { keepScreenOn } from "../lib/wake-lock.ts";
-import { mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
+import type { MediaContext } from "../lib/media.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
-import { clampPage, layoutFromLabels, plainLayout, type DeckLayout } from "../presenter/deck-layout.ts";
+import { AudienceStage } from "../presenter/audience-stage.ts";
 import { resolveKey } from "../presenter/keymap.ts";
 import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
 import { parseStrokes } from "../presenter/ink.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
-import { OverlayView, setData } from "../presenter/views/overlay-view.ts";
-import { follow } from "../presenter/media-sync.ts";
-import { slideName } from "../presenter/views/counter-view.ts";
-import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
 import { DeckStore } from "../storage/deck-store.ts";
-import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 
-/** How often media are brought back in step between the presenter's messages. */
-const FOLLOW_MS = 500;
 /** The pointer hides after this long without moving: the projector shows only the slide. */
 const CURSOR_HIDE_MS = 2500;
 
-let renderer: Renderer | null = null;
-let sizes: PageSizes | null = null;
-let layout: DeckLayout = plainLayout(1);
-let extras: DeckExtras = EMPTY_EXTRAS;
 let store: DeckStore;
 let deckId = "";
 let channel: Channel | null = null;
-let state: AudienceState | null = null;
-let mounted: MountedMedia[] = [];
-let mediaToken = 0;
 /** Set once the deck is open; a state that arrives earlier waits in `pending`. */
 let ready = false;
 let pending: AudienceState | null = null;
 
-const slide = new SlideView($("#frame"), $("#main"), $("#slide") as HTMLCanvasElement, () => renderer, () => sizes, 100);
-const layer = $("#media-layer");
-const overlay = new OverlayView($("#frame"), layer);
 const storage = browserStorage();
 let bindings = loadKeymap(storage);
 /** Pointer latency: ms from the presenter's input event to this window's next frame (bench/pointer.ts reads it). */
 const pointerLatency: number[] = [];
-(window as unknown as { __deckhand: unknown }).__deckhand = { pointerLatency, state: () => state };
 
 const mediaCtx: MediaContext = {
   renderer: null as unknown as Renderer,
@@ -69,66 +50,16 @@ const mediaCtx: MediaContext = {
   online: () => navigator.onLine,
 };
 
-function followAll() {
-  if (!state) return;
-  for (const m of mounted) {
-    if (m.element instanceof HTMLMediaElement) follow(m.element, state.media[m.media.id], state.blank);
-    else if (m.element instanceof HTMLIFrameElement) {
-      // An embed cannot be paused from here: while blanked it is unloaded, then loaded again.
-      const src = m.element.dataset.src ?? m.element.src;
-      m.element.dataset.src = src;
-      const want = state.blank === "none" ? src : "about:blank";
-      if (m.element.src !== want) m.element.src = want;
-    }
-  }
-}
-
-async function showPage(page: number) {
-  const token = ++mediaToken;
-  layer.replaceChildren();
-  mounted = [];
-  const label = slideName(layout, page);
-  document.body.dataset.slide = String(page);
-  slide.zoom = state?.overlays.zoom ?? null;
-  const width = await slide.show(page, label);
-  if (width === null || token !== mediaToken) return;
-  slide.describe(page, label);
-  renderer?.prefetch(page, width, 2, layout.pageCount);
-  const items = extras.media.filter((m) => m.slide === page);
-  if (!items.length) return;
-  mounted = await mountMedia(layer, items, sizes!.get(page), mediaCtx, () => token === mediaToken);
-  followAll();
-}
-
-function apply(next: AudienceState) {
-  const previous = state;
-  state = next;
-  const blank = $("#blank-cover");
-  blank.hidden = next.blank === "none";
-  blank.dataset.blank = next.blank;
-  document.body.classList.toggle("is-blank", next.blank !== "none");
-  document.body.dataset.blank = next.blank;
-  const page = clampPage(layout, next.page);
-  if (!previous || page !== slide.page) void showPage(page);
-  else {
-    slide.setZoom(next.overlays.zoom, slideName(layout, page));
-    followAll();
-  }
-  drawOverlays(next);
-}
-
-function drawOverlays(next: AudienceState) {
-  overlay.render(next, sizes?.get(clampPage(layout, next.page)) ?? { w: 720, h: 405 });
-  setData(document.body, "mode", next.mode);
-  setData(document.body, "frozen", String(next.frozen));
-  setData(document.body, "ink", String(next.ink.length));
-}
+const stage = new AudienceStage(
+  { frame: $("#frame"), main: $("#main"), canvas: $("#slide") as HTMLCanvasElement, mediaLayer: $("#media-layer"), blankCover: $("#blank-cover"), body: document.body },
+  mediaCtx,
+);
+(window as unknown as { __deckhand: unknown }).__deckhand = { pointerLatency, state: () => stage.state };
 
 /** Only the pointer or the stroke being drawn moved: draw now, and time it to the next frame. */
 function applyOverlays(overlays: AudienceState["overlays"], at: number) {
-  if (!state) return;
-  state = { ...state, overlays };
-  drawOverlays(state);
+  if (!stage.state) return;
+  stage.applyOverlays(overlays);
   requestAnimationFrame(() => {
     pointerLatency.push(performance.timeOrigin + performance.now() - at);
     if (pointerLatency.length > 2000) pointerLatency.splice(0, 1000);
@@ -177,7 +108,7 @@ function wireInput() {
   let resizeTimer: ReturnType<typeof setTimeout> | undefined;
   new ResizeObserver(() => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => void slide.relayout(slideName(layout, slide.page)), 150);
+    resizeTimer = setTimeout(() => stage.relayout(), 150);
   }).observe($("#main"));
 }
 
@@ -192,7 +123,7 @@ async function main() {
       return;
     }
     if (message.type !== "state") return;
-    if (ready) apply(message.state);
+    if (ready) stage.apply(message.state);
     else pending = message.state;
   });
   try {
@@ -206,17 +137,11 @@ async function main() {
     return channel.post({ type: "report", problem: "deck-missing" });
   }
   document.title = `${found.deck.title} — deckhand`;
-  renderer = new Renderer();
-  mediaCtx.renderer = renderer;
-  let opened;
   try {
-    opened = await renderer.open(found.bytes);
+    await stage.open(new Renderer(), found.bytes, found.deck.pageSize);
   } catch {
     return channel.post({ type: "report", problem: "deck-unreadable" });
   }
-  layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
-  sizes = pageSizes(found.deck.pageSize ?? opened.firstPage);
-  extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
   wireInput();
   // Start where the presenter last was, then ask a live presenter for its state.
   const saved = await store.getProgress(deckId).catch(() => undefined);
@@ -225,10 +150,9 @@ async function main() {
   const ink = parseStrokes((await store.getInk(deckId).catch(() => new Map<number, unknown[]>())).get(startPage));
   // Ready only now: a state that came in while storage was read waits in `pending` and wins.
   ready = true;
-  apply(pending ?? { page: startPage, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink, media: {}, frozen: false });
+  stage.apply(pending ?? { page: startPage, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink, media: {}, frozen: false });
   channel.post({ type: "hello" });
   document.body.dataset.ready = "true";
-  setInterval(followAll, FOLLOW_MS);
 }
 
 void main();

@@ -22,7 +22,7 @@ export interface ActionContext {
 }
 
 /** What a page does beyond the state: things only the DOM or the browser can do. */
-export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme";
+export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme" | "live";
 
 export interface PresenterAction {
   name: ActionName;
@@ -68,6 +68,7 @@ export type ActionName =
   | "fullscreen"
   | "audience"
   | "swapScreens"
+  | "live"
   | "layoutEditor"
   | "theme"
   | "exportPanel"
@@ -237,6 +238,7 @@ const core: PresenterAction[] = [
   { name: "fullscreen", label: "Full screen", effect: "fullscreen", perform: same },
   { name: "audience", label: "Open the audience window (on a second screen when the browser can place it)", effect: "open-audience", perform: same },
   { name: "swapScreens", label: "Swap the presenter and audience screens", effect: "swap-screens", perform: same },
+  { name: "live", label: "Go live: viewers follow on their own screens, a phone becomes the remote (again to show or hide the live panel)", effect: "live", perform: same },
   { name: "layoutEditor", label: "Arrange the presenter's layout", perform: (s) => panel(s, "layout") },
   { name: "theme", label: "Light or dark presenter theme", effect: "theme", perform: same },
   { name: "exportPanel", label: "Download the deck (as it came, or with the ink)", perform: (s) => panel(s, "export") },

@@ -82,6 +82,7 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "fullscreen", keys: ["Shift+f"] },
   { action: "audience", keys: ["a"] },
   { action: "swapScreens", keys: ["Shift+a"] },
+  { action: "live", keys: ["Shift+l"] },
   { action: "layoutEditor", keys: ["Shift+c"] },
   { action: "exportPanel", keys: ["Shift+e"] },
   { action: "help", keys: ["?"] },

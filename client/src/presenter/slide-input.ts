@@ -97,6 +97,14 @@ export function watchSlideInput(deps: SlideInputDeps): void {
       const from = zoomFrom;
       zoomFrom = null;
       zoomBox.hidden = true;
+      // The press and release of the drag also make a click, which would step the talk (a
+      // zoom on any slide but the last moved on and lost the zoom): swallow that one click.
+      const swallow = (click: Event) => {
+        click.stopImmediatePropagation();
+        click.preventDefault();
+      };
+      frame.addEventListener("click", swallow, { capture: true, once: true });
+      setTimeout(() => frame.removeEventListener("click", swallow, { capture: true }), 0);
       deps.dispatch("zoomTo", { x: Math.min(from.x, p.x), y: Math.min(from.y, p.y), w: Math.abs(p.x - from.x), h: Math.abs(p.y - from.y) });
       return;
     }

@@ -14,13 +14,15 @@ import {
   type DeckBytesRecord,
   type DeckRecord,
   type InkRecord,
+  type LiveDeckRecord,
+  type LiveSessionRecord,
   type MediaFileRecord,
   type Migration,
   type ProgressRecord,
   type ThumbnailRecord,
 } from "./schema.ts";
 
-export type { DeckRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
+export type { DeckRecord, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
 
 /** Why storage refused to work, in terms a screen can explain. */
 export type StorageFailure = "quota" | "unavailable" | "blocked" | "unknown";
@@ -169,7 +171,7 @@ export class DeckStore {
   }
 
   async deleteDeck(id: string): Promise<void> {
-    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink"], "readwrite");
+    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink", "liveSessions"], "readwrite");
     const media = tx.objectStore("mediaFiles");
     const ink = tx.objectStore("ink");
     const [keys, inkKeys] = await Promise.all([media.index("byDeck").getAllKeys(id), ink.index("byDeck").getAllKeys(id)]);
@@ -178,6 +180,7 @@ export class DeckStore {
       tx.objectStore("deckBytes").delete(id),
       tx.objectStore("progress").delete(id),
       tx.objectStore("thumbnails").delete(id),
+      tx.objectStore("liveSessions").delete(id),
       ...keys.map((key) => media.delete(key)),
       ...inkKeys.map((key) => ink.delete(key)),
       tx.done,
@@ -280,6 +283,41 @@ export class DeckStore {
     } catch (cause) {
       throw new StorageError(classifyStorageError(cause), "The ink could not be stored in this browser.", { cause });
     }
+  }
+
+  /** Keep the live grant the server issued when this deck was claimed. */
+  async setLiveGrant(id: string, liveGrant: { grant: string; expiresAt: string }): Promise<void> {
+    await this.update(id, (deck) => ({ ...deck, liveGrant }));
+  }
+
+  getLiveSession(deckId: string): Promise<LiveSessionRecord | undefined> {
+    return this.db.get("liveSessions", deckId);
+  }
+
+  async putLiveSession(record: LiveSessionRecord): Promise<void> {
+    await this.db.put("liveSessions", record);
+  }
+
+  async deleteLiveSession(deckId: string): Promise<void> {
+    await this.db.delete("liveSessions", deckId);
+  }
+
+  getLiveDeck(code: string): Promise<LiveDeckRecord | undefined> {
+    return this.db.get("liveDecks", code);
+  }
+
+  /** Keep a live viewer's deck; false when the browser refused (the talk still shows from memory). */
+  async putLiveDeck(record: LiveDeckRecord): Promise<boolean> {
+    try {
+      await this.db.put("liveDecks", record);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async deleteLiveDeck(code: string): Promise<void> {
+    await this.db.delete("liveDecks", code);
   }
 
   close(): void {

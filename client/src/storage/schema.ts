@@ -35,6 +35,11 @@ export interface DeckRecord {
    */
   pageSize?: { w: number; h: number };
   labels?: string[];
+  /**
+   * The live grant the server issued at claim (bound to this deck's sha256, short-lived): it
+   * lets this browser go live on a `--require-auth` server without an access token.
+   */
+  liveGrant?: { grant: string; expiresAt: string };
 }
 
 export interface DeckBytesRecord {
@@ -98,6 +103,35 @@ export interface ThumbnailRecord {
   createdAt: number;
 }
 
+/**
+ * A live session this browser presents (keyed by deck): its code and the presenter secret,
+ * so a reload of the presenter window reconnects and can still end it. The secret never goes
+ * into a URL; only here and in the socket's first message.
+ */
+export interface LiveSessionRecord {
+  deckId: string;
+  code: string;
+  presenterSecret: string;
+  viewerUrl: string;
+  controlUrl: string;
+  expiresAt: string;
+  allowDownload: boolean;
+  startedAt: number;
+}
+
+/**
+ * A deck a live viewer downloaded (keyed by talk code), digest-checked, so a reconnect or a
+ * reload never downloads it again. Apart from `decks`: the library lists only decks one
+ * presents.
+ */
+export interface LiveDeckRecord {
+  code: string;
+  sha256: string;
+  filename: string;
+  data: ArrayBuffer;
+  storedAt: number;
+}
+
 export interface DeckhandDB extends DBSchema {
   decks: { key: string; value: DeckRecord; indexes: { byHandoff: string; byAddedAt: number } };
   deckBytes: { key: string; value: DeckBytesRecord };
@@ -105,6 +139,8 @@ export interface DeckhandDB extends DBSchema {
   thumbnails: { key: string; value: ThumbnailRecord };
   mediaFiles: { key: string; value: MediaFileRecord; indexes: { byDeck: string } };
   ink: { key: string; value: InkRecord; indexes: { byDeck: string } };
+  liveSessions: { key: string; value: LiveSessionRecord };
+  liveDecks: { key: string; value: LiveDeckRecord };
 }
 
 export type AnyDB = IDBPDatabase<DeckhandDB>;
@@ -139,6 +175,13 @@ export const MIGRATIONS: readonly Migration[] = [
   // now carry the bookmark and the rehearsal's slide times: optional fields, no step needed.
   (db) => {
     db.createObjectStore("ink", { keyPath: "key" }).createIndex("byDeck", "deckId");
+  },
+  // v6: live presenting — the sessions this browser presents (code and presenter secret, by
+  // deck) and the decks it downloaded as a live viewer (by talk code). Deck records may now
+  // carry the live grant issued at claim: an optional field, no step needed.
+  (db) => {
+    db.createObjectStore("liveSessions", { keyPath: "deckId" });
+    db.createObjectStore("liveDecks", { keyPath: "code" });
   },
 ];
 

@@ -1,0 +1,41 @@
+/**
+ * @module client/live/fit-state
+ * The presenter's audience state made to fit the live protocol's bounds, which the server
+ * enforces by refusing the whole message: a page label of at most 64 characters, at most
+ * 2,000 strokes a page, at most 12,000 numbers a stroke (a long stroke keeps every n-th sample
+ * and its last one: the same shape, coarser), media ids of at most 128 characters. Without
+ * this, one long stroke or label would stop every viewer from following.
+ */
+import type { LiveStateT } from "../../../src/deck/live-protocol.ts";
+import type { Stroke } from "../presenter/ink.ts";
+
+const MAX_LABEL = 64;
+const MAX_STROKES = 2000;
+/** Numbers per stroke: x, y, pressure per sample. */
+const MAX_POINTS = 12_000;
+const MAX_MEDIA_ID = 128;
+const STRIDE = 3;
+
+export function fitStroke<S extends Stroke>(stroke: S): S {
+  const samples = Math.floor(stroke.points.length / STRIDE);
+  const room = Math.floor(MAX_POINTS / STRIDE);
+  if (samples <= room) return stroke;
+  const step = Math.ceil(samples / (room - 1));
+  const points: number[] = [];
+  for (let i = 0; i < samples; i += step) points.push(...stroke.points.slice(i * STRIDE, i * STRIDE + STRIDE));
+  points.push(...stroke.points.slice((samples - 1) * STRIDE, samples * STRIDE));
+  return { ...stroke, points };
+}
+
+export function fitLiveState(state: LiveStateT): LiveStateT {
+  let out = state;
+  if (state.label && state.label.length > MAX_LABEL) out = { ...out, label: state.label.slice(0, MAX_LABEL) };
+  const ink = state.ink.length > MAX_STROKES ? state.ink.slice(-MAX_STROKES) : state.ink;
+  const fitted = ink.map((s) => fitStroke(s as Stroke));
+  if (ink !== state.ink || fitted.some((s, i) => s !== ink[i])) out = { ...out, ink: fitted };
+  const live = state.overlays.live;
+  if (live && fitStroke(live as Stroke) !== live) out = { ...out, overlays: { ...state.overlays, live: fitStroke(live as Stroke) } };
+  const ids = Object.keys(state.media);
+  if (ids.some((id) => id.length > MAX_MEDIA_ID)) out = { ...out, media: Object.fromEntries(ids.filter((id) => id.length <= MAX_MEDIA_ID).map((id) => [id, state.media[id]!])) };
+  return out;
+}

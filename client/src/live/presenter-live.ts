@@ -1,0 +1,393 @@
+/**
+ * @module client/live/presenter-live
+ * Going live from the presenter window: upload this browser's copy of the deck to
+ * `POST /api/live` (with the live grant from the claim, or an access token the speaker types,
+ * when the server asks for a credential), keep the session's code and presenter secret with
+ * the deck (IndexedDB, never a URL) so a reload reconnects, send the audience's state over
+ * the socket whenever it changes — the very value the audience window gets — and carry out
+ * the remotes' commands. The panel shows the code, the viewer link and its QR code, the
+ * remote's QR code, how many viewers and remotes are connected, the download setting,
+ * "Rotate remote link" and "End live".
+ */
+import { renderSVG } from "uqr";
+import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/deck/live-protocol.ts";
+import { h, replace } from "../lib/dom.ts";
+import type { ActionName } from "../presenter/actions.ts";
+import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
+import type { PresenterState } from "../presenter/state.ts";
+import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-store.ts";
+import { clockOffset, shiftMedia } from "./clock.ts";
+import { commandActions } from "./commands.ts";
+import { fitLiveState, fitStroke } from "./fit-state.ts";
+import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
+
+export interface PresenterLiveDeps {
+  store: DeckStore;
+  deck: () => DeckRecord;
+  state: () => PresenterState;
+  dispatch: (name: ActionName, arg?: unknown) => void;
+  /** The label of a page, as the counter shows it. */
+  label: (page: number) => string;
+  panel: HTMLElement;
+  body: HTMLElement;
+  button: HTMLElement;
+  tokenForm: HTMLFormElement;
+  tokenInput: HTMLInputElement;
+}
+
+interface Problem {
+  code?: string;
+  detail?: string;
+  status: number;
+}
+
+/** A state message over this many UTF-8 bytes goes without its ink; the strokes follow one message each (the server takes up to 64 KiB). */
+const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
+
+type Status = "idle" | "uploading" | "connecting" | "open" | "waiting" | "stopped";
+
+function qr(text: string, alt: string): HTMLImageElement {
+  const svg = renderSVG(text, { ecc: "M", border: 2 });
+  return h("img", { class: "live-qr", src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, alt, width: 180, height: 180 });
+}
+
+async function problemOf(response: Response): Promise<Problem> {
+  const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
+  return { ...body, status: response.status };
+}
+
+export class PresenterLive {
+  private session: LiveSessionRecord | null = null;
+  private socket: LiveSocket | null = null;
+  private status: Status = "idle";
+  private counts = { viewers: 0, controls: 0 };
+  private message = "";
+  private pointerFrame = 0;
+  private open = false;
+  /** Server clock minus this device's (media times travel in the server's clock). */
+  private offset = 0;
+
+  constructor(private readonly deps: PresenterLiveDeps) {
+    // Esc closes the token dialog like its Cancel button.
+    deps.tokenForm.addEventListener("keydown", (event) => {
+      if (event.key !== "Escape") return;
+      event.preventDefault();
+      deps.tokenForm.reset();
+    });
+  }
+
+  /** After a reload: a session this deck has is reconnected at once. */
+  async resume(): Promise<void> {
+    const saved = await this.deps.store.getLiveSession(this.deps.deck().id).catch(() => undefined);
+    if (!saved) return;
+    this.session = saved;
+    this.connect();
+    this.render();
+  }
+
+  /** The button and the key: go live, or show/hide the panel of the session. */
+  toggle(): void {
+    if (this.open) return this.show(false);
+    this.show(true);
+    if (!this.session && this.status !== "uploading") void this.goLive();
+  }
+
+  private show(open: boolean): void {
+    this.open = open;
+    this.deps.panel.hidden = !open;
+    this.deps.button.setAttribute("aria-expanded", String(open));
+    if (open) {
+      this.built = "";
+      this.render();
+    }
+  }
+
+  // ---- going live -----------------------------------------------------------------------
+
+  private async upload(authorization: string | null): Promise<Response> {
+    const deck = this.deps.deck();
+    const bytes = await this.deps.store.getDeckBytes(deck.id);
+    if (!bytes) throw new Error("This deck's PDF is no longer stored in this browser.");
+    const form = new FormData();
+    form.append("file", new File([bytes], `${deck.filename || deck.title}.pdf`.replace(/(\.pdf)+$/i, ".pdf"), { type: "application/pdf" }));
+    return fetch("/api/live", { method: "POST", body: form, headers: authorization ? { Authorization: authorization } : {}, credentials: "omit", cache: "no-store" });
+  }
+
+  private async goLive(token?: string): Promise<void> {
+    this.status = "uploading";
+    this.message = "Uploading the deck for viewers…";
+    this.render();
+    const deck = this.deps.deck();
+    const grant = deck.liveGrant && Date.parse(deck.liveGrant.expiresAt) > Date.now() ? deck.liveGrant.grant : null;
+    try {
+      let response = await this.upload(token ? `Bearer ${token}` : grant ? `Grant ${grant}` : null);
+      // A grant the server does not take (another server, or past its time): try without it.
+      if (!token && grant && response.status === 403) response = await this.upload(null);
+      if (response.status === 401) {
+        this.status = "idle";
+        this.message = token ? "That access token was refused. Check it and try again." : "This server asks for an access token to go live.";
+        this.render();
+        return this.askToken();
+      }
+      if (!response.ok) {
+        const problem = await problemOf(response);
+        throw new Error(problem.detail ?? `The server refused to go live (${problem.status}).`);
+      }
+      const body = (await response.json()) as { code: string; viewerUrl: string; controlUrl: string; presenterSecret: string; expiresAt: string; allowDownload?: boolean };
+      this.session = {
+        deckId: deck.id,
+        code: body.code,
+        presenterSecret: body.presenterSecret,
+        viewerUrl: body.viewerUrl,
+        controlUrl: body.controlUrl,
+        expiresAt: body.expiresAt,
+        allowDownload: body.allowDownload ?? false,
+        startedAt: Date.now(),
+      };
+      await this.deps.store.putLiveSession(this.session).catch(() => {});
+      this.message = "";
+      this.connect();
+    } catch (error) {
+      this.status = "idle";
+      this.message = error instanceof TypeError ? "The server cannot be reached: going live needs the network." : String((error as Error).message ?? error);
+    }
+    this.render();
+  }
+
+  private askToken(): void {
+    const form = this.deps.tokenForm;
+    form.hidden = false;
+    this.deps.tokenInput.value = "";
+    this.deps.tokenInput.focus();
+    const close = () => {
+      form.hidden = true;
+      form.removeEventListener("submit", submit);
+      form.removeEventListener("reset", cancel);
+    };
+    const submit = (event: Event) => {
+      event.preventDefault();
+      const token = this.deps.tokenInput.value.trim();
+      close();
+      if (token) void this.goLive(token);
+    };
+    const cancel = () => {
+      close();
+      this.render();
+    };
+    form.addEventListener("submit", submit);
+    form.addEventListener("reset", cancel);
+  }
+
+  // ---- the socket -----------------------------------------------------------------------
+
+  private connect(): void {
+    const session = this.session;
+    if (!session) return;
+    this.socket?.close();
+    this.socket = new LiveSocket({
+      code: session.code,
+      role: "presenter",
+      secret: () => this.session?.presenterSecret,
+      onMessage: (message) => this.onMessage(message),
+      onStatus: (status: SocketStatus) => {
+        this.status = status;
+        this.render();
+      },
+      onStop: (stopped) => this.onStop(stopped),
+    });
+  }
+
+  private onMessage(message: LiveServerMessageT): void {
+    if (message.type === "hello") {
+      this.offset = clockOffset(message.serverTime);
+      this.counts = { viewers: message.counts.viewers, controls: message.counts.controls };
+      // This window is the source of truth: the server (and viewers) take its state now.
+      this.sendState();
+      if (this.session && message.session.allowDownload !== this.session.allowDownload) this.socket?.send({ type: "settings", allowDownload: this.session.allowDownload });
+      this.render();
+    } else if (message.type === "counts") {
+      this.counts = { viewers: message.counts.viewers, controls: message.counts.controls };
+      this.render();
+    } else if (message.type === "command") this.command(message);
+    else if (message.type === "error" && (message.code === "TOO_LARGE" || message.code === "RATE_LIMITED")) {
+      this.message = message.code === "TOO_LARGE" ? "Some ink was too large to send to viewers." : "Too many changes at once: viewers catch up at the next one.";
+      this.render();
+    }
+    else if (message.type === "ended") void this.forget("This live session ended.");
+  }
+
+  private command(message: Extract<LiveServerMessageT, { type: "command" }>): void {
+    for (const { name, arg } of commandActions(message, this.deps.state().blank)) this.deps.dispatch(name, arg);
+  }
+
+  private onStop(stopped: Stopped): void {
+    if (stopped.reason === "REPLACED") {
+      this.status = "stopped";
+      this.message = "Another presenter window took over this live session. Reload to take it back.";
+      this.render();
+      return;
+    }
+    void this.forget(stopped.reason === "AUTH_FAILED" ? "The server no longer knows this window as the presenter: go live again." : "This live session ended.");
+  }
+
+  private async forget(message: string): Promise<void> {
+    this.socket?.close();
+    this.socket = null;
+    this.session = null;
+    this.status = "idle";
+    this.message = message;
+    this.counts = { viewers: 0, controls: 0 };
+    await this.deps.store.deleteLiveSession(this.deps.deck().id).catch(() => {});
+    this.render();
+  }
+
+  private liveState(state: PresenterState): LiveStateT {
+    // The timer rides along for the phone remote (viewers do not show it).
+    const seen = audienceView(state);
+    return fitLiveState({ ...seen, media: shiftMedia(seen.media, this.offset), label: this.deps.label(state.page), timer: state.timer } as LiveStateT);
+  }
+
+  private sendState(): void {
+    const state = this.liveState(this.deps.state());
+    if (new TextEncoder().encode(JSON.stringify(state)).byteLength <= STATE_BYTES) {
+      this.socket?.send({ type: "state", state });
+      return;
+    }
+    // A page with a lot of ink: the server merges the strokes into its snapshot one by one.
+    this.socket?.send({ type: "state", state: { ...state, ink: [] } });
+    for (const stroke of state.ink) this.socket?.send({ type: "ink", ink: { op: "add", page: state.page, stroke } });
+  }
+
+  /** Every change of the presenter state: viewers get what the audience window gets. */
+  changed(state: PresenterState, previous: PresenterState): void {
+    if (!this.socket?.open) return;
+    const seen = audienceView(state);
+    const before = audienceView(previous);
+    if (state.timer !== previous.timer && !audienceChanged(seen, before)) return this.sendState();
+    if (!audienceChanged(seen, before)) return;
+    if (!onlyOverlaysChanged(seen, before)) {
+      cancelAnimationFrame(this.pointerFrame);
+      this.pointerFrame = 0;
+      return this.sendState();
+    }
+    // The pointer and the stroke being drawn: at most one message a frame.
+    if (this.pointerFrame) return;
+    this.pointerFrame = requestAnimationFrame(() => {
+      this.pointerFrame = 0;
+      const overlays = audienceView(this.deps.state()).overlays;
+      this.socket?.send({ type: "pointer", pointer: overlays.pointer, live: overlays.live && fitStroke(overlays.live) });
+    });
+  }
+
+  // ---- the panel's buttons ----------------------------------------------------------------
+
+  private async post(path: "end" | "rotate"): Promise<Response | null> {
+    const session = this.session;
+    if (!session) return null;
+    try {
+      return await fetch(`/api/live/${encodeURIComponent(session.code)}/${path}`, { method: "POST", headers: { "x-presenter-secret": session.presenterSecret }, credentials: "omit", cache: "no-store" });
+    } catch {
+      this.message = "The server cannot be reached. Try again when the network is back.";
+      this.render();
+      return null;
+    }
+  }
+
+  private async end(): Promise<void> {
+    const response = await this.post("end");
+    if (!response) return;
+    if (response.ok || response.status === 404 || response.status === 410) return this.forget("Live ended. Viewers see the end screen; the server deleted its copy of the deck.");
+    this.message = (await problemOf(response)).detail ?? "The server could not end the session.";
+    this.render();
+  }
+
+  private async rotate(): Promise<void> {
+    const response = await this.post("rotate");
+    if (!response || !this.session) return;
+    if (!response.ok) {
+      this.message = (await problemOf(response)).detail ?? "The remote link could not be changed.";
+      return this.render();
+    }
+    const { controlUrl } = (await response.json()) as { controlUrl: string };
+    this.session = { ...this.session, controlUrl };
+    await this.deps.store.putLiveSession(this.session).catch(() => {});
+    this.message = "New remote link: remotes with the old one are cut off.";
+    this.render();
+  }
+
+  private setAllowDownload(allow: boolean): void {
+    if (!this.session) return;
+    this.session = { ...this.session, allowDownload: allow };
+    void this.deps.store.putLiveSession(this.session).catch(() => {});
+    this.socket?.send({ type: "settings", allowDownload: allow });
+  }
+
+  // ---- rendering ------------------------------------------------------------------------
+
+  /** What the panel's structure was built for: rebuilt only when it changes, so focus stays put. */
+  private built = "";
+
+  private render(): void {
+    const { body, button } = this.deps;
+    const session = this.session;
+    button.textContent = session ? `Live · ${session.code}` : "Go live";
+    button.classList.toggle("is-live", !!session);
+    document.body.dataset.live = session ? this.status : "off";
+    const viewers = this.counts.viewers;
+    const controls = this.counts.controls;
+    document.body.dataset.liveViewers = String(viewers);
+    document.body.dataset.liveControls = String(controls);
+    if (!this.open) return;
+    const key = session ? `${session.code} ${session.controlUrl}` : `off ${this.status === "uploading"}`;
+    if (key !== this.built) {
+      this.built = key;
+      this.build();
+    }
+    const text = this.message || this.statusText();
+    const status = body.querySelector("#live-status");
+    if (status && status.textContent !== text) status.textContent = text;
+    const counts = body.querySelector("#live-counts");
+    const countText = `${viewers} viewer${viewers === 1 ? "" : "s"} · ${controls} remote${controls === 1 ? "" : "s"}`;
+    if (counts && counts.textContent !== countText) counts.textContent = countText;
+    const allow = body.querySelector<HTMLInputElement>("#live-allow-download");
+    if (allow && session) allow.checked = session.allowDownload;
+  }
+
+  /** The panel's elements for the current session (or for none). */
+  private build(): void {
+    const { body } = this.deps;
+    const session = this.session;
+    const status = h("p", { class: "live-status", role: "status", id: "live-status" });
+    if (!session) {
+      const again = this.status === "uploading" ? null : h("button", { type: "button", class: "btn btn-primary", id: "live-start", onclick: () => void this.goLive() }, "Go live");
+      replace(body, status, again);
+      return;
+    }
+    const allow = h("input", { type: "checkbox", id: "live-allow-download" }) as HTMLInputElement;
+    allow.addEventListener("change", () => this.setAllowDownload(allow.checked));
+    replace(
+      body,
+      h("p", { class: "live-code-label" }, "Talk code"),
+      h("p", { class: "live-code", id: "live-code" }, session.code),
+      h("div", { class: "live-links" },
+        h("figure", { class: "live-link" }, qr(session.viewerUrl, "QR code of the viewer link"), h("figcaption", {}, h("a", { href: session.viewerUrl, id: "live-viewer-url", target: "_blank", rel: "noopener" }, session.viewerUrl.replace(/^https?:\/\//, "")))),
+        h("figure", { class: "live-link" }, qr(session.controlUrl, "QR code of the remote link"), h("figcaption", {}, "Use your phone as a remote: ", h("a", { href: session.controlUrl, id: "live-control-url", target: "_blank", rel: "noopener" }, "remote link"))),
+      ),
+      h("p", { class: "live-counts", id: "live-counts", "aria-live": "polite" }),
+      h("label", { class: "setting" }, allow, " Allow viewers to save the PDF"),
+      status,
+      h("div", { class: "actions" },
+        h("button", { type: "button", class: "btn", id: "live-rotate", onclick: () => void this.rotate() }, "Rotate remote link"),
+        h("button", { type: "button", class: "btn btn-danger", id: "live-end", onclick: () => void this.end() }, "End live"),
+      ),
+    );
+  }
+
+  private statusText(): string {
+    if (this.status === "uploading") return "Uploading the deck for viewers…";
+    if (!this.session) return "Not live. Going live uploads this deck so viewers can follow on their own screens.";
+    if (this.status === "open") return "Live: viewers follow this window.";
+    if (this.status === "waiting" || this.status === "connecting") return "Reconnecting to the server… viewers see “paused” meanwhile.";
+    return "";
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * @module client/pages/remote
+ * /live/{code}/control#{secret} — a phone as the remote: big Previous/Next buttons and
+ * swipes, the current and next slide, the notes and the clock. The control secret is read
+ * from the fragment only (a fragment never reaches the server, a log or a Referer) and goes
+ * to the server in the socket's first message. The deck comes like a viewer's (kept in this
+ * browser, downloaded once). When the presenter rotates the link, or the secret is refused,
+ * the remote says so and stops.
+ */
+import type { LiveServerMessageT, LiveStateT } from "../../../src/deck/live-protocol.ts";
+import { $, h, replace } from "../lib/dom.ts";
+import { Renderer } from "../lib/renderer.ts";
+import { formatClock } from "../lib/format.ts";
+import { elapsedSeconds, parseTimer } from "../lib/timer.ts";
+import { layoutFromLabels, plainLayout, positionOf, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { watchGestures } from "../presenter/gestures.ts";
+import { slideName } from "../presenter/views/counter-view.ts";
+import { NotesView } from "../presenter/views/notes-view.ts";
+import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
+import { DeckStore } from "../storage/deck-store.ts";
+import { EMPTY_EXTRAS } from "../worker/protocol.ts";
+import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
+import { codeFromPath } from "../live/code.ts";
+import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
+import { LiveSocket, type Stopped } from "../live/socket.ts";
+
+/** How often the clock redraws. */
+const TICK_MS = 500;
+
+let renderer: Renderer | null = null;
+let sizes: PageSizes | null = null;
+let layout: DeckLayout = plainLayout(1);
+let extras: DeckExtras = EMPTY_EXTRAS;
+let state: LiveStateT | null = null;
+let seq = -1;
+let socket: LiveSocket | null = null;
+let code = "";
+
+const current = new SlideView($("#current-frame"), $("#current-box"), $("#current") as HTMLCanvasElement, () => renderer, () => sizes, 100);
+const next = new SlideView($("#next-frame"), $("#next-box"), $("#next") as HTMLCanvasElement, () => renderer, () => sizes, 90);
+const notes = new NotesView($("#notes"));
+const status = $("#remote-status");
+
+function screen(title: string, text: string, kind: string): void {
+  document.body.dataset.screen = kind;
+  $("#screen").hidden = false;
+  replace($("#screen-title"), title);
+  replace($("#screen-text"), text);
+  replace($("#screen-actions"), h("a", { class: "btn", href: "/" }, "Home"));
+}
+
+function render(): void {
+  if (!state) return;
+  const page = Math.min(Math.max(1, state.page), layout.pageCount);
+  document.body.dataset.slide = String(page);
+  if (page !== current.page) {
+    const label = slideName(layout, page);
+    void current.show(page, label);
+    const preview = previewPage(layout, page);
+    if (preview !== null) void next.show(preview, `Next: ${slideName(layout, preview)}`);
+    else next.clear();
+    replace($("#next-caption"), preview !== null ? `Next: ${positionOf(layout, preview).label}` : "End of deck");
+    const p = positionOf(layout, page);
+    replace($("#counter"), `Slide ${p.label} / ${p.lastLabel}`);
+    notes.render(page, extras.notes[page], 1);
+  }
+  ($("#remote-prev") as HTMLButtonElement).disabled = page <= 1;
+  ($("#remote-next") as HTMLButtonElement).disabled = page >= layout.pageCount;
+  $("#remote-blank").setAttribute("aria-pressed", String(state.blank !== "none"));
+  document.body.dataset.blank = state.blank;
+}
+
+/** The presenter's elapsed timer when the state carries it, else the time of day. */
+function tick(): void {
+  const timer = (state as { timer?: unknown } | null)?.timer;
+  const el = $("#remote-timer");
+  if (timer) {
+    const parsed = parseTimer(timer);
+    el.setAttribute("aria-label", "Elapsed");
+    el.textContent = formatClock(elapsedSeconds(parsed, Date.now()));
+    document.body.dataset.timer = parsed.status;
+  } else {
+    el.setAttribute("aria-label", "Clock");
+    el.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+}
+
+function onMessage(message: LiveServerMessageT): void {
+  if (message.type === "hello") {
+    seq = message.seq;
+    if (message.state) state = message.state;
+    replace(status, message.paused ? "The presenter is away; commands wait for them." : "Connected");
+    document.body.dataset.screen = "live";
+  } else if (message.type === "state") {
+    if (message.seq <= seq) return;
+    seq = message.seq;
+    state = message.state;
+  } else if (message.type === "paused") replace(status, "The presenter is away; commands wait for them.");
+  else if (message.type === "resumed") replace(status, "Connected");
+  else if (message.type === "ended") return ended();
+  else return;
+  render();
+}
+
+function ended(): void {
+  socket?.close();
+  screen("The talk has ended", "The presenter ended this live session. This remote has nothing more to do.", "ended");
+}
+
+function onStop(stopped: Stopped): void {
+  if (stopped.reason === "ENDED" || stopped.code === 4410) return ended();
+  if (stopped.reason === "NOT_FOUND") return screen("No talk with this code", "This remote link points to a talk the server does not know.", "not-found");
+  screen("Remote link no longer valid", "The presenter changed the remote link, or this one is incomplete. Scan the new QR code in the presenter's live panel.", "refused");
+}
+
+function command(action: "next" | "prev"): void {
+  if (!socket?.send({ type: "command", action })) replace(status, "Not connected — trying again…");
+}
+
+function wireInput(): void {
+  $("#remote-prev").addEventListener("click", () => command("prev"));
+  $("#remote-next").addEventListener("click", () => command("next"));
+  $("#remote-blank").addEventListener("click", () => socket?.send({ type: "command", action: "blank", blank: state?.blank === "none" ? "black" : "none" }));
+  watchGestures([$(".remote-slides")], () => true, (direction) => command(direction));
+  document.addEventListener("keydown", (event) => {
+    // A clicker or a keyboard paired with the phone; Space on a focused button is that button's.
+    if (event.key === " " && (event.target as HTMLElement).closest("button, a")) return;
+    if (event.ctrlKey || event.altKey || event.metaKey) return;
+    if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") command("next");
+    else if (event.key === "ArrowLeft" || event.key === "PageUp") command("prev");
+    else return;
+    event.preventDefault();
+  });
+}
+
+async function main(): Promise<void> {
+  const parsed = codeFromPath(location.pathname);
+  const secret = decodeURIComponent(location.hash.replace(/^#/, ""));
+  if (!parsed) return screen("No talk with this code", "This remote link is not complete. Scan the QR code in the presenter's live panel again.", "not-found");
+  if (!secret) return screen("Remote link no longer valid", "The link lost its secret part (after “#”). Scan the QR code in the presenter's live panel again.", "refused");
+  code = parsed;
+  replace($("#remote-title"), `Remote · ${code}`);
+  let info: { sha256: string; filename: string };
+  try {
+    const response = await fetch(`/api/live/${encodeURIComponent(code)}`, { cache: "no-store", credentials: "omit" });
+    if (response.status === 404) return screen("No talk with this code", "This remote link points to a talk the server does not know.", "not-found");
+    if (response.status === 410) return ended();
+    if (!response.ok) return screen("The remote cannot start", `The server answered ${response.status}. Reload to try again.`, "error");
+    info = (await response.json()) as typeof info;
+  } catch {
+    return screen("The remote cannot start", "The server cannot be reached. Check the network, then reload.", "error");
+  }
+  replace(status, "Loading the slides…");
+  const store = await DeckStore.open().catch(() => null);
+  try {
+    const deck = await liveDeck(code, info.sha256, info.filename, store, () => {});
+    renderer = new Renderer();
+    const opened = await renderer.open(deck.data);
+    layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
+    sizes = pageSizes(opened.firstPage);
+    extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
+  } catch (error) {
+    if (error instanceof DeckDownloadError && error.kind === "gone") return ended();
+    return screen("The remote cannot start", "The slides could not be loaded. Reload to try again.", "error");
+  }
+  wireInput();
+  tick();
+  setInterval(tick, TICK_MS);
+  socket = new LiveSocket({
+    code,
+    role: "control",
+    secret: () => secret,
+    onMessage,
+    onStatus: (s) => {
+      document.body.dataset.socket = s;
+      if (s !== "open") replace(status, "Reconnecting…");
+    },
+    onStop,
+  });
+}
+
+void main();

@@ -1,0 +1,60 @@
+/**
+ * @module handoff/ports/live-sessions
+ * The rows of live sessions (issue 11) and of live grants, as the live domain needs them.
+ * Implemented for SQLite (store/live-sessions.ts) and PostgreSQL (store/postgres/live-sessions.ts);
+ * the contract both keep is test/live/repository.test.ts.
+ */
+
+export type LiveEndReason = "ended" | "expired" | "presenter-gone" | "quota";
+
+export interface LiveSessionRow {
+  code: string;
+  /** The blob id of the deck's bytes (`live-{code}`). */
+  blobId: string;
+  filename: string;
+  totalSlides: number;
+  bytes: number;
+  sha256: string;
+  presenterHash: string;
+  controlHash: string;
+  /** Bumped by each rotation of the control secret; sockets of an older generation are closed. */
+  controlGeneration: number;
+  allowDownload: boolean;
+  createdAt: number;
+  expiresAt: number;
+  endedAt: number | null;
+  endReason: LiveEndReason | null;
+  /** The last snapshot ({seq, state}) as JSON, so a restarted server resyncs its clients. */
+  stateJson: string | null;
+}
+
+export interface LiveGrantRow {
+  hash: string;
+  sha256: string;
+  expiresAt: number;
+}
+
+export interface LiveSessionRepository {
+  /** Insert a new row; false when the code is taken (the caller draws another). */
+  insert(row: LiveSessionRow): Promise<boolean>;
+  get(code: string): Promise<LiveSessionRow | null>;
+  /** Mark ended (once); returns the row as it was if this call ended it, else null. */
+  end(code: string, reason: LiveEndReason, now: number): Promise<LiveSessionRow | null>;
+  /** New control hash; returns the new generation, or null when the session is not open. */
+  rotateControl(code: string, controlHash: string): Promise<number | null>;
+  saveState(code: string, stateJson: string): Promise<void>;
+  setAllowDownload(code: string, allow: boolean): Promise<void>;
+  /** Codes of open sessions past expiry at `now`. */
+  dueCodes(now: number, limit: number): Promise<string[]>;
+  /** Which of `blobIds` belong to open sessions (the orphan sweep keeps them). */
+  openBlobsAmong(blobIds: string[]): Promise<Set<string>>;
+  /** The oldest open sessions first (code and deck size): whom the quota ends first. */
+  openByAge(limit: number): Promise<{ code: string; bytes: number }[]>;
+  /** Bytes of all open sessions (they count against --max-staged-gb with staged handoffs). */
+  openBytes(): Promise<number>;
+  /** Delete ended rows that ended before `before`; returns how many. */
+  purgeEnded(before: number): Promise<number>;
+  insertGrant(grant: LiveGrantRow): Promise<void>;
+  getGrant(hash: string, now: number): Promise<LiveGrantRow | null>;
+  purgeGrants(now: number): Promise<number>;
+}

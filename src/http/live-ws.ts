@@ -1,0 +1,60 @@
+/**
+ * @module http/live-ws
+ * The upgrade of GET /api/live/{code}/ws. It runs before the app (the server drives the app
+ * through app.handle(), which cannot upgrade): the Origin is checked (same origin as the
+ * request, loopback pages, --base-url, --allow-origin), the address must not be blocked for
+ * guessing codes, and the code must name an open session — all answered with problem
+ * documents before any socket exists. Secrets are never in this URL: they come in the first
+ * message (`join`).
+ */
+import type { Server } from "bun";
+import type { AppDeps } from "../deps.ts";
+import { AppError, isAppError, problemResponse } from "../errors.ts";
+import type { LiveSocketData } from "../live/hub.ts";
+import { clientAddress } from "./deps.ts";
+import { originAllowed } from "./mcp.ts";
+
+const WS_PATH = /^\/api\/live\/([^/]+)\/ws$/;
+
+/** The code of a live WebSocket path, or null for any other request. */
+export function liveSocketCode(request: Request): string | null {
+  const match = WS_PATH.exec(new URL(request.url).pathname);
+  return match ? match[1]! : null;
+}
+
+/** Same origin: the page was served by this very host (a LAN address, a public name). */
+function sameOrigin(origin: string, request: Request): boolean {
+  try {
+    return new URL(origin).host === request.headers.get("host")?.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Upgrade the request to a live socket; a Response when refused, undefined when upgraded.
+ */
+export async function upgradeLiveSocket(request: Request, code: string, server: Server<LiveSocketData>, deps: AppDeps): Promise<Response | undefined> {
+  try {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      throw new AppError("BAD_REQUEST", "This address is a WebSocket (protocol: /schema/live-message.schema.json); connect with a WebSocket client.");
+    }
+    const origin = request.headers.get("origin");
+    if (origin !== null && !sameOrigin(origin, request) && !originAllowed(origin, deps.config)) {
+      deps.logger.info("live_origin_refused", { code, origin: origin.slice(0, 200) });
+      throw new AppError("ORIGIN_NOT_ALLOWED", `Web pages at ${origin.slice(0, 200)} may not join live talks on this server; start deckhand with --allow-origin ${origin.slice(0, 200)} to allow them.`);
+    }
+    const address = clientAddress(request, deps);
+    deps.liveJoinGuard.check(address);
+    try {
+      await deps.live.open(code);
+    } catch (error) {
+      if (isAppError(error) && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.fail(address);
+      throw error;
+    }
+    if (server.upgrade(request, { data: deps.liveHub.socketData(code, address) })) return undefined;
+    throw new AppError("BAD_REQUEST", "The WebSocket handshake is malformed; connect with a WebSocket client.");
+  } catch (error) {
+    return problemResponse(isAppError(error) ? error : new AppError("INTERNAL", undefined, { cause: error }));
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * @module http/live
+ * The REST part of live presenting (issue 11): go live (a streamed upload, like
+ * /api/present), session info, the deck for viewers (resumable), end, and control-secret
+ * rotation. The WebSocket is upgraded before the app (./live-ws.ts): Elysia's `.ws` needs
+ * Elysia's own listen(), and the server drives the app through app.handle().
+ */
+import { Elysia, t } from "elysia";
+import { LIVE_CODE_PATTERN } from "../deck/live-protocol.ts";
+import type { AppDeps } from "../deps.ts";
+import { AppError } from "../errors.ts";
+import { isoSeconds } from "../handoff/service.ts";
+import { receiveMultipartPdf } from "../upload/receive.ts";
+import { admitUpload, clientAddress } from "./deps.ts";
+import { publicBaseUrl } from "./host.ts";
+import { parseRange } from "./sessions.ts";
+import { UploadForm, routeDoc } from "./models.ts";
+
+export const LiveCreated = t.Object(
+  {
+    code: t.String({ pattern: LIVE_CODE_PATTERN, description: "The talk code: 6 characters, no 0/O/1/I/L." }),
+    viewerUrl: t.String({ description: "{base}/live/{code}: what viewers open." }),
+    controlUrl: t.String({ description: "{base}/live/{code}/control#{controlSecret}: the phone remote; the secret is in the fragment." }),
+    presenterSecret: t.String({ description: "The presenter's secret: first message of its WebSocket, and x-presenter-secret on end/rotate. Shown only here." }),
+    expiresAt: t.String({ description: "ISO-8601 UTC; --live-ttl after going live." }),
+    filename: t.String(),
+    totalSlides: nonNegative(),
+    bytes: nonNegative(),
+    sha256: t.String({ pattern: "^[0-9a-f]{64}$" }),
+    allowDownload: t.Boolean({ description: "Whether viewers are offered to save the PDF (the presenter changes it over its socket)." }),
+  },
+  { title: "LiveCreated" },
+);
+
+/** A count or a size. */
+function nonNegative() {
+  return t.Integer({ minimum: 0 });
+}
+
+export const LiveInfo = t.Object(
+  {
+    code: t.String({ pattern: LIVE_CODE_PATTERN }),
+    filename: t.String(),
+    totalSlides: nonNegative(),
+    bytes: nonNegative(),
+    sha256: t.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 of the deck: check the downloaded bytes against it." }),
+    allowDownload: t.Boolean(),
+    expiresAt: t.String(),
+    paused: t.Boolean({ description: "No presenter is connected right now." }),
+    counts: t.Object({ viewers: nonNegative(), controls: nonNegative(), presenter: t.Boolean() }),
+  },
+  { title: "LiveInfo" },
+);
+
+const CodeParams = t.Object({ code: t.String({ description: "The talk code (upper case; the viewer page normalises what people type)." }) });
+const presenterSecretHeader = { name: "x-presenter-secret", in: "header" as const, required: true, schema: { type: "string" as const }, description: "The presenterSecret from POST /api/live." };
+
+/** `Authorization: Grant <grant>`: a live grant from a handoff claim, instead of a Bearer token. */
+function grantOf(request: Request): string | null {
+  const match = /^Grant\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
+  return match ? match[1]! : null;
+}
+
+export function liveController(deps: AppDeps) {
+  const { live, liveHub, liveJoinGuard } = deps;
+  return new Elysia({ name: "live" })
+    .post(
+      "/api/live",
+      async ({ request, set }) => {
+        const baseUrl = publicBaseUrl(request, deps.config);
+        const grant = grantOf(request);
+        let grantSha256: string | undefined;
+        let release: () => void;
+        if (grant !== null) {
+          // A grant stands in for a Bearer token; which deck it covers is checked once the
+          // bytes are in. Unknown or expired grants are refused before any byte is read.
+          const found = await live.grantFor(grant);
+          if (!found) throw new AppError("LIVE_GRANT_INVALID");
+          grantSha256 = found.sha256;
+          const address = clientAddress(request, deps);
+          release = deps.uploadSlots.acquire(address, { perAddress: true });
+        } else {
+          ({ release } = await admitUpload(request, deps));
+        }
+        try {
+          const declared = Number(request.headers.get("content-length") ?? 0);
+          if (declared > 0) await live.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
+          const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs, durable: true });
+          const created = await live.create(upload, { baseUrl, ...(grantSha256 !== undefined ? { grantSha256 } : {}) });
+          deps.logger.info("live_started", { code: created.code, bytes: created.bytes, totalSlides: created.totalSlides });
+          set.status = 201;
+          return created;
+        } finally {
+          release();
+        }
+      },
+      {
+        parse: "none",
+        response: { 201: LiveCreated },
+        detail: routeDoc({
+          operationId: "goLive",
+          summary: "Go live with a PDF deck",
+          description:
+            "Uploads the deck (streamed, same limits and problems as POST /api/present) and opens a live session: viewers follow at `viewerUrl`, a phone drives the talk at `controlUrl`, and the presenter's window connects to the WebSocket /api/live/{code}/ws with `presenterSecret` (see the README's live protocol). On a --require-auth server it needs a Bearer token or `Authorization: Grant <liveGrant>` from a handoff claim of the same deck.",
+          tags: ["Live"],
+          security: [{}, { bearerAuth: [] }, { liveGrant: [] }],
+          requestBody: {
+            required: true,
+            content: { "multipart/form-data": { schema: UploadForm as never, encoding: { file: { contentType: "application/pdf, application/octet-stream" } } } },
+          },
+          "x-problems": [400, 401, 403, 408, 413, 415, 422, 429, 500, 503, 507],
+        }),
+      },
+    )
+    .get(
+      "/api/live/:code",
+      async ({ params, request }) => {
+        const address = clientAddress(request, deps);
+        liveJoinGuard.check(address);
+        const row = await lookup(deps, params.code, address);
+        if (liveHub.isFull(row.code)) throw new AppError("LIVE_FULL", undefined, { headers: { "retry-after": "30" } });
+        const counts = liveHub.counts(row.code);
+        return {
+          code: row.code,
+          filename: row.filename,
+          totalSlides: row.totalSlides,
+          bytes: row.bytes,
+          sha256: row.sha256,
+          allowDownload: row.allowDownload,
+          expiresAt: isoSeconds(row.expiresAt),
+          paused: !counts.presenter,
+          counts,
+        };
+      },
+      {
+        params: CodeParams,
+        response: { 200: LiveInfo },
+        detail: routeDoc({
+          operationId: "getLive",
+          summary: "A live session's public facts",
+          description: "What a viewer needs before it joins: the deck's digest and size, whether the presenter is connected, and how many follow. 503 LIVE_FULL when the session has --max-viewers viewers. Unknown codes count against the address (429 after too many).",
+          tags: ["Live"],
+          security: [{}],
+          "x-problems": [404, 410, 429, 503],
+        }),
+      },
+    )
+    .get(
+      "/api/live/:code/deck",
+      async ({ params, request }) => {
+        const address = clientAddress(request, deps);
+        liveJoinGuard.check(address);
+        const row = await lookup(deps, params.code, address);
+        const etag = `"${row.sha256}"`;
+        const range = parseRange(request.headers.get("range"), row.bytes);
+        // If-Range: resume only if the bytes are still the same deck.
+        const ifRange = request.headers.get("if-range");
+        const useRange = range && (!ifRange || ifRange === etag) ? range : null;
+        const blob = await deps.blobs.open(row.blobId, useRange ?? undefined);
+        if (!blob) throw new AppError("LIVE_ENDED");
+        const headers: Record<string, string> = {
+          "content-type": "application/pdf",
+          etag,
+          "repr-digest": `sha-256=:${Buffer.from(row.sha256, "hex").toString("base64")}:`,
+          "x-total-slides": String(row.totalSlides),
+          "x-filename": encodeURIComponent(row.filename),
+          "accept-ranges": "bytes",
+          "cache-control": "no-store",
+          "referrer-policy": "no-referrer",
+          "x-content-type-options": "nosniff",
+        };
+        if (useRange) {
+          headers["content-range"] = `bytes ${useRange.start}-${useRange.end}/${row.bytes}`;
+          headers["content-length"] = String(useRange.end - useRange.start + 1);
+          return new Response(blob.body, { status: 206, headers });
+        }
+        headers["content-length"] = String(row.bytes);
+        return new Response(blob.body, { status: 200, headers });
+      },
+      {
+        params: CodeParams,
+        detail: routeDoc({
+          operationId: "getLiveDeck",
+          summary: "The deck of a live session",
+          description: "The PDF viewers render. `ETag` is the quoted SHA-256 hex of the whole deck and `Repr-Digest` carries it too: check the stored bytes against it. A single `Range` (with `If-Range`) resumes an interrupted download (206). 410 once the session ended (its bytes are deleted then).",
+          tags: ["Live"],
+          security: [{}],
+          parameters: [{ name: "Range", in: "header", required: false, schema: { type: "string" }, description: "A single byte range, e.g. bytes=1048576-" }],
+          responses: {
+            200: { description: "The deck.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+            206: { description: "The requested byte range of the deck.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+          },
+          "x-problems": [404, 410, 416, 429],
+        }),
+      },
+    )
+    .post(
+      "/api/live/:code/end",
+      async ({ params, request }) => {
+        await presenterOnly(deps, params.code, request);
+        await live.end(params.code, "ended");
+        deps.logger.info("live_ended", { code: params.code, reason: "ended" });
+        return { ok: true };
+      },
+      {
+        params: CodeParams,
+        parse: "none",
+        response: { 200: t.Object({ ok: t.Boolean() }, { title: "LiveEnded" }) },
+        detail: routeDoc({
+          operationId: "endLive",
+          summary: "End a live session",
+          description: "Ends the talk at once: the server deletes its copy of the deck, every socket gets `ended`, and the code answers 410 from then on.",
+          tags: ["Live"],
+          security: [{ presenterSecret: [] }],
+          parameters: [presenterSecretHeader],
+          "x-problems": [401, 403, 404, 410],
+        }),
+      },
+    )
+    .post(
+      "/api/live/:code/rotate",
+      async ({ params, request }) => {
+        await presenterOnly(deps, params.code, request);
+        return live.rotate(params.code, publicBaseUrl(request, deps.config));
+      },
+      {
+        params: CodeParams,
+        parse: "none",
+        response: { 200: t.Object({ controlUrl: t.String({ description: "The new remote link; remotes holding the old one are disconnected." }) }, { title: "LiveRotated" }) },
+        detail: routeDoc({
+          operationId: "rotateLiveControl",
+          summary: "Renew the remote link",
+          description: "Replaces the control secret: remotes connected with the old one are disconnected (close 4403 CONTROL_ROTATED) and the old controlUrl stops working.",
+          tags: ["Live"],
+          security: [{ presenterSecret: [] }],
+          parameters: [presenterSecretHeader],
+          "x-problems": [401, 403, 404, 410],
+        }),
+      },
+    );
+}
+
+/** The open session of `code`; an unknown code counts against the address. */
+async function lookup(deps: AppDeps, code: string, address: string) {
+  try {
+    return await deps.live.open(code);
+  } catch (error) {
+    if (error instanceof AppError && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.fail(address);
+    throw error;
+  }
+}
+
+async function presenterOnly(deps: AppDeps, code: string, request: Request): Promise<void> {
+  const address = clientAddress(request, deps);
+  deps.liveJoinGuard.check(address);
+  await lookup(deps, code, address);
+  try {
+    await deps.live.authorizePresenter(code, request.headers.get("x-presenter-secret"));
+  } catch (error) {
+    if (error instanceof AppError && error.code === "LIVE_SECRET_INVALID") {
+      deps.logger.info("live_auth_failed", { code, role: "presenter", address });
+      await deps.liveJoinGuard.fail(address);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * @module live/service
+ * The live-session domain (issue 11): go live with an uploaded deck, look a session up by its
+ * code, end it (bytes deleted at once, the row kept as a tombstone so the code answers 410),
+ * rotate the control secret, issue and check live grants, and end expired sessions. No HTTP
+ * and no sockets here: the socket hub (./hub.ts) listens to `onEnd` / `onRotate`.
+ */
+import { randomInt } from "node:crypto";
+import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../deck/live-protocol.ts";
+import { AppError } from "../errors.ts";
+import type { BlobStore } from "../handoff/ports/blobs.ts";
+import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../handoff/ports/live-sessions.ts";
+import type { SessionRepository } from "../handoff/ports/sessions.ts";
+import { displayTitle } from "../handoff/filename.ts";
+import { isoSeconds, TOMBSTONE_TTL_MS, type Clock, type ReceivedUpload } from "../handoff/service.ts";
+import { newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
+import type { PdfReader } from "../pdf/worker/pool.ts";
+
+/** A live grant (issued at a claim) lets its holder go live with that deck for this long. */
+export const LIVE_GRANT_TTL_MS = 2 * 60 * 60 * 1000;
+/** Codes drawn before giving up: with 31^6 ≈ 887 M codes a collision is already rare. */
+const CODE_ATTEMPTS = 20;
+const CODE_RE = new RegExp(LIVE_CODE_PATTERN);
+
+export interface LiveCreated {
+  code: string;
+  viewerUrl: string;
+  controlUrl: string;
+  presenterSecret: string;
+  expiresAt: string;
+  filename: string;
+  totalSlides: number;
+  bytes: number;
+  sha256: string;
+  allowDownload: boolean;
+}
+
+export interface LiveServiceDeps {
+  repo: LiveSessionRepository;
+  /** Handoff rows: their staged bytes share the --max-staged-gb quota with live decks. */
+  sessions: SessionRepository;
+  blobs: BlobStore;
+  pdf: PdfReader;
+  clock: Clock;
+  ttlMs: number;
+  maxStagedBytes: number;
+}
+
+export function newLiveCode(): string {
+  let code = "";
+  for (let i = 0; i < LIVE_CODE_LENGTH; i++) code += LIVE_CODE_ALPHABET[randomInt(LIVE_CODE_ALPHABET.length)];
+  return code;
+}
+
+export const viewerUrl = (baseUrl: string, code: string) => `${baseUrl}/live/${code}`;
+/** The control secret rides in the fragment: it never reaches a server log or a Referer. */
+export const controlUrl = (baseUrl: string, code: string, secret: string) => `${baseUrl}/live/${code}/control#${secret}`;
+
+export class LiveService {
+  /** Called after a session ended (by the presenter, expiry or the grace timer). */
+  onEnd: (code: string, reason: LiveEndReason) => void = () => {};
+  /** Called after the control secret was rotated to `generation`. */
+  onRotate: (code: string, generation: number) => void = () => {};
+
+  constructor(private readonly deps: LiveServiceDeps) {}
+
+  get repo(): LiveSessionRepository {
+    return this.deps.repo;
+  }
+
+  async assertCapacity(bytes: number): Promise<void> {
+    const used = (await this.deps.sessions.stagedBytes()) + (await this.deps.repo.openBytes());
+    if (used + bytes > this.deps.maxStagedBytes) throw new AppError("STORAGE_FULL", "The server's space for decks is full; end a live talk or let handoffs expire, or raise --max-staged-gb.");
+  }
+
+  /** Is `grant` a live grant in force? (Checked before the body is read; its deck after.) */
+  async grantFor(grant: string): Promise<{ sha256: string } | null> {
+    return this.deps.repo.getGrant(sha256Hex(grant), this.deps.clock());
+  }
+
+  async issueGrant(sha256: string): Promise<{ grant: string; expiresAt: string }> {
+    const grant = newControllerToken();
+    const expiresAt = Math.floor((this.deps.clock() + LIVE_GRANT_TTL_MS) / 1000) * 1000;
+    await this.deps.repo.insertGrant({ hash: sha256Hex(grant), sha256, expiresAt });
+    return { grant, expiresAt: isoSeconds(expiresAt) };
+  }
+
+  /**
+   * Validate a fully received upload and open a live session for it. Consumes `upload.temp`
+   * in every case. `grantSha256`: the upload came with a live grant for this digest only.
+   */
+  async create(upload: ReceivedUpload, options: { baseUrl: string; grantSha256?: string }): Promise<LiveCreated> {
+    try {
+      if (options.grantSha256 !== undefined && options.grantSha256 !== upload.sha256) {
+        throw new AppError("LIVE_GRANT_INVALID", "The live grant was issued for another deck than the one uploaded; upload the deck the handoff link gave you, or send an access token.");
+      }
+      await this.assertCapacity(upload.bytes);
+      const [info] = await Promise.all([this.deps.pdf.inspect(upload.temp.path), upload.temp.sync()]);
+      const now = this.deps.clock();
+      const presenterSecret = newControllerToken();
+      const controlSecret = newControllerToken();
+      const expiresAt = Math.floor((now + this.deps.ttlMs) / 1000) * 1000;
+      for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
+        const code = newLiveCode();
+        if (await this.deps.repo.get(code)) continue;
+        const row: LiveSessionRow = {
+          code,
+          blobId: `live-${code}`,
+          filename: displayTitle(upload.uploadName),
+          totalSlides: info.pageCount,
+          bytes: upload.bytes,
+          sha256: upload.sha256,
+          presenterHash: sha256Hex(presenterSecret),
+          controlHash: sha256Hex(controlSecret),
+          controlGeneration: 1,
+          allowDownload: false,
+          createdAt: now,
+          expiresAt,
+          endedAt: null,
+          endReason: null,
+          stateJson: null,
+        };
+        // Bytes first, then the row (as for handoffs): a crash between leaves an orphan file
+        // that the sweeper removes, never a row without bytes.
+        await this.deps.blobs.commit(upload.temp, row.blobId);
+        let inserted = false;
+        try {
+          inserted = await this.deps.repo.insert(row);
+        } finally {
+          if (!inserted) await this.deps.blobs.remove(row.blobId);
+          this.deps.blobs.settle(row.blobId);
+        }
+        if (!inserted) continue;
+        return {
+          code,
+          viewerUrl: viewerUrl(options.baseUrl, code),
+          controlUrl: controlUrl(options.baseUrl, code, controlSecret),
+          presenterSecret,
+          expiresAt: isoSeconds(expiresAt),
+          filename: row.filename,
+          totalSlides: row.totalSlides,
+          bytes: row.bytes,
+          sha256: row.sha256,
+          allowDownload: false,
+        };
+      }
+      throw new AppError("INTERNAL", undefined, { cause: new Error("no free live code after several draws") });
+    } finally {
+      await upload.temp.discard();
+    }
+  }
+
+  /** The row of `code` if it exists (any state); malformed codes are simply unknown. */
+  async find(code: string): Promise<LiveSessionRow | null> {
+    return CODE_RE.test(code) ? this.deps.repo.get(code) : null;
+  }
+
+  /** The open session of `code`: 404 unknown, 410 ended or expired (an expired one is ended now). */
+  async open(code: string): Promise<LiveSessionRow> {
+    const row = await this.find(code);
+    if (!row) throw new AppError("LIVE_NOT_FOUND");
+    if (row.endedAt !== null) throw new AppError("LIVE_ENDED");
+    if (row.expiresAt <= this.deps.clock()) {
+      await this.end(code, "expired");
+      throw new AppError("LIVE_ENDED");
+    }
+    return row;
+  }
+
+  /** The open session, if `secret` is its presenter secret: 401 without one, 403 wrong. */
+  async authorizePresenter(code: string, secret: string | null | undefined): Promise<LiveSessionRow> {
+    const row = await this.open(code);
+    if (!secret) throw new AppError("LIVE_SECRET_MISSING");
+    if (!tokenMatches(secret, row.presenterHash)) throw new AppError("LIVE_SECRET_INVALID");
+    return row;
+  }
+
+  /** End the session (once): the deck's bytes are deleted before anyone is told. */
+  async end(code: string, reason: LiveEndReason): Promise<boolean> {
+    const row = await this.deps.repo.end(code, reason, this.deps.clock());
+    if (!row) return false;
+    try {
+      await this.deps.blobs.remove(row.blobId);
+    } finally {
+      // Bytes that could not be deleted now belong to no open session: the orphan sweep takes them.
+      this.onEnd(code, reason);
+    }
+    return true;
+  }
+
+  async rotate(code: string, baseUrl: string): Promise<{ controlUrl: string }> {
+    const secret = newControllerToken();
+    const generation = await this.deps.repo.rotateControl(code, sha256Hex(secret));
+    if (generation === null) throw new AppError("LIVE_ENDED");
+    this.onRotate(code, generation);
+    return { controlUrl: controlUrl(baseUrl, code, secret) };
+  }
+
+  /**
+   * End expired sessions (their bytes go); while decks exceed --max-staged-gb (it was
+   * lowered, or handoffs filled it), end the oldest talks ("quota"); purge old tombstones and
+   * expired grants.
+   */
+  async sweep(): Promise<{ liveExpired: number; liveOverQuota: number; livePurged: number }> {
+    const now = this.deps.clock();
+    let liveExpired = 0;
+    for (const code of await this.deps.repo.dueCodes(now, 1000)) if (await this.end(code, "expired")) liveExpired++;
+    let liveOverQuota = 0;
+    let used = (await this.deps.sessions.stagedBytes()) + (await this.deps.repo.openBytes());
+    if (used > this.deps.maxStagedBytes) {
+      for (const { code, bytes } of await this.deps.repo.openByAge(1000)) {
+        if (used <= this.deps.maxStagedBytes) break;
+        if (await this.end(code, "quota")) liveOverQuota++;
+        used -= bytes;
+      }
+    }
+    const livePurged = await this.deps.repo.purgeEnded(now - TOMBSTONE_TTL_MS);
+    await this.deps.repo.purgeGrants(now);
+    return { liveExpired, liveOverQuota, livePurged };
+  }
+}

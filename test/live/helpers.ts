@@ -1,0 +1,139 @@
+/**
+ * Live-session test helpers: a real server on 127.0.0.1 (sockets need one) with its log
+ * lines captured, going live with a generated deck, and a WebSocket client that buffers
+ * messages so a test can wait for the next one of a type.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Config, testConfig } from "../../src/config.ts";
+import type { LiveClientMessageT, LiveServerMessageT } from "../../src/deck/live-protocol.ts";
+import { jsonLogger } from "../../src/log.ts";
+import { type RunningServer, startServer } from "../../src/server.ts";
+
+export interface LiveServer {
+  running: RunningServer;
+  url: string;
+  dataDir: string;
+  logs: string[];
+  stop(): Promise<void>;
+}
+
+export async function startLiveServer(overrides: Partial<Config> = {}): Promise<LiveServer> {
+  const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-live-"));
+  const logs: string[] = [];
+  const running = await startServer(testConfig({ host: "127.0.0.1", port: 0, rateLimit: 0, ...overrides, dataDir }), {
+    logger: jsonLogger((line) => void logs.push(line)),
+    shutdownGraceMs: 1000,
+  });
+  return {
+    running,
+    url: running.url,
+    dataDir,
+    logs,
+    stop: async () => {
+      await running.shutdown();
+      if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Created {
+  code: string;
+  viewerUrl: string;
+  controlUrl: string;
+  presenterSecret: string;
+  expiresAt: string;
+  sha256: string;
+  bytes: number;
+  totalSlides: number;
+}
+
+export async function goLive(base: string, deck: Uint8Array, headers: Record<string, string> = {}): Promise<Response> {
+  const form = new FormData();
+  form.append("file", new Blob([deck as BlobPart], { type: "application/pdf" }), "talk.pdf");
+  return fetch(`${base}/api/live`, { method: "POST", body: form, headers });
+}
+
+export async function created(base: string, deck: Uint8Array): Promise<Created & { controlSecret: string }> {
+  const res = await goLive(base, deck);
+  if (res.status !== 201) throw new Error(`go live failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as Created;
+  return { ...body, controlSecret: new URL(body.controlUrl).hash.slice(1) };
+}
+
+type Any = LiveServerMessageT;
+
+export class LiveClient {
+  readonly messages: Any[] = [];
+  private cursor = 0;
+  private waiters: (() => void)[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  readonly opened: Promise<void>;
+
+  constructor(readonly ws: WebSocket) {
+    ws.onmessage = (event) => {
+      this.messages.push(JSON.parse(String(event.data)) as Any);
+      for (const w of this.waiters.splice(0)) w();
+    };
+    this.closed = new Promise((resolve) => {
+      ws.onclose = (event) => {
+        resolve({ code: event.code, reason: event.reason });
+        for (const w of this.waiters.splice(0)) w();
+      };
+    });
+    this.opened = new Promise((resolve, reject) => {
+      ws.onopen = () => resolve();
+      ws.onerror = () => reject(new Error("socket error"));
+    });
+  }
+
+  static async connect(base: string, code: string, init: { origin?: string } = {}): Promise<LiveClient> {
+    const url = `${base.replace(/^http/, "ws")}/api/live/${code}/ws`;
+    const ws = new WebSocket(url, init.origin ? ({ headers: { Origin: init.origin } } as unknown as string[]) : undefined);
+    const client = new LiveClient(ws);
+    await client.opened;
+    return client;
+  }
+
+  /** Connect and join; resolves with the hello. */
+  static async join(base: string, code: string, role: "presenter" | "control" | "viewer", secret?: string): Promise<{ client: LiveClient; hello: Extract<Any, { type: "hello" }> }> {
+    const client = await LiveClient.connect(base, code);
+    client.send({ v: 1, type: "join", role, ...(secret ? { secret } : {}) });
+    const hello = await client.next("hello");
+    return { client, hello };
+  }
+
+  send(message: LiveClientMessageT | Record<string, unknown> | string): void {
+    this.ws.send(typeof message === "string" ? message : JSON.stringify(message));
+  }
+
+  /** The next message of `type` after those already taken (earlier ones of other types are skipped). */
+  async next<T extends Any["type"]>(type: T): Promise<Extract<Any, { type: T }>> {
+    for (;;) {
+      while (this.cursor < this.messages.length) {
+        const message = this.messages[this.cursor++]!;
+        if (message.type === type) return message as Extract<Any, { type: T }>;
+      }
+      if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`socket closed before a "${type}" message; got ${JSON.stringify(this.messages)}`);
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+export function sampleState(page: number, extra: Record<string, unknown> = {}) {
+  return {
+    page,
+    blank: "none" as const,
+    mode: "normal" as const,
+    overlays: { pointer: null, live: null, zoom: null, inkHidden: false },
+    ink: [],
+    media: {},
+    frozen: false,
+    ...extra,
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * One talk served by two instances that share PostgreSQL (rows, LISTEN/NOTIFY as the LiveBus)
+ * and an S3-compatible bucket (the deck): each a real server process. The presenter is on
+ * instance A, a viewer and a remote on instance B: state reaches B's viewer (and B's late
+ * joiners get it in hello), B's viewer is not "paused" while A holds the presenter, the
+ * remote's command reaches the presenter across instances, and ending on B ends A's sockets.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { makeDeck } from "../fixtures/pdfs.ts";
+import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
+import { freePort } from "../helpers/server.ts";
+import { created, LiveClient, sampleState } from "./helpers.ts";
+
+const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
+let pg: PostgresServer;
+let s3: S3Server;
+const procs: Subprocess[] = [];
+const dirs: string[] = [];
+
+async function instance(databaseUrl: string): Promise<string> {
+  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-live-instance-"));
+  dirs.push(dataDir);
+  const port = await freePort();
+  const proc = Bun.spawn(
+    [process.execPath, MAIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--database-url", databaseUrl, "--storage", "s3://deckhand/live", "--log-format", "json"],
+    { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...s3.env } },
+  );
+  procs.push(proc);
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return url;
+    } catch {
+      // Not listening yet.
+    }
+    if (proc.exitCode !== null) throw new Error(`instance exited: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    await Bun.sleep(50);
+  }
+}
+
+let a: string;
+let b: string;
+beforeAll(async () => {
+  [pg, s3] = await Promise.all([startPostgres(), startS3()]);
+  const url = await pg.createDatabase("live_instances");
+  a = await instance(url);
+  b = await instance(url);
+});
+afterAll(async () => {
+  for (const proc of procs) proc.kill(9);
+  await Promise.all(procs.map((p) => p.exited));
+  await Promise.all([pg?.stop(), s3?.stop()]);
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+test("a talk across two instances: fan-out, presence, remote commands and the end cross the bus", async () => {
+  const talk = await created(a, await makeDeck({ pages: 4 }));
+  // The deck is in the bucket: either instance serves it.
+  expect((await fetch(`${b}/api/live/${talk.code}/deck`)).status).toBe(200);
+  const presenter = await LiveClient.join(a, talk.code, "presenter", talk.presenterSecret);
+  const viewer = await LiveClient.join(b, talk.code, "viewer");
+  // B learns of A's presenter from the bus (its answer to B's query), if not already.
+  if (viewer.hello.paused) await viewer.client.next("resumed");
+
+  presenter.client.send({ v: 1, type: "state", state: sampleState(3) });
+  const state = await viewer.client.next("state");
+  expect(state.state.page).toBe(3);
+  const late = await LiveClient.join(b, talk.code, "viewer");
+  expect(late.hello.state?.page).toBe(3);
+  expect(late.hello.seq).toBe(state.seq);
+  expect(late.hello.paused).toBe(false);
+
+  const remote = await LiveClient.join(b, talk.code, "control", talk.controlSecret);
+  remote.client.send({ v: 1, type: "command", action: "next" });
+  expect(await presenter.client.next("command")).toEqual({ v: 1, type: "command", action: "next" });
+
+  const end = await fetch(`${b}/api/live/${talk.code}/end`, { method: "POST", headers: { "x-presenter-secret": talk.presenterSecret } });
+  expect(end.status).toBe(200);
+  expect(await presenter.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "ended" });
+  expect((await presenter.client.closed).code).toBe(4410);
+  expect((await viewer.client.next("ended")).reason).toBe("ended");
+  expect((await fetch(`${a}/api/live/${talk.code}`)).status).toBe(410);
+  expect((await fetch(`${a}/api/live/${talk.code}/deck`)).status).toBe(410);
+});

@@ -1,0 +1,130 @@
+/**
+ * The LiveSessionRepository contract, on SQLite (the embedded default) and on PostgreSQL (a
+ * throw-away cluster, test/helpers/engines.ts): insert refuses a taken code, end happens
+ * once, rotation bumps the generation only while open, state and settings persist, the
+ * sweep's queries (due, open by age, open bytes, open blobs, purge) and grants with expiry.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { LiveSessionRepository, LiveSessionRow } from "../../src/handoff/ports/live-sessions.ts";
+import { openDataDir } from "../../src/store/backends.ts";
+import { SqliteLiveSessionRepository } from "../../src/store/live-sessions.ts";
+import { openPostgres } from "../../src/store/postgres/db.ts";
+import { PostgresLiveSessionRepository } from "../../src/store/postgres/live-sessions.ts";
+import { type PostgresServer, startPostgres } from "../helpers/engines.ts";
+
+const T0 = Date.parse("2026-11-22T10:00:00Z");
+const HOUR = 3_600_000;
+
+function row(code: string, overrides: Partial<LiveSessionRow> = {}): LiveSessionRow {
+  return {
+    code,
+    blobId: `live-${code}`,
+    filename: "talk",
+    totalSlides: 3,
+    bytes: 1000,
+    sha256: "a".repeat(64),
+    presenterHash: "p".repeat(64),
+    controlHash: "c".repeat(64),
+    controlGeneration: 1,
+    allowDownload: false,
+    createdAt: T0,
+    expiresAt: T0 + 12 * HOUR,
+    endedAt: null,
+    endReason: null,
+    stateJson: null,
+    ...overrides,
+  };
+}
+
+function contract(name: string, open: () => Promise<{ repo: LiveSessionRepository; close(): Promise<void> }>) {
+  describe(name, () => {
+    let repo: LiveSessionRepository;
+    let close: () => Promise<void>;
+    beforeAll(async () => {
+      ({ repo, close } = await open());
+    });
+    afterAll(async () => {
+      await close();
+    });
+
+    test("insert refuses a taken code; get returns the row as written", async () => {
+      expect(await repo.insert(row("AAAAA2"))).toBe(true);
+      expect(await repo.insert(row("AAAAA2", { filename: "other" }))).toBe(false);
+      expect(await repo.get("AAAAA2")).toEqual(row("AAAAA2"));
+      expect(await repo.get("NOPE22")).toBeNull();
+    });
+
+    test("end happens once and keeps the row as a tombstone; an ended session cannot rotate or save", async () => {
+      await repo.insert(row("BBBBB2"));
+      const ended = await repo.end("BBBBB2", "ended", T0 + 5);
+      expect(ended?.code).toBe("BBBBB2");
+      expect(await repo.end("BBBBB2", "expired", T0 + 6)).toBeNull();
+      expect(await repo.get("BBBBB2")).toMatchObject({ endedAt: T0 + 5, endReason: "ended" });
+      expect(await repo.rotateControl("BBBBB2", "d".repeat(64))).toBeNull();
+      await repo.saveState("BBBBB2", '{"seq":1,"state":null}');
+      expect((await repo.get("BBBBB2"))?.stateJson).toBeNull();
+    });
+
+    test("rotation bumps the generation; state and allowDownload persist", async () => {
+      await repo.insert(row("CCCCC2"));
+      expect(await repo.rotateControl("CCCCC2", "d".repeat(64))).toBe(2);
+      expect(await repo.rotateControl("CCCCC2", "e".repeat(64))).toBe(3);
+      await repo.saveState("CCCCC2", '{"seq":4,"state":null}');
+      await repo.setAllowDownload("CCCCC2", true);
+      expect(await repo.get("CCCCC2")).toMatchObject({ controlHash: "e".repeat(64), controlGeneration: 3, stateJson: '{"seq":4,"state":null}', allowDownload: true });
+    });
+
+    test("the sweep's queries: due, open by age, open bytes, open blobs, purge", async () => {
+      await repo.insert(row("DDDDD2", { expiresAt: T0 + HOUR, createdAt: T0 - 10, bytes: 50 }));
+      const due = await repo.dueCodes(T0 + HOUR, 100);
+      expect(due).toContain("DDDDD2");
+      expect(due).not.toContain("CCCCC2");
+      const byAge = await repo.openByAge(100);
+      expect(byAge[0]).toEqual({ code: "DDDDD2", bytes: 50 });
+      expect(byAge.map((r) => r.code)).not.toContain("BBBBB2");
+      // Open: AAAAA2 (1000), CCCCC2 (1000), DDDDD2 (50).
+      expect(await repo.openBytes()).toBe(2050);
+      expect(await repo.openBlobsAmong(["live-AAAAA2", "live-BBBBB2", "other"])).toEqual(new Set(["live-AAAAA2"]));
+      expect(await repo.openBlobsAmong([])).toEqual(new Set());
+      expect(await repo.purgeEnded(T0 + 5)).toBe(0);
+      expect(await repo.purgeEnded(T0 + 6)).toBe(1);
+      expect(await repo.get("BBBBB2")).toBeNull();
+    });
+
+    test("grants: found until they expire, then purged", async () => {
+      await repo.insertGrant({ hash: "g".repeat(64), sha256: "b".repeat(64), expiresAt: T0 + HOUR });
+      expect(await repo.getGrant("g".repeat(64), T0)).toEqual({ hash: "g".repeat(64), sha256: "b".repeat(64), expiresAt: T0 + HOUR });
+      expect(await repo.getGrant("g".repeat(64), T0 + HOUR)).toBeNull();
+      expect(await repo.getGrant("h".repeat(64), T0)).toBeNull();
+      expect(await repo.purgeGrants(T0 + HOUR)).toBe(1);
+    });
+  });
+}
+
+contract("SQLite", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "deckhand-live-repo-"));
+  const db = openDataDir(dir);
+  return {
+    repo: new SqliteLiveSessionRepository(db),
+    close: async () => {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+});
+
+let pg: PostgresServer | undefined;
+contract("PostgreSQL", async () => {
+  pg = await startPostgres();
+  const db = openPostgres(await pg.createDatabase("live"));
+  return {
+    repo: new PostgresLiveSessionRepository(db),
+    close: async () => {
+      await db.close();
+      await pg?.stop();
+    },
+  };
+});

@@ -1,0 +1,75 @@
+/**
+ * A server restart keeps live sessions: the real server runs as its own process on a temp
+ * data dir; it is killed with SIGKILL mid-talk and started again on the same port. A viewer
+ * that reconnects gets the last state at once (from the row), paused until the presenter
+ * reconnects with its secret, then resumed.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import { makeDeck } from "../fixtures/pdfs.ts";
+import { freePort } from "../helpers/server.ts";
+import { created, LiveClient, sampleState } from "./helpers.ts";
+
+const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
+const dataDir = mkdtempSync(join(tmpdir(), "deckhand-live-restart-"));
+let proc: Subprocess | undefined;
+
+async function serve(port: number): Promise<string> {
+  proc = Bun.spawn([process.execPath, MAIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--log-format", "json"], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  // Wait until it answers (start-up: migrations, the sweep, listen).
+  for (;;) {
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return url;
+    } catch {
+      // Not listening yet.
+    }
+    if (proc.exitCode !== null) throw new Error(`server exited: ${await new Response(proc.stderr as ReadableStream).text()}`);
+    await Bun.sleep(50);
+  }
+}
+
+afterAll(() => {
+  proc?.kill(9);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+test("kill -9 mid-talk and a restart: the session, its deck and its last state survive; clients resync", async () => {
+  const port = await freePort();
+  let url = await serve(port);
+  const talk = await created(url, await makeDeck({ pages: 4 }));
+  const presenter = await LiveClient.join(url, talk.code, "presenter", talk.presenterSecret);
+  const viewer = await LiveClient.join(url, talk.code, "viewer");
+  presenter.client.send({ v: 1, type: "state", state: sampleState(3, { blank: "white" }) });
+  // The state is saved before it is relayed: once the viewer has it, the row has it.
+  const seen = await viewer.client.next("state");
+  expect(seen.state.page).toBe(3);
+
+  proc!.kill(9);
+  await proc!.exited;
+  await viewer.client.closed;
+  await presenter.client.closed;
+
+  url = await serve(port);
+  expect(existsSync(join(dataDir, "staged", `live-${talk.code}.pdf`))).toBe(true);
+  const back = await LiveClient.join(url, talk.code, "viewer");
+  expect(back.hello.seq).toBe(seen.seq);
+  expect(back.hello.state).toEqual(seen.state);
+  expect(back.hello.paused).toBe(true);
+  const again = await LiveClient.join(url, talk.code, "presenter", talk.presenterSecret);
+  expect(again.hello.state?.page).toBe(3);
+  expect(await back.client.next("resumed")).toEqual({ v: 1, type: "resumed" });
+  again.client.send({ v: 1, type: "state", state: sampleState(4) });
+  const next = await back.client.next("state");
+  expect(next.seq).toBeGreaterThan(seen.seq);
+  expect(next.state.page).toBe(4);
+  back.client.close();
+  again.client.close();
+});

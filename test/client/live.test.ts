@@ -4,10 +4,10 @@
  */
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { LiveState, type LiveStateT } from "../../src/deck/live-protocol.ts";
+import { LiveState, type LiveStateT, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/backoff.ts";
 import { clockOffset, shiftMedia } from "../../client/src/live/clock.ts";
-import { codeFromPath, typedTalkCode } from "../../client/src/live/code.ts";
+import { codeFromPath } from "../../client/src/live/code.ts";
 import { commandActions } from "../../client/src/live/commands.ts";
 import { fitLiveState, fitStroke } from "../../client/src/live/fit-state.ts";
 import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn } from "../../client/src/live/follow.ts";
@@ -17,16 +17,17 @@ const state = (page: number, extra: Partial<LiveStateT> = {}): LiveStateT => ({ 
 const stroke = { id: "s1", color: "#e11d48", width: 4, points: [1, 2, 0.5, 3, 4, 0.5] };
 
 describe("typed talk code", () => {
-  test("is trimmed and upper-cased, and nothing else is mapped", () => {
-    expect(typedTalkCode("  abc234 ")).toBe("ABC234");
-    expect(typedTalkCode("AbC234")).toBe("ABC234");
+  test("is upper-cased with spaces and dashes dropped, and nothing else is mapped", () => {
+    expect(normalizeLiveCode("  abc234 ")).toBe("ABC234");
+    expect(normalizeLiveCode("AbC234")).toBe("ABC234");
     // Look-alikes are not guessed: 0, O, 1, I and L are not in codes, so these are refused.
-    expect(typedTalkCode("ABC230")).toBeNull();
-    expect(typedTalkCode("ABCO23")).toBeNull();
-    expect(typedTalkCode("abc 234")).toBeNull();
-    expect(typedTalkCode("ABC-234")).toBeNull();
-    expect(typedTalkCode("ABC23")).toBeNull();
-    expect(typedTalkCode("")).toBeNull();
+    expect(normalizeLiveCode("ABC230")).toBeNull();
+    expect(normalizeLiveCode("ABCO23")).toBeNull();
+    // A code read aloud or copied in two halves still works.
+    expect(normalizeLiveCode("abc 234")).toBe("ABC234");
+    expect(normalizeLiveCode("ABC-234")).toBe("ABC234");
+    expect(normalizeLiveCode("ABC23")).toBeNull();
+    expect(normalizeLiveCode("")).toBeNull();
   });
 
   test("is read from the viewer and the remote paths", () => {

@@ -7,7 +7,7 @@
  * one at a time, and kept, so the next visit renders nothing.
  */
 import { $, h, replace } from "../lib/dom.ts";
-import { typedTalkCode } from "../live/code.ts";
+import { normalizeLiveCode } from "../../../src/deck/live-protocol.ts";
 import { formatBytes, formatDate, pluralSlides } from "../lib/format.ts";
 import { importLocalPdf, LocalDeckError } from "../lib/local-deck.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
@@ -230,7 +230,7 @@ void main();
 // "Join a talk": a typed code, in any case, goes to its viewer page.
 $("#join-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const code = typedTalkCode(($("#join-code") as HTMLInputElement).value);
+  const code = normalizeLiveCode(($("#join-code") as HTMLInputElement).value);
   if (code) location.assign(`/live/${code}`);
   else replace($("#join-status"), "A talk code is 6 letters and digits, like K7Q4PZ. Check it and try again.");
 });

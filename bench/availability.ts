@@ -15,6 +15,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { annotationFanOut, damagedLarge, hugeTextNotes, objStmRepairBomb, sharedStreamNotes } from "../test/fixtures/hostile-pdfs.ts";
+import { uploadFile } from "./lib/http.ts";
 import { writeBenchPdf } from "./lib/pdf.ts";
 import { describeMode, pickMode, startDeckhand } from "./lib/proc.ts";
 import { readMemory } from "./lib/rss.ts";
@@ -80,14 +81,31 @@ function watch(url: string, pid: number) {
   };
 }
 
+/**
+ * Upload with curl, in its own process: the client must not share the poller's event loop
+ * (a 99 MB FormData sent by this process's fetch stalled its own /healthz polls for 100+ ms,
+ * which read as the server's stalls).
+ */
 async function upload(url: string, path: string, bytes: Uint8Array | string, filename = "hostile.pdf"): Promise<{ status: number; code: string; ms: number }> {
-  const form = new FormData();
-  form.append("file", typeof bytes === "string" ? Bun.file(bytes) : new Blob([bytes as BlobPart], { type: "application/pdf" }), filename);
-  const started = performance.now();
-  const response = await fetch(`${url}${path}`, { method: "POST", body: form });
-  const body = (await response.json()) as { code?: string };
-  return { status: response.status, code: body.code ?? "", ms: performance.now() - started };
+  let file = typeof bytes === "string" ? bytes : "";
+  if (!file) {
+    file = join(work, `input-${++inputs}.pdf`);
+    await Bun.write(file, bytes as Uint8Array);
+  }
+  try {
+    const result = await uploadFile(`${url}${path}`, file, filename);
+    let code = "";
+    try {
+      code = ((JSON.parse(result.body) as { code?: string }).code ?? "");
+    } catch {
+      code = "(not JSON)";
+    }
+    return { status: result.status, code, ms: result.ms };
+  } finally {
+    if (file !== bytes) rmSync(file, { force: true });
+  }
 }
+let inputs = 0;
 
 try {
   console.log("## availability benchmark");

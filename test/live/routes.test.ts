@@ -12,22 +12,13 @@ import { createHash } from "node:crypto";
 import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
+import type { Created } from "./helpers.ts";
 
 let t: TestApp;
 afterEach(() => t?.close());
 
-interface LiveBody {
-  code: string;
-  viewerUrl: string;
-  controlUrl: string;
-  presenterSecret: string;
-  expiresAt: string;
-  sha256: string;
-  bytes: number;
-  totalSlides: number;
-  filename: string;
-  allowDownload: boolean;
-}
+/** The 201 body of POST /api/live. */
+type LiveBody = Created & { filename: string; allowDownload: boolean };
 
 async function goLive(app: TestApp, deck: Uint8Array, headers: Record<string, string> = {}): Promise<Response> {
   return app.upload(deck, { path: "/api/live", filename: "Q3 review.pdf", headers });

@@ -253,6 +253,20 @@ export interface LiveSnapshot {
  * or an `ink` op for a page other than the shown one, changes nothing but the seq. The seq
  * always advances, so receivers can order every relayed message.
  */
+/** Strokes of one slide a talk keeps (the schema's `ink.maxItems`). */
+export const MAX_LIVE_INK_STROKES = 2_000;
+/** Numbers in all of one slide's strokes together (≈ 3 MB as JSON): what a talk keeps, saves and sends to a late joiner. */
+export const MAX_LIVE_INK_NUMBERS = 400_000;
+
+/** Whether a state's ink is within what a talk keeps: checked by the server before it takes a state or a stroke. */
+export function inkWithinBounds(state: LiveStateT | null): boolean {
+  if (!state) return true;
+  if (state.ink.length > MAX_LIVE_INK_STROKES) return false;
+  let numbers = 0;
+  for (const stroke of state.ink) numbers += stroke.points.length;
+  return numbers <= MAX_LIVE_INK_NUMBERS;
+}
+
 export function mergeLive(snapshot: LiveSnapshot, message: Static<typeof PresenterStateMessage> | Static<typeof PresenterPointerMessage> | Static<typeof PresenterInkMessage>): LiveSnapshot {
   const seq = snapshot.seq + 1;
   if (message.type === "state") return { seq, state: message.state };

@@ -77,7 +77,10 @@ export function liveController(deps: AppDeps) {
           const found = await live.grantFor(grant);
           if (!found) throw new AppError("LIVE_GRANT_INVALID");
           grantSha256 = found.sha256;
+          // A grant may be used again (a rehearsal, then the talk) for its two hours, so its
+          // holder is held to the anonymous upload rate like anyone without a token.
           const address = clientAddress(request, deps);
+          await deps.rateLimiter.admit(address);
           release = deps.uploadSlots.acquire(address, { perAddress: true });
         } else {
           ({ release } = await admitUpload(request, deps));

@@ -25,6 +25,9 @@ import {
   type LiveServerMessageT,
   type LiveSnapshot,
   MAX_LIVE_MESSAGE_BYTES_IN,
+  inkWithinBounds,
+  MAX_LIVE_INK_NUMBERS,
+  MAX_LIVE_INK_STROKES,
   mergeLive,
 } from "../deck/live-protocol.ts";
 import type { LiveBus, LiveSubscription } from "../handoff/ports/live.ts";
@@ -52,7 +55,7 @@ const BUDGET: Record<LiveRoleT | "joining", { rate: number; burst: number }> = {
 const MAX_STRIKES = 20;
 /** Counts change with every join and leave; they are sent at most this often. */
 const COUNTS_INTERVAL_MS = 250;
-/** Pointer moves are kept in memory and written to the row at most this often. */
+/** Pointer moves and strokes are kept in memory and written to the row at most this often. */
 const POINTER_SAVE_MS = 1_000;
 /** The instance holding a presenter says so on the bus this often… */
 const PRESENCE_MS = 30_000;
@@ -157,8 +160,10 @@ export class LiveHub {
     // Bun closes a socket that sends a frame over this (1009); smaller oversize messages
     // get a TOO_LARGE error first (see message()).
     maxPayloadLength: 1024 * 1024,
-    // Slow viewers must not hold unbounded buffers: past this, Bun drops their messages.
-    backpressureLimit: 4 * 1024 * 1024,
+    // Slow viewers must not hold large buffers: past this (a few full states), Bun closes
+    // the socket; the viewer reconnects and resyncs from hello. 1,000 stuck viewers hold 512 MB
+    // at most, not 4 GB.
+    backpressureLimit: 512 * 1024,
     closeOnBackpressureLimit: true,
     idleTimeout: 120,
     sendPings: true,
@@ -221,7 +226,7 @@ export class LiveHub {
     if (!room) return;
     const role = ws.data.role;
     if (role === "presenter" && room.presenter === ws) {
-      if (message.type === "state" || message.type === "pointer" || message.type === "ink") return this.relay(room, message);
+      if (message.type === "state" || message.type === "pointer" || message.type === "ink") return this.relay(ws, room, message);
       if (message.type === "settings") return this.settings(room, message.allowDownload);
     }
     if (role === "control" && message.type === "command") {
@@ -484,16 +489,22 @@ export class LiveHub {
     this.publishLocal(topicOf(room.code), data);
   }
 
-  private relay(room: Room, message: Extract<LiveClientMessageT, { type: "state" | "pointer" | "ink" }>): void {
-    room.snapshot = mergeLive(room.snapshot, message);
+  private relay(ws: Socket, room: Room, message: Extract<LiveClientMessageT, { type: "state" | "pointer" | "ink" }>): void {
+    const next = mergeLive(room.snapshot, message);
+    // The snapshot is kept, saved and sent to every late joiner: its ink is bounded.
+    if (message.type !== "pointer" && !inkWithinBounds(next.state)) {
+      return this.error(ws, "TOO_LARGE", `A slide keeps at most ${MAX_LIVE_INK_STROKES} strokes of ${MAX_LIVE_INK_NUMBERS} numbers in all for viewers; clear the slide's ink to draw more.`);
+    }
+    room.snapshot = next;
     const seq = room.snapshot.seq;
-    if (message.type === "pointer") {
-      // Frequent and cheap to lose: saved with the next state, or within a second.
+    if (message.type !== "state") {
+      // Pointer moves and strokes are frequent: saved with the next state, or within a
+      // second (a restart loses at most that; the presenter sends its whole state again).
       room.saveTimer ??= setTimeout(() => {
         room.saveTimer = null;
         this.save(room);
       }, POINTER_SAVE_MS);
-      this.broadcast(room, { ...message, v: 1, seq }, { presenter: false });
+      this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
       return;
     }
     this.save(room);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import Ajv2020 from "ajv/dist/2020.js";
-import { LIVE_CODE_ALPHABET, LiveClientMessage, LiveServerMessage, type LiveSnapshot, mergeLive, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
+import { inkWithinBounds, LIVE_CODE_ALPHABET, LiveClientMessage, LiveServerMessage, type LiveSnapshot, MAX_LIVE_INK_NUMBERS, MAX_LIVE_INK_STROKES, mergeLive, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
 import { newLiveCode } from "../../src/live/service.ts";
 import { SCHEMAS } from "../../src/schemas.ts";
 import { sampleState } from "./helpers.ts";
@@ -135,5 +135,18 @@ describe("mergeLive", () => {
     mergeLive(s, { v: 1, type: "ink", ink: { op: "add", page: 2, stroke } });
     mergeLive(s, { v: 1, type: "pointer", pointer: { x: 1, y: 1, r: 1 } });
     expect(s).toEqual(frozen);
+  });
+});
+
+describe("inkWithinBounds", () => {
+  const stroke = (id: number, numbers: number) => ({ id: `s${id}`, color: "#000000", width: 2, points: new Array<number>(numbers).fill(1) });
+  const withInk = (ink: ReturnType<typeof stroke>[]) => ({ page: 1, blank: "none" as const, mode: "normal" as const, overlays: { pointer: null, live: null, zoom: null, inkHidden: false }, ink, media: {}, frozen: false });
+
+  test("counts strokes and the numbers of all strokes together", () => {
+    expect(inkWithinBounds(null)).toBe(true);
+    expect(inkWithinBounds(withInk(Array.from({ length: MAX_LIVE_INK_STROKES }, (_, i) => stroke(i, 3))))).toBe(true);
+    expect(inkWithinBounds(withInk(Array.from({ length: MAX_LIVE_INK_STROKES + 1 }, (_, i) => stroke(i, 3))))).toBe(false);
+    expect(inkWithinBounds(withInk([stroke(1, MAX_LIVE_INK_NUMBERS / 2), stroke(2, MAX_LIVE_INK_NUMBERS / 2)]))).toBe(true);
+    expect(inkWithinBounds(withInk([stroke(1, MAX_LIVE_INK_NUMBERS / 2), stroke(2, MAX_LIVE_INK_NUMBERS / 2 + 3)]))).toBe(false);
   });
 });

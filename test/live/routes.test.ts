@@ -108,6 +108,20 @@ describe("--require-auth", () => {
     expect([expired.status, expired.body.code]).toEqual([403, "LIVE_GRANT_INVALID"]);
     expect(t.stagedFiles().filter((f) => f.endsWith(".pdf"))).toEqual([]);
   });
+  test("a grant may go live again (a rehearsal, then the talk), but at the anonymous upload rate: past --rate-limit, 429", async () => {
+    t = makeTestApp({ requireAuth: true, rateLimit: 2 });
+    const { token } = await t.deps.accessTokens.create("ci");
+    const deck = await makeDeck({ pages: 2 });
+    const record = await t.present(deck, { token });
+    const claim = await t.handle(`/api/sessions/${record.id}/handoff/complete`, { method: "POST", headers: { "x-controller-token": record.token } });
+    const { liveGrant } = (await claim.json()) as { liveGrant: { grant: string } };
+    const authorization = `Grant ${liveGrant.grant}`;
+    expect((await goLive(t, deck, { authorization })).status).toBe(201);
+    expect((await goLive(t, deck, { authorization })).status).toBe(201);
+    const third = await problemOf(await goLive(t, deck, { authorization }));
+    expect([third.status, third.body.code]).toEqual([429, "RATE_LIMITED"]);
+    expect(t.stagedFiles().filter((f) => f.startsWith("live-")).length).toBe(2);
+  });
 });
 
 describe("GET /api/live/{code} and /deck", () => {

@@ -56,6 +56,31 @@ describe("joining", () => {
     for (const c of [viewer.client, presenter.client, late.client]) c.close();
   });
 
+  test("a slide's ink is bounded: past 400,000 numbers the stroke is refused (TOO_LARGE), nothing reaches viewers, the socket stays", async () => {
+    const talk = await created(server.url, deck);
+    const presenter = await LiveClient.join(server.url, talk.code, "presenter", talk.presenterSecret);
+    const viewer = await LiveClient.join(server.url, talk.code, "viewer");
+    presenter.client.send({ v: 1, type: "state", state: sampleState(2) });
+    await viewer.client.next("state");
+    const points = Array.from({ length: 12_000 }, (_, i) => i % 7);
+    // 33 strokes of 12,000 numbers fit (396,000); the 34th does not.
+    for (let i = 0; i < 33; i++) {
+      presenter.client.send({ v: 1, type: "ink", ink: { op: "add", page: 2, stroke: { id: `s${i}`, color: "#e11d48", width: 4, points } } });
+      await viewer.client.next("ink");
+    }
+    presenter.client.send({ v: 1, type: "ink", ink: { op: "add", page: 2, stroke: { id: "s33", color: "#e11d48", width: 4, points } } });
+    const refused = await presenter.client.next("error");
+    expect(refused.code).toBe("TOO_LARGE");
+    expect(refused.message).toContain("clear the slide's ink");
+    // Clearing works on the same socket, and viewers get the clear, not the refused stroke.
+    presenter.client.send({ v: 1, type: "ink", ink: { op: "clear", page: 2 } });
+    const cleared = await viewer.client.next("ink");
+    expect(cleared.ink).toEqual({ op: "clear", page: 2 });
+    const late = await LiveClient.join(server.url, talk.code, "viewer");
+    expect(late.hello.state?.ink).toEqual([]);
+    for (const c of [viewer.client, presenter.client, late.client]) c.close();
+  });
+
   test("counts tell the presenter how many viewers and remotes are connected", async () => {
     const talk = await created(server.url, deck);
     const presenter = await LiveClient.join(server.url, talk.code, "presenter", talk.presenterSecret);

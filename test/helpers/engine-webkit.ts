@@ -77,10 +77,18 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
   // One driver, several windows: every command first switches to its page's window.
   let active = await driver.getWindowHandle();
   // WebKit's commands wait for the page's main thread; on a loaded machine they can take
-  // seconds. Slow ones are told on stderr so a step that runs out of time shows where it went.
-  const slow = (what: string, t0: number) => {
-    const ms = performance.now() - t0;
-    if (ms > SLOW_COMMAND_MS) console.error(`webkit: ${what} took ${(ms / 1000).toFixed(1)} s`);
+  // seconds, and one has been seen never to return. Slow ones are told on stderr, and one
+  // still waiting is told every 20 s, so a step that runs out of time shows where it went.
+  const timed = async <T>(what: string, command: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const waiting = setInterval(() => console.error(`webkit: ${what} still waiting after ${((performance.now() - t0) / 1000).toFixed(0)} s`), 20_000);
+    try {
+      return await command();
+    } finally {
+      clearInterval(waiting);
+      const ms = performance.now() - t0;
+      if (ms > SLOW_COMMAND_MS) console.error(`webkit: ${what} took ${(ms / 1000).toFixed(1)} s`);
+    }
   };
   const wrap = (handle: string): EnginePage => {
     const focus = async () => {
@@ -89,40 +97,37 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         active = handle;
       }
     };
-    const run = async (source: string) => {
-      const t0 = performance.now();
-      await focus();
-      const r = await driver.executeScript(`return ${source}`);
-      slow(`script ${source.slice(0, 80)}`, t0);
-      return r;
-    };
-    return {
-      goto: async (url) => {
-        const t0 = performance.now();
+    const run = (source: string) =>
+      timed(`script ${source.slice(0, 80)}`, async () => {
         await focus();
-        await driver.get(url);
-        slow(`loading ${new URL(url).pathname}`, t0);
-      },
+        return driver.executeScript(`return ${source}`);
+      });
+    return {
+      goto: (url) =>
+        timed(`loading ${new URL(url).pathname}`, async () => {
+          await focus();
+          await driver.get(url);
+        }),
       href: async () => (await run("location.href")) as string,
       evaluate: (fn, ...args) => run(callSource(fn as never, args)) as never,
       evaluateSource: async (source) => void (await run(`(() => { ${source}\n})()`)),
       waitFor: (what, fn, args = [] as never, timeoutMs = 15_000) => pollUntil(() => run(callSource(fn as never, args)), what, timeoutMs),
-      press: async (chord) => {
-        await focus();
-        const parts = chord === "+" ? ["+"] : chord.split("+");
-        const key = parts.pop()!;
-        let actions = driver.actions({ async: true });
-        for (const m of parts) actions = actions.keyDown(KEYS[m]!);
-        actions = actions.sendKeys(KEYS[key] ?? key);
-        for (const m of parts.reverse()) actions = actions.keyUp(KEYS[m]!);
-        const t0 = performance.now();
-        await actions.perform();
-        slow(`pressing ${chord}`, t0);
-      },
-      click: async (selector) => {
-        await focus();
-        await driver.findElement(By.css(selector)).click();
-      },
+      press: (chord) =>
+        timed(`pressing ${chord}`, async () => {
+          await focus();
+          const parts = chord === "+" ? ["+"] : chord.split("+");
+          const key = parts.pop()!;
+          let actions = driver.actions({ async: true });
+          for (const m of parts) actions = actions.keyDown(KEYS[m]!);
+          actions = actions.sendKeys(KEYS[key] ?? key);
+          for (const m of parts.reverse()) actions = actions.keyUp(KEYS[m]!);
+          await actions.perform();
+        }),
+      click: (selector) =>
+        timed(`clicking ${selector}`, async () => {
+          await focus();
+          await driver.findElement(By.css(selector)).click();
+        }),
       upload: async (selector, path) => {
         await focus();
         await driver.findElement(By.css(selector)).sendKeys(path);
@@ -168,10 +173,11 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         }
         await actions.perform();
       },
-      screenshot: async (path) => {
-        await focus();
-        writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
-      },
+      screenshot: (path) =>
+        timed(`screenshot ${path.split("/").pop()}`, async () => {
+          await focus();
+          writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
+        }),
       close: async () => {
         await focus();
         await driver.close();

@@ -74,6 +74,7 @@ type Envelope = { from: string } & (
   | { kind: "presence" }
   | { kind: "query" }
 );
+type EnvelopeBody = Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never;
 
 export interface LiveSocketData {
   code: string;
@@ -289,6 +290,9 @@ export class LiveHub {
         ? this.refuse(ws, "ENDED", "This live talk has ended.", LIVE_CLOSE.ENDED)
         : this.refuse(ws, "NOT_FOUND", "No live talk has this code.", LIVE_CLOSE.NOT_FOUND);
     }
+    // Hello only once this instance listens on the talk's bus channel: what another instance
+    // publishes after a client's hello (a rotation, the end) must reach this instance.
+    await room.bus?.catch(() => {});
     if (ws.readyState !== 1) return;
     if (role === "presenter" || role === "control") {
       const hash = role === "presenter" ? room.row.presenterHash : room.row.controlHash;
@@ -403,8 +407,13 @@ export class LiveHub {
     this.toBus(room, { kind: "fanout", data: Buffer.byteLength(data) + 100 <= MAX_LIVE_MESSAGE_BYTES ? data : null });
   }
 
-  private toBus(room: Room, envelope: Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never): void {
-    void this.deps.bus.publish(room.code, JSON.stringify({ from: this.instance, ...envelope })).catch((error) => this.deps.logger.error("live_bus_failed", { code: room.code, ...errorFields(error) }));
+  private toBus(room: Room, envelope: EnvelopeBody): void {
+    this.publishBus(room.code, envelope);
+  }
+
+  /** On the talk's channel, whether or not the talk is loaded here (other instances may hold its sockets). */
+  private publishBus(code: string, envelope: EnvelopeBody): void {
+    void this.deps.bus.publish(code, JSON.stringify({ from: this.instance, ...envelope })).catch((error) => this.deps.logger.error("live_bus_failed", { code, ...errorFields(error) }));
   }
 
   /** A presenter is connected here, or was heard of on another instance lately. */
@@ -536,12 +545,13 @@ export class LiveHub {
     this.unload(room);
   }
 
+  /** The control secret was rotated: told on the bus even when the talk is not loaded here (another instance may hold its remotes); this instance's old remotes are closed. */
   private async rotated(code: string, generation: number, options: { bus?: boolean } = {}): Promise<void> {
+    if (options.bus !== false) this.publishBus(code, { kind: "rotated", generation });
     const room = this.rooms.get(code);
     if (!room) return;
     // Until the new hash is read, no control secret is accepted here (the old one must not slip in).
     room.row = { ...room.row, controlHash: "", controlGeneration: generation };
-    if (options.bus !== false) this.toBus(room, { kind: "rotated", generation });
     const row = await this.deps.service.find(code);
     if (row) room.row = row;
     room.row = { ...room.row, controlGeneration: generation };

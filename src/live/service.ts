@@ -192,6 +192,7 @@ export class LiveService {
     const secret = newControllerToken();
     const generation = await this.deps.repo.rotateControl(code, sha256Hex(secret));
     if (generation === null) throw new AppError("LIVE_ENDED");
+    // The hub tells every instance on the talk's bus channel, loaded here or not.
     this.onRotate(code, generation);
     return { controlUrl: controlUrl(baseUrl, code, secret) };
   }

@@ -126,7 +126,7 @@ export class LiveHub {
   private publishLocal: (topic: string, data: string) => void = () => {};
 
   constructor(private readonly deps: LiveHubDeps) {
-    deps.service.onEnd = (code, reason) => this.ended(code, reason);
+    deps.service.onEnd = (code, reason, already) => this.ended(code, reason, { bus: !already });
     deps.service.onRotate = (code, generation) => void this.rotated(code, generation);
   }
 
@@ -527,10 +527,14 @@ export class LiveHub {
     }, COUNTS_INTERVAL_MS);
   }
 
+  /**
+   * The talk ended: told on the bus (unless `bus: false`) even when it is not loaded here,
+   * since another instance may hold its sockets; this instance's sockets get `ended` and 4410.
+   */
   private ended(code: string, reason: LiveEndReason, options: { bus?: boolean } = {}): void {
+    if (options.bus !== false) this.publishBus(code, { kind: "ended", reason });
     const room = this.rooms.get(code);
     if (!room) return;
-    if (options.bus !== false) this.toBus(room, { kind: "ended", reason });
     if (room.saveTimer) clearTimeout(room.saveTimer);
     room.saveTimer = null;
     const data = encode({ v: 1, type: "ended", reason });

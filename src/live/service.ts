@@ -57,8 +57,12 @@ export const viewerUrl = (baseUrl: string, code: string) => `${baseUrl}/live/${c
 export const controlUrl = (baseUrl: string, code: string, secret: string) => `${baseUrl}/live/${code}/control#${secret}`;
 
 export class LiveService {
-  /** Called after a session ended (by the presenter, expiry or the grace timer). */
-  onEnd: (code: string, reason: LiveEndReason) => void = () => {};
+  /**
+   * Called after a session ended (by the presenter, expiry, the quota or the grace timer);
+   * `already`: it had been ended before (by another instance, which told the others), and
+   * only this instance's sockets are left to close.
+   */
+  onEnd: (code: string, reason: LiveEndReason, already: boolean) => void = () => {};
   /** Called after the control secret was rotated to `generation`. */
   onRotate: (code: string, generation: number) => void = () => {};
 
@@ -175,15 +179,23 @@ export class LiveService {
     return row;
   }
 
-  /** End the session (once): the deck's bytes are deleted before anyone is told. */
+  /**
+   * End the session (once): the deck's bytes are deleted before anyone is told. False when
+   * it had already ended (another instance, or expiry, came first): this instance's sockets
+   * of the talk are still told and closed, or they would wait on "paused" for good.
+   */
   async end(code: string, reason: LiveEndReason): Promise<boolean> {
     const row = await this.deps.repo.end(code, reason, this.deps.clock());
-    if (!row) return false;
+    if (!row) {
+      const existing = await this.find(code);
+      if (existing?.endedAt != null) this.onEnd(code, existing.endReason ?? reason, true);
+      return false;
+    }
     try {
       await this.deps.blobs.remove(row.blobId);
     } finally {
       // Bytes that could not be deleted now belong to no open session: the orphan sweep takes them.
-      this.onEnd(code, reason);
+      this.onEnd(code, reason, false);
     }
     return true;
   }

@@ -1,7 +1,8 @@
 /**
  * The live WebSocket against a real server on 127.0.0.1: join and hello, fan-out with seq,
  * late joiners, every role violation, secrets, rotation, pause/resume, the viewer limit,
- * the Origin check, message limits, and the end of a session (bytes gone from disk).
+ * the Origin check, message limits, and the end of a session (bytes gone from disk), also
+ * when the grace timer finds the row already ended elsewhere.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -280,6 +281,18 @@ describe("presenter grace", () => {
     expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "presenter-gone" });
     expect(existsSync(join(short.dataDir, "staged", `live-${talk.code}.pdf`))).toBe(false);
     expect((await fetch(`${short.url}/api/live/${talk.code}`)).status).toBe(410);
+  });
+
+  test("when the grace timer finds the talk already ended (by another instance), its viewers still get ended and 4410", async () => {
+    const talk = await created(short.url, deck);
+    const presenter = await LiveClient.join(short.url, talk.code, "presenter", talk.presenterSecret);
+    const viewer = await LiveClient.join(short.url, talk.code, "viewer");
+    // Another instance ended the row (its notice never reached this one): only the row changes here.
+    expect(await short.running.runtime.deps.live.repo.end(talk.code, "expired", Date.now())).not.toBeNull();
+    presenter.client.close();
+    await viewer.client.next("paused");
+    expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "expired" });
+    expect((await viewer.client.closed).code).toBe(4410);
   });
 });
 

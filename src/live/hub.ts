@@ -58,6 +58,8 @@ const POINTER_SAVE_MS = 1_000;
 const PRESENCE_MS = 30_000;
 /** …and other instances count it as present for this long after hearing from it. */
 const PRESENCE_TTL_MS = 2 * PRESENCE_MS + 5_000;
+/** The row's "presenter last seen" is renewed this often while connected (less for a short grace). */
+const SEEN_MS = 60_000;
 
 /**
  * What instances tell each other about a talk on the LiveBus. `fanout`: a message for the
@@ -103,6 +105,7 @@ interface Room {
   /** Until when a presenter on another instance counts as connected (0: none known). */
   remotePresenterUntil: number;
   presenceTimer: ReturnType<typeof setInterval> | null;
+  seenTimer: ReturnType<typeof setInterval> | null;
 }
 
 export interface LiveHubDeps {
@@ -128,6 +131,7 @@ export class LiveHub {
   constructor(private readonly deps: LiveHubDeps) {
     deps.service.onEnd = (code, reason, already) => this.ended(code, reason, { bus: !already });
     deps.service.onRotate = (code, generation) => void this.rotated(code, generation);
+    deps.service.presenterHere = (code) => !!this.rooms.get(code)?.presenter;
   }
 
   /** Bun's server, once it listens: its `publish` fans a message out to a topic's sockets. */
@@ -266,6 +270,7 @@ export class LiveHub {
           bus: null,
           remotePresenterUntil: 0,
           presenceTimer: null,
+          seenTimer: null,
         };
         room.bus = this.deps.bus.subscribe(code, (data) => this.fromBus(room, data));
         // Is the presenter connected to another instance? (It answers with `presence`.)
@@ -323,6 +328,11 @@ export class LiveHub {
       room.presenceTimer ??= setInterval(() => {
         if (room.presenter) this.toBus(room, { kind: "presence" });
       }, PRESENCE_MS);
+      // The row says the presenter is here, so no instance's sweep ends the talk as gone.
+      this.presenterSeen(room);
+      room.seenTimer ??= setInterval(() => {
+        if (room.presenter) this.presenterSeen(room);
+      }, Math.min(SEEN_MS, this.deps.graceMs / 3));
     } else {
       ws.data.generation = room.row.controlGeneration;
       (role === "control" ? room.controls : room.viewers).add(ws);
@@ -360,6 +370,10 @@ export class LiveHub {
       room.presenter = null;
       if (room.presenceTimer) clearInterval(room.presenceTimer);
       room.presenceTimer = null;
+      if (room.seenTimer) clearInterval(room.seenTimer);
+      room.seenTimer = null;
+      // The grace period (here and in the sweep) counts from this leave.
+      this.presenterSeen(room);
       this.startGrace(room);
       if (room.pausedUntil !== null) this.broadcast(room, { v: 1, type: "paused", until: isoSeconds(room.pausedUntil) });
     }
@@ -387,6 +401,7 @@ export class LiveHub {
   private unload(room: Room): void {
     if (room.countsTimer) clearTimeout(room.countsTimer);
     if (room.presenceTimer) clearInterval(room.presenceTimer);
+    if (room.seenTimer) clearInterval(room.seenTimer);
     if (room.graceTimer) clearTimeout(room.graceTimer);
     if (room.saveTimer) {
       clearTimeout(room.saveTimer);
@@ -507,6 +522,10 @@ export class LiveHub {
     }
     this.save(room);
     this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
+  }
+
+  private presenterSeen(room: Room): void {
+    void this.deps.service.presenterSeen(room.code).catch((error) => this.deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) }));
   }
 
   private save(room: Room): void {

@@ -44,6 +44,8 @@ export interface LiveServiceDeps {
   clock: Clock;
   ttlMs: number;
   maxStagedBytes: number;
+  /** --live-presenter-grace: a talk whose presenter has been away this long is ended by the sweep. */
+  presenterGraceMs: number;
 }
 
 export function newLiveCode(): string {
@@ -65,6 +67,8 @@ export class LiveService {
   onEnd: (code: string, reason: LiveEndReason, already: boolean) => void = () => {};
   /** Called after the control secret was rotated to `generation`. */
   onRotate: (code: string, generation: number) => void = () => {};
+  /** Is the presenter of `code` connected to this instance? (The sweep never ends such a talk.) */
+  presenterHere: (code: string) => boolean = () => false;
 
   constructor(private readonly deps: LiveServiceDeps) {}
 
@@ -123,6 +127,8 @@ export class LiveService {
           endedAt: null,
           endReason: null,
           stateJson: null,
+          // The presenter is the one going live: its grace period runs from now until it joins.
+          presenterSeenAt: now,
         };
         // Bytes first, then the row (as for handoffs): a crash between leaves an orphan file
         // that the sweeper removes, never a row without bytes.
@@ -209,15 +215,28 @@ export class LiveService {
     return { controlUrl: controlUrl(baseUrl, code, secret) };
   }
 
+  /** The presenter of `code` is connected (to this instance) at this moment. */
+  async presenterSeen(code: string): Promise<void> {
+    await this.deps.repo.touchPresenter(code, this.deps.clock());
+  }
+
   /**
-   * End expired sessions (their bytes go); while decks exceed --max-staged-gb (it was
-   * lowered, or handoffs filled it), end the oldest talks ("quota"); purge old tombstones and
-   * expired grants.
+   * End expired sessions (their bytes go), and those whose presenter has been away longer
+   * than --live-presenter-grace ("presenter-gone": closed right after going live, or never
+   * reconnected after a restart, with no instance holding the talk to run a grace timer);
+   * while decks exceed --max-staged-gb (it was lowered, or handoffs filled it), end the
+   * oldest talks ("quota"); purge old tombstones and expired grants.
    */
-  async sweep(): Promise<{ liveExpired: number; liveOverQuota: number; livePurged: number }> {
+  async sweep(): Promise<{ liveExpired: number; livePresenterGone: number; liveOverQuota: number; livePurged: number }> {
     const now = this.deps.clock();
     let liveExpired = 0;
     for (const code of await this.deps.repo.dueCodes(now, 1000)) if (await this.end(code, "expired")) liveExpired++;
+    let livePresenterGone = 0;
+    for (const code of await this.deps.repo.presenterGoneCodes(now - this.deps.presenterGraceMs, 1000)) {
+      // Connected here (its heartbeat may lag a short grace): not gone; the row learns so now.
+      if (this.presenterHere(code)) await this.deps.repo.touchPresenter(code, now);
+      else if (await this.end(code, "presenter-gone")) livePresenterGone++;
+    }
     let liveOverQuota = 0;
     let used = (await this.deps.sessions.stagedBytes()) + (await this.deps.repo.openBytes());
     if (used > this.deps.maxStagedBytes) {
@@ -229,6 +248,6 @@ export class LiveService {
     }
     const livePurged = await this.deps.repo.purgeEnded(now - TOMBSTONE_TTL_MS);
     await this.deps.repo.purgeGrants(now);
-    return { liveExpired, liveOverQuota, livePurged };
+    return { liveExpired, livePresenterGone, liveOverQuota, livePurged };
   }
 }

@@ -2,7 +2,8 @@
  * The live WebSocket against a real server on 127.0.0.1: join and hello, fan-out with seq,
  * late joiners, every role violation, secrets, rotation, pause/resume, the viewer limit,
  * the Origin check, message limits, and the end of a session (bytes gone from disk), also
- * when the grace timer finds the row already ended elsewhere.
+ * when the grace timer finds the row already ended elsewhere, and the sweep's use of the
+ * presenter's "last seen" time.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -293,6 +294,33 @@ describe("presenter grace", () => {
     await viewer.client.next("paused");
     expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "expired" });
     expect((await viewer.client.closed).code).toBe(4410);
+  });
+});
+
+describe("presenter last seen", () => {
+  test("the sweep never ends a talk whose presenter is connected; after it leaves, the grace counts from the leave, then viewers get ended and the deck goes", async () => {
+    let now = Date.now();
+    const own = await startLiveServer({ livePresenterGraceMs: 60_000 }, { clock: () => now });
+    try {
+      const talk = await created(own.url, deck);
+      const presenter = await LiveClient.join(own.url, talk.code, "presenter", talk.presenterSecret);
+      const viewer = await LiveClient.join(own.url, talk.code, "viewer");
+      now += 10 * 60_000;
+      expect(await own.running.runtime.deps.live.sweep()).toMatchObject({ livePresenterGone: 0 });
+      presenter.client.close();
+      // The leave is recorded before viewers are told of the pause.
+      await viewer.client.next("paused");
+      expect((await own.running.runtime.deps.live.find(talk.code))?.presenterSeenAt).toBe(now);
+      now += 60_000;
+      expect(await own.running.runtime.deps.live.sweep()).toMatchObject({ livePresenterGone: 0 });
+      now += 1;
+      expect(await own.running.runtime.deps.live.sweep()).toMatchObject({ livePresenterGone: 1 });
+      expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "presenter-gone" });
+      expect((await viewer.client.closed).code).toBe(4410);
+      expect(existsSync(join(own.dataDir, "staged", `live-${talk.code}.pdf`))).toBe(false);
+    } finally {
+      await own.stop();
+    }
   });
 });
 

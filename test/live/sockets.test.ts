@@ -180,6 +180,14 @@ describe("messages", () => {
     for (const c of [client, viewer, presenter.client]) c.close();
   });
 
+  test("a frame over 1 MiB is not answered TOO_LARGE: Bun closes the socket (1009)", async () => {
+    const talk = await created(server.url, deck);
+    const { client } = await LiveClient.join(server.url, talk.code, "viewer");
+    client.send("x".repeat(1024 * 1024 + 1));
+    expect((await client.closed).code).toBe(1009);
+    expect(client.messages.filter((m) => m.type === "error")).toEqual([]);
+  });
+
   test("a viewer flooding messages is rate-limited, then closed with 4429", async () => {
     const talk = await created(server.url, deck);
     const { client } = await LiveClient.join(server.url, talk.code, "viewer");

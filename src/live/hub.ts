@@ -299,6 +299,8 @@ export class LiveHub {
     // publishes after a client's hello (a rotation, the end) must reach this instance.
     await room.bus?.catch(() => {});
     if (ws.readyState !== 1) return;
+    // The talk ended (and was unloaded) meanwhile: join again, which answers ENDED.
+    if (this.rooms.get(room.code) !== room) return this.join(ws, role, secret);
     if (role === "presenter" || role === "control") {
       const hash = role === "presenter" ? room.row.presenterHash : room.row.controlHash;
       if (!secret || !tokenMatches(secret, hash)) {

@@ -45,7 +45,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const ownPool = options.pdf ? null : pdfPoolFor(config, logger);
   const pdf = options.pdf ?? (ownPool as PdfPool);
   const { sessions, blobs } = storage;
-  const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes });
+  const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes, presenterGraceMs: config.livePresenterGraceMs });
   const liveJoinGuard = new LiveJoinGuard(storage.rateLimits, clock);
   const liveHub = new LiveHub({ service: live, bus: storage.liveBus, logger, clock, maxViewers: config.maxViewers, graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
   const deps: AppDeps = {

@@ -61,6 +61,8 @@ const POINTER_SAVE_MS = 1_000;
 const PRESENCE_MS = 30_000;
 /** …and other instances count it as present for this long after hearing from it. */
 const PRESENCE_TTL_MS = 2 * PRESENCE_MS + 5_000;
+/** The row's "presenter last seen" is renewed this often while connected (less for a short grace). */
+const SEEN_MS = 60_000;
 
 /**
  * What instances tell each other about a talk on the LiveBus. `fanout`: a message for the
@@ -77,6 +79,7 @@ type Envelope = { from: string } & (
   | { kind: "presence" }
   | { kind: "query" }
 );
+type EnvelopeBody = Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never;
 
 export interface LiveSocketData {
   code: string;
@@ -105,6 +108,7 @@ interface Room {
   /** Until when a presenter on another instance counts as connected (0: none known). */
   remotePresenterUntil: number;
   presenceTimer: ReturnType<typeof setInterval> | null;
+  seenTimer: ReturnType<typeof setInterval> | null;
 }
 
 export interface LiveHubDeps {
@@ -128,8 +132,9 @@ export class LiveHub {
   private publishLocal: (topic: string, data: string) => void = () => {};
 
   constructor(private readonly deps: LiveHubDeps) {
-    deps.service.onEnd = (code, reason) => this.ended(code, reason);
+    deps.service.onEnd = (code, reason, already) => this.ended(code, reason, { bus: !already });
     deps.service.onRotate = (code, generation) => void this.rotated(code, generation);
+    deps.service.presenterHere = (code) => !!this.rooms.get(code)?.presenter;
   }
 
   /** Bun's server, once it listens: its `publish` fans a message out to a topic's sockets. */
@@ -270,6 +275,7 @@ export class LiveHub {
           bus: null,
           remotePresenterUntil: 0,
           presenceTimer: null,
+          seenTimer: null,
         };
         room.bus = this.deps.bus.subscribe(code, (data) => this.fromBus(room, data));
         // Is the presenter connected to another instance? (It answers with `presence`.)
@@ -294,7 +300,12 @@ export class LiveHub {
         ? this.refuse(ws, "ENDED", "This live talk has ended.", LIVE_CLOSE.ENDED)
         : this.refuse(ws, "NOT_FOUND", "No live talk has this code.", LIVE_CLOSE.NOT_FOUND);
     }
+    // Hello only once this instance listens on the talk's bus channel: what another instance
+    // publishes after a client's hello (a rotation, the end) must reach this instance.
+    await room.bus?.catch(() => {});
     if (ws.readyState !== 1) return;
+    // The talk ended (and was unloaded) meanwhile: join again, which answers ENDED.
+    if (this.rooms.get(room.code) !== room) return this.join(ws, role, secret);
     if (role === "presenter" || role === "control") {
       const hash = role === "presenter" ? room.row.presenterHash : room.row.controlHash;
       if (!secret || !tokenMatches(secret, hash)) {
@@ -324,6 +335,11 @@ export class LiveHub {
       room.presenceTimer ??= setInterval(() => {
         if (room.presenter) this.toBus(room, { kind: "presence" });
       }, PRESENCE_MS);
+      // The row says the presenter is here, so no instance's sweep ends the talk as gone.
+      this.presenterSeen(room);
+      room.seenTimer ??= setInterval(() => {
+        if (room.presenter) this.presenterSeen(room);
+      }, Math.min(SEEN_MS, this.deps.graceMs / 3));
     } else {
       ws.data.generation = room.row.controlGeneration;
       (role === "control" ? room.controls : room.viewers).add(ws);
@@ -361,6 +377,10 @@ export class LiveHub {
       room.presenter = null;
       if (room.presenceTimer) clearInterval(room.presenceTimer);
       room.presenceTimer = null;
+      if (room.seenTimer) clearInterval(room.seenTimer);
+      room.seenTimer = null;
+      // The grace period (here and in the sweep) counts from this leave.
+      this.presenterSeen(room);
       this.startGrace(room);
       if (room.pausedUntil !== null) this.broadcast(room, { v: 1, type: "paused", until: isoSeconds(room.pausedUntil) });
     }
@@ -388,6 +408,7 @@ export class LiveHub {
   private unload(room: Room): void {
     if (room.countsTimer) clearTimeout(room.countsTimer);
     if (room.presenceTimer) clearInterval(room.presenceTimer);
+    if (room.seenTimer) clearInterval(room.seenTimer);
     if (room.graceTimer) clearTimeout(room.graceTimer);
     if (room.saveTimer) {
       clearTimeout(room.saveTimer);
@@ -408,8 +429,13 @@ export class LiveHub {
     this.toBus(room, { kind: "fanout", data: Buffer.byteLength(data) + 100 <= MAX_LIVE_MESSAGE_BYTES ? data : null });
   }
 
-  private toBus(room: Room, envelope: Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never): void {
-    void this.deps.bus.publish(room.code, JSON.stringify({ from: this.instance, ...envelope })).catch((error) => this.deps.logger.error("live_bus_failed", { code: room.code, ...errorFields(error) }));
+  private toBus(room: Room, envelope: EnvelopeBody): void {
+    this.publishBus(room.code, envelope);
+  }
+
+  /** On the talk's channel, whether or not the talk is loaded here (other instances may hold its sockets). */
+  private publishBus(code: string, envelope: EnvelopeBody): void {
+    void this.deps.bus.publish(code, JSON.stringify({ from: this.instance, ...envelope })).catch((error) => this.deps.logger.error("live_bus_failed", { code, ...errorFields(error) }));
   }
 
   /** A presenter is connected here, or was heard of on another instance lately. */
@@ -511,6 +537,10 @@ export class LiveHub {
     this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
   }
 
+  private presenterSeen(room: Room): void {
+    void this.deps.service.presenterSeen(room.code).catch((error) => this.deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) }));
+  }
+
   private save(room: Room): void {
     void this.deps.service.repo.saveState(room.code, JSON.stringify(room.snapshot)).catch((error) => this.deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) }));
   }
@@ -529,10 +559,14 @@ export class LiveHub {
     }, COUNTS_INTERVAL_MS);
   }
 
+  /**
+   * The talk ended: told on the bus (unless `bus: false`) even when it is not loaded here,
+   * since another instance may hold its sockets; this instance's sockets get `ended` and 4410.
+   */
   private ended(code: string, reason: LiveEndReason, options: { bus?: boolean } = {}): void {
+    if (options.bus !== false) this.publishBus(code, { kind: "ended", reason });
     const room = this.rooms.get(code);
     if (!room) return;
-    if (options.bus !== false) this.toBus(room, { kind: "ended", reason });
     if (room.saveTimer) clearTimeout(room.saveTimer);
     room.saveTimer = null;
     const data = encode({ v: 1, type: "ended", reason });
@@ -547,12 +581,13 @@ export class LiveHub {
     this.unload(room);
   }
 
+  /** The control secret was rotated: told on the bus even when the talk is not loaded here (another instance may hold its remotes); this instance's old remotes are closed. */
   private async rotated(code: string, generation: number, options: { bus?: boolean } = {}): Promise<void> {
+    if (options.bus !== false) this.publishBus(code, { kind: "rotated", generation });
     const room = this.rooms.get(code);
     if (!room) return;
     // Until the new hash is read, no control secret is accepted here (the old one must not slip in).
     room.row = { ...room.row, controlHash: "", controlGeneration: generation };
-    if (options.bus !== false) this.toBus(room, { kind: "rotated", generation });
     const row = await this.deps.service.find(code);
     if (row) room.row = row;
     room.row = { ...room.row, controlGeneration: generation };

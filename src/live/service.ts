@@ -44,6 +44,8 @@ export interface LiveServiceDeps {
   clock: Clock;
   ttlMs: number;
   maxStagedBytes: number;
+  /** --live-presenter-grace: a talk whose presenter has been away this long is ended by the sweep. */
+  presenterGraceMs: number;
 }
 
 export function newLiveCode(): string {
@@ -57,10 +59,16 @@ export const viewerUrl = (baseUrl: string, code: string) => `${baseUrl}/live/${c
 export const controlUrl = (baseUrl: string, code: string, secret: string) => `${baseUrl}/live/${code}/control#${secret}`;
 
 export class LiveService {
-  /** Called after a session ended (by the presenter, expiry or the grace timer). */
-  onEnd: (code: string, reason: LiveEndReason) => void = () => {};
+  /**
+   * Called after a session ended (by the presenter, expiry, the quota or the grace timer);
+   * `already`: it had been ended before (by another instance, which told the others), and
+   * only this instance's sockets are left to close.
+   */
+  onEnd: (code: string, reason: LiveEndReason, already: boolean) => void = () => {};
   /** Called after the control secret was rotated to `generation`. */
   onRotate: (code: string, generation: number) => void = () => {};
+  /** Is the presenter of `code` connected to this instance? (The sweep never ends such a talk.) */
+  presenterHere: (code: string) => boolean = () => false;
 
   constructor(private readonly deps: LiveServiceDeps) {}
 
@@ -119,6 +127,8 @@ export class LiveService {
           endedAt: null,
           endReason: null,
           stateJson: null,
+          // The presenter is the one going live: its grace period runs from now until it joins.
+          presenterSeenAt: now,
         };
         // Bytes first, then the row (as for handoffs): a crash between leaves an orphan file
         // that the sweeper removes, never a row without bytes.
@@ -175,15 +185,23 @@ export class LiveService {
     return row;
   }
 
-  /** End the session (once): the deck's bytes are deleted before anyone is told. */
+  /**
+   * End the session (once): the deck's bytes are deleted before anyone is told. False when
+   * it had already ended (another instance, or expiry, came first): this instance's sockets
+   * of the talk are still told and closed, or they would wait on "paused" for good.
+   */
   async end(code: string, reason: LiveEndReason): Promise<boolean> {
     const row = await this.deps.repo.end(code, reason, this.deps.clock());
-    if (!row) return false;
+    if (!row) {
+      const existing = await this.find(code);
+      if (existing?.endedAt != null) this.onEnd(code, existing.endReason ?? reason, true);
+      return false;
+    }
     try {
       await this.deps.blobs.remove(row.blobId);
     } finally {
       // Bytes that could not be deleted now belong to no open session: the orphan sweep takes them.
-      this.onEnd(code, reason);
+      this.onEnd(code, reason, false);
     }
     return true;
   }
@@ -192,19 +210,33 @@ export class LiveService {
     const secret = newControllerToken();
     const generation = await this.deps.repo.rotateControl(code, sha256Hex(secret));
     if (generation === null) throw new AppError("LIVE_ENDED");
+    // The hub tells every instance on the talk's bus channel, loaded here or not.
     this.onRotate(code, generation);
     return { controlUrl: controlUrl(baseUrl, code, secret) };
   }
 
+  /** The presenter of `code` is connected (to this instance) at this moment. */
+  async presenterSeen(code: string): Promise<void> {
+    await this.deps.repo.touchPresenter(code, this.deps.clock());
+  }
+
   /**
-   * End expired sessions (their bytes go); while decks exceed --max-staged-gb (it was
-   * lowered, or handoffs filled it), end the oldest talks ("quota"); purge old tombstones and
-   * expired grants.
+   * End expired sessions (their bytes go), and those whose presenter has been away longer
+   * than --live-presenter-grace ("presenter-gone": closed right after going live, or never
+   * reconnected after a restart, with no instance holding the talk to run a grace timer);
+   * while decks exceed --max-staged-gb (it was lowered, or handoffs filled it), end the
+   * oldest talks ("quota"); purge old tombstones and expired grants.
    */
-  async sweep(): Promise<{ liveExpired: number; liveOverQuota: number; livePurged: number }> {
+  async sweep(): Promise<{ liveExpired: number; livePresenterGone: number; liveOverQuota: number; livePurged: number }> {
     const now = this.deps.clock();
     let liveExpired = 0;
     for (const code of await this.deps.repo.dueCodes(now, 1000)) if (await this.end(code, "expired")) liveExpired++;
+    let livePresenterGone = 0;
+    for (const code of await this.deps.repo.presenterGoneCodes(now - this.deps.presenterGraceMs, 1000)) {
+      // Connected here (its heartbeat may lag a short grace): not gone; the row learns so now.
+      if (this.presenterHere(code)) await this.deps.repo.touchPresenter(code, now);
+      else if (await this.end(code, "presenter-gone")) livePresenterGone++;
+    }
     let liveOverQuota = 0;
     let used = (await this.deps.sessions.stagedBytes()) + (await this.deps.repo.openBytes());
     if (used > this.deps.maxStagedBytes) {
@@ -216,6 +248,6 @@ export class LiveService {
     }
     const livePurged = await this.deps.repo.purgeEnded(now - TOMBSTONE_TTL_MS);
     await this.deps.repo.purgeGrants(now);
-    return { liveExpired, liveOverQuota, livePurged };
+    return { liveExpired, livePresenterGone, liveOverQuota, livePurged };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * @module store/live-sessions
- * Live session and live grant rows in SQLite (migration 3). bun:sqlite answers
+ * Live session and live grant rows in SQLite (migrations 3 and 4). bun:sqlite answers
  * synchronously; the port is asynchronous like every other.
  */
 import type { Database } from "bun:sqlite";
@@ -22,6 +22,7 @@ interface Raw {
   ended_at: number | null;
   end_reason: LiveEndReason | null;
   state_json: string | null;
+  presenter_seen_at: number;
 }
 
 const fromRaw = (r: Raw): LiveSessionRow => ({
@@ -40,6 +41,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   endedAt: r.ended_at,
   endReason: r.end_reason,
   stateJson: r.state_json,
+  presenterSeenAt: r.presenter_seen_at,
 });
 
 export class SqliteLiveSessionRepository implements LiveSessionRepository {
@@ -48,8 +50,8 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
   constructor(db: Database) {
     this.q = {
       insert: db.query(
-        `INSERT OR IGNORE INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json)
-         VALUES ($code, $blobId, $filename, $totalSlides, $bytes, $sha256, $presenterHash, $controlHash, $controlGeneration, $allowDownload, $createdAt, $expiresAt, $endedAt, $endReason, $stateJson)`,
+        `INSERT OR IGNORE INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at)
+         VALUES ($code, $blobId, $filename, $totalSlides, $bytes, $sha256, $presenterHash, $controlHash, $controlGeneration, $allowDownload, $createdAt, $expiresAt, $endedAt, $endReason, $stateJson, $presenterSeenAt)`,
       ),
       get: db.query<Raw, [string]>("SELECT * FROM live_sessions WHERE code = ?"),
       end: db.query<Raw, [number, string, string]>("UPDATE live_sessions SET ended_at = ?1, end_reason = ?2 WHERE code = ?3 AND ended_at IS NULL RETURNING *"),
@@ -57,6 +59,8 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
         "UPDATE live_sessions SET control_hash = ?1, control_generation = control_generation + 1 WHERE code = ?2 AND ended_at IS NULL RETURNING control_generation",
       ),
       saveState: db.query<unknown, [string, string]>("UPDATE live_sessions SET state_json = ?1 WHERE code = ?2 AND ended_at IS NULL"),
+      touch: db.query<unknown, [number, string]>("UPDATE live_sessions SET presenter_seen_at = ?1 WHERE code = ?2 AND ended_at IS NULL"),
+      gone: db.query<{ code: string }, [number, number]>("SELECT code FROM live_sessions WHERE ended_at IS NULL AND presenter_seen_at < ?1 LIMIT ?2"),
       allow: db.query<unknown, [number, string]>("UPDATE live_sessions SET allow_download = ?1 WHERE code = ?2"),
       due: db.query<{ code: string }, [number, number]>("SELECT code FROM live_sessions WHERE ended_at IS NULL AND expires_at <= ?1 LIMIT ?2"),
       openAmong: db.query<{ blob_id: string }, [string]>("SELECT blob_id FROM live_sessions WHERE ended_at IS NULL AND blob_id IN (SELECT value FROM json_each(?1))"),
@@ -89,6 +93,14 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
 
   async saveState(code: string, stateJson: string): Promise<void> {
     this.q.saveState.run(stateJson, code);
+  }
+
+  async touchPresenter(code: string, now: number): Promise<void> {
+    this.q.touch.run(now, code);
+  }
+
+  async presenterGoneCodes(before: number, limit: number): Promise<string[]> {
+    return this.q.gone.all(before, limit).map((r) => r.code);
   }
 
   async setAllowDownload(code: string, allow: boolean): Promise<void> {

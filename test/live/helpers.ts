@@ -19,12 +19,13 @@ export interface LiveServer {
   stop(): Promise<void>;
 }
 
-export async function startLiveServer(overrides: Partial<Config> = {}): Promise<LiveServer> {
+export async function startLiveServer(overrides: Partial<Config> = {}, options: { clock?: () => number } = {}): Promise<LiveServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-live-"));
   const logs: string[] = [];
   const running = await startServer(testConfig({ host: "127.0.0.1", port: 0, rateLimit: 0, ...overrides, dataDir }), {
     logger: jsonLogger((line) => void logs.push(line)),
     shutdownGraceMs: 1000,
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return {
     running,

@@ -4,6 +4,8 @@
  * instance A, a viewer and a remote on instance B: state reaches B's viewer (and B's late
  * joiners get it in hello), B's viewer is not "paused" while A holds the presenter, the
  * remote's command reaches the presenter across instances, and ending on B ends A's sockets.
+ * Rotating or ending on an instance that holds none of the talk's sockets reaches the other:
+ * its old remotes are cut off (the new link works there), its sockets get ended and 4410.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -84,5 +86,39 @@ test("a talk across two instances: fan-out, presence, remote commands and the en
   expect((await presenter.client.closed).code).toBe(4410);
   expect((await viewer.client.next("ended")).reason).toBe("ended");
   expect((await fetch(`${a}/api/live/${talk.code}`)).status).toBe(410);
+  expect((await fetch(`${a}/api/live/${talk.code}/deck`)).status).toBe(410);
+});
+
+test("rotating through an instance that holds none of the talk's sockets cuts off the remotes on the other, and the new link works there", async () => {
+  const talk = await created(a, await makeDeck({ pages: 3 }));
+  const presenter = await LiveClient.join(a, talk.code, "presenter", talk.presenterSecret);
+  const old = await LiveClient.join(a, talk.code, "control", talk.controlSecret);
+  // B has never loaded this talk: no socket of it is on B.
+  const res = await fetch(`${b}/api/live/${talk.code}/rotate`, { method: "POST", headers: { "x-presenter-secret": talk.presenterSecret } });
+  expect(res.status).toBe(200);
+  const fresh = new URL(((await res.json()) as { controlUrl: string }).controlUrl).hash.slice(1);
+  expect((await old.client.next("error")).code).toBe("CONTROL_ROTATED");
+  expect((await old.client.closed).code).toBe(4403);
+  const stale = await LiveClient.connect(a, talk.code);
+  stale.send({ v: 1, type: "join", role: "control", secret: talk.controlSecret });
+  expect((await stale.next("error")).code).toBe("AUTH_FAILED");
+  const remote = await LiveClient.join(a, talk.code, "control", fresh);
+  expect(remote.hello.role).toBe("control");
+  remote.client.send({ v: 1, type: "command", action: "prev" });
+  expect(await presenter.client.next("command")).toEqual({ v: 1, type: "command", action: "prev" });
+  for (const c of [presenter.client, remote.client]) c.close();
+});
+
+test("ending through an instance that holds none of the talk's sockets ends them on the other: ended, then 4410", async () => {
+  const talk = await created(a, await makeDeck({ pages: 3 }));
+  const presenter = await LiveClient.join(a, talk.code, "presenter", talk.presenterSecret);
+  const viewer = await LiveClient.join(a, talk.code, "viewer");
+  const remote = await LiveClient.join(a, talk.code, "control", talk.controlSecret);
+  const end = await fetch(`${b}/api/live/${talk.code}/end`, { method: "POST", headers: { "x-presenter-secret": talk.presenterSecret } });
+  expect(end.status).toBe(200);
+  for (const client of [presenter.client, viewer.client, remote.client]) {
+    expect(await client.next("ended")).toEqual({ v: 1, type: "ended", reason: "ended" });
+    expect((await client.closed).code).toBe(4410);
+  }
   expect((await fetch(`${a}/api/live/${talk.code}/deck`)).status).toBe(410);
 });

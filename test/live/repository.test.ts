@@ -2,7 +2,8 @@
  * The LiveSessionRepository contract, on SQLite (the embedded default) and on PostgreSQL (a
  * throw-away cluster, test/helpers/engines.ts): insert refuses a taken code, end happens
  * once, rotation bumps the generation only while open, state and settings persist, the
- * sweep's queries (due, open by age, open bytes, open blobs, purge) and grants with expiry.
+ * sweep's queries (due, open by age, open bytes, open blobs, purge), the presenter's "last
+ * seen" and the talks it has left for longer than the grace, and grants with expiry.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -35,6 +36,7 @@ function row(code: string, overrides: Partial<LiveSessionRow> = {}): LiveSession
     endedAt: null,
     endReason: null,
     stateJson: null,
+    presenterSeenAt: T0,
     ...overrides,
   };
 }
@@ -92,6 +94,25 @@ function contract(name: string, open: () => Promise<{ repo: LiveSessionRepositor
       expect(await repo.purgeEnded(T0 + 5)).toBe(0);
       expect(await repo.purgeEnded(T0 + 6)).toBe(1);
       expect(await repo.get("BBBBB2")).toBeNull();
+    });
+
+    test("presenter last seen: touched only while open; gone codes are the open talks seen before the cut-off", async () => {
+      await repo.insert(row("EEEEE2", { presenterSeenAt: T0 - HOUR }));
+      await repo.insert(row("FFFFF2", { presenterSeenAt: T0 - HOUR }));
+      await repo.insert(row("GGGGG2", { presenterSeenAt: T0 - HOUR }));
+      expect(await repo.get("EEEEE2")).toMatchObject({ presenterSeenAt: T0 - HOUR });
+      await repo.touchPresenter("FFFFF2", T0 + 10);
+      expect((await repo.get("FFFFF2"))?.presenterSeenAt).toBe(T0 + 10);
+      await repo.end("GGGGG2", "ended", T0);
+      await repo.touchPresenter("GGGGG2", T0 + 10);
+      expect((await repo.get("GGGGG2"))?.presenterSeenAt).toBe(T0 - HOUR);
+      const gone = await repo.presenterGoneCodes(T0, 100);
+      expect(gone).toContain("EEEEE2");
+      expect(gone).not.toContain("FFFFF2");
+      expect(gone).not.toContain("GGGGG2");
+      // Seen exactly at the cut-off is not gone yet.
+      expect(await repo.presenterGoneCodes(T0 - HOUR, 100)).not.toContain("EEEEE2");
+      expect(await repo.presenterGoneCodes(T0 + 11, 100)).toEqual(expect.arrayContaining(["EEEEE2", "FFFFF2"]));
     });
 
     test("grants: found until they expire, then purged", async () => {

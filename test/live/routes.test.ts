@@ -2,6 +2,7 @@
  * The REST routes of live presenting through app.handle(): going live (shape, bad input,
  * credentials and live grants on --require-auth), info, the deck (Range, ETag), end and
  * rotate with the presenter secret, the code-guessing limit, TTL expiry by the sweeper, the
+ * sweep ending talks whose presenter never came within the grace, the
  * orphan sweep leaving live decks alone, and the OpenAPI document.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -218,7 +219,8 @@ describe("end and rotate", () => {
 
 describe("sweeper", () => {
   test("a session past --live-ttl is ended by the sweep: its deck file is deleted and the code answers 410", async () => {
-    t = makeTestApp({ liveTtlMs: 60 * 60 * 1000 });
+    // A grace longer than the TTL: only the TTL can end this talk (nobody presents it).
+    t = makeTestApp({ liveTtlMs: 60 * 60 * 1000, livePresenterGraceMs: 2 * 60 * 60 * 1000 });
     const body = await live(t, await makeDeck({ pages: 2 }));
     t.advance(30 * 60 * 1000);
     expect(await t.deps.live.sweep()).toMatchObject({ liveExpired: 0 });
@@ -227,6 +229,30 @@ describe("sweeper", () => {
     expect(await t.deps.live.sweep()).toMatchObject({ liveExpired: 1 });
     expect(existsSync(deckPath(t, body.code))).toBe(false);
     expect((await t.handle(`/api/live/${body.code}`)).status).toBe(410);
+  });
+
+  test("a talk whose presenter never connects is ended by the sweep once --live-presenter-grace has passed, also after a restart", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "deckhand-live-gone-"));
+    try {
+      const first = makeTestApp({ dataDir, livePresenterGraceMs: 15 * 60 * 1000 });
+      const body = await live(first, await makeDeck({ pages: 2 }));
+      first.advance(14 * 60 * 1000);
+      expect(await first.deps.live.sweep()).toMatchObject({ livePresenterGone: 0, liveExpired: 0 });
+      first.close();
+      // A restart nobody comes back to: no instance has the talk loaded, no grace timer runs.
+      t = makeTestApp({ dataDir, livePresenterGraceMs: 15 * 60 * 1000 });
+      t.advance(15 * 60 * 1000);
+      expect(await t.deps.live.sweep()).toMatchObject({ livePresenterGone: 0 });
+      expect(existsSync(deckPath(t, body.code))).toBe(true);
+      t.advance(1);
+      expect(await t.deps.live.sweep()).toMatchObject({ livePresenterGone: 1, liveExpired: 0 });
+      expect(existsSync(deckPath(t, body.code))).toBe(false);
+      const gone = await t.handle(`/api/live/${body.code}`);
+      expect(gone.status).toBe(410);
+      expect(await t.deps.live.find(body.code)).toMatchObject({ endReason: "presenter-gone" });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   test("an expired session is refused at once, even before the sweeper runs", async () => {

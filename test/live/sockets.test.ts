@@ -1,7 +1,9 @@
 /**
  * The live WebSocket against a real server on 127.0.0.1: join and hello, fan-out with seq,
  * late joiners, every role violation, secrets, rotation, pause/resume, the viewer limit,
- * the Origin check, message limits, and the end of a session (bytes gone from disk).
+ * the Origin check, message limits, and the end of a session (bytes gone from disk), also
+ * when the grace timer finds the row already ended elsewhere, and the sweep's use of the
+ * presenter's "last seen" time.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
@@ -203,6 +205,14 @@ describe("messages", () => {
     for (const c of [client, viewer, presenter.client]) c.close();
   });
 
+  test("a frame over 1 MiB is not answered TOO_LARGE: Bun closes the socket (1009)", async () => {
+    const talk = await created(server.url, deck);
+    const { client } = await LiveClient.join(server.url, talk.code, "viewer");
+    client.send("x".repeat(1024 * 1024 + 1));
+    expect((await client.closed).code).toBe(1009);
+    expect(client.messages.filter((m) => m.type === "error")).toEqual([]);
+  });
+
   test("a viewer flooding messages is rate-limited, then closed with 4429", async () => {
     const talk = await created(server.url, deck);
     const { client } = await LiveClient.join(server.url, talk.code, "viewer");
@@ -305,6 +315,45 @@ describe("presenter grace", () => {
     expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "presenter-gone" });
     expect(existsSync(join(short.dataDir, "staged", `live-${talk.code}.pdf`))).toBe(false);
     expect((await fetch(`${short.url}/api/live/${talk.code}`)).status).toBe(410);
+  });
+
+  test("when the grace timer finds the talk already ended (by another instance), its viewers still get ended and 4410", async () => {
+    const talk = await created(short.url, deck);
+    const presenter = await LiveClient.join(short.url, talk.code, "presenter", talk.presenterSecret);
+    const viewer = await LiveClient.join(short.url, talk.code, "viewer");
+    // Another instance ended the row (its notice never reached this one): only the row changes here.
+    expect(await short.running.runtime.deps.live.repo.end(talk.code, "expired", Date.now())).not.toBeNull();
+    presenter.client.close();
+    await viewer.client.next("paused");
+    expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "expired" });
+    expect((await viewer.client.closed).code).toBe(4410);
+  });
+});
+
+describe("presenter last seen", () => {
+  test("the sweep never ends a talk whose presenter is connected; after it leaves, the grace counts from the leave, then viewers get ended and the deck goes", async () => {
+    let now = Date.now();
+    const own = await startLiveServer({ livePresenterGraceMs: 60_000 }, { clock: () => now });
+    try {
+      const talk = await created(own.url, deck);
+      const presenter = await LiveClient.join(own.url, talk.code, "presenter", talk.presenterSecret);
+      const viewer = await LiveClient.join(own.url, talk.code, "viewer");
+      now += 10 * 60_000;
+      expect(await own.running.runtime.deps.live.sweep()).toMatchObject({ livePresenterGone: 0 });
+      presenter.client.close();
+      // The leave is recorded before viewers are told of the pause.
+      await viewer.client.next("paused");
+      expect((await own.running.runtime.deps.live.find(talk.code))?.presenterSeenAt).toBe(now);
+      now += 60_000;
+      expect(await own.running.runtime.deps.live.sweep()).toMatchObject({ livePresenterGone: 0 });
+      now += 1;
+      expect(await own.running.runtime.deps.live.sweep()).toMatchObject({ livePresenterGone: 1 });
+      expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "presenter-gone" });
+      expect((await viewer.client.closed).code).toBe(4410);
+      expect(existsSync(join(own.dataDir, "staged", `live-${talk.code}.pdf`))).toBe(false);
+    } finally {
+      await own.stop();
+    }
   });
 });
 

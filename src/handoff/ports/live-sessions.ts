@@ -26,6 +26,12 @@ export interface LiveSessionRow {
   endReason: LiveEndReason | null;
   /** The last snapshot ({seq, state}) as JSON, so a restarted server resyncs its clients. */
   stateJson: string | null;
+  /**
+   * When the presenter was last known connected (going live, its joins and leaves, and
+   * periodically while connected): the sweep ends talks whose presenter has been away
+   * longer than --live-presenter-grace, even if no instance has them loaded.
+   */
+  presenterSeenAt: number;
 }
 
 export interface LiveGrantRow {
@@ -43,6 +49,10 @@ export interface LiveSessionRepository {
   /** New control hash; returns the new generation, or null when the session is not open. */
   rotateControl(code: string, controlHash: string): Promise<number | null>;
   saveState(code: string, stateJson: string): Promise<void>;
+  /** The presenter was connected at `now` (no-op once ended). */
+  touchPresenter(code: string, now: number): Promise<void>;
+  /** Codes of open sessions whose presenter was last seen before `before`. */
+  presenterGoneCodes(before: number, limit: number): Promise<string[]>;
   setAllowDownload(code: string, allow: boolean): Promise<void>;
   /** Codes of open sessions past expiry at `now`. */
   dueCodes(now: number, limit: number): Promise<string[]>;

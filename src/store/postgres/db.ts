@@ -89,6 +89,11 @@ const MIGRATIONS: readonly string[] = [
      sha256     text NOT NULL,
      expires_at bigint NOT NULL
    );`,
+  // 3: when the presenter of a live talk was last connected; as SQLite's migration 4.
+  `ALTER TABLE live_sessions ADD COLUMN presenter_seen_at bigint;
+   UPDATE live_sessions SET presenter_seen_at = (extract(epoch FROM now()) * 1000)::bigint;
+   ALTER TABLE live_sessions ALTER COLUMN presenter_seen_at SET NOT NULL;
+   CREATE INDEX live_sessions_open_presenter_seen ON live_sessions (presenter_seen_at) WHERE ended_at IS NULL;`,
 ];
 
 /** The schema version this build writes. */

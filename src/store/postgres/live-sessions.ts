@@ -1,6 +1,6 @@
 /**
  * @module store/postgres/live-sessions
- * Live session and live grant rows in PostgreSQL (migration 2), shared by every instance:
+ * Live session and live grant rows in PostgreSQL (migrations 2 and 3), shared by every instance:
  * ending is one conditional `UPDATE … WHERE ended_at IS NULL RETURNING`, so of concurrent
  * ends (a presenter's, the sweeper's) exactly one deletes the deck and tells the sockets.
  */
@@ -23,6 +23,7 @@ interface Raw {
   ended_at: string | number | null;
   end_reason: LiveEndReason | null;
   state_json: string | null;
+  presenter_seen_at: string | number;
 }
 
 // bigint columns arrive as strings (exact); every value here is far below 2^53.
@@ -42,6 +43,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   endedAt: r.ended_at === null ? null : Number(r.ended_at),
   endReason: r.end_reason,
   stateJson: r.state_json,
+  presenterSeenAt: Number(r.presenter_seen_at),
 });
 
 export class PostgresLiveSessionRepository implements LiveSessionRepository {
@@ -54,9 +56,9 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
 
   async insert(row: LiveSessionRow): Promise<boolean> {
     const sql = await this.sql();
-    const rows = (await sql`INSERT INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json)
+    const rows = (await sql`INSERT INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at)
       VALUES (${row.code}, ${row.blobId}, ${row.filename}, ${row.totalSlides}, ${row.bytes}, ${row.sha256}, ${row.presenterHash}, ${row.controlHash}, ${row.controlGeneration},
-              ${row.allowDownload}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt}, ${row.endReason}, ${row.stateJson})
+              ${row.allowDownload}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt}, ${row.endReason}, ${row.stateJson}, ${row.presenterSeenAt})
       ON CONFLICT (code) DO NOTHING RETURNING code`) as { code: string }[];
     return rows.length === 1;
   }
@@ -83,6 +85,17 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
   async saveState(code: string, stateJson: string): Promise<void> {
     const sql = await this.sql();
     await sql`UPDATE live_sessions SET state_json = ${stateJson} WHERE code = ${code} AND ended_at IS NULL`;
+  }
+
+  async touchPresenter(code: string, now: number): Promise<void> {
+    const sql = await this.sql();
+    await sql`UPDATE live_sessions SET presenter_seen_at = ${now} WHERE code = ${code} AND ended_at IS NULL`;
+  }
+
+  async presenterGoneCodes(before: number, limit: number): Promise<string[]> {
+    const sql = await this.sql();
+    const rows = (await sql`SELECT code FROM live_sessions WHERE ended_at IS NULL AND presenter_seen_at < ${before} LIMIT ${limit}`) as { code: string }[];
+    return rows.map((r) => r.code);
   }
 
   async setAllowDownload(code: string, allow: boolean): Promise<void> {

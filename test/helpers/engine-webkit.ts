@@ -6,12 +6,13 @@
  * (Engine.setOffline is null) and console errors are not collected here.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import { freePort } from "./server.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
 const SLOW_COMMAND_MS = 5_000;
+const SCREENSHOT_MS = 30_000;
 
 export const MINIBROWSER = process.env.DECKHAND_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
@@ -175,8 +176,26 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       },
       screenshot: (path) =>
         timed(`screenshot ${path.split("/").pop()}`, async () => {
-          await focus();
-          writeFileSync(path, Buffer.from(await driver.takeScreenshot(), "base64"));
+          // WebKit's snapshot waits for the window's next paint. Switching to the window even
+          // when it is the current one raises it, so that paint comes; a screenshot is
+          // evidence, not an assertion, so one that still does not come within
+          // SCREENSHOT_MS is given up (and said) rather than hold the test forever.
+          await driver.switchTo().window(handle);
+          active = handle;
+          const shot = driver.takeScreenshot();
+          const late = Symbol("late");
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const png = await Promise.race([shot, new Promise<typeof late>((resolve) => (timer = setTimeout(() => resolve(late), SCREENSHOT_MS)))]);
+          clearTimeout(timer);
+          if (png === late) {
+            shot.catch(() => {});
+            // No stale picture from an earlier run may stand in for it: a test that reads
+            // pixels from this file fails on its absence instead.
+            rmSync(path, { force: true });
+            console.error(`webkit: screenshot ${path} given up after ${SCREENSHOT_MS / 1000} s`);
+            return;
+          }
+          writeFileSync(path, Buffer.from(png, "base64"));
         }),
       close: async () => {
         await focus();

@@ -176,10 +176,11 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       },
       screenshot: (path) =>
         timed(`screenshot ${path.split("/").pop()}`, async () => {
-          // WebKit's snapshot waits for the window's next paint. Switching to the window even
-          // when it is the current one raises it, so that paint comes; a screenshot is
-          // evidence, not an assertion, so one that still does not come within
-          // SCREENSHOT_MS is given up (and said) rather than hold the test forever.
+          // WebKit's snapshot waits for the window's next paint, which a window behind the
+          // other may not get: switch to it first even when it is the current one (WebKit
+          // brings the window forward). A screenshot is evidence, not an assertion, so one
+          // that does not come within SCREENSHOT_MS is given up (and said) rather than hold
+          // the test forever.
           await driver.switchTo().window(handle);
           active = handle;
           const shot = driver.takeScreenshot();

@@ -153,22 +153,35 @@ function joinChunks(): ArrayBuffer {
  * presenter then shows a skeleton of the slide's final size and the counter from its first
  * paint, before its own mupdf has loaded. Never fails the claim: it only saves a first paint.
  */
-async function rememberLayout(deck: DeckRecord, data: ArrayBuffer): Promise<void> {
-  try {
-    const opened = await (probe ??= new Renderer()).open(data, { transfer: true });
-    await store!.setDeckLayout(deck.id, { pageSize: opened.firstPage, labels: opened.labels });
-  } catch {
-    // The presenter reads them itself.
-  } finally {
-    probe?.terminate();
-    probe = null;
-  }
+type DeckLayout = Parameters<DeckStore["setDeckLayout"]>[1];
+
+/**
+ * The deck's page size and labels, measured by the probe worker on its own copy of the bytes
+ * while the deck is being stored, so the presenter's skeleton has the slide's final size
+ * without a wait after storing. Null when the probe cannot tell (the presenter reads them itself).
+ */
+function measureLayout(data: ArrayBuffer): Promise<DeckLayout | null> {
+  const renderer = (probe ??= new Renderer());
+  return renderer
+    .open(data.slice(0), { transfer: true })
+    .then(
+      (opened) => ({ pageSize: opened.firstPage, labels: opened.labels }),
+      () => null,
+    )
+    .finally(() => {
+      renderer.terminate();
+      if (probe === renderer) probe = null;
+    });
 }
 
-async function storeAndVerify(): Promise<{ deck: DeckRecord; data: ArrayBuffer }> {
+async function rememberLayout(deck: DeckRecord, measured: Promise<DeckLayout | null>): Promise<void> {
+  const layout = await measured;
+  if (layout) await store!.setDeckLayout(deck.id, layout).catch(() => {});
+}
+
+async function storeAndVerify(data: ArrayBuffer): Promise<DeckRecord> {
   replace(statusEl, "Checking and storing the deck in this browser…");
   setProgress(1);
-  const data = joinChunks();
   const digest = download.hasher.hex();
   if (download.serverDigest && digest !== download.serverDigest) {
     resetDownload();
@@ -196,7 +209,7 @@ async function storeAndVerify(): Promise<{ deck: DeckRecord; data: ArrayBuffer }
     resetDownload();
     throw new ScreenError("checksum");
   }
-  return { deck, data };
+  return deck;
 }
 
 function resetDownload() {
@@ -294,9 +307,10 @@ async function run(): Promise<void> {
       await fetchDeck();
       // For the benchmark: the presenter reports the time from here to its first slide.
       sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
-      const stored = await storeAndVerify();
-      deck = stored.deck;
-      layout = rememberLayout(deck, stored.data);
+      const data = joinChunks();
+      const measured = measureLayout(data);
+      deck = await storeAndVerify(data);
+      layout = rememberLayout(deck, measured);
     }
     await complete(deck);
     await Promise.race([layout, new Promise((resolve) => setTimeout(resolve, LAYOUT_WAIT_MS))]);

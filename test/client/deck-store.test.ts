@@ -15,6 +15,15 @@ async function openStore(options: Parameters<typeof DeckStore.open>[0] = {}) {
   return store;
 }
 
+/** A database as an older release left it: the migrations up to `version`, and no further. */
+function openAtVersion(name: string, version: number) {
+  return openDB(name, version, {
+    upgrade(db, oldVersion, _newVersion, tx) {
+      for (let v = oldVersion; v < version; v++) MIGRATIONS[v]!(db as never, tx as never);
+    },
+  });
+}
+
 function bytes(...values: number[]): ArrayBuffer {
   return new Uint8Array(values).buffer;
 }
@@ -148,11 +157,7 @@ describe("DeckStore", () => {
 describe("migrations", () => {
   test("decks stored under schema v1 survive the upgrade to the current schema", async () => {
     const name = fresh();
-    const v1 = await openDB(name, 1, {
-      upgrade(db, oldVersion, newVersion, tx) {
-        MIGRATIONS[0]!(db as never, tx as never);
-      },
-    });
+    const v1 = await openAtVersion(name, 1);
     await v1.put("decks" as never, { id: "0123456789abcdef", title: "Old talk", filename: "old.pdf", totalSlides: 2, bytes: 1, sha256: "0123456789abcdef".padEnd(64, "0"), addedAt: 1, source: "local" } as never);
     await v1.put("deckBytes" as never, { id: "0123456789abcdef", data: bytes(42) } as never);
     v1.close();
@@ -170,11 +175,7 @@ describe("migrations", () => {
   test("v3 adds the thumbnails store to a v2 database, keeping its decks, bytes and progress", async () => {
     const name = fresh();
     const id = "0123456789abcdef";
-    const v2 = await openDB(name, 2, {
-      upgrade(db, oldVersion, newVersion, tx) {
-        for (let v = oldVersion; v < 2; v++) MIGRATIONS[v]!(db as never, tx as never);
-      },
-    });
+    const v2 = await openAtVersion(name, 2);
     expect([...v2.objectStoreNames].sort()).toEqual(["deckBytes", "decks", "progress"]);
     await v2.put("decks" as never, { id, title: "Before thumbnails", filename: "b.pdf", totalSlides: 3, bytes: 2, sha256: id.padEnd(64, "0"), addedAt: 7, source: "handoff", handoffId: "h-old", handoffCompletedAt: 8 } as never);
     await v2.put("deckBytes" as never, { id, data: bytes(4, 2) } as never);
@@ -211,11 +212,7 @@ describe("migrations", () => {
   test("v4 adds the URL media store to a v3 database, keeping decks, progress and thumbnails", async () => {
     const name = fresh();
     const id = "fedcba9876543210";
-    const v3 = await openDB(name, 3, {
-      upgrade(db, oldVersion, newVersion, tx) {
-        for (let v = oldVersion; v < 3; v++) MIGRATIONS[v]!(db as never, tx as never);
-      },
-    });
+    const v3 = await openAtVersion(name, 3);
     await v3.put("decks" as never, { id, title: "Before URL media", filename: "u.pdf", totalSlides: 2, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "local" } as never);
     await v3.put("deckBytes" as never, { id, data: bytes(9) } as never);
     await v3.put("progress" as never, { deckId: id, slide: 2, updatedAt: 4 } as never);
@@ -238,11 +235,7 @@ describe("migrations", () => {
   test("v5 adds the ink store to a v4 database, keeping decks, progress and URL media; ink is per deck and page and goes with its deck", async () => {
     const name = fresh();
     const id = "0123456789abcdef";
-    const v4 = await openDB(name, 4, {
-      upgrade(db, oldVersion, newVersion, tx) {
-        for (let v = oldVersion; v < 4; v++) MIGRATIONS[v]!(db as never, tx as never);
-      },
-    });
+    const v4 = await openAtVersion(name, 4);
     await v4.put("decks" as never, { id, title: "Before ink", filename: "i.pdf", totalSlides: 3, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "handoff" } as never);
     await v4.put("deckBytes" as never, { id, data: bytes(5) } as never);
     await v4.put("progress" as never, { deckId: id, slide: 3, updatedAt: 4, timer: { status: "paused", startedAt: null, accumulatedMs: 5000 } } as never);
@@ -277,11 +270,7 @@ describe("migrations", () => {
   test("v6 adds live sessions and live viewers' decks to a v5 database, keeping decks and ink; a live session goes with its deck", async () => {
     const name = fresh();
     const id = "0123456789abcdef";
-    const v5 = await openDB(name, 5, {
-      upgrade(db, oldVersion, newVersion, tx) {
-        for (let v = oldVersion; v < 5; v++) MIGRATIONS[v]!(db as never, tx as never);
-      },
-    });
+    const v5 = await openAtVersion(name, 5);
     await v5.put("decks" as never, { id, title: "Before live", filename: "l.pdf", totalSlides: 2, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "handoff" } as never);
     await v5.put("deckBytes" as never, { id, data: bytes(6) } as never);
     await v5.put("ink" as never, { key: `${id} 1`, deckId: id, page: 1, strokes: [{ id: "s" }], updatedAt: 1 } as never);

@@ -18,6 +18,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { seriousViolations } from "../helpers/axe.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
 
@@ -141,11 +142,8 @@ for (const name of ENGINES) {
 
     const audienceInk = (n: number) => audience.waitFor(`${n} strokes on the audience`, (c: number) => document.body.dataset.ink === String(c) && document.querySelector("#frame")?.getAttribute("data-ink") === String(c), [n]);
     const presenterInk = (n: number) => presenter.waitFor(`${n} strokes on the presenter`, (c: number) => document.querySelector("#current-frame")?.getAttribute("data-ink") === String(c), [n]);
-    const audienceAt = (p: number) => audience.waitFor(`audience on page ${p}`, (page: number) => document.body.dataset.slide === String(page) && document.querySelector("#frame")?.getAttribute("data-state") === "painted", [p]);
-    const go = async (chord: string, p: number) => {
-      await presenter.press(chord);
-      await presenter.waitFor(`page ${p} after ${chord}`, (page: number) => document.body.dataset.slide === String(page), [p]);
-    };
+    const audienceAt = (page: number) => audiencePainted(audience, page);
+    const go = (chord: string, page: number) => pressToPage(presenter, chord, page);
     /** Let the audience paint the latest message (a frame or two) before a screenshot. */
     const settle = () => audience.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
 

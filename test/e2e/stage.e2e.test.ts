@@ -19,6 +19,7 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startMediaServer, type MediaServer } from "../helpers/media-server.ts";
+import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { animatedGif, makeStageDeck, OUTPUT, recordStageClip, RECTS } from "../fixtures/stage-deck.ts";
@@ -75,14 +76,8 @@ for (const name of ENGINES) {
       return (await res.json()) as { id: string; url: string; sha256: string };
     }
 
-    async function go(chord: string, page: number) {
-      await presenter.press(chord);
-      await presenter.waitFor(`page ${page} after ${chord}`, (p: number) => document.body.dataset.slide === String(p), [page]);
-    }
-
-    async function audienceAt(page: number) {
-      await audience.waitFor(`audience on page ${page}`, (p: number) => document.body.dataset.slide === String(p) && document.querySelector("#frame")?.getAttribute("data-state") === "painted", [page]);
-    }
+    const go = (chord: string, page: number) => pressToPage(presenter, chord, page);
+    const audienceAt = (page: number) => audiencePainted(audience, page);
 
     beforeAll(async () => {
       mkdirSync(shots, { recursive: true });

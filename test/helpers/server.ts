@@ -50,6 +50,27 @@ export interface StartOptions {
   wrap?: string[];
 }
 
+/**
+ * Bounded wait for a server process's first healthy `/healthz`: throws with `output()` when
+ * the process exits first, or kills it and throws after `timeoutMs`.
+ */
+export async function waitForHealthy(url: string, proc: Subprocess, output: () => string | Promise<string>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (proc.exitCode !== null) throw new Error(`deckhand exited with ${proc.exitCode}: ${await output()}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      proc.kill("SIGKILL");
+      throw new Error(`deckhand did not answer /healthz within ${timeoutMs / 1000} s: ${await output()}`);
+    }
+    await Bun.sleep(25);
+  }
+}
+
 export async function startBinary(options: StartOptions = {}): Promise<BinaryServer> {
   const binary = options.binary ?? BINARY;
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
@@ -73,22 +94,7 @@ export async function startBinary(options: StartOptions = {}): Promise<BinarySer
     for await (const chunk of proc.stderr) errors += decoder.decode(chunk, { stream: true });
   })();
   const url = `http://127.0.0.1:${port}`;
-  // Bounded wait for the first healthy answer.
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`deckhand exited with ${proc.exitCode}: ${errors}${output}`);
-    try {
-      const res = await fetch(`${url}/healthz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      proc.kill("SIGKILL");
-      throw new Error(`deckhand did not answer /healthz within 15 s: ${errors}${output}`);
-    }
-    await Bun.sleep(25);
-  }
+  await waitForHealthy(url, proc, () => `${errors}${output}`);
   return {
     url,
     port,

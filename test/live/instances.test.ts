@@ -14,7 +14,7 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
-import { freePort } from "../helpers/server.ts";
+import { freePort, waitForHealthy } from "../helpers/server.ts";
 import { created, LiveClient, sampleState } from "./helpers.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -33,15 +33,8 @@ async function instance(databaseUrl: string): Promise<string> {
   );
   procs.push(proc);
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return url;
-    } catch {
-      // Not listening yet.
-    }
-    if (proc.exitCode !== null) throw new Error(`instance exited: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    await Bun.sleep(50);
-  }
+  await waitForHealthy(url, proc, () => new Response(proc.stderr as ReadableStream).text());
+  return url;
 }
 
 let a: string;

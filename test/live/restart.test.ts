@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
-import { freePort } from "../helpers/server.ts";
+import { freePort, waitForHealthy } from "../helpers/server.ts";
 import { created, LiveClient, sampleState } from "./helpers.ts";
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
@@ -24,16 +24,10 @@ async function serve(port: number): Promise<string> {
     env: { ...process.env },
   });
   const url = `http://127.0.0.1:${port}`;
-  // Wait until it answers (start-up: migrations, the sweep, listen).
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) return url;
-    } catch {
-      // Not listening yet.
-    }
-    if (proc.exitCode !== null) throw new Error(`server exited: ${await new Response(proc.stderr as ReadableStream).text()}`);
-    await Bun.sleep(50);
-  }
+  // Start-up: migrations, the sweep, listen.
+  const started = proc;
+  await waitForHealthy(url, started, () => new Response(started.stderr as ReadableStream).text());
+  return url;
 }
 
 afterAll(() => {

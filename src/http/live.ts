@@ -13,7 +13,7 @@ import { isoSeconds } from "../handoff/service.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { admitUpload, clientAddress } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
-import { parseRange } from "./sessions.ts";
+import { parseRange, pdfResponse } from "./pdf-response.ts";
 import { UploadForm, routeDoc } from "./models.ts";
 
 export const LiveCreated = t.Object(
@@ -161,24 +161,7 @@ export function liveController(deps: AppDeps) {
         const useRange = range && (!ifRange || ifRange === etag) ? range : null;
         const blob = await deps.blobs.open(row.blobId, useRange ?? undefined);
         if (!blob) throw new AppError("LIVE_ENDED");
-        const headers: Record<string, string> = {
-          "content-type": "application/pdf",
-          etag,
-          "repr-digest": `sha-256=:${Buffer.from(row.sha256, "hex").toString("base64")}:`,
-          "x-total-slides": String(row.totalSlides),
-          "x-filename": encodeURIComponent(row.filename),
-          "accept-ranges": "bytes",
-          "cache-control": "no-store",
-          "referrer-policy": "no-referrer",
-          "x-content-type-options": "nosniff",
-        };
-        if (useRange) {
-          headers["content-range"] = `bytes ${useRange.start}-${useRange.end}/${row.bytes}`;
-          headers["content-length"] = String(useRange.end - useRange.start + 1);
-          return new Response(blob.body, { status: 206, headers });
-        }
-        headers["content-length"] = String(row.bytes);
-        return new Response(blob.body, { status: 200, headers });
+        return pdfResponse(blob.body, row, useRange, { etag });
       },
       {
         params: CodeParams,

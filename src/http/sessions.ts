@@ -9,32 +9,7 @@ import { AppError } from "../errors.ts";
 import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
 import { CompleteBody, Ok, routeDoc } from "./models.ts";
-
-/** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
-export function parseRange(header: string | null, size: number): { start: number; end: number } | null {
-  if (!header) return null;
-  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  // Multiple or malformed ranges: a server may ignore Range and send 200 (RFC 9110 §14.2).
-  if (!match || (match[1] === "" && match[2] === "")) return null;
-  let start: number;
-  let end: number;
-  if (match[1] === "") {
-    const suffix = Number(match[2]);
-    if (suffix === 0) throw unsatisfiable(size);
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(match[1]);
-    if (match[2] !== "" && Number(match[2]) < start) return null; // invalid: ignored (RFC 9110 §14.1.1)
-    end = match[2] === "" ? size - 1 : Math.min(Number(match[2]), size - 1);
-  }
-  if (start >= size) throw unsatisfiable(size);
-  return { start, end };
-}
-
-function unsatisfiable(size: number): AppError {
-  return new AppError("RANGE_NOT_SATISFIABLE", undefined, { headers: { "content-range": `bytes */${size}` } });
-}
+import { parseRange, pdfResponse } from "./pdf-response.ts";
 
 const SessionParams = t.Object({ id: t.String({ description: "The handoff id from the handoff record." }) });
 
@@ -60,24 +35,7 @@ export function sessionsController(deps: AppDeps) {
           if (blob.body instanceof ReadableStream) await blob.body.cancel().catch(() => {});
           throw error;
         }
-        const headers: Record<string, string> = {
-          "content-type": "application/pdf",
-          "content-disposition": contentDisposition(`${row.filename}.pdf`),
-          "x-filename": encodeURIComponent(row.filename),
-          "x-total-slides": String(row.totalSlides),
-          "repr-digest": `sha-256=:${Buffer.from(row.sha256, "hex").toString("base64")}:`,
-          "accept-ranges": "bytes",
-          "cache-control": "no-store",
-          "referrer-policy": "no-referrer",
-          "x-content-type-options": "nosniff",
-        };
-        if (range) {
-          headers["content-range"] = `bytes ${range.start}-${range.end}/${row.bytes}`;
-          headers["content-length"] = String(range.end - range.start + 1);
-          return new Response(blob.body, { status: 206, headers });
-        }
-        headers["content-length"] = String(row.bytes);
-        return new Response(blob.body, { status: 200, headers });
+        return pdfResponse(blob.body, row, range, { "content-disposition": contentDisposition(`${row.filename}.pdf`) });
       },
       {
         params: SessionParams,

@@ -11,7 +11,7 @@ import type { Server } from "bun";
 import type { AppDeps } from "../deps.ts";
 import { AppError, isAppError, problemResponse } from "../errors.ts";
 import type { LiveSocketData } from "../live/hub.ts";
-import { clientAddress } from "./deps.ts";
+import { openTalk } from "./live.ts";
 import { originAllowed } from "./mcp.ts";
 
 const WS_PATH = /^\/api\/live\/([^/]+)\/ws$/;
@@ -44,14 +44,7 @@ export async function upgradeLiveSocket(request: Request, code: string, server: 
       deps.logger.info("live_origin_refused", { code, origin: origin.slice(0, 200) });
       throw new AppError("ORIGIN_NOT_ALLOWED", `Web pages at ${origin.slice(0, 200)} may not join live talks on this server; start deckhand with --allow-origin ${origin.slice(0, 200)} to allow them.`);
     }
-    const address = clientAddress(request, deps);
-    deps.liveJoinGuard.check(address);
-    try {
-      await deps.live.open(code);
-    } catch (error) {
-      if (isAppError(error) && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.fail(address);
-      throw error;
-    }
+    const { address } = await openTalk(deps, code, request);
     if (server.upgrade(request, { data: deps.liveHub.socketData(code, address) })) return undefined;
     throw new AppError("BAD_REQUEST", "The WebSocket handshake is malformed; connect with a WebSocket client.");
   } catch (error) {

@@ -62,7 +62,7 @@ function grantOf(request: Request): string | null {
 }
 
 export function liveController(deps: AppDeps) {
-  const { live, liveHub, liveJoinGuard } = deps;
+  const { live, liveHub } = deps;
   return new Elysia({ name: "live" })
     .post(
       "/api/live",
@@ -118,9 +118,7 @@ export function liveController(deps: AppDeps) {
     .get(
       "/api/live/:code",
       async ({ params, request }) => {
-        const address = clientAddress(request, deps);
-        liveJoinGuard.check(address);
-        const row = await lookup(deps, params.code, address);
+        const { row } = await openTalk(deps, params.code, request);
         if (liveHub.isFull(row.code)) throw new AppError("LIVE_FULL", undefined, { headers: { "retry-after": "30" } });
         const counts = liveHub.counts(row.code);
         return {
@@ -151,9 +149,7 @@ export function liveController(deps: AppDeps) {
     .get(
       "/api/live/:code/deck",
       async ({ params, request }) => {
-        const address = clientAddress(request, deps);
-        liveJoinGuard.check(address);
-        const row = await lookup(deps, params.code, address);
+        const { row } = await openTalk(deps, params.code, request);
         const etag = `"${row.sha256}"`;
         const range = parseRange(request.headers.get("range"), row.bytes);
         // If-Range: resume only if the bytes are still the same deck.
@@ -227,9 +223,16 @@ export function liveController(deps: AppDeps) {
 }
 
 /** The open session of `code`; an unknown code counts against the address. */
-async function lookup(deps: AppDeps, code: string, address: string) {
+/**
+ * The open talk `code` names, for a visitor at `request`'s address: an address blocked for
+ * guessing is refused first (429), and an unknown code counts against it. Every door that
+ * takes a code goes through here (the info and deck routes, end and rotate, the socket).
+ */
+export async function openTalk(deps: AppDeps, code: string, request: Request) {
+  const address = clientAddress(request, deps);
+  deps.liveJoinGuard.check(address);
   try {
-    return await deps.live.open(code);
+    return { row: await deps.live.open(code), address };
   } catch (error) {
     if (error instanceof AppError && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.fail(address);
     throw error;
@@ -237,9 +240,7 @@ async function lookup(deps: AppDeps, code: string, address: string) {
 }
 
 async function presenterOnly(deps: AppDeps, code: string, request: Request): Promise<void> {
-  const address = clientAddress(request, deps);
-  deps.liveJoinGuard.check(address);
-  await lookup(deps, code, address);
+  const { address } = await openTalk(deps, code, request);
   try {
     await deps.live.authorizePresenter(code, request.headers.get("x-presenter-secret"));
   } catch (error) {

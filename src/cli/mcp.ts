@@ -4,11 +4,8 @@
  * stdout carries only the protocol; anything for people goes to stderr.
  */
 import { parseArgs } from "node:util";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { DEFAULTS, parseMaxUploadBytes } from "../config.ts";
 import { jsonLogger } from "../log.ts";
-import { remoteBackend } from "../mcp/remote-backend.ts";
-import { createMcpServer } from "../mcp/server.ts";
 import { PdfPool } from "../pdf/worker/pool.ts";
 import { DEFAULT_SERVER, resolveServerTarget } from "./server-target.ts";
 
@@ -29,6 +26,12 @@ export async function runMcpCommand(argv: string[]): Promise<number> {
   // The same flag, bounds and message as `deckhand serve --max-upload-mb`.
   const maxUploadBytes = parseMaxUploadBytes(values["max-upload-mb"] ?? process.env.DECKHAND_MAX_UPLOAD_MB);
 
+  // The MCP SDK (and its zod schemas) load only for this command, never at every start-up.
+  const [{ StdioServerTransport }, { remoteBackend }, { createMcpServer }] = await Promise.all([
+    import("@modelcontextprotocol/sdk/server/stdio.js"),
+    import("../mcp/remote-backend.ts"),
+    import("../mcp/server.ts"),
+  ]);
   // Logs go to stderr: stdout belongs to the protocol.
   const logger = jsonLogger((line) => process.stderr.write(line));
   const server = createMcpServer({

@@ -17,13 +17,10 @@
  * is parsed here (one text, dropped once parsed) rather than by the SDK, whose reader keeps
  * its text alive until the response is sent.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import { createGate, LARGE_BODY_BYTES } from "../mcp/gate.ts";
 import { maxMcpBodyBytes } from "../mcp/limits.ts";
-import { localBackend } from "../mcp/local-backend.ts";
-import { createMcpServer } from "../mcp/server.ts";
 import { fileTooLarge } from "../upload/receive.ts";
 import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
@@ -103,8 +100,16 @@ function collectLargeGarbage(): void {
   Bun.gc(true);
 }
 
+/**
+ * The MCP SDK and deckhand's tools, loaded on the first /mcp request: evaluating the SDK's
+ * zod schemas is most of a cold start's work, and most servers never see an MCP call.
+ */
+let mcpModules: Promise<[typeof import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), typeof import("../mcp/server.ts"), typeof import("../mcp/local-backend.ts")]> | null = null;
+const loadMcp = () => (mcpModules ??= Promise.all([import("@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js"), import("../mcp/server.ts"), import("../mcp/local-backend.ts")]));
+
 /** One stateless exchange: a fresh MCP server and transport for this request. */
 async function serveMcp(request: Request, deps: AppDeps, options: { authenticated: boolean; requestId: string | undefined; large: boolean }): Promise<Response> {
+  const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }, { localBackend }] = await loadMcp();
   const maxBody = maxMcpBodyBytes(deps.config.maxUploadBytes);
   const server = createMcpServer({
     surface: { kind: "http", maxUploadBytes: deps.config.maxUploadBytes },

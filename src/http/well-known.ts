@@ -5,10 +5,7 @@
  * a handshake. The shape follows the MCP "server card" proposal (SEP-1649) as drafted; the
  * fields are plain enough to read without it.
  */
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
-import { INSTRUCTIONS, SERVER_NAME } from "../mcp/server.ts";
-import { toolList } from "../mcp/tools.ts";
 import type { AppDeps } from "../deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { routeDoc } from "./models.ts";
@@ -16,11 +13,20 @@ import { routeDoc } from "./models.ts";
 export const MCP_PATH = "/mcp";
 
 export function wellKnownController(deps: AppDeps) {
-  const tools = toolList({ kind: "http", maxUploadBytes: deps.config.maxUploadBytes });
+  // The MCP SDK and the tools' schemas load on the first request, not at start-up (see http/mcp).
+  let card: Promise<{ LATEST_PROTOCOL_VERSION: string; SERVER_NAME: string; INSTRUCTIONS: string; tools: unknown }> | null = null;
+  const loadCard = () =>
+    (card ??= Promise.all([import("@modelcontextprotocol/sdk/types.js"), import("../mcp/server.ts"), import("../mcp/tools.ts")]).then(([types, server, tools]) => ({
+      LATEST_PROTOCOL_VERSION: types.LATEST_PROTOCOL_VERSION,
+      SERVER_NAME: server.SERVER_NAME,
+      INSTRUCTIONS: server.INSTRUCTIONS,
+      tools: tools.toolList({ kind: "http", maxUploadBytes: deps.config.maxUploadBytes }),
+    })));
   return new Elysia({ name: "well-known" }).get(
     "/.well-known/mcp.json",
-    ({ request }) =>
-      new Response(
+    async ({ request }) => {
+      const { LATEST_PROTOCOL_VERSION, SERVER_NAME, INSTRUCTIONS, tools } = await loadCard();
+      return new Response(
         JSON.stringify({
           serverInfo: { name: SERVER_NAME, title: "deckhand", version: deps.version },
           description: "Hand PDF slide decks to a browser for offline presenting, and check their speaker notes and media sidecars.",
@@ -55,7 +61,8 @@ export function wellKnownController(deps: AppDeps) {
             "access-control-allow-origin": "*",
           },
         },
-      ),
+      );
+    },
     {
       detail: routeDoc({
         operationId: "mcpDiscovery",

@@ -45,6 +45,31 @@ describe("client pages", () => {
     });
   }
 
+  test("each page preloads every chunk its script reaches through static imports, and nothing else", async () => {
+    /** The chunks a served script imports statically (`import … from"./chunk-…"`, `import"./chunk-…"`). */
+    const importsOf = async (url: string) => {
+      const res = await get(url);
+      expect(res.status).toBe(200);
+      const code = await res.text();
+      return [...code.matchAll(/(?:\bfrom|\bimport)\s*"\.\/(chunk-[a-z0-9]+\.js)"/g)].map((m) => `/assets/${m[1]}`);
+    };
+    for (const path of ["/", "/start/AbCdEf", "/present/0123456789abcdef", "/view/0123456789abcdef", "/check"]) {
+      const html = await (await get(path)).text();
+      const entry = /<script type="module" src="(\/assets\/[a-z]+-[a-z0-9]+\.js)"><\/script>/.exec(html)![1]!;
+      const reached = new Set<string>();
+      const queue = await importsOf(entry);
+      while (queue.length) {
+        const chunk = queue.shift()!;
+        if (reached.has(chunk)) continue;
+        reached.add(chunk);
+        queue.push(...(await importsOf(chunk)));
+      }
+      const preloaded = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+      expect(new Set(preloaded)).toEqual(reached);
+      if (path.startsWith("/present/")) expect(reached.size).toBeGreaterThan(3); // the presenter's path has chunks to preload
+    }
+  });
+
   test("a page answers 304 to its ETag", async () => {
     const first = await get("/");
     const etag = first.headers.get("etag")!;

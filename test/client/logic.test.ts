@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { fitBox } from "../../client/src/lib/fit.ts";
+import { snapshotWidth } from "../../client/src/lib/first-slide.ts";
 import { formatBytes, formatClock } from "../../client/src/lib/format.ts";
 import { looksLikePdf, titleFromFilename } from "../../client/src/lib/local-deck.ts";
 import { embedUrl, kindOf, playableUrl } from "../../client/src/lib/media.ts";
@@ -70,6 +71,13 @@ describe("layout and files", () => {
     expect(fitBox(1600, 900, 800, 450)).toEqual({ w: 1600, h: 900 });
     expect(fitBox(1000, 1000, 800, 450)).toEqual({ w: 1000, h: 562 });
     expect(fitBox(0, 100, 4, 3)).toEqual({ w: 0, h: 0 });
+  });
+  test("the claim's picture of the first slide covers any slide frame of the window, in device pixels", () => {
+    // 16:9 in a 1920×1080 window: the whole width; at 2× the pixels double.
+    expect(snapshotWidth({ w: 720, h: 405 }, { w: 1920, h: 1080 }, 1)).toBe(1920);
+    expect(snapshotWidth({ w: 720, h: 405 }, { w: 1920, h: 1080 }, 2)).toBe(3840);
+    // 4:3 in a wide window: the height decides.
+    expect(snapshotWidth({ w: 400, h: 300 }, { w: 1920, h: 1080 }, 1)).toBe(1440);
   });
   test("a local file is judged by its bytes", () => {
     expect(looksLikePdf(new TextEncoder().encode("%PDF-1.7\n"))).toBe(true);

@@ -228,8 +228,23 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
     const page: Page = session.page;
     await page.addInitScript(() => {
       if (!location.pathname.startsWith("/present/")) return;
-      const seen: { state: string; ratio: number; canvasVisible: boolean; canvas: string; counter: string }[] = [];
-      (window as unknown as { __frames: typeof seen }).__frames = seen;
+      type Frame = { state: string; ratio: number; canvasVisible: boolean; canvas: string; expected: string; counter: string };
+      const seen: Frame[] = [];
+      /** 32×18 grey levels of the canvas: what it shows, comparable across sizes. */
+      const signature = (canvas: HTMLCanvasElement) => {
+        const small = document.createElement("canvas");
+        small.width = 32;
+        small.height = 18;
+        const ctx = small.getContext("2d", { willReadFrequently: true })!;
+        ctx.drawImage(canvas, 0, 0, 32, 18);
+        const data = ctx.getImageData(0, 0, 32, 18).data;
+        const grey: number[] = [];
+        for (let i = 0; i < data.length; i += 4) grey.push(Math.round((data[i]! + data[i + 1]! + data[i + 2]!) / 3));
+        return grey;
+      };
+      const w = window as unknown as { __frames: Frame[]; __prepainted?: number[]; __signature: typeof signature };
+      w.__frames = seen;
+      w.__signature = signature;
       const watch = () => {
         const frame = document.querySelector<HTMLElement>("#current-frame");
         const canvas = document.querySelector<HTMLCanvasElement>("#current");
@@ -237,30 +252,69 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
           const r = frame.getBoundingClientRect();
           const visible = getComputedStyle(frame).visibility !== "hidden" && r.width > 0;
           if (visible) {
+            const dpr = Math.min(window.devicePixelRatio || 1, 3);
             seen.push({
               state: frame.dataset.state ?? "",
               ratio: r.width / r.height,
               canvasVisible: getComputedStyle(canvas).visibility !== "hidden",
               canvas: `${canvas.width}×${canvas.height}`,
+              expected: `${Math.round(r.width * dpr)}×${Math.round(r.height * dpr)}`,
               counter: document.querySelector("#counter")?.textContent?.trim() ?? "",
             });
+            if (frame.dataset.state === "prepainted" && !w.__prepainted) w.__prepainted = signature(canvas);
           }
         }
         if (document.body?.dataset.ready !== "true") requestAnimationFrame(watch);
       };
       requestAnimationFrame(watch);
     });
+    // The claim's confirmation is held back a little, so that the probe worker (which compiles
+    // mupdf during the download of this small deck) has surely made its picture of slide 1:
+    // how long the start page waits for one is a bound of its own (FIRST_SLIDE_WAIT_MS).
+    await page.route(/\/handoff\/complete$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue();
+    });
     await page.goto(handoff.url);
     await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
-    const frames = await page.evaluate(() => (window as unknown as { __frames: { state: string; ratio: number; canvasVisible: boolean; canvas: string; counter: string }[] }).__frames);
+    await page.unroute(/\/handoff\/complete$/);
+    const frames = await page.evaluate(() => (window as unknown as { __frames: { state: string; ratio: number; canvasVisible: boolean; canvas: string; expected: string; counter: string }[] }).__frames);
     expect(frames.length).toBeGreaterThan(0);
-    // The first visible frame is the skeleton (mupdf has not rendered yet) at the final size.
-    expect(frames[0]!.state).toBe("skeleton");
+    // The first visible frame is the skeleton at the final size, or already the first slide
+    // as the claim rendered it (lib/first-slide) — mupdf has not rendered in this page yet.
+    expect(["skeleton", "prepainted"]).toContain(frames[0]!.state);
     for (const f of frames) {
       expect(Math.abs(f.ratio - PAGE.w / PAGE.h)).toBeLessThan(0.02);
       expect(f.counter).toMatch(/^1 \/ 6$/);
       if (f.canvasVisible) expect(f.canvas).not.toBe("300×150");
     }
+    // The claim handed its picture of slide 1 over and the presenter painted it before its own
+    // render, at the frame's device pixels (never a blurred smaller picture)...
+    const prepainted = frames.filter((f) => f.state === "prepainted");
+    expect(prepainted.length).toBeGreaterThan(0);
+    for (const f of prepainted) expect(f.canvas).toBe(f.expected);
+    expect(frames.findIndex((f) => f.state === "prepainted")).toBeLessThan(frames.findIndex((f) => f.state === "painted") === -1 ? Infinity : frames.findIndex((f) => f.state === "painted"));
+    const metrics = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { prepaintMs?: number; firstPaintMs?: number; phases?: { claimMs?: number } } } }).__deckhand.metrics);
+    expect(metrics.phases?.claimMs).toBeGreaterThan(2_000); // the held-back confirmation
+    expect(metrics.prepaintMs).toBeLessThan(metrics.firstPaintMs!);
+    // ...and it showed the same slide as mupdf's render that replaced it (grey levels of a
+    // 32×18 reduction differ by a few steps at most, from the different scaling).
+    const compared = await page.evaluate(() => {
+      const w = window as unknown as { __prepainted: number[]; __signature: (c: HTMLCanvasElement) => number[] };
+      const now = w.__signature(document.querySelector<HTMLCanvasElement>("#current")!);
+      const diff = now.reduce((sum, v, i) => sum + Math.abs(v - w.__prepainted[i]!), 0) / now.length;
+      const spread = Math.max(...now) - Math.min(...now);
+      return { diff, spread };
+    });
+    expect(compared.spread).toBeGreaterThan(40); // a slide with content, not a blank
+    expect(compared.diff).toBeLessThan(6);
     await page.screenshot({ path: join(OUTPUT, "stage-pages", "first-paint-ready.png") });
+    // The picture is taken once: a reload renders with mupdf only.
+    await page.reload();
+    await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
+    const again = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { prepaintMs?: number; firstPaintMs?: number } } }).__deckhand.metrics);
+    expect(again.firstPaintMs).toBeGreaterThan(0);
+    expect(again.prepaintMs).toBeUndefined();
+    expect(await page.evaluate(() => sessionStorage.getItem("dh:first-slide"))).toBeNull();
   }, STEP_MS);
 });

@@ -71,6 +71,11 @@ export class Renderer {
     return this.call<string>({ type: "text", page });
   }
 
+  /** Slide `page` at `width` device pixels as a PNG file, encoded in the worker. */
+  picture(page: number, width: number): Promise<Blob> {
+    return this.call<Blob>({ type: "picture", page, width: Math.max(16, Math.round(width)) });
+  }
+
   /** Render slide `page` (or its `clip`, a zoom) at `width` device pixels; cached by slide, clip and width. */
   render(page: number, width: number, priority = 100, clip?: Clip): Promise<RenderResult> {
     const w = Math.max(16, Math.round(width));

@@ -20,6 +20,7 @@ import {
   type ScreenKind,
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
+import { keepFirstSlide, snapshotWidth } from "../lib/first-slide.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { reprDigestToHex, sha256Hex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
@@ -49,6 +50,13 @@ const barEl = $("#progress-bar");
 
 /** How long the presenter's opening waits for the page sizes and labels; past it, it reads them itself. */
 const LAYOUT_WAIT_MS = 2000;
+/**
+ * How much longer it waits for the first slide's picture (usually ready by then: it is made
+ * while the deck is stored and the claim confirmed). A presenter renders its own first slide
+ * 500–750 ms after it opens (bench/client.ts) and paints the picture ~250–400 ms after, so a
+ * longer wait than this would no longer bring the slide sooner.
+ */
+const FIRST_SLIDE_WAIT_MS = 300;
 
 let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
@@ -156,27 +164,38 @@ function joinChunks(): ArrayBuffer {
 type DeckLayout = Parameters<DeckStore["setDeckLayout"]>[1];
 
 /**
- * The deck's page size and labels, measured by the probe worker on its own copy of the bytes
- * while the deck is being stored, so the presenter's skeleton has the slide's final size
- * without a wait after storing. Null when the probe cannot tell (the presenter reads them itself).
+ * What the probe worker reads on its own copy of the bytes while the deck is being stored:
+ * the page size and labels (so the presenter's skeleton has the slide's final size without a
+ * wait after storing) and the first slide rendered to cover this window (lib/first-slide).
+ * Each is null when the probe cannot tell; the presenter then reads or renders it itself.
  */
-function measureLayout(data: ArrayBuffer): Promise<DeckLayout | null> {
+function probeDeck(data: ArrayBuffer): { layout: Promise<DeckLayout | null>; firstSlide: Promise<Blob | null> } {
   const renderer = (probe ??= new Renderer());
-  return renderer
-    .open(data.slice(0), { transfer: true })
-    .then(
-      (opened) => ({ pageSize: opened.firstPage, labels: opened.labels }),
-      () => null,
-    )
-    .finally(() => {
-      renderer.terminate();
-      if (probe === renderer) probe = null;
-    });
+  const opened = renderer.open(data.slice(0), { transfer: true });
+  const layout = opened.then(
+    (deck) => ({ pageSize: deck.firstPage, labels: deck.labels }),
+    () => null,
+  );
+  const firstSlide = opened.then(
+    // (A worker without OffscreenCanvas refuses: the presenter then renders slide 1 itself.)
+    (deck) => renderer.picture(1, snapshotWidth(deck.firstPage)),
+    () => null,
+  );
+  void Promise.allSettled([layout, firstSlide]).then(() => {
+    renderer.terminate();
+    if (probe === renderer) probe = null;
+  });
+  return { layout, firstSlide: firstSlide.catch(() => null) };
 }
 
 async function rememberLayout(deck: DeckRecord, measured: Promise<DeckLayout | null>): Promise<void> {
   const layout = await measured;
   if (layout) await store!.setDeckLayout(deck.id, layout).catch(() => {});
+}
+
+async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | null>): Promise<void> {
+  const picture = await rendered;
+  if (picture) await keepFirstSlide(deck.id, 1, picture);
 }
 
 async function storeAndVerify(data: ArrayBuffer): Promise<DeckRecord> {
@@ -301,6 +320,7 @@ async function run(): Promise<void> {
     let deck = await store.findByHandoff(link.id);
     if (deck?.handoffCompletedAt) return openPresenter(deck);
     let layout: Promise<void> = Promise.resolve();
+    let firstSlide: Promise<void> = Promise.resolve();
     if (!deck) {
       probe ??= new Renderer();
       setProgress(download.total ? download.received / download.total : null);
@@ -308,12 +328,14 @@ async function run(): Promise<void> {
       // For the benchmark: the presenter reports the time from here to its first slide.
       sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
       const data = joinChunks();
-      const measured = measureLayout(data);
+      const probed = probeDeck(data);
       deck = await storeAndVerify(data);
-      layout = rememberLayout(deck, measured);
+      layout = rememberLayout(deck, probed.layout);
+      firstSlide = rememberFirstSlide(deck, probed.firstSlide);
     }
     await complete(deck);
     await Promise.race([layout, new Promise((resolve) => setTimeout(resolve, LAYOUT_WAIT_MS))]);
+    await Promise.race([firstSlide, new Promise((resolve) => setTimeout(resolve, FIRST_SLIDE_WAIT_MS))]);
     const downloadEnd = Number(sessionStorage.getItem("dh:download-end"));
     if (downloadEnd) sessionStorage.setItem("dh:claim-ms", String(performance.timeOrigin + performance.now() - downloadEnd));
     void navigator.storage?.persist?.().catch(() => false);

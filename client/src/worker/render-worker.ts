@@ -145,6 +145,15 @@ async function text(n: number): Promise<string> {
   }
 }
 
+/** Encoded here, off the page's main thread (which is storing the deck meanwhile). */
+async function picture(n: number, width: number): Promise<Blob> {
+  const { bitmap } = await render(n, width);
+  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+  canvas.getContext("2d", { alpha: false })!.drawImage(bitmap, 0, 0);
+  bitmap.close();
+  return await canvas.convertToBlob({ type: "image/png" });
+}
+
 async function attachment(name: string): Promise<Uint8Array | null> {
   const mupdf = await loadMupdf();
   if (!current) return null;
@@ -170,6 +179,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     }
     case "text":
       return reply({ id: request.id, ok: true, result: await text(request.page) });
+    case "picture":
+      return reply({ id: request.id, ok: true, result: await picture(request.page, request.width) });
     case "export": {
       const bytes = writeInkAnnotations(await loadMupdf(), request.data, request.ink);
       return reply({ id: request.id, ok: true, result: bytes }, [bytes.buffer as ArrayBuffer]);
@@ -220,6 +231,8 @@ function priorityOf(request: WorkerRequest): number {
       return 90;
     case "text":
       return 20;
+    case "picture":
+      return 100;
     case "render":
       return request.priority;
   }

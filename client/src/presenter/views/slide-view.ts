@@ -32,6 +32,8 @@ export class SlideView {
   /** The show() running now: a resize waits for it instead of cutting it short. */
   private inflight: Promise<number | null> | null = null;
   page = 0;
+  /** The page a picture handed over from the claim shows until mupdf's own render (see prepaint). */
+  private prepainted = 0;
   /** The region shown (a zoom, rendered sharp by mupdf); null = the whole page. */
   zoom: Clip | null = null;
 
@@ -71,7 +73,7 @@ export class SlideView {
     const zoom = this.zoom;
     if (page !== this.page) {
       this.page = page;
-      this.frame.dataset.state = "skeleton";
+      this.frame.dataset.state = page === this.prepainted ? "prepainted" : "skeleton";
       this.canvas.setAttribute("aria-label", label);
     }
     const renderer = this.renderer();
@@ -92,10 +94,37 @@ export class SlideView {
       if (mine !== this.token) return null;
     }
     paint(this.canvas, final);
+    this.prepainted = 0;
     this.frame.dataset.state = "painted";
     this.frame.dataset.page = String(page);
     this.frame.dataset.zoom = zoom ? `${zoom.x},${zoom.y},${zoom.w},${zoom.h}` : "";
     return exactWidth;
+  }
+
+  /**
+   * Paint `bitmap`, a picture of `page` made elsewhere (lib/first-slide), while the worker
+   * has not rendered it yet: only over the skeleton, only unzoomed, and only when it has at
+   * least the frame's device pixels (scaled down it stays sharp; scaled up it would blur).
+   * The next show() of the page replaces it with mupdf's render at the exact size.
+   */
+  prepaint(page: number, bitmap: ImageBitmap): boolean {
+    const state = this.frame.dataset.state;
+    if ((this.page !== 0 && this.page !== page) || this.zoom || (state !== "skeleton" && state !== "loading")) return false;
+    const box = this.size(page);
+    const w = Math.round(box.w * devicePixelRatioCapped());
+    const h = Math.round(box.h * devicePixelRatioCapped());
+    if (w <= 0 || h <= 0 || bitmap.width + 2 < w) return false;
+    this.canvas.width = w;
+    this.canvas.height = h;
+    const ctx = this.canvas.getContext("2d", { alpha: false });
+    if (!ctx) return false;
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = "high";
+    ctx.drawImage(bitmap, 0, 0, w, h);
+    this.prepainted = page;
+    this.frame.dataset.state = "prepainted";
+    this.frame.dataset.page = String(page);
+    return true;
   }
 
   /** Add the page's own text to the canvas's label once the worker has read it. */

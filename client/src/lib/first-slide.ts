@@ -1,0 +1,80 @@
+/**
+ * @module client/lib/first-slide
+ * The first slide, handed from the claim to the presenter. The start page's probe worker has
+ * mupdf compiled and the deck open anyway (it measures the layout), so it also renders the
+ * first slide at the window's full size while the deck is being stored. The picture rides to
+ * the presenter in this tab's sessionStorage (never to a server), where it is painted the
+ * moment the skeleton has its size — a new page would otherwise wait for its own mupdf to
+ * compile (~200–350 ms) before any slide. The presenter's own render replaces it as soon as
+ * it comes; a picture smaller than the slide's device pixels is never shown (it would blur).
+ */
+import { fitBox } from "./fit.ts";
+
+const KEY = "dh:first-slide";
+/** A snapshot older than this belongs to another claim in this tab, not to the page opening now. */
+const MAX_AGE_MS = 60_000;
+/** Past this, sessionStorage may refuse it anyway (~5 MB); a picture-heavy slide simply goes without. */
+const MAX_CHARS = 3_000_000;
+
+export interface FirstSlide {
+  page: number;
+  bitmap: ImageBitmap;
+}
+
+/** Device pixels to render a page at so that it covers any slide frame of this window. */
+export function snapshotWidth(page: { w: number; h: number }, viewport = { w: innerWidth, h: innerHeight }, dpr = Math.min(devicePixelRatio || 1, 3)): number {
+  return Math.round(fitBox(viewport.w, viewport.h, page.w, page.h).w * dpr);
+}
+
+function dataUrl(blob: Blob): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/**
+ * Keep `picture` (a PNG: lossless, the slide's own pixels) as deck `deckId`'s first slide for
+ * the presenter this tab opens next. False when it could not.
+ */
+export async function keepFirstSlide(deckId: string, page: number, picture: Blob): Promise<boolean> {
+  try {
+    const png = await dataUrl(picture);
+    if (png.length > MAX_CHARS) return false;
+    sessionStorage.setItem(KEY, JSON.stringify({ deck: deckId, page, at: Date.now(), png }));
+    return true;
+  } catch {
+    // Storage full or refused: the presenter renders its first slide itself.
+    return false;
+  }
+}
+
+function takeKept(): { deck?: unknown; page?: unknown; at?: unknown; png?: unknown } | null {
+  try {
+    const text = sessionStorage.getItem(KEY);
+    sessionStorage.removeItem(KEY);
+    const parsed: unknown = text ? JSON.parse(text) : null;
+    return parsed && typeof parsed === "object" ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The kept first slide of `deckId`, decoded, or null; taken once (removed whatever it held). */
+export async function takeFirstSlide(deckId: string): Promise<FirstSlide | null> {
+  const kept = takeKept();
+  if (!kept || kept.deck !== deckId || typeof kept.page !== "number" || typeof kept.png !== "string") return null;
+  if (typeof kept.at !== "number" || Math.abs(Date.now() - kept.at) > MAX_AGE_MS) return null;
+  const match = /^data:image\/png;base64,(.*)$/.exec(kept.png);
+  if (!match) return null;
+  try {
+    const binary = atob(match[1]!);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return { page: kept.page, bitmap: await createImageBitmap(new Blob([bytes], { type: "image/png" })) };
+  } catch {
+    return null;
+  }
+}

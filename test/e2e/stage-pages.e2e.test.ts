@@ -317,4 +317,46 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
     expect(again.prepaintMs).toBeUndefined();
     expect(await page.evaluate(() => sessionStorage.getItem("dh:first-slide"))).toBeNull();
   }, STEP_MS);
+
+  test("a deck claimed again resumes at its slide and never flashes slide 1: the claim leaves no picture then", async () => {
+    const page: Page = session.page;
+    // Present slide 3 of the deck claimed above (this browser keeps its progress)...
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.waitForSelector("body[data-slide='3']", { timeout: 10_000 });
+    const deckId = page.url().split("/").pop()!;
+    await page.waitForFunction(async (id: string) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("deckhand");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const progress = await new Promise<{ slide?: number } | undefined>((resolve) => {
+        const req = db.transaction("progress").objectStore("progress").get(id);
+        req.onsuccess = () => resolve(req.result);
+      });
+      db.close();
+      return progress?.slide === 3;
+    }, deckId, { timeout: 10_000 });
+    // ...then claim a new link of the same deck, its confirmation held back as above so that a
+    // picture would surely have been made by then.
+    const form = new FormData();
+    form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Skeleton.pdf", { type: "application/pdf" }));
+    const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+    await page.route(/\/handoff\/complete$/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      await route.continue();
+    });
+    await page.goto(handoff.url);
+    await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
+    await page.unroute(/\/handoff\/complete$/);
+    expect(page.url()).toEndWith(`/present/${deckId}`);
+    const metrics = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { prepaintMs?: number; phases?: { claimMs?: number } } } }).__deckhand.metrics);
+    expect(metrics.phases?.claimMs).toBeGreaterThan(2_000);
+    expect(metrics.prepaintMs).toBeUndefined();
+    const frames = await page.evaluate(() => (window as unknown as { __frames: { state: string; counter: string }[] }).__frames);
+    expect(frames.filter((f) => f.state === "prepainted")).toEqual([]);
+    for (const f of frames) expect(f.counter).not.toMatch(/^1 \//);
+    expect(await page.evaluate(() => document.body.dataset.slide)).toBe("3");
+  }, STEP_MS);
 });

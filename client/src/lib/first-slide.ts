@@ -3,10 +3,12 @@
  * The first slide, handed from the claim to the presenter. The start page's probe worker has
  * mupdf compiled and the deck open anyway (it measures the layout), so it also renders the
  * first slide at the window's full size while the deck is being stored. The picture rides to
- * the presenter in this tab's sessionStorage (never to a server), where it is painted the
- * moment the skeleton has its size — a new page would otherwise wait for its own mupdf to
+ * the presenter in this tab's sessionStorage (never to a server) with what its frame and
+ * counter need (page size, labels, title), so the presenter paints it as soon as its script
+ * runs, before its storage has opened — a new page would otherwise wait for its own mupdf to
  * compile (~200–350 ms) before any slide. The presenter's own render replaces it as soon as
  * it comes; a picture smaller than the slide's device pixels is never shown (it would blur).
+ * Only slide 1, and only for a deck the presenter will open at slide 1 (the claim checks).
  */
 import { fitBox } from "./fit.ts";
 
@@ -16,7 +18,14 @@ const MAX_AGE_MS = 60_000;
 /** Past this, sessionStorage may refuse it anyway (~5 MB); a picture-heavy slide simply goes without. */
 const MAX_CHARS = 3_000_000;
 
-export interface FirstSlide {
+/** What the presenter's first frame needs besides the picture: the deck record's layout and title. */
+export interface FirstSlideMeta {
+  pageSize: { w: number; h: number };
+  labels: string[];
+  title: string;
+}
+
+export interface FirstSlide extends FirstSlideMeta {
   page: number;
   bitmap: ImageBitmap;
 }
@@ -39,11 +48,11 @@ function dataUrl(blob: Blob): Promise<string> {
  * Keep `picture` (a PNG: lossless, the slide's own pixels) as deck `deckId`'s first slide for
  * the presenter this tab opens next. False when it could not.
  */
-export async function keepFirstSlide(deckId: string, page: number, picture: Blob): Promise<boolean> {
+export async function keepFirstSlide(deckId: string, picture: Blob, meta: FirstSlideMeta): Promise<boolean> {
   try {
     const png = await dataUrl(picture);
     if (png.length > MAX_CHARS) return false;
-    sessionStorage.setItem(KEY, JSON.stringify({ deck: deckId, page, at: Date.now(), png }));
+    sessionStorage.setItem(KEY, JSON.stringify({ deck: deckId, page: 1, at: Date.now(), ...meta, png }));
     return true;
   } catch {
     // Storage full or refused: the presenter renders its first slide itself.
@@ -51,7 +60,17 @@ export async function keepFirstSlide(deckId: string, page: number, picture: Blob
   }
 }
 
-function takeKept(): { deck?: unknown; page?: unknown; at?: unknown; png?: unknown } | null {
+interface Kept {
+  deck?: unknown;
+  page?: unknown;
+  at?: unknown;
+  png?: unknown;
+  pageSize?: { w?: unknown; h?: unknown };
+  labels?: unknown;
+  title?: unknown;
+}
+
+function takeKept(): Kept | null {
   try {
     const text = sessionStorage.getItem(KEY);
     sessionStorage.removeItem(KEY);
@@ -67,13 +86,17 @@ export async function takeFirstSlide(deckId: string): Promise<FirstSlide | null>
   const kept = takeKept();
   if (!kept || kept.deck !== deckId || typeof kept.page !== "number" || typeof kept.png !== "string") return null;
   if (typeof kept.at !== "number" || Math.abs(Date.now() - kept.at) > MAX_AGE_MS) return null;
+  const { w, h } = kept.pageSize ?? {};
+  if (typeof w !== "number" || typeof h !== "number" || !(w > 0 && h > 0)) return null;
+  if (!Array.isArray(kept.labels) || !kept.labels.every((l) => typeof l === "string") || typeof kept.title !== "string") return null;
   const match = /^data:image\/png;base64,(.*)$/.exec(kept.png);
   if (!match) return null;
   try {
     const binary = atob(match[1]!);
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-    return { page: kept.page, bitmap: await createImageBitmap(new Blob([bytes], { type: "image/png" })) };
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: "image/png" }));
+    return { page: kept.page, bitmap, pageSize: { w, h }, labels: kept.labels as string[], title: kept.title };
   } catch {
     return null;
   }

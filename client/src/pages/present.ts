@@ -571,20 +571,26 @@ function noteFirstSlide() {
 }
 
 /**
- * The first slide as the claim rendered it (lib/first-slide), painted over the skeleton while
- * this page's mupdf still compiles; mupdf's own render replaces it. Only when nothing on the
- * slide differs from a plain render of it (no ink, zoom or blank) and the slide is still it.
+ * The first slide as the claim rendered it (lib/first-slide), painted with the counter as soon
+ * as this page runs — before its storage opens and while its mupdf still compiles; mupdf's
+ * own render replaces it. Not when the address asks for another slide, and not once anything
+ * was painted. The deck record read afterwards has the same size, labels and title.
  */
-async function prepaintFirstSlide(taken: Promise<FirstSlide | null>) {
-  const kept = await taken;
-  if (!kept) return;
+function prepaintFirstSlide(kept: FirstSlide) {
+  const asked = Number(new URLSearchParams(location.hash.slice(1)).get("slide"));
   const state = presenter.current;
-  const plain = !state.ink[state.page]?.length && !state.overlays.zoom && state.blank === "none";
-  if (sizes && plain && kept.page === state.page && metrics.firstPaintMs === undefined && currentView.prepaint(kept.page, kept.bitmap)) {
-    requestAnimationFrame(() => {
-      metrics.prepaintMs = performance.now();
-      noteFirstSlide();
-    });
+  const plain = kept.page === state.page && (!asked || asked === kept.page) && !state.overlays.zoom && state.blank === "none";
+  if (plain && metrics.firstPaintMs === undefined) {
+    sizes ??= pageSizes(kept.pageSize);
+    if (kept.labels.length) layout = layoutFromLabels(kept.labels);
+    if (currentView.prepaint(kept.page, kept.bitmap)) {
+      replace(els.title, kept.title);
+      renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, kept.title);
+      requestAnimationFrame(() => {
+        metrics.prepaintMs = performance.now();
+        noteFirstSlide();
+      });
+    }
   }
   kept.bitmap.close();
 }
@@ -625,7 +631,7 @@ async function loadExtras() {
 async function main() {
   const id = deckIdFromPath();
   // Decoded while storage opens: the claim's picture of the first slide, if it left one.
-  const firstSlide = takeFirstSlide(id);
+  void takeFirstSlide(id).then((kept) => kept && prepaintFirstSlide(kept));
   applyLayout(els.stage, presenterLayout);
   $("#btn-swap").hidden = !canPlaceWindows();
   keepScreenOn((status) => (document.body.dataset.wakeLock = status));
@@ -661,7 +667,6 @@ async function main() {
     slideTimes: parseSlideTimes(saved?.slideTimes),
   });
   showSkeleton();
-  void prepaintFirstSlide(firstSlide);
   if (sizes) renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, presenter.current, deck.title);
 
   const found = await store.getDeckWithBytes(id);

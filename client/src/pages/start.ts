@@ -193,9 +193,14 @@ async function rememberLayout(deck: DeckRecord, measured: Promise<DeckLayout | n
   if (layout) await store!.setDeckLayout(deck.id, layout).catch(() => {});
 }
 
-async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | null>): Promise<void> {
-  const picture = await rendered;
-  if (picture) await keepFirstSlide(deck.id, 1, picture);
+/**
+ * Keep the probe's picture of slide 1 for the presenter (lib/first-slide) — unless this deck
+ * was presented in this browser before and the presenter will resume at another slide.
+ */
+async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | null>, measured: Promise<DeckLayout | null>): Promise<void> {
+  const [picture, layout, progress] = await Promise.all([rendered, measured, store!.getProgress(deck.id).catch(() => undefined)]);
+  if (!picture || !layout || (progress && progress.slide !== 1)) return;
+  await keepFirstSlide(deck.id, picture, { ...layout, title: deck.title });
 }
 
 async function storeAndVerify(data: ArrayBuffer): Promise<DeckRecord> {
@@ -331,7 +336,7 @@ async function run(): Promise<void> {
       const probed = probeDeck(data);
       deck = await storeAndVerify(data);
       layout = rememberLayout(deck, probed.layout);
-      firstSlide = rememberFirstSlide(deck, probed.firstSlide);
+      firstSlide = rememberFirstSlide(deck, probed.firstSlide, probed.layout);
     }
     await complete(deck);
     await Promise.race([layout, new Promise((resolve) => setTimeout(resolve, LAYOUT_WAIT_MS))]);

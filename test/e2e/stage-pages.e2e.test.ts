@@ -206,6 +206,23 @@ for (const name of ENGINES) {
   });
 }
 
+/**
+ * Open a handoff link with the claim's confirmation held back 2 s, so that the start page's
+ * probe worker (which compiles mupdf during the download of this small deck) has surely made
+ * its picture of slide 1 by then — how long the start page waits for one is a bound of its
+ * own (FIRST_SLIDE_WAIT_MS) — and wait for the presenter.
+ */
+async function claimHeldBack(page: Page, url: string): Promise<void> {
+  const complete = /\/handoff\/complete$/;
+  await page.route(complete, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await route.continue();
+  });
+  await page.goto(url);
+  await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
+  await page.unroute(complete);
+}
+
 describe("item 11: the first paint after a claim (Chromium: every frame is watched from before the page's scripts)", () => {
   let server: BinaryServer;
   let session: Awaited<ReturnType<typeof launchBrowser>>;
@@ -268,16 +285,7 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
       };
       requestAnimationFrame(watch);
     });
-    // The claim's confirmation is held back a little, so that the probe worker (which compiles
-    // mupdf during the download of this small deck) has surely made its picture of slide 1:
-    // how long the start page waits for one is a bound of its own (FIRST_SLIDE_WAIT_MS).
-    await page.route(/\/handoff\/complete$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await route.continue();
-    });
-    await page.goto(handoff.url);
-    await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
-    await page.unroute(/\/handoff\/complete$/);
+    await claimHeldBack(page, handoff.url);
     const frames = await page.evaluate(() => (window as unknown as { __frames: { state: string; ratio: number; canvasVisible: boolean; canvas: string; expected: string; counter: string }[] }).__frames);
     expect(frames.length).toBeGreaterThan(0);
     // The first visible frame is the skeleton at the final size, or already the first slide
@@ -338,18 +346,12 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
       db.close();
       return progress?.slide === 3;
     }, deckId, { timeout: 10_000 });
-    // ...then claim a new link of the same deck, its confirmation held back as above so that a
-    // picture would surely have been made by then.
+    // ...then claim a new link of the same deck, its confirmation held back so that a picture
+    // would surely have been made by then.
     const form = new FormData();
     form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Skeleton.pdf", { type: "application/pdf" }));
     const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
-    await page.route(/\/handoff\/complete$/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 2_000));
-      await route.continue();
-    });
-    await page.goto(handoff.url);
-    await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
-    await page.unroute(/\/handoff\/complete$/);
+    await claimHeldBack(page, handoff.url);
     expect(page.url()).toEndWith(`/present/${deckId}`);
     const metrics = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { prepaintMs?: number; phases?: { claimMs?: number } } } }).__deckhand.metrics);
     expect(metrics.phases?.claimMs).toBeGreaterThan(2_000);

@@ -583,7 +583,7 @@ function prepaintFirstSlide(kept: FirstSlide) {
   if (plain && metrics.firstPaintMs === undefined) {
     sizes ??= pageSizes(kept.pageSize);
     if (kept.labels.length) layout = layoutFromLabels(kept.labels);
-    if (currentView.prepaint(kept.page, kept.bitmap)) {
+    if (currentView.prepaint(kept.page, kept.bitmap, slideName(layout, kept.page))) {
       replace(els.title, kept.title);
       renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, kept.title);
       requestAnimationFrame(() => {

@@ -107,7 +107,7 @@ export class SlideView {
    * least the frame's device pixels (scaled down it stays sharp; scaled up it would blur).
    * The next show() of the page replaces it with mupdf's render at the exact size.
    */
-  prepaint(page: number, bitmap: ImageBitmap): boolean {
+  prepaint(page: number, bitmap: ImageBitmap, label: string): boolean {
     const state = this.frame.dataset.state;
     if ((this.page !== 0 && this.page !== page) || this.zoom || (state !== "skeleton" && state !== "loading")) return false;
     const box = this.size(page);
@@ -122,6 +122,7 @@ export class SlideView {
     ctx.imageSmoothingQuality = "high";
     ctx.drawImage(bitmap, 0, 0, w, h);
     this.prepainted = page;
+    this.canvas.setAttribute("aria-label", label);
     this.frame.dataset.state = "prepainted";
     this.frame.dataset.page = String(page);
     return true;

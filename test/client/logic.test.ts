@@ -78,6 +78,9 @@ describe("layout and files", () => {
     expect(snapshotWidth({ w: 720, h: 405 }, { w: 1920, h: 1080 }, 2)).toBe(3840);
     // 4:3 in a wide window: the height decides.
     expect(snapshotWidth({ w: 400, h: 300 }, { w: 1920, h: 1080 }, 1)).toBe(1440);
+    // Never past a 4K screen's pixels: a 2560×1440 window at 2× gets 3840 px wide, not 5120.
+    expect(snapshotWidth({ w: 720, h: 405 }, { w: 2560, h: 1440 }, 2)).toBe(3840);
+    expect(snapshotWidth({ w: 720, h: 405 }, { w: 3840, h: 2160 }, 1)).toBe(3840);
   });
   test("a local file is judged by its bytes", () => {
     expect(looksLikePdf(new TextEncoder().encode("%PDF-1.7\n"))).toBe(true);

@@ -30,9 +30,20 @@ export interface FirstSlide extends FirstSlideMeta {
   bitmap: ImageBitmap;
 }
 
-/** Device pixels to render a page at so that it covers any slide frame of this window. */
+/**
+ * Pixels a picture may have at most (a 4K screen's): a 2560×1440 window at 2× would ask for
+ * 15 Mpx, seconds of encoding for a frame that takes two thirds of it at most.
+ */
+const MAX_PIXELS = 3840 * 2160;
+
+/**
+ * Device pixels to render a page at so that it covers any slide frame of this window, up to
+ * MAX_PIXELS (a frame larger than the picture then waits for the presenter's own render).
+ */
 export function snapshotWidth(page: { w: number; h: number }, viewport = { w: innerWidth, h: innerHeight }, dpr = Math.min(devicePixelRatio || 1, 3)): number {
-  return Math.round(fitBox(viewport.w, viewport.h, page.w, page.h).w * dpr);
+  const covering = fitBox(viewport.w, viewport.h, page.w, page.h).w * dpr;
+  const capped = Math.sqrt((MAX_PIXELS * page.w) / page.h);
+  return Math.round(Math.min(covering, capped));
 }
 
 function dataUrl(blob: Blob): Promise<string> {

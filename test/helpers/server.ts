@@ -71,11 +71,27 @@ export async function waitForHealthy(url: string, proc: Subprocess, output: () =
   }
 }
 
+/**
+ * Every temporary directory startBinary made. A suite removes its own with cleanup(); what one
+ * forgot (a restart on the same data dir makes a new working dir, a failed test skips its
+ * teardown) is removed when the test process exits, so runs leave nothing in the temp dir.
+ */
+const madeDirs = new Set<string>();
+process.on("exit", () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function madeDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
+}
+
 export async function startBinary(options: StartOptions = {}): Promise<BinaryServer> {
   const binary = options.binary ?? BINARY;
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-data-"));
-  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), "deckhand-cwd-"));
+  const dataDir = options.dataDir ?? madeDir("deckhand-data-");
+  const cwd = options.cwd ?? madeDir("deckhand-cwd-");
   const port = options.port ?? (await freePort());
   const proc = Bun.spawn([...(options.wrap ?? []), binary, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, ...(options.args ?? [])], {
     cwd,

@@ -74,12 +74,21 @@ export async function waitForHealthy(url: string, proc: Subprocess, output: () =
 /**
  * Every temporary directory startBinary made. A suite removes its own with cleanup(); what one
  * forgot (a restart on the same data dir makes a new working dir, a failed test skips its
- * teardown) is removed when the test process exits, so runs leave nothing in the temp dir.
+ * teardown) is removed after the last test by removeMadeDirs (test/helpers/teardown.ts, a
+ * preload), so runs leave nothing in the temp dir.
  */
 const madeDirs = new Set<string>();
-process.on("exit", () => {
-  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
-});
+
+export function removeMadeDirs(): void {
+  for (const dir of madeDirs) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch (error) {
+      console.error(`could not remove ${dir}: ${(error as Error).message}`);
+    }
+  }
+  madeDirs.clear();
+}
 
 function madeDir(prefix: string): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));

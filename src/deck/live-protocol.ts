@@ -43,6 +43,11 @@ const Seq = Type.Integer({ minimum: 0, description: "Server-assigned, increasing
 export const LivePointer = Type.Object({ x: Coord, y: Coord, r: Type.Number({ minimum: 0, maximum: 100_000 }) }, { description: "Laser dot or spotlight centre and radius" });
 export const LiveRect = Type.Object({ x: Coord, y: Coord, w: Type.Number({ minimum: 0, maximum: 100_000 }), h: Type.Number({ minimum: 0, maximum: 100_000 }) });
 
+/** Strokes of one slide a talk keeps (the schema's `ink.maxItems`). */
+export const MAX_LIVE_INK_STROKES = 2_000;
+/** Numbers in all of one slide's strokes together (≈ 3 MB as JSON): what a talk keeps, saves and sends to a late joiner. */
+export const MAX_LIVE_INK_NUMBERS = 400_000;
+
 export const LiveStroke = Type.Object(
   {
     id: Type.String({ minLength: 1, maxLength: 64 }),
@@ -75,7 +80,7 @@ export const LiveState = Type.Object({
   blank: Type.Union([Type.Literal("none"), Type.Literal("black"), Type.Literal("white")]),
   mode: Type.Union([Type.Literal("normal"), Type.Literal("pointer"), Type.Literal("pen"), Type.Literal("eraser"), Type.Literal("spotlight")]),
   overlays: LiveOverlays,
-  ink: Type.Array(LiveStroke, { maxItems: 2_000, description: "Committed strokes of `page`" }),
+  ink: Type.Array(LiveStroke, { maxItems: MAX_LIVE_INK_STROKES, description: "Committed strokes of `page`" }),
   media: Type.Record(Type.String({ maxLength: 128 }), LiveMediaPlayback, { description: "Playback by media id" }),
   frozen: Type.Boolean(),
   timer: Type.Optional(
@@ -248,16 +253,6 @@ export interface LiveSnapshot {
   state: LiveStateT | null;
 }
 
-/**
- * Apply one presenter message to the snapshot (pure). A `pointer` or `ink` before any state,
- * or an `ink` op for a page other than the shown one, changes nothing but the seq. The seq
- * always advances, so receivers can order every relayed message.
- */
-/** Strokes of one slide a talk keeps (the schema's `ink.maxItems`). */
-export const MAX_LIVE_INK_STROKES = 2_000;
-/** Numbers in all of one slide's strokes together (≈ 3 MB as JSON): what a talk keeps, saves and sends to a late joiner. */
-export const MAX_LIVE_INK_NUMBERS = 400_000;
-
 /** Whether a state's ink is within what a talk keeps: checked by the server before it takes a state or a stroke. */
 export function inkWithinBounds(state: LiveStateT | null): boolean {
   if (!state) return true;
@@ -267,6 +262,11 @@ export function inkWithinBounds(state: LiveStateT | null): boolean {
   return numbers <= MAX_LIVE_INK_NUMBERS;
 }
 
+/**
+ * Apply one presenter message to the snapshot (pure). A `pointer` or `ink` before any state,
+ * or an `ink` op for a page other than the shown one, changes nothing but the seq. The seq
+ * always advances, so receivers can order every relayed message.
+ */
 export function mergeLive(snapshot: LiveSnapshot, message: Static<typeof PresenterStateMessage> | Static<typeof PresenterPointerMessage> | Static<typeof PresenterInkMessage>): LiveSnapshot {
   const seq = snapshot.seq + 1;
   if (message.type === "state") return { seq, state: message.state };

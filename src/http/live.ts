@@ -222,7 +222,6 @@ export function liveController(deps: AppDeps) {
     );
 }
 
-/** The open session of `code`; an unknown code counts against the address. */
 /**
  * The open talk `code` names, for a visitor at `request`'s address: an address blocked for
  * guessing is refused first (429), and an unknown code counts against it. Every door that

@@ -10,7 +10,7 @@
  * it comes; a picture smaller than the slide's device pixels is never shown (it would blur).
  * Only slide 1, and only for a deck the presenter will open at slide 1 (the claim checks).
  */
-import { fitBox } from "./fit.ts";
+import { devicePixelRatioCapped, fitBox } from "./fit.ts";
 
 const KEY = "dh:first-slide";
 /** A snapshot older than this belongs to another claim in this tab, not to the page opening now. */
@@ -40,7 +40,7 @@ const MAX_PIXELS = 3840 * 2160;
  * Device pixels to render a page at so that it covers any slide frame of this window, up to
  * MAX_PIXELS (a frame larger than the picture then waits for the presenter's own render).
  */
-export function snapshotWidth(page: { w: number; h: number }, viewport = { w: innerWidth, h: innerHeight }, dpr = Math.min(devicePixelRatio || 1, 3)): number {
+export function snapshotWidth(page: { w: number; h: number }, viewport = { w: innerWidth, h: innerHeight }, dpr = devicePixelRatioCapped()): number {
   const covering = fitBox(viewport.w, viewport.h, page.w, page.h).w * dpr;
   const capped = Math.sqrt((MAX_PIXELS * page.w) / page.h);
   return Math.round(Math.min(covering, capped));

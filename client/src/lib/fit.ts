@@ -2,6 +2,11 @@
  * @module client/lib/fit
  * Size a slide frame to the largest box of the page's aspect ratio inside its container.
  */
+/** The device pixel ratio slides are rendered at: the screen's, at most 3 (past that, pixels nobody sees). */
+export function devicePixelRatioCapped(): number {
+  return Math.min(window.devicePixelRatio || 1, 3);
+}
+
 export function fitBox(containerW: number, containerH: number, pageW: number, pageH: number): { w: number; h: number } {
   if (containerW <= 0 || containerH <= 0 || pageW <= 0 || pageH <= 0) return { w: 0, h: 0 };
   const scale = Math.min(containerW / pageW, containerH / pageH);

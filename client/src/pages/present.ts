@@ -561,6 +561,11 @@ async function watchOffline() {
   }
 }
 
+/** The slide the address asks for (`#slide=N`), or 0. */
+function slideFromHash(): number {
+  return Number(new URLSearchParams(location.hash.slice(1)).get("slide")) || 0;
+}
+
 /** For the benchmark: the time from the claim's download to the first sharp slide on screen. */
 function noteFirstSlide() {
   if (metrics.firstSlideAfterDownloadMs !== undefined) return;
@@ -577,7 +582,7 @@ function noteFirstSlide() {
  * was painted. The deck record read afterwards has the same size, labels and title.
  */
 function prepaintFirstSlide(kept: FirstSlide) {
-  const asked = Number(new URLSearchParams(location.hash.slice(1)).get("slide"));
+  const asked = slideFromHash();
   const state = presenter.current;
   const plain = kept.page === state.page && (!asked || asked === kept.page) && !state.overlays.zoom && state.blank === "none";
   if (plain && metrics.firstPaintMs === undefined) {
@@ -657,7 +662,7 @@ async function main() {
     ink[page] = parseStrokes(strokes);
     savedInk.set(page, ink[page]!);
   }
-  const fromHash = Number(new URLSearchParams(location.hash.slice(1)).get("slide"));
+  const fromHash = slideFromHash();
   presenter.set({
     ...presenter.current,
     page: fromHash || saved?.slide || 1,

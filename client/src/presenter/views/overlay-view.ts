@@ -8,7 +8,7 @@
  */
 import type { Rect, Stroke } from "../ink.ts";
 import type { Mode, Overlays } from "../state.ts";
-import { devicePixelRatioCapped } from "./slide-view.ts";
+import { devicePixelRatioCapped } from "../../lib/fit.ts";
 import { paintStrokes } from "./ink-paint.ts";
 
 export interface OverlayInput {

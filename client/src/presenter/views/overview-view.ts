@@ -8,7 +8,8 @@
 import { h } from "../../lib/dom.ts";
 import { paint, type Renderer } from "../../lib/renderer.ts";
 import { slideIndexOf, type DeckLayout } from "../deck-layout.ts";
-import { devicePixelRatioCapped, type PageSizes } from "./slide-view.ts";
+import { devicePixelRatioCapped } from "../../lib/fit.ts";
+import type { PageSizes } from "./slide-view.ts";
 
 /** CSS pixels a thumbnail is rendered at: the grid's column width. */
 const THUMB_WIDTH = 280;

@@ -5,13 +5,9 @@
  * frame's device pixels. The canvas carries the slide's text alternative: its label and the
  * text mupdf finds on the page.
  */
-import { sizeFrame } from "../../lib/fit.ts";
+import { devicePixelRatioCapped, sizeFrame } from "../../lib/fit.ts";
 import { paint, type Renderer } from "../../lib/renderer.ts";
 import type { Clip } from "../../worker/protocol.ts";
-
-export function devicePixelRatioCapped(): number {
-  return Math.min(window.devicePixelRatio || 1, 3);
-}
 
 export interface PageSizes {
   get(page: number): { w: number; h: number };

@@ -7,6 +7,7 @@
  * Build the client first (scripts/build-client.ts): the binary embeds its output.
  */
 import { join } from "node:path";
+import { THREAD_MODULES } from "../src/threads.ts";
 import type { BuildInfo } from "./build-info.ts";
 
 const root = join(import.meta.dir, "..");
@@ -20,7 +21,9 @@ export interface CompileOptions {
 
 export async function compile({ outfile, target, info }: CompileOptions): Promise<void> {
   const result = await Bun.build({
-    entrypoints: [join(root, "src", "main.ts")],
+    // Worker threads are entrypoints of their own: `new Worker(url)` finds them inside the
+    // binary only when they are listed here (src/threads.ts).
+    entrypoints: [join(root, "src", "main.ts"), ...THREAD_MODULES.map((module) => join(root, "src", module))],
     target: "bun",
     format: "esm",
     // --minify is reported to break some compiled Elysia apps (its handler analysis reads

@@ -12,7 +12,7 @@
  *              directory): the work any upload path that keeps its promises must do. This is
  *              the baseline of DESIGN §7 ("within 1.1×").
  *     node     Readable.fromWeb(body) → fs.createWriteStream (node streams, no parsing)
- *     busboy   deckhand's receiveMultipartPdf: fromWeb → busboy → createWriteStream, SHA-256
+ *     busboy   deckhand's receiveMultipartPdf: busboy → file, SHA-256 on its own thread
  *     fsync    busboy + LocalBlobStore.commit (fsync file, rename, fsync dir)
  *     pool     busboy + a PdfPool worker validates the file + LocalBlobStore.commit
  * - `DELETE /upload?name=` removes an uploaded file (outside any timing).

@@ -24,6 +24,7 @@ async function writeAll(name: string, parts: Uint8Array[], underPressure: (i: nu
     i++;
   }
   await writer.drained();
+  writer.release();
   closeSync(fd);
   expect(writer.failure).toBeNull();
   return readFileSync(path);
@@ -65,6 +66,58 @@ describe("FileWriter", () => {
     expect(writer.failure).toBeNull();
     expect(writer.blocksAllocated).toBeLessThanOrEqual(4);
     expect(readFileSync(path).equals(Buffer.concat(all))).toBe(true);
+  });
+
+  test("settled: never past a byte that is not yet written, and all of them once drained", async () => {
+    const path = join(dir, "settled.bin");
+    const fd = openSync(path, "wx+");
+    let feeds = 0;
+    const writer = new FileWriter(fd, () => Math.floor(feeds / 5) % 2 === 1);
+    const feed = new Uint8Array(50_000);
+    const all: Uint8Array[] = [];
+    let accepted = 0;
+    const seen: number[] = [];
+    for (let i = 0; i < 60; i++) {
+      feed.fill((i % 250) + 1);
+      await writer.room(feed.length);
+      writer.write(feed);
+      all.push(feed.slice());
+      accepted += feed.length;
+      feeds++;
+      const settled = writer.settled;
+      seen.push(settled);
+      expect(settled).toBeLessThanOrEqual(accepted);
+      // Every settled byte is on file already, and is the byte written there.
+      const onFile = readFileSync(path).subarray(0, settled);
+      expect(onFile.equals(Buffer.concat(all).subarray(0, settled))).toBe(true);
+    }
+    // Synchronous writes settle at once; queued ones lag behind them.
+    expect(seen[0]).toBe(50_000);
+    expect(seen.some((settled, i) => settled < (i + 1) * 50_000)).toBe(true);
+    await writer.drained();
+    expect(writer.settled).toBe(accepted);
+    closeSync(fd);
+  });
+
+  test("blocks released by one upload are reused by the next, with no stale bytes", async () => {
+    const first = await writeAll("first.bin", chunks(40), () => true);
+    expect(first.length).toBeGreaterThan(0);
+    const path = join(dir, "second.bin");
+    const fd = openSync(path, "wx");
+    const writer = new FileWriter(fd, () => true);
+    // Short writes into blocks that held the first upload's bytes.
+    const parts = [new Uint8Array(10).fill(7), new Uint8Array(300_000).fill(9), new Uint8Array(5).fill(3)];
+    for (const part of parts) {
+      for (let offset = 0; offset < part.length; offset += 65_536) {
+        const piece = part.subarray(offset, offset + 65_536);
+        await writer.room(piece.length);
+        writer.write(piece);
+      }
+    }
+    await writer.drained();
+    writer.release();
+    closeSync(fd);
+    expect(readFileSync(path).equals(Buffer.concat(parts))).toBe(true);
   });
 
   test("a write error is kept and later writes are skipped", async () => {

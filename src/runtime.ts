@@ -41,7 +41,7 @@ export function pdfPoolFor(config: Config, logger?: Logger): PdfPool {
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? jsonLogger();
-  const storage = openStorage(config);
+  const storage = openStorage(config, logger);
   const ownPool = options.pdf ? null : pdfPoolFor(config, logger);
   const pdf = options.pdf ?? (ownPool as PdfPool);
   const { sessions, blobs } = storage;

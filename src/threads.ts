@@ -7,7 +7,7 @@
  */
 
 /** Every thread module, relative to src/. */
-export const THREAD_MODULES = ["upload/digest-worker.ts"] as const;
+export const THREAD_MODULES = ["upload/digest-worker.ts", "store/checkpoint-worker.ts"] as const;
 
 export type ThreadModule = (typeof THREAD_MODULES)[number];
 

@@ -19,8 +19,10 @@ import type { BlobStore } from "../handoff/ports/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../handoff/ports/coordination.ts";
 import type { LiveBus } from "../handoff/ports/live.ts";
 import type { LiveSessionRepository } from "../handoff/ports/live-sessions.ts";
+import type { Logger } from "../log.ts";
 import type { RateLimitStore } from "../handoff/ports/rate-limit.ts";
 import type { SessionRepository } from "../handoff/ports/sessions.ts";
+import { WalCheckpointer } from "./checkpointer.ts";
 import { openDatabase } from "./db.ts";
 import { LocalBlobStore } from "./files.ts";
 import { SqliteLiveSessionRepository } from "./live-sessions.ts";
@@ -57,10 +59,13 @@ export function usesDataDirAlone(config: Pick<Config, "databaseUrl" | "storage">
   return config.databaseUrl === null || config.storage === null;
 }
 
+/** The SQLite database's file in the data dir. */
+const DATABASE_FILE = "deckhand.db";
+
 /** The SQLite database of the data dir (created and migrated if need be). */
 export function openDataDir(dataDir: string): Database {
   mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
-  return openDatabase(join(dataDir, "deckhand.db"));
+  return openDatabase(join(dataDir, DATABASE_FILE));
 }
 
 /** Where the bytes go: the data dir, or the bucket of `--storage`. */
@@ -81,7 +86,8 @@ export function openTokenStore(config: Pick<Config, "dataDir" | "databaseUrl">):
   return { tokens: new SqliteTokenRepository(db), ready: async () => {}, close: async () => db.close() };
 }
 
-export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "storage">): Storage {
+/** `logger` hears of background trouble (a failed WAL checkpoint). */
+export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "storage">, logger?: Logger): Storage {
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
   const blobs = openBlobs(config);
   if (config.databaseUrl) {
@@ -102,6 +108,8 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
     };
   }
   const db = openDataDir(config.dataDir);
+  // The log's checkpoints (fsyncs) run on a thread, not on the event loop that writes the rows.
+  const checkpointer = new WalCheckpointer(db, join(config.dataDir, DATABASE_FILE), (message) => logger?.error("wal_checkpoint_failed", { message })).start();
   return {
     sessions: new SqliteSessionRepository(db),
     tokens: new SqliteTokenRepository(db),
@@ -113,6 +121,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
     ready: async () => {},
     close: async () => {
       await blobs.close?.();
+      await checkpointer.stop();
       db.close();
     },
   };

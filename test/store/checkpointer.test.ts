@@ -1,0 +1,150 @@
+import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BACKSTOP_PAGES, WalCheckpointer } from "../../src/store/checkpointer.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { THREAD_MODULES } from "../../src/threads.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "deckhand-wal-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const MiB = 1024 * 1024;
+const walSize = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+
+/** A database as the server opens it, and 2,500 one-row transactions (≈ 5,000 pages of log). */
+function writeRows(path: string, between?: (i: number) => Promise<unknown> | undefined) {
+  const db = openDatabase(path);
+  db.run("CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+  return {
+    db,
+    insert,
+    async run() {
+      for (let i = 0; i < 2_500; i++) {
+        insert.run("x".repeat(2_000));
+        if (between && i % 250 === 249) await between(i);
+      }
+    },
+  };
+}
+
+describe("the WAL is checkpointed on a thread, not by the server's connection", () => {
+  test("the server's connection checkpoints itself only past the backstop: its log grows past SQLite's usual 4 MB", async () => {
+    const path = join(dir, "backstop.db");
+    const { db, run } = writeRows(path);
+    const checkpointer = new WalCheckpointer(db, path);
+    expect((db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint).toBe(BACKSTOP_PAGES);
+    await run();
+    // ≈ 5,000 frames of 4 KiB and more: no checkpoint ran on this connection at 1,000 pages.
+    expect(walSize(path)).toBeGreaterThan(8 * MiB);
+    await checkpointer.stop();
+    db.close();
+  });
+
+  test("checkpoints on the thread copy every frame back, and keep the log small", async () => {
+    const path = join(dir, "thread.db");
+    let checkpointer: WalCheckpointer | null = null;
+    const results: Array<{ log: number; checkpointed: number }> = [];
+    const { db, insert, run } = writeRows(path, async () => results.push(await checkpointer!.checkpoint()));
+    checkpointer = new WalCheckpointer(db, path);
+    await run();
+    expect(results).toHaveLength(10);
+    for (const result of results) {
+      expect(result.log).toBeGreaterThan(0);
+      // Nothing else reads this database: every frame was copied back.
+      expect(result.checkpointed).toBe(result.log);
+    }
+    // The log restarts after each complete checkpoint: it never held much more than 250 rows.
+    expect(walSize(path)).toBeLessThan(4 * MiB);
+    expect((db.query("SELECT count(*) AS n FROM filler").get() as { n: number }).n).toBe(2_500);
+    await checkpointer.stop();
+    insert.finalize();
+    db.close();
+    // The thread's connection was closed first: the server's, the last one, removed the log.
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  test("started, it checkpoints a log past 1,000 pages by itself, and a smaller one not", async () => {
+    const path = join(dir, "timer.db");
+    const db = openDatabase(path);
+    db.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+    /** The log header's checkpoint sequence: it counts the times a commit started the log over. */
+    const restarts = () => new DataView(readFileSync(`${path}-wal`).buffer).getUint32(12);
+    const checkpointer = new WalCheckpointer(db, path).start(20);
+    for (let i = 0; i < 100; i++) insert.run("x".repeat(2_000)); // ≈ 200 pages
+    const before = restarts();
+    await Bun.sleep(300);
+    insert.run("after");
+    const small = restarts();
+    // 15 looks at a log of ≈ 200 pages: none checkpointed it.
+    expect(small).toBe(before);
+    for (let i = 0; i < 700; i++) insert.run("x".repeat(2_000)); // now ≈ 1,600 pages
+    const deadline = performance.now() + 10_000;
+    // Each commit after a complete checkpoint starts the log over; wait for one.
+    while (restarts() === small && performance.now() < deadline) {
+      await Bun.sleep(20);
+      insert.run("poke");
+    }
+    expect(restarts()).toBeGreaterThan(small);
+    // The log file keeps its size when the log starts over: what counts is the frames in it.
+    // ≈ 200 pages after the restart are not checkpointed.
+    const after = restarts();
+    for (let i = 0; i < 100; i++) insert.run("x".repeat(2_000));
+    await Bun.sleep(300);
+    insert.run("later");
+    expect(restarts()).toBe(after);
+    await checkpointer.stop();
+    insert.finalize();
+    db.close();
+  });
+
+  test("a checkpoint a reader kept from copying every frame is finished at the next look, and the log starts over", async () => {
+    const path = join(dir, "unfinished.db");
+    const db = openDatabase(path);
+    db.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+    const restarts = () => new DataView(readFileSync(`${path}-wal`).buffer).getUint32(12);
+    const checkpointer = new WalCheckpointer(db, path);
+    for (let i = 0; i < 600; i++) insert.run("x".repeat(2_000)); // ≈ 1,200 pages
+    // A reader's snapshot: the frames written after it stay in the log while she reads. (The
+    // same happens when the server's connection writes while the thread checkpoints.)
+    const reader = new Database(path, { readonly: true });
+    reader.run("BEGIN");
+    reader.query("SELECT count(*) AS n FROM filler").get();
+    for (let i = 0; i < 5; i++) insert.run("x".repeat(2_000));
+    const partial = await checkpointer.checkpoint();
+    expect(partial.log).toBeGreaterThan(1_000);
+    expect(partial.checkpointed).toBeLessThan(partial.log);
+    reader.run("COMMIT");
+    reader.close();
+    const before = restarts();
+    // A handful of frames is left, far fewer than 1,000: the next look copies them anyway.
+    checkpointer.start(20);
+    const deadline = performance.now() + 10_000;
+    while (restarts() === before && performance.now() < deadline) {
+      await Bun.sleep(20);
+      insert.run("poke");
+    }
+    expect(restarts()).toBeGreaterThan(before);
+    await checkpointer.stop();
+    insert.finalize();
+    db.close();
+  });
+
+  test("a stopped checkpointer refuses further checkpoints, and stopping twice is harmless", async () => {
+    const path = join(dir, "stopped.db");
+    const db = openDatabase(path);
+    const checkpointer = new WalCheckpointer(db, path);
+    await checkpointer.stop();
+    await checkpointer.stop();
+    await expect(checkpointer.checkpoint()).rejects.toThrow("the checkpointer is stopped");
+    db.close();
+  });
+
+  test("every thread module exists where src/threads.ts will look for it", () => {
+    for (const module of THREAD_MODULES) expect(existsSync(join(import.meta.dir, "..", "..", "src", module))).toBe(true);
+  });
+});

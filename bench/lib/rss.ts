@@ -1,7 +1,8 @@
 /**
  * @module bench/lib/rss
  * Resident memory of another process, from /proc/PID/status (Linux): the current VmRSS, the
- * kernel's own high-water mark VmHWM, and a sampler for the peak during an operation.
+ * kernel's own high-water mark VmHWM, and a sampler for the peak during an operation; and its
+ * CPU time (cpuMs), from /proc/PID/stat.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 
@@ -66,3 +67,22 @@ export function sampleRss(pid: number, intervalMs = 5): RssSampler {
     },
   };
 }
+
+/**
+ * CPU time (user + system, ms) of `pid`'s main thread — the event loop — or of the whole
+ * process with `wholeProcess` (its other threads included, not its children), from
+ * /proc/PID/task/PID/stat (Linux). Null where /proc is not there.
+ */
+export function cpuMs(pid: number, wholeProcess = false): number | null {
+  try {
+    const stat = readFileSync(wholeProcess ? `/proc/${pid}/stat` : `/proc/${pid}/task/${pid}/stat`, "utf8");
+    // Fields after the command (which may hold spaces) and its closing parenthesis: utime, stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/** USER_HZ: the unit of /proc's CPU times, 100 on every Linux port in use. */
+const CLOCK_TICKS = 100;

@@ -2,7 +2,7 @@
  * Live presenting across devices, end to end against the compiled binary (issue 11): a
  * presenter (Chromium) claims a deck and goes live; a viewer in Chromium joins by the viewer
  * URL and a viewer in Firefox by typing the code into "Talk code" on the home page (a third, in
- * WebKit, joins by URL, rides through the restart and sees the end); the first two follow
+ * WebKit, joins by URL mid-talk, rides through the restart and sees the end); the first two follow
  * slide changes, a black screen, the laser pointer and a playing video; a phone-sized
  * Chromium context with touch drives the talk from the remote; the server is killed with
  * SIGKILL mid-talk and restarted on the same port and data dir — everyone reconnects and
@@ -156,12 +156,9 @@ describe("live presenting", () => {
     await viewerB.press("Enter");
     await viewerB.waitFor("the viewer page", () => location.pathname.startsWith("/live/"));
     expect(await viewerB.href()).toBe(`${server.url}/live/${code}`);
-    webkitViewer = await launchEngine("webkit", { viewport: { width: 1024, height: 640 } });
-    viewerC = webkitViewer.page;
-    await viewerC.goto(viewerUrl);
-    for (const v of allViewers()) await viewerAt(v, 1);
-    await presenter.waitFor("three viewers counted", () => document.body.dataset.liveViewers === "3", [], 15_000);
-    expect(await presenter.evaluate(() => document.querySelector("#live-counts")?.textContent)).toBe("3 viewers · 0 remotes");
+    for (const v of viewers()) await viewerAt(v, 1);
+    await presenter.waitFor("two viewers counted", () => document.body.dataset.liveViewers === "2", [], 15_000);
+    expect(await presenter.evaluate(() => document.querySelector("#live-counts")?.textContent)).toBe("2 viewers · 0 remotes");
     expect(await presenter.evaluate(() => document.activeElement?.id)).toBe("live-rotate");
     await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     // The deck came once over the network and is kept in IndexedDB.
@@ -172,7 +169,6 @@ describe("live presenting", () => {
     await shot(presenter, "01-presenter-live-panel");
     await shot(viewerA, "02-viewer-chromium-slide-1");
     await shot(viewerB, "02-viewer-firefox-slide-1");
-    await shot(viewerC, "02-viewer-webkit-slide-1");
   });
 
   it("viewers follow slide changes, a black screen and the laser pointer", async () => {
@@ -315,6 +311,21 @@ describe("live presenting", () => {
     await remote.waitFor("the remote shows it pressed", () => document.querySelector("#remote-blank")?.getAttribute("aria-pressed") === "true");
     await remote.click("#remote-blank");
     for (const v of viewers()) await v.waitFor("back from black", () => document.body.dataset.blank === "none");
+  });
+
+  // The WebKit viewer joins after the video. Following the presenter's WebM clip (it loops,
+  // and is paused and seeked) deadlocked WebKitGTK's page for good in about one run in eight
+  // (gdb: the main thread in matroskademux's gst_pad_pause_task, waiting on a streaming thread
+  // blocked behind a sink waiting for preroll) — a GStreamer bug; no WebDriver command answered
+  // again. The exact trigger is not known (README, the e2e suites).
+  it("a third viewer, in WebKit, joins by URL mid-talk and opens at the presenter's slide", async () => {
+    webkitViewer = await launchEngine("webkit", { viewport: { width: 1024, height: 640 } });
+    viewerC = webkitViewer.page;
+    await viewerC.goto(viewerUrl);
+    await viewerAt(viewerC, 4);
+    await presenter.waitFor("three viewers counted", () => document.body.dataset.liveViewers === "3", [], 15_000);
+    expect(await viewerC.evaluate(() => document.body.dataset.deckSource)).toBe("network");
+    await shot(viewerC, "02-viewer-webkit-slide-4");
   });
 
   it("“Allow viewers to save the PDF” shows and hides their Save PDF button", async () => {

@@ -7,7 +7,8 @@ import { follow, MAX_DRIFT_S } from "../../client/src/presenter/media-sync.ts";
 
 /** The parts of an HTMLMediaElement that `follow` reads and drives; `seeks` counts seeks. */
 function element(currentTime: number, { loop = false, paused = true } = {}) {
-  const el = { readyState: 4, currentTime, paused, ended: false, loop, duration: 6, muted: false, seeks: 0 };
+  // deckhand loops by hand (client/lib/media): the flag is on the element's dataset.
+  const el = { readyState: 4, currentTime, paused, ended: false, dataset: loop ? { loop: "true" } : {}, duration: 6, muted: false, seeks: 0 };
   return new Proxy(
     Object.assign(el, {
       play: async () => void (el.paused = false),

@@ -246,7 +246,7 @@ for (const name of ENGINES) {
       await audienceAt(3);
     });
 
-    it("item 1: URL media play on their slide at their rectangle, and are stored for offline use", async () => {
+    it("item 1: URL media play on their slide at their rectangle, loop, and are stored for offline use", async () => {
       await go("Shift+ArrowRight", 5);
       for (const page of [presenter, audience]) {
         await page.waitFor("the URL GIF shown", () => {
@@ -285,6 +285,21 @@ for (const name of ENGINES) {
         { url: "/anim.gif", bytes: animatedGif().length },
         { url: "/clip.webm", bytes: clip.length },
       ]);
+      // The 6-second clip loops, by deckhand's hand (client/lib/media: not the `loop`
+      // attribute, whose SEGMENT seeks hang WebKitGTK): past its end each copy plays from the
+      // start again.
+      for (const page of [presenter, audience]) {
+        await page.evaluate(() => {
+          const v = document.querySelector<HTMLVideoElement>("[data-media='video'] video")!;
+          v.addEventListener("ended", () => (v.dataset.endedOnce = "true"), { once: true });
+        });
+      }
+      for (const page of [presenter, audience]) {
+        await page.waitFor("the URL video to play from the start again after its end", () => {
+          const v = document.querySelector<HTMLVideoElement>("[data-media='video'] video");
+          return !!v && !v.loop && v.dataset.loop === "true" && v.dataset.endedOnce === "true" && !v.paused && v.currentTime < 3;
+        }, [], 20_000);
+      }
       await Bun.sleep(500);
       await shot(presenter, "07-presenter-url-media");
       await shot(audience, "08-audience-url-media");

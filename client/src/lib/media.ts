@@ -135,10 +135,31 @@ function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean, why: 
   }, stored ? STALL_MS.stored : STALL_MS.network);
 }
 
+/**
+ * Loop a medium by hand: at its end, back to the start and on. Not with the `loop` attribute:
+ * WebKitGTK loops with non-flushing SEGMENT seeks (one at every play() too), and such a seek
+ * while the demuxer's thread waits on full queues — a copy paused or just unplaced — blocks
+ * the page's main thread for good (gdb: matroskademux's seek in gst_pad_pause_task, its
+ * streaming thread in gst_data_queue_push). A plain seek at `ended` costs a frame at the
+ * loop point, in every engine, and never that.
+ */
+function loopByHand(el: HTMLMediaElement): void {
+  el.dataset.loop = "true";
+  el.addEventListener("ended", () => {
+    el.currentTime = 0;
+    void el.play().catch(() => {});
+  });
+}
+
+/** Whether a medium loops (by hand: see loopByHand). */
+export function loops(el: Pick<HTMLMediaElement, "dataset">): boolean {
+  return el.dataset.loop === "true";
+}
+
 function element(media: SlideMedia, kind: "video" | "audio" | "image", src: string, role: MediaRole): HTMLElement {
   if (kind === "image") return h("img", { src, alt: "", decoding: "async" });
   const el = h(kind, { src, preload: "auto", playsinline: kind === "video" });
-  el.loop = media.loop;
+  if (media.loop) loopByHand(el);
   // The presenter's copy is silent (the sound is the audience's) and has controls to drive
   // playback; the audience's copy is a clean frame that follows.
   el.muted = role === "presenter";

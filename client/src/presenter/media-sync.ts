@@ -7,6 +7,7 @@
  * now, lets a finished non-looping medium run to its own end, and falls silent and still
  * while the screen is black or white.
  */
+import { loops } from "../lib/media.ts";
 import type { Blank, MediaPlayback } from "./state.ts";
 import { expectedTime } from "./audience.ts";
 
@@ -46,7 +47,7 @@ export function reportMedia(elements: Map<string, HTMLMediaElement>, autoplay: S
 /** The position to seek to for `target` seconds in a medium that may loop. */
 function wrap(el: HTMLMediaElement, target: number): number {
   const d = el.duration;
-  if (el.loop && Number.isFinite(d) && d > 0) return target % d;
+  if (loops(el) && Number.isFinite(d) && d > 0) return target % d;
   return Number.isFinite(d) && d > 0 ? Math.min(target, d) : target;
 }
 
@@ -58,7 +59,7 @@ function wrap(el: HTMLMediaElement, target: number): number {
 function drift(el: HTMLMediaElement, target: number): number {
   const apart = Math.abs(el.currentTime - target);
   const d = el.duration;
-  return el.loop && Number.isFinite(d) && d > 0 ? Math.min(apart, d - apart) : apart;
+  return loops(el) && Number.isFinite(d) && d > 0 ? Math.min(apart, d - apart) : apart;
 }
 
 /** Whether the browser refused sound for this element (autoplay policy): it stays muted. */

@@ -21,9 +21,13 @@ export const NOTES = {
   4: "Ask for questions. Mention `deckhand check`.",
 } as const;
 
-/** The 2-second clip the presentation deck plays on slide 3. */
+/**
+ * The 2-second clip the presentation deck plays on slide 3, with a duration and cues: WebKit
+ * (GStreamer) cannot seek in MediaRecorder's raw output, and the live suite's WebKit viewer
+ * follows the presenter's seeks.
+ */
 export function recordClip(page: Page): Promise<Uint8Array> {
-  return recordClipOf(page, { name: "clip.webm", seconds: 2 });
+  return recordClipOf(page, { name: "clip-cues.webm", seconds: 2, remux: true });
 }
 
 const SLIDES = [

@@ -30,6 +30,42 @@ function writeRows(path: string, between?: (i: number) => Promise<unknown> | und
   };
 }
 
+/**
+ * A fresh database as the server opens it, with a filler table: `rows(n)` commits n rows of
+ * ≈ 2 pages each; `restarts()` reads the log header's checkpoint sequence, which counts the
+ * times a commit started the log over; `pokeUntilRestart(from)` commits a row every 20 ms
+ * until the log starts over after `from` (a commit after a complete checkpoint does), or 10 s.
+ */
+function fillerDatabase(name: string) {
+  const path = join(dir, name);
+  const db = openDatabase(path);
+  db.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
+  const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
+  const restarts = () => new DataView(readFileSync(`${path}-wal`).buffer).getUint32(12);
+  return {
+    path,
+    db,
+    restarts,
+    rows(n: number) {
+      for (let i = 0; i < n; i++) insert.run("x".repeat(2_000));
+    },
+    poke() {
+      insert.run("poke");
+    },
+    async pokeUntilRestart(from: number) {
+      const deadline = performance.now() + 10_000;
+      while (restarts() === from && performance.now() < deadline) {
+        await Bun.sleep(20);
+        insert.run("poke");
+      }
+    },
+    close() {
+      insert.finalize();
+      db.close();
+    },
+  };
+}
+
 describe("the WAL is checkpointed on a thread, not by the server's connection", () => {
   test("the server's connection checkpoints itself only past the backstop: its log grows past SQLite's usual 4 MB", async () => {
     const path = join(dir, "backstop.db");
@@ -67,54 +103,39 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
   });
 
   test("started, it checkpoints a log past 1,000 pages by itself, and a smaller one not", async () => {
-    const path = join(dir, "timer.db");
-    const db = openDatabase(path);
-    db.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
-    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
-    /** The log header's checkpoint sequence: it counts the times a commit started the log over. */
-    const restarts = () => new DataView(readFileSync(`${path}-wal`).buffer).getUint32(12);
+    const { db, path, restarts, rows, poke, pokeUntilRestart, close } = fillerDatabase("timer.db");
     const checkpointer = new WalCheckpointer(db, path).start(20);
-    for (let i = 0; i < 100; i++) insert.run("x".repeat(2_000)); // ≈ 200 pages
+    rows(100); // ≈ 200 pages
     const before = restarts();
     await Bun.sleep(300);
-    insert.run("after");
+    poke();
     const small = restarts();
     // 15 looks at a log of ≈ 200 pages: none checkpointed it.
     expect(small).toBe(before);
-    for (let i = 0; i < 700; i++) insert.run("x".repeat(2_000)); // now ≈ 1,600 pages
-    const deadline = performance.now() + 10_000;
-    // Each commit after a complete checkpoint starts the log over; wait for one.
-    while (restarts() === small && performance.now() < deadline) {
-      await Bun.sleep(20);
-      insert.run("poke");
-    }
+    rows(700); // now ≈ 1,600 pages
+    await pokeUntilRestart(small);
     expect(restarts()).toBeGreaterThan(small);
     // The log file keeps its size when the log starts over: what counts is the frames in it.
     // ≈ 200 pages after the restart are not checkpointed.
     const after = restarts();
-    for (let i = 0; i < 100; i++) insert.run("x".repeat(2_000));
+    rows(100);
     await Bun.sleep(300);
-    insert.run("later");
+    poke();
     expect(restarts()).toBe(after);
     await checkpointer.stop();
-    insert.finalize();
-    db.close();
+    close();
   });
 
   test("a checkpoint a reader kept from copying every frame is finished at the next look, and the log starts over", async () => {
-    const path = join(dir, "unfinished.db");
-    const db = openDatabase(path);
-    db.run("CREATE TABLE filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
-    const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
-    const restarts = () => new DataView(readFileSync(`${path}-wal`).buffer).getUint32(12);
+    const { db, path, restarts, rows, pokeUntilRestart, close } = fillerDatabase("unfinished.db");
     const checkpointer = new WalCheckpointer(db, path);
-    for (let i = 0; i < 600; i++) insert.run("x".repeat(2_000)); // ≈ 1,200 pages
+    rows(600); // ≈ 1,200 pages
     // A reader's snapshot: the frames written after it stay in the log while she reads. (The
     // same happens when the server's connection writes while the thread checkpoints.)
     const reader = new Database(path, { readonly: true });
     reader.run("BEGIN");
     reader.query("SELECT count(*) AS n FROM filler").get();
-    for (let i = 0; i < 5; i++) insert.run("x".repeat(2_000));
+    rows(5);
     const partial = await checkpointer.checkpoint();
     expect(partial.log).toBeGreaterThan(1_000);
     expect(partial.checkpointed).toBeLessThan(partial.log);
@@ -123,15 +144,10 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
     const before = restarts();
     // A handful of frames is left, far fewer than 1,000: the next look copies them anyway.
     checkpointer.start(20);
-    const deadline = performance.now() + 10_000;
-    while (restarts() === before && performance.now() < deadline) {
-      await Bun.sleep(20);
-      insert.run("poke");
-    }
+    await pokeUntilRestart(before);
     expect(restarts()).toBeGreaterThan(before);
     await checkpointer.stop();
-    insert.finalize();
-    db.close();
+    close();
   });
 
   test("a stopped checkpointer refuses further checkpoints, and stopping twice is harmless", async () => {

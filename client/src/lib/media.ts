@@ -114,24 +114,32 @@ export interface MountedMedia {
   box: HTMLElement;
   /** The playing element, or null when nothing can play. */
   element: HTMLElement | null;
+  /** What the presenter is told if the element cannot play: it depends on where it loads from. */
+  why?: string;
 }
 
-/** Show a playback failure: a tag for the presenter, nothing (the slide) for the audience. */
-export function failMedium(mounted: MountedMedia, role: MediaRole, detail: string): void {
+/** Why a stored medium cannot play. */
+const DAMAGED = "Its file is damaged or in a format this browser cannot play.";
+
+/**
+ * Show a playback failure: a tag for the presenter with the medium's own reason (a stored
+ * file, or a network medium whose server is gone), nothing (the slide) for the audience.
+ */
+export function failMedium(mounted: MountedMedia, role: MediaRole): void {
   mounted.element?.remove();
   mounted.element = null;
   mounted.box.dataset.state = "failed";
-  if (role === "presenter") mounted.box.replaceChildren(mediaNote(`${labelOf(mounted.media, kindOf(mounted.media))} cannot play.`, detail));
+  if (role === "presenter") mounted.box.replaceChildren(mediaNote(`${labelOf(mounted.media, kindOf(mounted.media))} cannot play.`, mounted.why ?? DAMAGED));
   else mounted.box.replaceChildren();
 }
 
-function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean, why: string) {
+function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean) {
   const el = entry.element;
   if (!(el instanceof HTMLMediaElement || el instanceof HTMLImageElement)) return;
   setTimeout(() => {
     if (!entry.box.isConnected || entry.element !== el) return;
     const loaded = el instanceof HTMLMediaElement ? el.readyState >= 1 : el.complete && el.naturalWidth > 0;
-    if (!loaded) failMedium(entry, role, why);
+    if (!loaded) failMedium(entry, role);
   }, stored ? STALL_MS.stored : STALL_MS.network);
 }
 
@@ -201,12 +209,10 @@ export async function mountMedia(
     }
     box.dataset.source = source.stored ? "stored" : "network";
     entry.element = element(media, kind, source.src, ctx.role);
-    const why = source.stored
-      ? "Its file is damaged or in a format this browser cannot play."
-      : "Not stored for offline use, and its server cannot be reached now: it plays when online.";
-    entry.element.addEventListener("error", () => failMedium(entry, ctx.role, why), { once: true });
+    entry.why = source.stored ? DAMAGED : "Not stored for offline use, and its server cannot be reached now: it plays when online.";
+    entry.element.addEventListener("error", () => failMedium(entry, ctx.role), { once: true });
     box.append(entry.element);
-    watchStall(entry, ctx.role, source.stored, why);
+    watchStall(entry, ctx.role, source.stored);
   }
   if (!isCurrent()) return [];
   layer.replaceChildren(...mounted.map((m) => m.box));

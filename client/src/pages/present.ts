@@ -234,7 +234,8 @@ async function mountPageMedia(page: number) {
     if (m.media.autoplay) {
       autoplay.add(m.media.id);
       void m.element.play().catch((error: { name?: string }) => {
-        if (error?.name === "NotSupportedError") failMedium(m, "presenter", "Its file is damaged or in a format this browser cannot play.");
+        // The load failed: a damaged stored file, or a network medium whose server is gone.
+        if (error?.name === "NotSupportedError") failMedium(m, "presenter");
       });
     }
   }

@@ -37,7 +37,8 @@ let pressureUntil = 0;
 /** Blocks of finished uploads, for the next ones. */
 const spareBlocks: Uint8Array<ArrayBuffer>[] = [];
 
-function writeAllAt(fd: number, data: Uint8Array, position: number): Promise<void> {
+/** Write all of `data` at `position` of `fd`, on the I/O threads. */
+export function writeAllAt(fd: number, data: Uint8Array, position: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const from = (offset: number) =>
       write(fd, data, offset, data.length - offset, position + offset, (error, written) => {

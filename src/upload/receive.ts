@@ -6,12 +6,12 @@
  * upload routes take the raw request and feed it to busboy chunk by chunk (reading the web
  * stream directly; `Readable.fromWeb` piping cost ~1.6× the time in bench/upload.ts).
  */
-import { closeSync, fdatasync, open, write } from "node:fs";
+import { closeSync, fdatasync, open } from "node:fs";
 import Busboy from "@fastify/busboy";
 import { AppError, storageFailure } from "../errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import { digestAsWritten, type FileDigestJob } from "./digest-thread.ts";
-import { FileWriter } from "./file-writer.ts";
+import { FileWriter, writeAllAt } from "./file-writer.ts";
 import type { ReceivedUpload } from "../handoff/service.ts";
 import type { BlobStore, ScratchFile, TempFile } from "../handoff/ports/blobs.ts";
 
@@ -206,16 +206,17 @@ export async function receiveBytes<T extends ScratchFile = TempFile>(bytes: Uint
   let fd = -1;
   try {
     fd = await openNew(temp.path);
-    await writeAll(fd, bytes);
+    await writeAllAt(fd, bytes, 0);
     const sha256 = await digestAsWritten(fd).finish(bytes.length);
+    const written = fd;
+    fd = -1;
+    closeSync(written);
     return { temp, bytes: bytes.length, sha256, uploadName };
   } catch (error) {
+    // Closed first: a file still open cannot be removed everywhere (Windows).
     if (fd !== -1) closeSync(fd);
-    fd = -1;
     await temp.discard();
     throw storageFailure(error);
-  } finally {
-    if (fd !== -1) closeSync(fd);
   }
 }
 
@@ -225,15 +226,4 @@ export async function receiveBytes<T extends ScratchFile = TempFile>(bytes: Uint
  */
 function openNew(path: string): Promise<number> {
   return new Promise((resolve, reject) => open(path, "wx+", (error, fd) => (error ? reject(error) : resolve(fd))));
-}
-
-/** Write all of `data` at the start of `fd`, on the I/O threads. */
-function writeAll(fd: number, data: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const from = (offset: number) => {
-      if (offset >= data.length) return resolve();
-      write(fd, data, offset, data.length - offset, offset, (error, written) => (error ? reject(error) : from(offset + written)));
-    };
-    from(0);
-  });
 }

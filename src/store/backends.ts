@@ -59,13 +59,10 @@ export function usesDataDirAlone(config: Pick<Config, "databaseUrl" | "storage">
   return config.databaseUrl === null || config.storage === null;
 }
 
-/** The SQLite database's file in the data dir. */
-const DATABASE_FILE = "deckhand.db";
-
 /** The SQLite database of the data dir (created and migrated if need be). */
 export function openDataDir(dataDir: string): Database {
   mkdirSync(dataDir, { recursive: true, mode: DIR_MODE });
-  return openDatabase(join(dataDir, DATABASE_FILE));
+  return openDatabase(join(dataDir, "deckhand.db"));
 }
 
 /** Where the bytes go: the data dir, or the bucket of `--storage`. */
@@ -109,7 +106,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
   }
   const db = openDataDir(config.dataDir);
   // The log's checkpoints (fsyncs) run on a thread, not on the event loop that writes the rows.
-  const checkpointer = new WalCheckpointer(db, join(config.dataDir, DATABASE_FILE), (message) => logger?.error("wal_checkpoint_failed", { message })).start();
+  const checkpointer = new WalCheckpointer(db, (message) => logger?.error("wal_checkpoint_failed", { message })).start();
   return {
     sessions: new SqliteSessionRepository(db),
     tokens: new SqliteTokenRepository(db),

@@ -47,12 +47,12 @@ export class WalCheckpointer {
   private stopped = false;
 
   /**
-   * `db` is the server's connection (its auto-checkpoint is set to the backstop here); `path`
-   * its file. `onError` hears of a failed checkpoint (the backstop still bounds the log).
+   * `db` is the server's connection (its auto-checkpoint is set to the backstop here; the
+   * thread opens its file). `onError` hears of a failed checkpoint (the backstop still bounds
+   * the log).
    */
   constructor(
     private readonly db: Database,
-    private readonly path: string,
     private readonly onError: (message: string) => void = () => {},
   ) {
     db.run(`PRAGMA wal_autocheckpoint = ${BACKSTOP_PAGES}`);
@@ -79,7 +79,7 @@ export class WalCheckpointer {
   /** One checkpoint at a time: a call while one runs shares it. */
   private run(minFrames: number): Promise<CheckpointResult> {
     if (this.stopped) return Promise.reject(new Error("the checkpointer is stopped"));
-    this.running ??= this.ask({ op: "checkpoint", path: this.path, minFrames }).finally(() => {
+    this.running ??= this.ask({ op: "checkpoint", path: this.db.filename, minFrames }).finally(() => {
       this.running = null;
     });
     return this.running;

@@ -13,23 +13,6 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const MiB = 1024 * 1024;
 const walSize = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
 
-/** A database as the server opens it, and 2,500 one-row transactions (≈ 5,000 pages of log). */
-function writeRows(path: string, between?: (i: number) => Promise<unknown> | undefined) {
-  const db = openDatabase(path);
-  db.run("CREATE TABLE IF NOT EXISTS filler (id INTEGER PRIMARY KEY, body TEXT NOT NULL)");
-  const insert = db.prepare("INSERT INTO filler (body) VALUES (?)");
-  return {
-    db,
-    insert,
-    async run() {
-      for (let i = 0; i < 2_500; i++) {
-        insert.run("x".repeat(2_000));
-        if (between && i % 250 === 249) await between(i);
-      }
-    },
-  };
-}
-
 /**
  * A fresh database as the server opens it, with a filler table: `rows(n)` commits n rows of
  * ≈ 2 pages each; `restarts()` reads the log header's checkpoint sequence, which counts the
@@ -68,25 +51,24 @@ function fillerDatabase(name: string) {
 
 describe("the WAL is checkpointed on a thread, not by the server's connection", () => {
   test("the server's connection checkpoints itself only past the backstop: its log grows past SQLite's usual 4 MB", async () => {
-    const path = join(dir, "backstop.db");
-    const { db, run } = writeRows(path);
-    const checkpointer = new WalCheckpointer(db, path);
+    const { db, path, rows, close } = fillerDatabase("backstop.db");
+    const checkpointer = new WalCheckpointer(db);
     expect((db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint).toBe(BACKSTOP_PAGES);
-    await run();
+    rows(2_500);
     // ≈ 5,000 frames of 4 KiB and more: no checkpoint ran on this connection at 1,000 pages.
     expect(walSize(path)).toBeGreaterThan(8 * MiB);
     await checkpointer.stop();
-    db.close();
+    close();
   });
 
   test("checkpoints on the thread copy every frame back, and keep the log small", async () => {
-    const path = join(dir, "thread.db");
-    let checkpointer: WalCheckpointer | null = null;
+    const { db, path, rows, close } = fillerDatabase("thread.db");
+    const checkpointer = new WalCheckpointer(db);
     const results: Array<{ log: number; checkpointed: number }> = [];
-    const { db, insert, run } = writeRows(path, async () => results.push(await checkpointer!.checkpoint()));
-    checkpointer = new WalCheckpointer(db, path);
-    await run();
-    expect(results).toHaveLength(10);
+    for (let i = 0; i < 10; i++) {
+      rows(250);
+      results.push(await checkpointer.checkpoint());
+    }
     for (const result of results) {
       expect(result.log).toBeGreaterThan(0);
       // Nothing else reads this database: every frame was copied back.
@@ -96,15 +78,14 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
     expect(walSize(path)).toBeLessThan(4 * MiB);
     expect((db.query("SELECT count(*) AS n FROM filler").get() as { n: number }).n).toBe(2_500);
     await checkpointer.stop();
-    insert.finalize();
-    db.close();
+    close();
     // The thread's connection was closed first: the server's, the last one, removed the log.
     expect(existsSync(`${path}-wal`)).toBe(false);
   });
 
   test("started, it checkpoints a log past 1,000 pages by itself, and a smaller one not", async () => {
-    const { db, path, restarts, rows, poke, pokeUntilRestart, close } = fillerDatabase("timer.db");
-    const checkpointer = new WalCheckpointer(db, path).start(20);
+    const { db, restarts, rows, poke, pokeUntilRestart, close } = fillerDatabase("timer.db");
+    const checkpointer = new WalCheckpointer(db).start(20);
     rows(100); // ≈ 200 pages
     const before = restarts();
     await Bun.sleep(300);
@@ -128,7 +109,7 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
 
   test("a checkpoint a reader kept from copying every frame is finished at the next look, and the log starts over", async () => {
     const { db, path, restarts, rows, pokeUntilRestart, close } = fillerDatabase("unfinished.db");
-    const checkpointer = new WalCheckpointer(db, path);
+    const checkpointer = new WalCheckpointer(db);
     rows(600); // ≈ 1,200 pages
     // A reader's snapshot: the frames written after it stay in the log while she reads. (The
     // same happens when the server's connection writes while the thread checkpoints.)
@@ -153,7 +134,7 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
   test("a stopped checkpointer refuses further checkpoints, and stopping twice is harmless", async () => {
     const path = join(dir, "stopped.db");
     const db = openDatabase(path);
-    const checkpointer = new WalCheckpointer(db, path);
+    const checkpointer = new WalCheckpointer(db);
     await checkpointer.stop();
     await checkpointer.stop();
     await expect(checkpointer.checkpoint()).rejects.toThrow("the checkpointer is stopped");

@@ -20,6 +20,7 @@
  * its page faults on every first write into it.
  */
 import { write, writeSync } from "node:fs";
+import { BufferPool } from "./buffer-pool.ts";
 
 /** Bytes per asynchronous disk write: large enough to keep syscalls few, small enough to reuse. */
 const BLOCK_BYTES = 256 * 1024;
@@ -35,7 +36,7 @@ const SPARE_BLOCKS = 16;
 /** Until when the process's uploads write asynchronously (performance.now() ms). */
 let pressureUntil = 0;
 /** Blocks of finished uploads, for the next ones. */
-const spareBlocks: Uint8Array<ArrayBuffer>[] = [];
+const blocks = new BufferPool(BLOCK_BYTES, SPARE_BLOCKS);
 
 /** Write all of `data` at `position` of `fd`, on the I/O threads. */
 export function writeAllAt(fd: number, data: Uint8Array, position: number): Promise<void> {
@@ -142,7 +143,7 @@ export class FileWriter {
 
   private newBlock(): Uint8Array<ArrayBuffer> {
     this.created++;
-    return spareBlocks.pop() ?? new Uint8Array(BLOCK_BYTES);
+    return new Uint8Array(blocks.take());
   }
 
   /**
@@ -155,7 +156,7 @@ export class FileWriter {
 
   /** Done with this writer (after `drained()`): its blocks go to the next upload. */
   release(): void {
-    for (const block of this.free.splice(0)) if (spareBlocks.length < SPARE_BLOCKS) spareBlocks.push(block);
+    for (const block of this.free.splice(0)) blocks.give(block.buffer);
   }
 
   private flush(): void {

@@ -10,6 +10,11 @@
  * Nothing is copied between the threads and nothing queues in memory: a message is a file
  * descriptor and a length, and the thread reads at its own pace through one 1 MiB buffer.
  *
+ * An upload received whole in memory (upload/receive) is hashed from its buffer instead: the
+ * buffer is transferred to the thread and back, so the bytes are neither copied nor read again.
+ * (Writing it on this thread too was slower at 32 concurrent uploads: one thread for every
+ * upload's write and hash became the bottleneck; Bun's I/O threads write it instead.)
+ *
  * A job must end (`finish` or `drop`, both answered) before its descriptor is closed.
  */
 import { startThread } from "../threads.ts";
@@ -19,12 +24,15 @@ const ADVANCE_BYTES = 256 * 1024;
 
 export type DigestRequest =
   | { op: "advance" | "finish"; id: number; fd: number; to: number }
-  | { op: "drop"; id: number };
+  | { op: "drop"; id: number }
+  | { op: "bytes"; id: number; buffer: ArrayBuffer; offset: number; length: number };
 
-export type DigestReply = { id: number; sha256: string } | { id: number; error: string } | { id: number; dropped: true };
+type DigestDone = { id: number; sha256: string; buffer?: ArrayBuffer };
+
+export type DigestReply = DigestDone | { id: number; error: string } | { id: number; dropped: true };
 
 interface Waiter {
-  resolve(sha256: string): void;
+  resolve(reply: DigestDone): void;
   reject(error: Error): void;
 }
 
@@ -51,7 +59,7 @@ class DigestThread {
       if (!waiter) return;
       this.waiting.delete(reply.id);
       if ("error" in reply) waiter.reject(new Error(`SHA-256 of the upload failed: ${reply.error}`));
-      else waiter.resolve("sha256" in reply ? reply.sha256 : "");
+      else waiter.resolve("sha256" in reply ? reply : { id: reply.id, sha256: "" });
     };
     worker.onerror = (event) => this.lost(worker, new Error(`the SHA-256 thread failed: ${event.message}`));
     worker.addEventListener("close", () => this.lost(worker, new Error("the SHA-256 thread stopped")));
@@ -73,11 +81,7 @@ class DigestThread {
     let ended = false;
     const ask = <T>(request: DigestRequest, map: (value: string) => T): Promise<T> => {
       ended = true;
-      if (this.worker !== worker) return Promise.reject(new Error("the SHA-256 thread stopped"));
-      return new Promise<T>((resolve, reject) => {
-        this.waiting.set(id, { resolve: (value) => resolve(map(value)), reject });
-        worker.postMessage(request);
-      });
+      return this.ask(worker, request).then((reply) => map(reply.sha256));
     };
     return {
       advance: (written) => {
@@ -97,6 +101,24 @@ class DigestThread {
       },
     };
   }
+
+  /** Send `request` to `worker` (transferring `transfer`) and wait for its reply. */
+  private ask(worker: Worker, request: DigestRequest, transfer: Transferable[] = []): Promise<DigestDone> {
+    if (this.worker !== worker) return Promise.reject(new Error("the SHA-256 thread stopped"));
+    return new Promise((resolve, reject) => {
+      this.waiting.set(request.id, { resolve, reject });
+      worker.postMessage(request, transfer);
+    });
+  }
+
+  /** See `digestBytes`. */
+  async digestBytes(bytes: Uint8Array<ArrayBuffer>): Promise<{ sha256: string; buffer: ArrayBuffer }> {
+    const worker = (this.worker ??= this.start());
+    const request: DigestRequest = { op: "bytes", id: this.nextId++, buffer: bytes.buffer, offset: bytes.byteOffset, length: bytes.byteLength };
+    const reply = await this.ask(worker, request, [bytes.buffer]);
+    if (!reply.buffer) throw new Error("the SHA-256 thread kept the buffer");
+    return { sha256: reply.sha256, buffer: reply.buffer };
+  }
 }
 
 const thread = new DigestThread();
@@ -104,4 +126,12 @@ const thread = new DigestThread();
 /** Start hashing the file open at `fd` as it is written (see the module comment). */
 export function digestAsWritten(fd: number): FileDigestJob {
   return thread.begin(fd);
+}
+
+/**
+ * The SHA-256 of `bytes` on the thread, without a copy: their buffer is detached until this
+ * settles and comes back as `buffer` (lost if the thread fails: allocate a new one then).
+ */
+export function digestBytes(bytes: Uint8Array<ArrayBuffer>): Promise<{ sha256: string; buffer: ArrayBuffer }> {
+  return thread.digestBytes(bytes);
 }

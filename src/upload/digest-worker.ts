@@ -3,7 +3,8 @@
  * The thread behind upload/digest-thread: SHA-256 of files that are still being written,
  * read back from the page cache through the descriptor the upload writes with (threads share
  * the process's descriptors). Messages are handled in order, so a job's reads never pass its
- * `to`, which the receiving thread only moves past bytes already written.
+ * `to`, which the receiving thread only moves past bytes already written. A whole upload in
+ * memory comes as its buffer (transferred, not copied) and goes back with its digest.
  *
  * Started by src/threads.ts (the compiled binary carries it as an entrypoint of its own).
  */
@@ -47,6 +48,13 @@ function catchUp(job: Job, to: number): void {
 
 self.onmessage = (event: MessageEvent<DigestRequest>) => {
   const message = event.data;
+  if (message.op === "bytes") {
+    const hash = new Bun.CryptoHasher("sha256");
+    hash.update(new Uint8Array(message.buffer, message.offset, message.length));
+    // The buffer goes back to its owner, which reuses it.
+    self.postMessage({ id: message.id, sha256: hash.digest("hex"), buffer: message.buffer } satisfies DigestReply, [message.buffer]);
+    return;
+  }
   if (message.op === "drop") {
     jobs.delete(message.id);
     self.postMessage({ id: message.id, dropped: true } satisfies DigestReply);

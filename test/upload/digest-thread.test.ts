@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { digestAsWritten } from "../../src/upload/digest-thread.ts";
+import { digestAsWritten, digestBytes } from "../../src/upload/digest-thread.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-digest-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -91,5 +91,23 @@ describe("SHA-256 on its own thread, read back behind the writer", () => {
     }
     const bytes = randomBytes(50_000);
     expect(await writeAndHash("after-failure.bin", bytes, 4096)).toBe(sha256(bytes));
+  });
+
+  test("bytes lent whole: the digest of the slice, the buffer back intact, detached meanwhile; lends at once each right", async () => {
+    const buffer = new ArrayBuffer(2 * 1024 * 1024);
+    const whole = new Uint8Array(buffer);
+    whole.set(randomBytes(whole.length));
+    const kept = whole.slice();
+    const slice = new Uint8Array(buffer, 12_345, 1_000_000);
+    const lent = digestBytes(slice);
+    expect(buffer.byteLength).toBe(0); // transferred, not copied
+    const { sha256: digest, buffer: back } = await lent;
+    expect(digest).toBe(sha256(kept.subarray(12_345, 12_345 + 1_000_000)));
+    expect(back.byteLength).toBe(2 * 1024 * 1024);
+    expect(new Uint8Array(back).every((byte, i) => byte === kept[i])).toBe(true);
+
+    const many = Array.from({ length: 16 }, (_, i) => randomBytes(10_000 + i * 50_000));
+    const answers = await Promise.all(many.map((bytes) => digestBytes(new Uint8Array(bytes.slice().buffer))));
+    expect(answers.map((a) => a.sha256)).toEqual(many.map(sha256));
   });
 });

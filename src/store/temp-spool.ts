@@ -6,7 +6,7 @@
  * I/O threads, never on the event loop.
  */
 import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { fsync, mkdirSync } from "node:fs";
 import { open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { TempFile } from "../handoff/ports/blobs.ts";
@@ -43,11 +43,13 @@ export class TempSpool {
     let synced: Promise<void> | null = null;
     return {
       path,
-      sync: () => {
-        synced ??= syncFile(path);
+      sync: (fd) => {
+        synced ??= fd === undefined ? syncFile(path) : new Promise<void>((resolve, reject) => fsync(fd, (error) => (error ? reject(error) : resolve())));
         return synced;
       },
       discard: async () => {
+        // Moved into place (released): nothing is left at the path to remove.
+        if (!this.live.has(path)) return;
         await rm(path, { force: true });
         this.live.delete(path);
       },

@@ -30,8 +30,13 @@ export interface TestApp {
   now(): number;
   advance(ms: number): void;
   handle(path: string, init?: RequestInit): Promise<Response>;
-  upload(bytes: Uint8Array | string, options?: { filename?: string; type?: string; token?: string; path?: string; headers?: Record<string, string> }): Promise<Response>;
-  present(bytes: Uint8Array, options?: { filename?: string; token?: string }): Promise<HandoffRecord & { token: string }>;
+  /**
+   * POST a multipart form with `bytes` as its file. `declared` sends the body with its
+   * Content-Length, as HTTP clients do (a small one is then received whole in memory); without
+   * it the body streams with no declared length.
+   */
+  upload(bytes: Uint8Array | string, options?: { filename?: string; type?: string; token?: string; path?: string; headers?: Record<string, string>; declared?: boolean }): Promise<Response>;
+  present(bytes: Uint8Array, options?: { filename?: string; token?: string; declared?: boolean }): Promise<HandoffRecord & { token: string }>;
   /** Files in the staged dir. */
   stagedFiles(): string[];
   row(id: string): Record<string, unknown> | null;
@@ -46,14 +51,11 @@ export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?:
   const runtime = createRuntime(config, { clock: () => time, logger: options.logger ?? silentLogger, pdf: options.pdf ?? testPdfReader() });
   const app = buildApp(runtime.deps);
   const handle = (path: string, init?: RequestInit) => app.handle(new Request(`${BASE}${path}`, init));
-  const upload: TestApp["upload"] = (bytes, o = {}) => {
+  const upload: TestApp["upload"] = async (bytes, o = {}) => {
     const form = new FormData();
     form.append("file", new Blob([bytes as BlobPart], { type: o.type ?? "application/pdf" }), o.filename ?? "deck.pdf");
-    return handle(o.path ?? "/api/present", {
-      method: "POST",
-      body: form,
-      headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers },
-    });
+    const init = { method: "POST", body: form, headers: { ...(o.token ? { authorization: `Bearer ${o.token}` } : {}), ...o.headers } };
+    return handle(o.path ?? "/api/present", o.declared ? await withDeclaredLength(init) : init);
   };
   return {
     app,
@@ -85,6 +87,22 @@ export function makeTestApp(overrides: Partial<Config> = {}, options: { logger?:
       if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The same request with its body serialised and its length declared (Content-Length, and the
+ * multipart boundary the serialisation chose), as an HTTP client sends it: `app.handle()` gets a
+ * streaming body with no declared length otherwise.
+ */
+export async function withDeclaredLength(init: RequestInit): Promise<RequestInit> {
+  // Serialised on its own: a Request given headers too may leave the body's type out.
+  const serialised = new Response(init.body);
+  const headers = new Headers(init.headers);
+  const type = serialised.headers.get("content-type");
+  if (type && !headers.has("content-type")) headers.set("content-type", type);
+  const bytes = new Uint8Array(await serialised.arrayBuffer());
+  headers.set("content-length", String(bytes.length));
+  return { ...init, body: bytes, headers };
 }
 
 /** Assert-friendly view of a problem response. */

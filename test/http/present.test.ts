@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck, makeEmptyPdf, makeEncryptedDeck, makeLoopingPageTree } from "../fixtures/pdfs.ts";
-import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
+import { makeTestApp, problemOf, type TestApp, withDeclaredLength } from "../helpers/app.ts";
 
 let t: TestApp;
 afterEach(() => t?.close());
@@ -154,7 +154,11 @@ describe("POST /api/present — server-side failures", () => {
   });
 });
 
-describe("POST /api/present — bad input", () => {
+for (const declared of [false, true]) {
+describe(`POST /api/present — bad input, ${declared ? "sent with its length (received whole)" : "streamed"}`, () => {
+  /** The request as sent: streamed, or serialised with its Content-Length (upload/receive's two paths). */
+  const send = async (path: string, init: RequestInit) => t.handle(path, declared ? await withDeclaredLength(init) : init);
+
   const cases: Array<{ name: string; make: () => Promise<{ bytes: Uint8Array | string; filename?: string; type?: string }>; status: number; code: string }> = [
     { name: "empty file", make: async () => ({ bytes: new Uint8Array(0) }), status: 415, code: "NOT_A_PDF" },
     { name: "garbage bytes", make: async () => ({ bytes: crypto.getRandomValues(new Uint8Array(4096)) }), status: 415, code: "NOT_A_PDF" },
@@ -171,7 +175,7 @@ describe("POST /api/present — bad input", () => {
     test(`${c.name} → ${c.status} ${c.code}, nothing left behind`, async () => {
       t = makeTestApp();
       const input = await c.make();
-      const res = await t.upload(input.bytes, input);
+      const res = await t.upload(input.bytes, { ...input, declared });
       const problem = await problemOf(res);
       expect(problem.status).toBe(c.status);
       expect(problem.contentType).toBe("application/problem+json");
@@ -190,7 +194,7 @@ describe("POST /api/present — bad input", () => {
     const form = new FormData();
     for (let i = 0; i < 25; i++) form.append(`field${i}`, "x");
     form.append("file", new Blob([await makeDeck()], { type: "application/pdf" }), "deck.pdf");
-    const problem = await problemOf(await t.handle("/api/present", { method: "POST", body: form }));
+    const problem = await problemOf(await send("/api/present", { method: "POST", body: form }));
     expect([problem.status, problem.body.code]).toEqual([400, "BAD_REQUEST"]);
     expect(String(problem.body.detail)).toContain("too many parts");
     await expectNothingLeft(t);
@@ -198,7 +202,7 @@ describe("POST /api/present — bad input", () => {
 
   test("a PDF named .txt with a text/plain type is still a PDF: the bytes decide", async () => {
     t = makeTestApp();
-    const res = await t.upload(await makeDeck({ pages: 2 }), { filename: "notes.txt", type: "text/plain" });
+    const res = await t.upload(await makeDeck({ pages: 2 }), { filename: "notes.txt", type: "text/plain", declared });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { filename: string }).filename).toBe("notes.txt");
   });
@@ -226,7 +230,7 @@ describe("POST /api/present — bad input", () => {
 
   test("an upload that streams past the limit is cut off with 413 and its temp file removed", async () => {
     t = makeTestApp({ maxUploadBytes: 20_000 });
-    const res = await t.upload(await makeDeck({ padToBytes: 100_000 }));
+    const res = await t.upload(await makeDeck({ padToBytes: 100_000 }), { declared });
     expect(res.status).toBe(413);
     expect((await res.json()).code).toBe("FILE_TOO_LARGE");
     expect(t.stagedFiles()).toEqual([]);
@@ -236,15 +240,15 @@ describe("POST /api/present — bad input", () => {
     t = makeTestApp();
     const form = new FormData();
     form.append("other", "value");
-    let res = await t.handle("/api/present", { method: "POST", body: form });
+    let res = await send("/api/present", { method: "POST", body: form });
     expect((await problemOf(res)).body.code).toBe("FILE_MISSING");
     const wrongField = new FormData();
     wrongField.append("pdf", new Blob([await makeDeck()]), "deck.pdf");
-    res = await t.handle("/api/present", { method: "POST", body: wrongField });
+    res = await send("/api/present", { method: "POST", body: wrongField });
     expect((await problemOf(res)).body.code).toBe("FILE_MISSING");
-    res = await t.handle("/api/present", { method: "POST", body: await makeDeck(), headers: { "content-type": "application/pdf" } });
+    res = await send("/api/present", { method: "POST", body: await makeDeck(), headers: { "content-type": "application/pdf" } });
     expect((await problemOf(res)).body.code).toBe("BAD_REQUEST");
-    res = await t.handle("/api/present", {
+    res = await send("/api/present", {
       method: "POST",
       body: "--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n%PDF-1.4 cut off",
       headers: { "content-type": "multipart/form-data; boundary=xyz" },
@@ -258,7 +262,7 @@ describe("POST /api/present — bad input", () => {
     const deck = await makeDeck({ pages: 1 });
     const head = `--b0undary\r\nContent-Disposition: form-data; name="file"; filename="evil\u0001\tname\u001b.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
     const body = new Blob([head, deck as BlobPart, "\r\n--b0undary--\r\n"]);
-    const res = await t.handle("/api/present", { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=b0undary" } });
+    const res = await send("/api/present", { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=b0undary" } });
     expect(res.status).toBe(200);
     const record = (await res.json()) as { filename: string; id: string; url: string };
     expect(record.filename).toBe("evilname");
@@ -277,7 +281,7 @@ describe("POST /api/present — bad input", () => {
   for (const [name, title] of names) {
     test(`hostile file name ${JSON.stringify(name)} → title ${JSON.stringify(title)}`, async () => {
       t = makeTestApp();
-      const record = await t.present(await makeDeck({ pages: 1 }), { filename: name });
+      const record = await t.present(await makeDeck({ pages: 1 }), { filename: name, declared });
       expect(record.filename).toBe(title);
       // Only `<id>.pdf` files are ever written, whatever the name.
       expect(t.stagedFiles()).toEqual([`${record.id}.pdf`]);
@@ -291,3 +295,4 @@ describe("POST /api/present — bad input", () => {
     });
   }
 });
+}

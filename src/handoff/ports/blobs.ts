@@ -11,9 +11,11 @@ export interface TempFile {
   readonly path: string;
   /**
    * Make the bytes written so far durable (fsync; idempotent). `commit` does it anyway when
-   * it needs it; a caller may start it earlier, e.g. while the PDF is being validated.
+   * it needs it; a caller may start it earlier, e.g. while the PDF is being validated. The
+   * writer may pass the descriptor it still has open (the file is not opened again); it keeps
+   * that descriptor open until the returned promise settles.
    */
-  sync(): Promise<void>;
+  sync(fd?: number): Promise<void>;
   /** Delete the temporary file (idempotent). */
   discard(): Promise<void>;
 }

@@ -12,7 +12,8 @@
 import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../handoff/ports/blobs.ts";
-import { syncFile, TempSpool } from "./temp-spool.ts";
+import { DirectorySync } from "./directory-sync.ts";
+import { TempSpool } from "./temp-spool.ts";
 
 export { DIR_MODE } from "./temp-spool.ts";
 
@@ -23,10 +24,13 @@ export class LocalBlobStore implements BlobStore {
   /** Temps live beside the decks: the commit is a rename within one file system. */
   private readonly spool: TempSpool;
   private readonly committing = new Set<string>();
+  /** Renames into `dir` become durable through this (shared by concurrent commits). */
+  private readonly dirSync: DirectorySync;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, "staged");
     this.spool = new TempSpool(this.dir);
+    this.dirSync = new DirectorySync(this.dir);
   }
 
   createTemp(): TempFile {
@@ -40,10 +44,9 @@ export class LocalBlobStore implements BlobStore {
       await temp.sync();
       await rename(temp.path, this.pathOf(id));
       this.spool.release(temp.path);
-      // The rename itself is durable only once the directory is synced. (Concurrent fsyncs of
-      // one directory are merged by the file system's journal: no grouping needed here.)
-      // Windows cannot flush a directory (EPERM); NTFS journals the rename itself.
-      if (process.platform !== "win32") await syncFile(this.dir, "r");
+      // The rename itself is durable only once the directory is synced (one sync serves the
+      // concurrent commits). Windows cannot flush a directory (EPERM); NTFS journals the rename.
+      if (process.platform !== "win32") await this.dirSync.sync();
     } catch (error) {
       this.committing.delete(id);
       throw error;
@@ -91,5 +94,9 @@ export class LocalBlobStore implements BlobStore {
 
   sweepTemps(): Promise<number> {
     return this.spool.sweep();
+  }
+
+  close(): Promise<void> {
+    return this.dirSync.close();
   }
 }

@@ -1,0 +1,106 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type DirectoryCalls, DirectorySync } from "../../src/store/directory-sync.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "deckhand-dirsync-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * File system calls that record what happens and hold each fsync until the test lets it finish
+ * (`finish()`), or fail it (`finish(error)`).
+ */
+function heldCalls() {
+  const log: string[] = [];
+  const pending: Array<(error: Error | null) => void> = [];
+  let nextFd = 100;
+  const calls: DirectoryCalls = {
+    open: (_path, done) => {
+      const fd = nextFd++;
+      log.push(`open ${fd}`);
+      queueMicrotask(() => done(null, fd));
+    },
+    fsync: (fd, done) => {
+      log.push(`fsync ${fd}`);
+      pending.push((error) => done(error));
+    },
+    close: (fd, done) => {
+      log.push(`close ${fd}`);
+      queueMicrotask(() => done(null));
+    },
+  };
+  /** Let the oldest held fsync end; wait until its callers have been told. */
+  const finish = async (error: Error | null = null) => {
+    for (let i = 0; i < 20 && pending.length === 0; i++) await Bun.sleep(1);
+    pending.shift()!(error);
+    await Bun.sleep(1);
+  };
+  return { calls, log, finish, held: () => pending.length };
+}
+
+describe("DirectorySync", () => {
+  test("on the real file system: syncs, closes, and syncs again after closing", async () => {
+    const sync = new DirectorySync(dir);
+    await sync.sync();
+    await Promise.all([sync.sync(), sync.sync(), sync.sync()]);
+    await sync.close();
+    await sync.sync();
+    await sync.close();
+  });
+
+  test("callers arriving while a sync runs share the next one, which starts after it: 11 callers, 2 fsyncs", async () => {
+    const { calls, log, finish } = heldCalls();
+    const sync = new DirectorySync(dir, calls);
+    const settled: string[] = [];
+    const first = sync.sync().then(() => settled.push("first"));
+    await Bun.sleep(1);
+    // These may have renamed after the first fsync began: it must not count for them.
+    const later = Array.from({ length: 10 }, (_, i) => sync.sync().then(() => settled.push(`later ${i}`)));
+    await Bun.sleep(1);
+    expect(log).toEqual(["open 100", "fsync 100"]);
+    await finish();
+    await first;
+    expect(settled).toEqual(["first"]);
+    // The next one began only once the first ended, and serves all ten.
+    expect(log).toEqual(["open 100", "fsync 100", "fsync 100"]);
+    await finish();
+    await Promise.all(later);
+    expect(settled).toHaveLength(11);
+    expect(log.filter((entry) => entry.startsWith("fsync"))).toHaveLength(2);
+    // The directory stays open between syncs.
+    await Promise.all([sync.sync(), finish()]);
+    expect(log.filter((entry) => entry.startsWith("open"))).toHaveLength(1);
+    await sync.close();
+    expect(log.at(-1)).toBe("close 100");
+  });
+
+  test("a failed fsync fails its callers and closes the directory; the next call opens it again", async () => {
+    const { calls, log, finish } = heldCalls();
+    const sync = new DirectorySync(dir, calls);
+    const failing = sync.sync();
+    await finish(Object.assign(new Error("I/O error"), { code: "EIO" }));
+    await expect(failing).rejects.toMatchObject({ code: "EIO" });
+    expect(log).toEqual(["open 100", "fsync 100", "close 100"]);
+    const next = sync.sync();
+    await finish();
+    await next;
+    expect(log.slice(3)).toEqual(["open 101", "fsync 101"]);
+    await sync.close();
+  });
+
+  test("close() waits for the sync in flight before it closes the directory", async () => {
+    const { calls, log, finish, held } = heldCalls();
+    const sync = new DirectorySync(dir, calls);
+    const running = sync.sync();
+    await Bun.sleep(1);
+    const closing = sync.close();
+    await Bun.sleep(5);
+    expect(held()).toBe(1);
+    expect(log).not.toContain("close 100");
+    await finish();
+    await running;
+    await closing;
+    expect(log).toEqual(["open 100", "fsync 100", "close 100"]);
+  });
+});

@@ -2,9 +2,9 @@
  * @module bench/lib/rss
  * Resident memory of another process, from /proc/PID/status (Linux): the current VmRSS, the
  * kernel's own high-water mark VmHWM, and a sampler for the peak during an operation; and its
- * CPU time (cpuMs), from /proc/PID/stat.
+ * CPU time (cpuMs), from /proc/PID/stat, alone or with its children and page faults (treeUsage).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
 export interface MemoryStatus {
   /** Current resident set, bytes. */
@@ -82,6 +82,46 @@ export function cpuMs(pid: number, wholeProcess = false): number | null {
   } catch {
     return null;
   }
+}
+
+export interface TreeUsage {
+  /** CPU time (user + system, ms) of the process and its children that are still running. */
+  cpuMs: number;
+  /** Minor page faults of the same processes. */
+  minorFaults: number;
+}
+
+/**
+ * CPU time and minor page faults of `pid` and its running children (deckhand's PDF worker
+ * processes), from /proc (Linux); null where /proc is not there. Compare two readings only
+ * while the same children live.
+ */
+export function treeUsage(pid: number): TreeUsage | null {
+  let cpu = 0;
+  let faults = 0;
+  let found = false;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // ppid is the 2nd field after the command; minflt the 8th; utime, stime the 12th and 13th.
+    if (Number(entry) !== pid && Number(fields[1]) !== pid) continue;
+    found = true;
+    faults += Number(fields[7]);
+    cpu += ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  }
+  return found ? { cpuMs: cpu, minorFaults: faults } : null;
 }
 
 /** USER_HZ: the unit of /proc's CPU times, 100 on every Linux port in use. */

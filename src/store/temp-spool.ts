@@ -50,6 +50,9 @@ export class TempSpool {
       discard: async () => {
         // Moved into place (released): nothing is left at the path to remove.
         if (!this.live.has(path)) return;
+        // A sync through the writer's descriptor ends (and the writer closes it) first: a file
+        // still open cannot be removed everywhere (Windows).
+        await synced?.catch(() => {});
         await rm(path, { force: true });
         this.live.delete(path);
       },

@@ -72,8 +72,9 @@ export interface ReceiveOptions {
   /** A body that sends nothing for this long is abandoned (408). */
   idleMs?: number;
   /**
-   * The file will be kept: flush it to disk in the background while receiving, and make it
-   * durable (`temp.sync`) before returning.
+   * The file will be kept: flush it to disk in the background while receiving, and start
+   * making it durable (`temp.sync`) through the same descriptor once it is written. The caller
+   * awaits that with `temp.sync()`, which it may overlap with other work (validation).
    */
   durable?: boolean;
   /** Bodies declaring at most this many bytes are read whole (tests force either path). */
@@ -102,7 +103,7 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
   let fd = -1;
   let received = false;
   // A kept upload is made durable through its descriptor once every byte is written, while the
-  // digest finishes: the file is not opened again for it.
+  // digest finishes and then while the caller validates it: the file is not opened again for it.
   let syncing = null as Promise<void> | null;
   const written = () => {
     if (options.durable) syncing = temp.sync(fd);
@@ -118,11 +119,6 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
     }
     // Both return only once nothing but the sync `written` started touches the descriptor.
     const { bytes, sha256 } = body ? await writeWhole(await body, parser, fd, written) : await receiveStreamed(request, idleMs, parser, fd, options.durable === true, written);
-    try {
-      await syncing;
-    } catch (cause) {
-      throw parser.fail(storageFailure(cause));
-    }
     received = true;
     return { temp, bytes, sha256, uploadName: parser.uploadName };
   } catch (error) {
@@ -130,9 +126,18 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
     if (error instanceof AppError) throw error;
     throw new AppError("BAD_REQUEST", "The multipart/form-data body is malformed or was cut off; send the upload again.", { cause: error });
   } finally {
-    if (syncing) await (syncing as Promise<void>).catch(() => {});
-    if (fd !== -1) closeSync(fd);
-    else void opening.then(closeSync, () => {});
+    const sync = syncing as Promise<void> | null;
+    if (fd === -1) void opening.then(closeSync, () => {});
+    else if (!sync) closeSync(fd);
+    else {
+      // The sync in flight keeps the descriptor until it ends (before anything awaiting it).
+      const open = fd;
+      void sync.then(
+        () => closeSync(open),
+        () => closeSync(open),
+      );
+      if (!received) await sync.catch(() => {});
+    }
     // Closed first: a file still open cannot be removed everywhere (Windows).
     if (!received) await temp.discard();
   }

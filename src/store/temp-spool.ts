@@ -21,7 +21,7 @@ export const DIR_MODE = 0o700;
  * fsync `path`: a file opened "r+" (Windows flushes only a handle opened for writing, EPERM
  * otherwise), a directory "r" (a directory cannot be opened for writing).
  */
-export async function syncFile(path: string, flags: "r+" | "r" = "r+"): Promise<void> {
+async function syncFile(path: string, flags: "r+" | "r" = "r+"): Promise<void> {
   const handle = await open(path, flags);
   try {
     await handle.sync();

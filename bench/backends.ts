@@ -36,7 +36,8 @@ const mode = pickMode();
 const CLIENTS = [1, 8, 32];
 /** Rounds per client at each concurrency: enough samples for a p99 at 32 clients. */
 const ROUNDS: Record<number, number> = { 1: 40, 8: 10, 32: 5 };
-const STATE_REPS = 60;
+/** Presents per store in the state test: medians of 60 moved by ±10 % between runs of the same build. */
+const STATE_REPS = 200;
 const stops: Array<() => Promise<void>> = [];
 
 interface Backend {

@@ -155,144 +155,144 @@ describe("POST /api/present — server-side failures", () => {
 });
 
 for (const declared of [false, true]) {
-describe(`POST /api/present — bad input, ${declared ? "sent with its length (received whole)" : "streamed"}`, () => {
-  /** The request as sent: streamed, or serialised with its Content-Length (upload/receive's two paths). */
-  const send = async (path: string, init: RequestInit) => t.handle(path, declared ? await withDeclaredLength(init) : init);
+  describe(`POST /api/present — bad input, ${declared ? "sent with its length (received whole)" : "streamed"}`, () => {
+    /** The request as sent: streamed, or serialised with its Content-Length (upload/receive's two paths). */
+    const send = async (path: string, init: RequestInit) => t.handle(path, declared ? await withDeclaredLength(init) : init);
 
-  const cases: Array<{ name: string; make: () => Promise<{ bytes: Uint8Array | string; filename?: string; type?: string }>; status: number; code: string }> = [
-    { name: "empty file", make: async () => ({ bytes: new Uint8Array(0) }), status: 415, code: "NOT_A_PDF" },
-    { name: "garbage bytes", make: async () => ({ bytes: crypto.getRandomValues(new Uint8Array(4096)) }), status: 415, code: "NOT_A_PDF" },
-    { name: "HTML named .pdf", make: async () => ({ bytes: "<!doctype html><title>x</title><p>hello", filename: "deck.pdf", type: "application/pdf" }), status: 415, code: "NOT_A_PDF" },
-    { name: "fake header only", make: async () => ({ bytes: "%PDF-1.7\nthis is not a pdf" }), status: 422, code: "PDF_UNREADABLE" },
-    { name: "truncated", make: async () => ({ bytes: (await makeDeck({ pages: 5 })).slice(0, 200) }), status: 422, code: "PDF_UNREADABLE" },
-    { name: "encrypted with a user password", make: async () => ({ bytes: await makeEncryptedDeck() }), status: 422, code: "PDF_ENCRYPTED" },
-    { name: "zero pages", make: async () => ({ bytes: await makeEmptyPdf() }), status: 422, code: "PDF_NO_PAGES" },
-    { name: "over 3000 pages", make: async () => ({ bytes: await makeDeck({ pages: 3001 }) }), status: 422, code: "TOO_MANY_PAGES" },
-    // The rule /api/check applies too (deck/accept): a page nobody can reach is damage.
-    { name: "a page tree that loops", make: async () => ({ bytes: makeLoopingPageTree() }), status: 422, code: "PDF_UNREADABLE" },
-  ];
-  for (const c of cases) {
-    test(`${c.name} → ${c.status} ${c.code}, nothing left behind`, async () => {
+    const cases: Array<{ name: string; make: () => Promise<{ bytes: Uint8Array | string; filename?: string; type?: string }>; status: number; code: string }> = [
+      { name: "empty file", make: async () => ({ bytes: new Uint8Array(0) }), status: 415, code: "NOT_A_PDF" },
+      { name: "garbage bytes", make: async () => ({ bytes: crypto.getRandomValues(new Uint8Array(4096)) }), status: 415, code: "NOT_A_PDF" },
+      { name: "HTML named .pdf", make: async () => ({ bytes: "<!doctype html><title>x</title><p>hello", filename: "deck.pdf", type: "application/pdf" }), status: 415, code: "NOT_A_PDF" },
+      { name: "fake header only", make: async () => ({ bytes: "%PDF-1.7\nthis is not a pdf" }), status: 422, code: "PDF_UNREADABLE" },
+      { name: "truncated", make: async () => ({ bytes: (await makeDeck({ pages: 5 })).slice(0, 200) }), status: 422, code: "PDF_UNREADABLE" },
+      { name: "encrypted with a user password", make: async () => ({ bytes: await makeEncryptedDeck() }), status: 422, code: "PDF_ENCRYPTED" },
+      { name: "zero pages", make: async () => ({ bytes: await makeEmptyPdf() }), status: 422, code: "PDF_NO_PAGES" },
+      { name: "over 3000 pages", make: async () => ({ bytes: await makeDeck({ pages: 3001 }) }), status: 422, code: "TOO_MANY_PAGES" },
+      // The rule /api/check applies too (deck/accept): a page nobody can reach is damage.
+      { name: "a page tree that loops", make: async () => ({ bytes: makeLoopingPageTree() }), status: 422, code: "PDF_UNREADABLE" },
+    ];
+    for (const c of cases) {
+      test(`${c.name} → ${c.status} ${c.code}, nothing left behind`, async () => {
+        t = makeTestApp();
+        const input = await c.make();
+        const res = await t.upload(input.bytes, { ...input, declared });
+        const problem = await problemOf(res);
+        expect(problem.status).toBe(c.status);
+        expect(problem.contentType).toBe("application/problem+json");
+        expect(problem.body.code).toBe(c.code);
+        expect(problem.body.status).toBe(c.status);
+        expect(String(problem.body.detail).length).toBeGreaterThan(20);
+        expect(JSON.stringify(problem.body)).not.toContain(t.dataDir);
+        await expectNothingLeft(t);
+        // The server keeps serving.
+        expect((await t.handle("/healthz")).status).toBe(200);
+      });
+    }
+
+    test("more than 20 parts before the file part is a 400 that says so, not FILE_MISSING", async () => {
       t = makeTestApp();
-      const input = await c.make();
-      const res = await t.upload(input.bytes, { ...input, declared });
-      const problem = await problemOf(res);
-      expect(problem.status).toBe(c.status);
-      expect(problem.contentType).toBe("application/problem+json");
-      expect(problem.body.code).toBe(c.code);
-      expect(problem.body.status).toBe(c.status);
-      expect(String(problem.body.detail).length).toBeGreaterThan(20);
-      expect(JSON.stringify(problem.body)).not.toContain(t.dataDir);
+      const form = new FormData();
+      for (let i = 0; i < 25; i++) form.append(`field${i}`, "x");
+      form.append("file", new Blob([await makeDeck()], { type: "application/pdf" }), "deck.pdf");
+      const problem = await problemOf(await send("/api/present", { method: "POST", body: form }));
+      expect([problem.status, problem.body.code]).toEqual([400, "BAD_REQUEST"]);
+      expect(String(problem.body.detail)).toContain("too many parts");
       await expectNothingLeft(t);
-      // The server keeps serving.
-      expect((await t.handle("/healthz")).status).toBe(200);
     });
-  }
 
-  test("more than 20 parts before the file part is a 400 that says so, not FILE_MISSING", async () => {
-    t = makeTestApp();
-    const form = new FormData();
-    for (let i = 0; i < 25; i++) form.append(`field${i}`, "x");
-    form.append("file", new Blob([await makeDeck()], { type: "application/pdf" }), "deck.pdf");
-    const problem = await problemOf(await send("/api/present", { method: "POST", body: form }));
-    expect([problem.status, problem.body.code]).toEqual([400, "BAD_REQUEST"]);
-    expect(String(problem.body.detail)).toContain("too many parts");
-    await expectNothingLeft(t);
-  });
-
-  test("a PDF named .txt with a text/plain type is still a PDF: the bytes decide", async () => {
-    t = makeTestApp();
-    const res = await t.upload(await makeDeck({ pages: 2 }), { filename: "notes.txt", type: "text/plain", declared });
-    expect(res.status).toBe(200);
-    expect(((await res.json()) as { filename: string }).filename).toBe("notes.txt");
-  });
-
-  test("a declared length over the limit is refused before the body is read", async () => {
-    t = makeTestApp({ maxUploadBytes: 10_000 });
-    let pulled = 0;
-    const body = new ReadableStream({
-      pull(controller) {
-        pulled++;
-        controller.enqueue(new Uint8Array(1024));
-        if (pulled > 1000) controller.close();
-      },
-    });
-    const res = await t.handle("/api/present", {
-      method: "POST",
-      body,
-      headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(50 * 1024 * 1024 * 1024) },
-    });
-    expect((await problemOf(res)).body.code).toBe("FILE_TOO_LARGE");
-    expect(res.status).toBe(413);
-    expect(pulled).toBeLessThan(5);
-    await expectNothingLeft(t);
-  });
-
-  test("an upload that streams past the limit is cut off with 413 and its temp file removed", async () => {
-    t = makeTestApp({ maxUploadBytes: 20_000 });
-    const res = await t.upload(await makeDeck({ padToBytes: 100_000 }), { declared });
-    expect(res.status).toBe(413);
-    expect((await res.json()).code).toBe("FILE_TOO_LARGE");
-    expect(t.stagedFiles()).toEqual([]);
-  });
-
-  test("no file part → 400 FILE_MISSING; not multipart → 400 BAD_REQUEST; malformed multipart → 400", async () => {
-    t = makeTestApp();
-    const form = new FormData();
-    form.append("other", "value");
-    let res = await send("/api/present", { method: "POST", body: form });
-    expect((await problemOf(res)).body.code).toBe("FILE_MISSING");
-    const wrongField = new FormData();
-    wrongField.append("pdf", new Blob([await makeDeck()]), "deck.pdf");
-    res = await send("/api/present", { method: "POST", body: wrongField });
-    expect((await problemOf(res)).body.code).toBe("FILE_MISSING");
-    res = await send("/api/present", { method: "POST", body: await makeDeck(), headers: { "content-type": "application/pdf" } });
-    expect((await problemOf(res)).body.code).toBe("BAD_REQUEST");
-    res = await send("/api/present", {
-      method: "POST",
-      body: "--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n%PDF-1.4 cut off",
-      headers: { "content-type": "multipart/form-data; boundary=xyz" },
-    });
-    expect((await problemOf(res)).status).toBe(400);
-    await expectNothingLeft(t);
-  });
-
-  test("control characters in a raw multipart filename are stripped from the title and headers", async () => {
-    t = makeTestApp();
-    const deck = await makeDeck({ pages: 1 });
-    const head = `--b0undary\r\nContent-Disposition: form-data; name="file"; filename="evil\u0001\tname\u001b.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
-    const body = new Blob([head, deck as BlobPart, "\r\n--b0undary--\r\n"]);
-    const res = await send("/api/present", { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=b0undary" } });
-    expect(res.status).toBe(200);
-    const record = (await res.json()) as { filename: string; id: string; url: string };
-    expect(record.filename).toBe("evilname");
-  });
-
-  const names: Array<[string, string]> = [
-    ["../../etc/passwd.pdf", "passwd"],
-    ["C:\\Users\\me\\Talk.PDF", "Talk"],
-    ["report\u202Efdp.exe.pdf", "reportfdp.exe"],
-    ["\u0000\u0007bell.pdf", "bell"],
-    ["עברית RTL.pdf", "עברית RTL"],
-    [".pdf", "presentation"],
-    ["..", "presentation"],
-    ["", "presentation"],
-  ];
-  for (const [name, title] of names) {
-    test(`hostile file name ${JSON.stringify(name)} → title ${JSON.stringify(title)}`, async () => {
+    test("a PDF named .txt with a text/plain type is still a PDF: the bytes decide", async () => {
       t = makeTestApp();
-      const record = await t.present(await makeDeck({ pages: 1 }), { filename: name, declared });
-      expect(record.filename).toBe(title);
-      // Only `<id>.pdf` files are ever written, whatever the name.
-      expect(t.stagedFiles()).toEqual([`${record.id}.pdf`]);
-      expect(existsSync(join(t.dataDir, "etc"))).toBe(false);
-      // The download headers stay single-line and safe.
-      const res = await t.handle(`/api/sessions/${record.id}/handoff?t=${record.token}`);
-      expect(res.headers.get("x-filename")).toBe(encodeURIComponent(title));
-      const { contentDisposition } = await import("../../src/http/sessions.ts");
-      expect(res.headers.get("content-disposition")).toBe(contentDisposition(`${title}.pdf`));
-      expect(res.headers.get("content-disposition")).not.toMatch(/[\r\n]/);
+      const res = await t.upload(await makeDeck({ pages: 2 }), { filename: "notes.txt", type: "text/plain", declared });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { filename: string }).filename).toBe("notes.txt");
     });
-  }
-});
+
+    test("a declared length over the limit is refused before the body is read", async () => {
+      t = makeTestApp({ maxUploadBytes: 10_000 });
+      let pulled = 0;
+      const body = new ReadableStream({
+        pull(controller) {
+          pulled++;
+          controller.enqueue(new Uint8Array(1024));
+          if (pulled > 1000) controller.close();
+        },
+      });
+      const res = await t.handle("/api/present", {
+        method: "POST",
+        body,
+        headers: { "content-type": "multipart/form-data; boundary=x", "content-length": String(50 * 1024 * 1024 * 1024) },
+      });
+      expect((await problemOf(res)).body.code).toBe("FILE_TOO_LARGE");
+      expect(res.status).toBe(413);
+      expect(pulled).toBeLessThan(5);
+      await expectNothingLeft(t);
+    });
+
+    test("an upload that streams past the limit is cut off with 413 and its temp file removed", async () => {
+      t = makeTestApp({ maxUploadBytes: 20_000 });
+      const res = await t.upload(await makeDeck({ padToBytes: 100_000 }), { declared });
+      expect(res.status).toBe(413);
+      expect((await res.json()).code).toBe("FILE_TOO_LARGE");
+      expect(t.stagedFiles()).toEqual([]);
+    });
+
+    test("no file part → 400 FILE_MISSING; not multipart → 400 BAD_REQUEST; malformed multipart → 400", async () => {
+      t = makeTestApp();
+      const form = new FormData();
+      form.append("other", "value");
+      let res = await send("/api/present", { method: "POST", body: form });
+      expect((await problemOf(res)).body.code).toBe("FILE_MISSING");
+      const wrongField = new FormData();
+      wrongField.append("pdf", new Blob([await makeDeck()]), "deck.pdf");
+      res = await send("/api/present", { method: "POST", body: wrongField });
+      expect((await problemOf(res)).body.code).toBe("FILE_MISSING");
+      res = await send("/api/present", { method: "POST", body: await makeDeck(), headers: { "content-type": "application/pdf" } });
+      expect((await problemOf(res)).body.code).toBe("BAD_REQUEST");
+      res = await send("/api/present", {
+        method: "POST",
+        body: "--xyz\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.pdf\"\r\n\r\n%PDF-1.4 cut off",
+        headers: { "content-type": "multipart/form-data; boundary=xyz" },
+      });
+      expect((await problemOf(res)).status).toBe(400);
+      await expectNothingLeft(t);
+    });
+
+    test("control characters in a raw multipart filename are stripped from the title and headers", async () => {
+      t = makeTestApp();
+      const deck = await makeDeck({ pages: 1 });
+      const head = `--b0undary\r\nContent-Disposition: form-data; name="file"; filename="evil\u0001\tname\u001b.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+      const body = new Blob([head, deck as BlobPart, "\r\n--b0undary--\r\n"]);
+      const res = await send("/api/present", { method: "POST", body, headers: { "content-type": "multipart/form-data; boundary=b0undary" } });
+      expect(res.status).toBe(200);
+      const record = (await res.json()) as { filename: string; id: string; url: string };
+      expect(record.filename).toBe("evilname");
+    });
+
+    const names: Array<[string, string]> = [
+      ["../../etc/passwd.pdf", "passwd"],
+      ["C:\\Users\\me\\Talk.PDF", "Talk"],
+      ["report\u202Efdp.exe.pdf", "reportfdp.exe"],
+      ["\u0000\u0007bell.pdf", "bell"],
+      ["עברית RTL.pdf", "עברית RTL"],
+      [".pdf", "presentation"],
+      ["..", "presentation"],
+      ["", "presentation"],
+    ];
+    for (const [name, title] of names) {
+      test(`hostile file name ${JSON.stringify(name)} → title ${JSON.stringify(title)}`, async () => {
+        t = makeTestApp();
+        const record = await t.present(await makeDeck({ pages: 1 }), { filename: name, declared });
+        expect(record.filename).toBe(title);
+        // Only `<id>.pdf` files are ever written, whatever the name.
+        expect(t.stagedFiles()).toEqual([`${record.id}.pdf`]);
+        expect(existsSync(join(t.dataDir, "etc"))).toBe(false);
+        // The download headers stay single-line and safe.
+        const res = await t.handle(`/api/sessions/${record.id}/handoff?t=${record.token}`);
+        expect(res.headers.get("x-filename")).toBe(encodeURIComponent(title));
+        const { contentDisposition } = await import("../../src/http/sessions.ts");
+        expect(res.headers.get("content-disposition")).toBe(contentDisposition(`${title}.pdf`));
+        expect(res.headers.get("content-disposition")).not.toMatch(/[\r\n]/);
+      });
+    }
+  });
 }

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { runCheckCommand } from "../../src/cli/check.ts";
@@ -59,8 +58,8 @@ describe("deckhand check", () => {
   });
 
   test("a file that is not a PDF exits 2 (and --json prints the problem)", async () => {
-    const path = join(tmpdir(), `not-a-pdf-${Date.now()}.pdf`);
-    writeFileSync(path, "hello, I am text");
+    // In the fixtures' directory, which the test run removes (a file of its own in /tmp stayed).
+    const { path } = writeBytes(new TextEncoder().encode("hello, I am text"));
     const { code, out, err } = await run([path, "--json"]);
     expect(code).toBe(2);
     expect(err).toContain("not a PDF");

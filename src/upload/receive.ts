@@ -77,8 +77,6 @@ export interface ReceiveOptions {
    * awaits that with `temp.sync()`, which it may overlap with other work (validation).
    */
   durable?: boolean;
-  /** Bodies declaring at most this many bytes are read whole (tests force either path). */
-  bufferedBytes?: number;
 }
 
 /**
@@ -94,7 +92,7 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
   if (!request.body) throw new AppError("FILE_MISSING");
   const parser = new FilePartParser(contentType, maxBytes);
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
-  const whole = Number.isSafeInteger(declared) && declared > 0 && declared <= (options.bufferedBytes ?? BUFFERED_BODY_BYTES);
+  const whole = Number.isSafeInteger(declared) && declared > 0 && declared <= BUFFERED_BODY_BYTES;
   // The file is made before the body is read (a multipart body starts with its parts' headers,
   // so nothing is lost), and opened on the I/O threads: a create can wait on the directory.
   const temp = blobs.createTemp();
@@ -300,7 +298,7 @@ const bodies = new BufferPool(BUFFERED_BODY_BYTES, SPARE_BODY_BUFFERS);
  * before its declared length.
  */
 async function readWhole(request: Request, declared: number, idleMs: number): Promise<Uint8Array<ArrayBuffer>> {
-  const buffer = declared <= bodies.size ? new Uint8Array(bodies.take()) : new Uint8Array(declared);
+  const buffer = new Uint8Array(bodies.take());
   let length = 0;
   try {
     for await (const chunk of bodyChunks(request, idleMs)) {

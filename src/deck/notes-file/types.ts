@@ -1,0 +1,26 @@
+/**
+ * @module deck/notes-file/types
+ * A notes file that comes beside the PDF (not attached to it): a `.pdfpc` (format 1 or 2) or a
+ * PowerPoint `.pptx` whose notes slides hold the notes. Whatever it was, it is carried on as
+ * one normalised `.pdfpc` document (format 2): that is what the server stores with a staged
+ * deck, hands over with it and the browser keeps with the deck. Browser-safe.
+ */
+import type { Finding } from "../sidecar/findings.ts";
+import type { TimerSettings } from "../sidecar/types.ts";
+
+export type NotesFileKind = "pdfpc" | "pptx";
+
+export interface NotesFileResult {
+  /** What the bytes turned out to be; null when they are neither (a finding says so). */
+  kind: NotesFileKind | null;
+  /** The name it came with (path parts removed), for the report. */
+  filename: string;
+  /** slide (1-based) → markdown notes. */
+  notes: Map<number, string>;
+  timer: TimerSettings;
+  /** pptx: slides in the presentation (hidden ones included); pdfpc: pages it names. */
+  slideCount: number | null;
+  /** The normalised `.pdfpc` text (format 2) to store and hand over; null when unusable. */
+  pdfpc: string | null;
+  issues: Finding[];
+}

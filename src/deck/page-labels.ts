@@ -90,8 +90,11 @@ function prefixOnly(entry: PdfObj | undefined): string | null {
 export function pgfpagesFrameLabels(tree: PdfObj, pageCount: number): { untrusted: boolean; frames: string[] | null } {
   const entries = labelEntries(tree);
   const highest = Math.max(-1, ...entries.keys());
-  // A tree that labels pages the document does not have was not written for these pages.
-  if (highest < pageCount) return { untrusted: false, frames: null };
+  // pgfpages' shape: it names pages the document does not have, and starts with a slide's
+  // prefix-only range followed by its notes page's numbered range. Other trees are trusted.
+  const second = entries.get(1);
+  const numbered = !!second && second.isDictionary() && !second.get("S").isNull();
+  if (highest < pageCount || prefixOnly(entries.get(0)) === null || !numbered) return { untrusted: false, frames: null };
   const frames: string[] = [];
   for (let k = 0; k < pageCount; k++) {
     const label = prefixOnly(entries.get(2 * k));

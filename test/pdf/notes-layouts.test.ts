@@ -199,6 +199,14 @@ describe("pdfpc.sty's XMP fields", () => {
     expect(result).toEqual({ metadata: null, issues: [expect.objectContaining({ code: "XML_DOCTYPE_REFUSED", level: "error" })] });
   });
 
+  test("a metadata stream that inflates past 4 MiB, or nests 1,000 deep, is not read", async () => {
+    const bomb = await meta(`${xmpPacket({ Duration: "20" })}${" ".repeat(5 * 1024 * 1024)}`);
+    expect(bomb.issues.map((i) => i.code)).toEqual(["XMP_UNREADABLE"]);
+    expect(bomb.issues[0]?.message).toContain("larger than 4 MiB");
+    const deep = await meta(`<x:xmpmeta xmlns:x="adobe:ns:meta/">${"<a>".repeat(1000)}${"</a>".repeat(1000)}</x:xmpmeta>`);
+    expect(deep).toEqual({ metadata: null, issues: [expect.objectContaining({ code: "XMP_UNREADABLE" })] });
+  }, 60_000);
+
   test("a packet that is not XML is a warning; a PDF without one has no metadata", async () => {
     expect((await meta("<x:xmpmeta><unclosed>")).issues.map((i) => i.code)).toEqual(["XMP_UNREADABLE"]);
     expect(readPdfpcMetadata((await open({ position: "none", frames: [{ title: "x" }] })).doc)).toEqual({ metadata: null, issues: [] });

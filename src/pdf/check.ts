@@ -5,8 +5,7 @@
  * `deckhand check` all call `checkPdfFile`.
  */
 import { openPdfFile } from "./open.ts";
-import { buildCheckReport } from "../deck/report.ts";
-import type { AnalyzeOptions } from "../deck/analyze.ts";
+import { buildCheckReport, type ReportOptions } from "../deck/report.ts";
 import type { CheckReport } from "../deck/report-types.ts";
 
 export type { CheckReport, AttachmentResult, ReportIssue } from "../deck/report-types.ts";
@@ -17,7 +16,7 @@ export type { CheckReport, AttachmentResult, ReportIssue } from "../deck/report-
  * PDF_ENCRYPTED, PDF_NO_PAGES or TOO_MANY_PAGES when the PDF itself is unusable; every
  * problem inside a readable PDF is a finding in the report instead.
  */
-export async function checkPdfFile(path: string, meta: { bytes: number; sha256: string }, options: Partial<AnalyzeOptions> = {}): Promise<CheckReport> {
+export async function checkPdfFile(path: string, meta: { bytes: number; sha256: string }, options: ReportOptions = {}): Promise<CheckReport> {
   const opened = await openPdfFile(path);
   try {
     return buildCheckReport(opened.mupdf, opened.doc, { bytes: meta.bytes, sha256: meta.sha256, pdfVersion: opened.info.pdfVersion, title: opened.info.title, pageCount: opened.info.pageCount }, options);

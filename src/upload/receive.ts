@@ -60,11 +60,13 @@ export const FILE_FIELD = "file";
 export const NOTES_FIELD = "notes";
 /**
  * Largest notes file taken beside a PDF (and never more than the PDF's own limit: see
- * `notesFileLimit`). A .pptx keeps its pictures and media beside its notes, so real ones run
- * to tens of MB although only the notes XML is read; it is spooled to disk, never held whole
- * in the server's memory, and a PDF worker (with its memory bound) reads it.
+ * `notesFileLimit`); the same cap the notes reader applies (deck/notes-file), so a part the
+ * server takes is one the reader reads. A .pptx keeps its pictures and media beside its notes,
+ * so real ones run to tens of MB although only the notes XML is read: the part is spooled to
+ * disk, never held whole in the server's memory, and a PDF worker (with its memory bound)
+ * reads it.
  */
-export const NOTES_FILE_MAX_BYTES = 64 * 1024 * 1024;
+export const NOTES_FILE_MAX_BYTES = 32 * 1024 * 1024;
 
 /** The notes part's limit on a server whose PDFs may be `maxUploadBytes`. */
 export function notesFileLimit(maxUploadBytes: number): number {
@@ -501,4 +503,21 @@ export async function receiveBytes<T extends ScratchFile = TempFile>(bytes: Uint
     await temp.discard();
     throw storageFailure(error);
   }
+}
+
+/**
+ * Spool in-memory notes file bytes (MCP's notes_base64) to a temp file of `blobs`, as a
+ * `notes` part is received: the PDF worker reads it from there. Nothing is left on failure.
+ */
+export async function receiveNotesBytes<T extends ScratchFile>(bytes: Uint8Array, uploadName: string | null, blobs: { createTemp(): T }): Promise<{ temp: T; bytes: number; uploadName: string | null }> {
+  const temp = blobs.createTemp();
+  const spool = new PartSpool(temp);
+  spool.write(bytes, { copy: false });
+  try {
+    await spool.finish();
+  } catch (error) {
+    await spool.discard();
+    throw storageFailure(error);
+  }
+  return { temp, bytes: bytes.length, uploadName };
 }

@@ -100,6 +100,13 @@ export function sessionsController(deps: AppDeps) {
       {
         params: SessionParams,
         query: TokenQuery,
+        // Declared so that /openapi.json documents it (a `detail.parameters` entry is dropped there).
+        headers: t.Object(
+          {
+            "x-controller-token": t.Optional(t.String({ description: "The controller token, instead of the query parameter `t` (wins when both are given)." })),
+          },
+          { additionalProperties: true },
+        ),
         detail: routeDoc({
           operationId: "downloadHandoffNotes",
           summary: "Get the notes that came with the staged PDF",
@@ -107,7 +114,6 @@ export function sessionsController(deps: AppDeps) {
             "Returns the notes of the notes file uploaded beside the PDF (the `notes` part of POST /api/present), normalised to a .pdfpc document (JSON, pdfpcFormat 2, `pages[].idx` 0-based, `note` markdown), to the holder of the controller token. 204 when the deck came without notes. Does not consume the handoff; the notes are deleted with the deck when it is claimed or expires.",
           tags: ["Handoff"],
           security: [{ controllerTokenHeader: [] }, { controllerTokenQuery: [] }],
-          parameters: [TOKEN_HEADER],
           responses: {
             200: {
               description: "The notes as a .pdfpc document (format 2).",

@@ -98,10 +98,20 @@ export function fileTooLarge(maxBytes: number): AppError {
   );
 }
 
-/** Reject early, before reading a byte, when the declared length is already too large. */
-export function assertDeclaredLength(request: Request, maxBytes: number): void {
+/**
+ * Reject early, before reading a byte, when the declared length is already too large (for the
+ * PDF, and a notes file of up to `notesMaxBytes` beside it).
+ */
+export function assertDeclaredLength(request: Request, maxBytes: number, notesMaxBytes = 0): void {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
+  if (declared === null || Number(declared) <= maxBytes + notesMaxBytes + MULTIPART_OVERHEAD_BYTES) return;
+  if (notesMaxBytes === 0) throw fileTooLarge(maxBytes);
+  // Which part is too large cannot be told before reading: the sentence names both limits.
+  throw new AppError(
+    "FILE_TOO_LARGE",
+    `The upload is larger than this server's limits of ${megabytes(maxBytes)} MB for the PDF and ${megabytes(notesMaxBytes)} MB for a notes file beside it; make the PDF smaller (fewer or compressed images), send a smaller notes file (a .pdfpc, or the .pptx without its pictures), or raise --max-upload-mb.`,
+    { headers: { connection: "close" } },
+  );
 }
 
 export interface ReceiveOptions {
@@ -130,7 +140,7 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
   if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
     throw new AppError("BAD_REQUEST", 'Send the PDF as multipart/form-data with a field named "file" (curl -F file=@deck.pdf).');
   }
-  assertDeclaredLength(request, maxBytes + (options.notes?.maxBytes ?? 0));
+  assertDeclaredLength(request, maxBytes, options.notes?.maxBytes ?? 0);
   if (!request.body) throw new AppError("FILE_MISSING");
   const parser = new FilePartParser(contentType, maxBytes, options.notes?.maxBytes ?? null);
   // The notes part's file is made when that part begins (most uploads have none).

@@ -207,7 +207,7 @@ for (const declared of [false, true]) {
     test("a notes part without a file part is FILE_MISSING, and its file is removed", async () => {
       t = makeTestApp();
       const form = new FormData();
-      form.append("notes", new Blob([pdfpcFile({ 1: "hi" })]), "a.pdfpc");
+      form.append("notes", new Blob([pdfpcFile({ 1: "hi" }) as BlobPart]), "a.pdfpc");
       const init: RequestInit = { method: "POST", body: form };
       const problem = await problemOf(await t.handle("/api/present", declared ? await withDeclaredLength(init) : init));
       expect([problem.status, problem.body.code]).toEqual([400, "FILE_MISSING"]);

@@ -9,8 +9,9 @@
  */
 import { readFileSync } from "node:fs";
 import { AppError } from "../errors.ts";
-import { readNotesFile } from "../deck/notes-file/index.ts";
+import { MAX_NORMALISED_PDFPC_BYTES, readNotesFile } from "../deck/notes-file/index.ts";
 import type { NotesFileKind, NotesFileResult } from "../deck/notes-file/types.ts";
+import type { FindingCode } from "../deck/sidecar/findings.ts";
 
 /** A notes file handed to a PDF job: a local temp file and the name it came with. */
 export interface NotesFileInput {
@@ -31,11 +32,30 @@ export interface InspectedNotes {
 }
 
 /**
- * Longest normalised notes text stored with a staged deck. Real notes are a few KB per slide;
- * this is ~1,400 characters for each of 3,000 slides, and bounds what one present holds in
- * memory and writes to the row (at --max-uploads presents at once).
+ * Longest normalised notes text stored with a staged deck: the reader's own cap (it refuses a
+ * longer one with a finding); checked again here because it bounds what a present holds in
+ * memory and writes to the row.
  */
-export const MAX_NOTES_TEXT_BYTES = 4 * 1024 * 1024;
+export const MAX_NOTES_TEXT_BYTES = MAX_NORMALISED_PDFPC_BYTES;
+
+/**
+ * Findings that mean the notes file could not be read (safely) at all: not a .pdfpc or .pptx,
+ * a damaged zip, a zip bomb, XML with a DOCTYPE, too many slides. They refuse the deck with
+ * NOTES_FILE_UNREADABLE; any other error (a readable file whose content is wrong, e.g. notes
+ * for a slide the PDF lacks) with NOTES_FILE_INVALID.
+ */
+const UNREADABLE = new Set<FindingCode>([
+  "NOTES_FILE_UNRECOGNIZED",
+  "PPTX_ZIP_INVALID",
+  "PPTX_ZIP_BOMB",
+  "PPTX_PART_TOO_LARGE",
+  "PPTX_PART_MALFORMED",
+  "PPTX_TOO_MANY_SLIDES",
+  "XML_DOCTYPE_REFUSED",
+  "INVALID_UTF8",
+  "INVALID_JSON",
+  "PDFPC_FORMAT_UNSUPPORTED",
+]);
 
 /** Read the notes file's bytes (the worker's memory bound covers them). */
 export function readNotesBytes(input: NotesFileInput): Uint8Array {
@@ -70,9 +90,10 @@ export function inspectNotesFile(input: NotesFileInput, pageCount: number): Insp
     // deck/notes-file guards itself; this is the last line against what nobody foresaw.
     throw new AppError("NOTES_FILE_UNREADABLE", undefined, { cause });
   }
-  if (result.kind === null || result.pdfpc === null) throw new AppError("NOTES_FILE_UNREADABLE", errorDetail(result));
-  const detail = errorDetail(result);
-  if (detail) throw new AppError("NOTES_FILE_INVALID", detail);
+  const firstError = result.issues.find((issue) => issue.level === "error");
+  if (firstError?.code === "NOTES_FILE_TOO_LARGE") throw new AppError("NOTES_FILE_TOO_LARGE", errorDetail(result));
+  if (result.kind === null || (firstError && UNREADABLE.has(firstError.code))) throw new AppError("NOTES_FILE_UNREADABLE", errorDetail(result));
+  if (firstError || result.pdfpc === null) throw new AppError("NOTES_FILE_INVALID", errorDetail(result));
   if (Buffer.byteLength(result.pdfpc) > MAX_NOTES_TEXT_BYTES) {
     throw new AppError(
       "NOTES_FILE_TOO_LARGE",

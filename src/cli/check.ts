@@ -149,6 +149,14 @@ export function formatReport(report: CheckReport, label: string): string {
     const timer = [t.durationMinutes !== undefined ? `${t.durationMinutes} min talk` : null, t.endTime ? `ends at ${t.endTime}` : null, t.lastMinutes !== undefined ? `warn ${t.lastMinutes} min before the end` : null].filter(Boolean);
     if (timer.length > 0) lines.push(`  timer      ${timer.join(", ")}`);
   }
+  const notesFile = report.notesFile;
+  if (notesFile) {
+    const mark = notesFile.validity === "valid" ? "ok" : notesFile.validity === "warning" ? "warning" : "INVALID";
+    const slides = notesFile.slidesWithNotes.length;
+    lines.push("", "Notes file beside the PDF");
+    lines.push(`  ${(notesFile.kind ?? "unknown").padEnd(10)} ${notesFile.filename} — ${mark}${notesFile.kind ? `, notes for ${plural(slides, "slide")}` : ""}`);
+    lines.push(...issueLines(notesFile.issues, "      "));
+  }
   if (report.orphans.length > 0) {
     lines.push("", "Not used by any slide");
     for (const a of report.orphans) lines.push(...attachmentLines(a, "  "));

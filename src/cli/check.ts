@@ -1,6 +1,6 @@
 /**
  * @module cli/check
- * `deckhand check FILE.pdf [--notes NOTESFILE] [--json]`: run the sidecar check locally,
+ * `deckhand check FILE.pdf [--json] [--notes NOTESFILE]`: run the sidecar check locally,
  * without a server (with `--notes`, the notes file beside the PDF too: a .pdfpc or .pptx).
  * Prints a per-slide summary (or the JSON report) and exits 0 when nothing is invalid
  * (warnings allowed), 1 when something is invalid, 2 when the file is missing, unreadable
@@ -15,7 +15,7 @@ import { PdfPool, type PdfReader } from "../pdf/worker/pool.ts";
 import { digestFile } from "../upload/digest.ts";
 import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../upload/receive.ts";
 
-export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--notes NOTESFILE] [--json]
+export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json] [--notes NOTESFILE]
 
 Checks the speaker notes and media embedded in a PDF deck (notes-slide-{N}.json,
 media-slide-{N}-{id}.json, media-{id}.{gif,mp4,webm}, *.pdfpc, in-page notes, page media).

@@ -13,8 +13,9 @@
  *   navigation symbols, link annotations along its bottom edge.
  *
  * Side-by-side pages with no structure either way are taken as pgfpages' default (notes on
- * the right) with a warning; stacked pages need the structure (else nothing is split). Pages
- * that are partly doubled cannot be split and get a warning. Browser-safe.
+ * the right) with a warning; stacked pages need the structure (else nothing is split, silently:
+ * A4 portrait is a halved 1.41 slide). Pages that are partly doubled cannot be split and get a
+ * warning. Browser-safe.
  */
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
 import { NO_NOTES_LAYOUT, notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "./notes-layout.ts";
@@ -144,7 +145,8 @@ function navigationEvidence(links: Rect[], half: Rect): boolean {
 function samplePages(pageCount: number): number[] {
   if (pageCount <= STRUCTURE_SAMPLE) return Array.from({ length: pageCount }, (_, i) => i);
   const picks = new Set<number>([0, 1, 2, 3]);
-  for (let k = 0; picks.size < STRUCTURE_SAMPLE; k++) picks.add(Math.min(pageCount - 1, Math.floor(((k + 1) * pageCount) / (STRUCTURE_SAMPLE - 3))));
+  const spread = STRUCTURE_SAMPLE - picks.size;
+  for (let k = 1; k <= spread; k++) picks.add(Math.min(pageCount - 1, Math.round((k * (pageCount - 1)) / spread)));
   return [...picks].sort((a, b) => a - b);
 }
 
@@ -213,7 +215,7 @@ function detect(doc: PdfDoc, pageCount: number, metadata: PdfpcMetadata | null, 
     const dominant = wide >= tall ? "wide" : "tall";
     if (doubled > 0) {
       const structure = structurePosition(doc, pageCount, dominant);
-      if (structure.notesPages > 0 || (xmp !== undefined && xmp !== "none") || doubled * 2 >= pageCount) {
+      if (structure.notesPages > 0 || (xmp !== undefined && xmp !== "none") || (dominant === "wide" && doubled * 2 >= pageCount)) {
         issues.push(finding("NOTES_LAYOUT_UNSPLITTABLE", `${doubled} of the ${pageCount} pages are twice a slide's size (slide and notes side by side or stacked), the others are not, so no page is split and the audience would see the notes. Build the whole deck with \\setbeameroption{show notes on second screen} or without it.`));
       }
     } else if (xmp !== undefined && xmp !== "none") {
@@ -247,6 +249,7 @@ function detect(doc: PdfDoc, pageCount: number, metadata: PdfpcMetadata | null, 
     issues.push(finding("NOTES_LAYOUT_UNCERTAIN", "Every page is two slides wide, as Beamer's notes on a second screen make them, but no notes page was recognised; the right half is taken as the notes (pgfpages' default). If the slides are meant to be this wide, set the notes position to none in the presenter."));
     return { layout: { kind: "beamer-second-screen", position: "right", from: "geometry" }, issues };
   }
-  issues.push(finding("NOTES_LAYOUT_UNCERTAIN", "Every page is two slides tall, as Beamer's notes on a second screen (bottom or top) make them, but no notes page was recognised, so the pages are shown whole. If one half holds notes, set the notes position in the presenter, or add \\usepackage[notesposition=bottom]{pdfpc}."));
+  // Stacked halves with no notes page at all: most likely a portrait document (A4 portrait is a
+  // halved 1.41 slide), so nothing is split and nothing is said.
   return none;
 }

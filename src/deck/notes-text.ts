@@ -21,7 +21,7 @@ const HEADER_SEARCH = 0.3;
 /** A miniature's text is about a quarter of the slide's; notes text is not that small. */
 const MINIATURE_FONT_RATIO = 0.45;
 /** A vertical gap larger than this many line heights starts a new paragraph. */
-const PARAGRAPH_GAP = 0.6;
+const PARAGRAPH_GAP = 0.4;
 /** Bullets Beamer's itemize draws (default theme: a triangle; others: discs, dashes). */
 const BULLET = /^[▶►▸‣•◦∙·–]\s*/u;
 

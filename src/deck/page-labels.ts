@@ -6,12 +6,14 @@
  * start values. The presenter groups consecutive equal labels into one slide, so labels it
  * cannot trust are replaced here:
  *
- * Beamer with pgfpages (`show notes on second screen`) writes labels that alternate `u:1`, `1`,
- * `u:2`, `2`… (hyperref's label of the logical page lands on the wrong physical page), which
- * pair pages up whatever the frames are. For those, the frames are counted from what Beamer
- * draws on every slide: its navigation symbols link to the first and last page of the current
- * frame (`Navigation<page>` targets), which gives each page's frame exactly; where they are
- * missing or inconsistent, every page is its own slide (page numbers). Never a label that would
+ * Beamer with pgfpages (`show notes on second screen`) writes a label tree for the *logical*
+ * pages — slide, notes page, slide, notes page… — alternating a prefix-only range (the frame
+ * number, `u:1` in qpdf's notation for a UTF-16 string) and a decimal range: read as physical
+ * pages they pair pages up whatever the frames are (`1 1 2 2 …`; the counter said "1 / 8" for
+ * 14 pages). For such a tree the frames are read where they are: the slide of physical page k
+ * is logical page 2k. Failing that, from what Beamer draws on every slide: its navigation
+ * symbols link to the first and last page of the current frame (`Navigation<page>` targets).
+ * Where neither holds, every page is its own slide (page numbers). Never a label that would
  * make a key press do nothing. Browser-safe: the render worker calls it with its document.
  */
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
@@ -31,7 +33,8 @@ export function readPageLabels(doc: PdfDoc, pageCount: number): string[] {
   try {
     const tree = doc.getTrailer().get("Root", "PageLabels");
     if (tree.isNull()) return numbers();
-    if (hasPgfpagesLabels(tree)) return beamerFrames(doc, pageCount) ?? numbers();
+    const pgfpages = pgfpagesFrameLabels(tree, pageCount);
+    if (pgfpages.untrusted) return pgfpages.frames ?? beamerFrames(doc, pageCount) ?? numbers();
   } catch {
     return numbers();
   }
@@ -50,32 +53,55 @@ export function readPageLabels(doc: PdfDoc, pageCount: number): string[] {
   return labels;
 }
 
-/** The label dictionaries of a /PageLabels number tree (Nums, and Kids iteratively, bounded). */
-function labelEntries(tree: PdfObj): PdfObj[] {
-  const out: PdfObj[] = [];
+/** The (logical page index, label dictionary) pairs of a /PageLabels number tree, bounded. */
+function labelEntries(tree: PdfObj): Map<number, PdfObj> {
+  const out = new Map<number, PdfObj>();
   const stack: PdfObj[] = [tree];
   let visited = 0;
-  while (stack.length > 0 && out.length < MAX_LABEL_ENTRIES && visited++ < MAX_LABEL_ENTRIES) {
+  while (stack.length > 0 && out.size < MAX_LABEL_ENTRIES && visited++ < MAX_LABEL_ENTRIES) {
     const node = stack.pop() as PdfObj;
     if (!node.isDictionary()) continue;
     const nums = node.get("Nums");
-    if (nums.isArray()) for (let i = 1; i < nums.length && out.length < MAX_LABEL_ENTRIES; i += 2) out.push(nums.get(i));
+    if (nums.isArray()) {
+      for (let i = 0; i + 1 < nums.length && out.size < MAX_LABEL_ENTRIES; i += 2) {
+        const key = nums.get(i);
+        if (key.isNumber()) out.set(key.asNumber(), nums.get(i + 1));
+      }
+    }
     const kids = node.get("Kids");
     if (kids.isArray()) for (let i = kids.length - 1; i >= 0; i--) stack.push(kids.get(i));
   }
   return out;
 }
 
-/** pgfpages' tell: ranges whose prefix is "u:<n>" (with no numbering style), alternating with plain ranges. */
-export function hasPgfpagesLabels(tree: PdfObj): boolean {
-  let prefixed = 0;
-  for (const entry of labelEntries(tree)) {
-    if (!entry.isDictionary()) continue;
-    const prefix = entry.get("P");
-    if (prefix.isString() && /^u:\d*$/.test(prefix.asString()) && entry.get("S").isNull()) prefixed++;
-    if (prefixed >= 2) return true;
+/** A label range that is only a prefix (no numbering style): how Beamer's frame number is written. */
+function prefixOnly(entry: PdfObj | undefined): string | null {
+  if (!entry || !entry.isDictionary() || !entry.get("S").isNull()) return null;
+  const prefix = entry.get("P");
+  return prefix.isString() ? prefix.asString().trim() || null : null;
+}
+
+/**
+ * pgfpages' labels: hyperref labels the *logical* pages (slide, notes page, slide, notes page…),
+ * so the tree names twice as many pages as the PDF has. Beamer's label of a slide — its frame
+ * number, as a prefix-only range — is at logical page 2k for physical page k. Returns those
+ * frame labels, or null when the tree does not have that shape. Exported for its tests.
+ */
+export function pgfpagesFrameLabels(tree: PdfObj, pageCount: number): { untrusted: boolean; frames: string[] | null } {
+  const entries = labelEntries(tree);
+  const highest = Math.max(-1, ...entries.keys());
+  // pgfpages' shape: it names pages the document does not have, and starts with a slide's
+  // prefix-only range followed by its notes page's numbered range. Other trees are trusted.
+  const second = entries.get(1);
+  const numbered = !!second && second.isDictionary() && !second.get("S").isNull();
+  if (highest < pageCount || prefixOnly(entries.get(0)) === null || !numbered) return { untrusted: false, frames: null };
+  const frames: string[] = [];
+  for (let k = 0; k < pageCount; k++) {
+    const label = prefixOnly(entries.get(2 * k));
+    if (label === null) return { untrusted: true, frames: null };
+    frames.push(label);
   }
-  return false;
+  return { untrusted: true, frames };
 }
 
 /** The `Navigation<n>` page a link annotation goes to, "named" for a viewer action, or null. */

@@ -37,18 +37,20 @@ interface LooseIssue {
   attachment?: string;
 }
 
-/** Every finding of a report (document, page and attachment level), flattened. */
+/** Every finding of a report (document, page, attachment and notes-file level), flattened. */
 export function allIssues(report: unknown): LooseIssue[] {
   const r = report as {
     issues?: LooseIssue[];
     pages?: { notes: { issues: LooseIssue[] } | null; media: { issues: LooseIssue[] }[]; issues: LooseIssue[] }[];
     orphans?: { issues: LooseIssue[] }[];
     documentAttachments?: { issues: LooseIssue[] }[];
+    notesFile?: { issues: LooseIssue[] } | null;
   };
   return [
     ...(r.issues ?? []),
     ...(r.pages ?? []).flatMap((p) => [...p.issues, ...(p.notes?.issues ?? []), ...p.media.flatMap((m) => m.issues)]),
     ...(r.orphans ?? []).flatMap((o) => o.issues),
     ...(r.documentAttachments ?? []).flatMap((o) => o.issues),
+    ...(r.notesFile?.issues ?? []),
   ];
 }

@@ -11,9 +11,18 @@ import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
 import { aviBytes, buildFixturePdf, checkFixture, deflateBomb, EXE_BYTES, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
+import { buildNotesDeck, framesWithNotes, SLIDE_SIZES, xmpPacket } from "../fixtures/notes-layouts.ts";
+import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
+import { writeBytes } from "../fixtures/sidecar-builder.ts";
+import { checkPdfFile } from "../../src/pdf/check.ts";
+import { MAX_NOTES_FILE_BYTES, MAX_NOTE_CHARS } from "../../src/deck/notes-file/index.ts";
 
 interface Case {
   spec: FixtureSpec;
+  /** A PDF built otherwise (notes layouts, XMP) instead of `spec`. */
+  pdf?: () => Promise<Uint8Array>;
+  /** A notes file given beside the PDF. */
+  notesFile?: () => { bytes: Uint8Array; filename: string };
   options?: Partial<AnalyzeOptions>;
   slide?: number;
   attachment?: string;
@@ -81,6 +90,32 @@ const CASES: Partial<Record<FindingCode, Case>> = {
     says: "longer than 100 characters",
   },
   REPORT_TRUNCATED: { spec: { attachments: [notesSidecar(1, "x".repeat(80)), notesSidecar(2, "y".repeat(80))] }, options: { maxReportTextChars: 200 }, says: "more than 200 characters" },
+  XMP_UNREADABLE: { spec: {}, pdf: () => buildNotesDeck({ position: "none", frames: [{ title: "x" }], xmp: "<x:xmpmeta><unclosed>" }), says: "not well-formed XML" },
+  PDFPC_METADATA_INVALID: { spec: {}, pdf: () => buildNotesDeck({ position: "none", frames: [{ title: "x" }], xmp: xmpPacket({ Duration: "twenty" }) }), says: "pdfpc:Duration" },
+  XML_DOCTYPE_REFUSED: { spec: {}, notesFile: () => ({ bytes: pptxWithEntities(), filename: "laughs.pptx" }), attachment: "laughs.pptx", says: "DOCTYPE" },
+  NOTES_LAYOUT_MISMATCH: { spec: {}, pdf: () => buildNotesDeck({ position: "left", frames: framesWithNotes(2), xmp: xmpPacket({ NotesPosition: "right" }) }), says: "the left half is used as notes" },
+  NOTES_LAYOUT_UNSPLITTABLE: { spec: {}, pdf: () => buildNotesDeck({ position: "right", frames: framesWithNotes(3), pageSizes: { 0: SLIDE_SIZES["4:3"] } }), says: "3 of the 4 pages" },
+  NOTES_LAYOUT_UNCERTAIN: { spec: {}, pdf: () => buildNotesDeck({ position: "right", frames: [{ title: "A" }], header: false, navigation: false }), says: "pgfpages' default" },
+  NOTES_FILE_UNRECOGNIZED: { spec: {}, notesFile: () => ({ bytes: new TextEncoder().encode("plain words"), filename: "notes.txt" }), attachment: "notes.txt" },
+  NOTES_FILE_TOO_LARGE: { spec: {}, notesFile: () => ({ bytes: new Uint8Array(MAX_NOTES_FILE_BYTES + 1), filename: "huge.pptx" }), attachment: "huge.pptx", says: "32 MiB" },
+  NOTES_FILE_TRUNCATED: { spec: {}, notesFile: () => ({ bytes: buildPptx([{ notes: ["x".repeat(MAX_NOTE_CHARS + 10)] }, { notes: ["b"] }, { notes: ["c"] }]), filename: "long.pptx" }), slide: 1, attachment: "long.pptx" },
+  NOTES_FILE_EMPTY: { spec: {}, notesFile: () => ({ bytes: buildPptx([{ notes: null }, { notes: null }, { notes: null }]), filename: "empty.pptx" }), attachment: "empty.pptx" },
+  NOTES_FILE_SLIDE_COUNT_MISMATCH: { spec: {}, notesFile: () => ({ bytes: buildPptx([{ notes: ["a"] }, { notes: ["b"] }]), filename: "short.pptx" }), attachment: "short.pptx", says: "2 visible slides but the PDF has 3 pages" },
+  PPTX_ZIP_INVALID: { spec: {}, notesFile: () => ({ bytes: buildPptx([{ notes: ["a"] }]).slice(0, 200), filename: "cut.pptx" }), attachment: "cut.pptx" },
+  PPTX_ZIP_BOMB: { spec: {}, notesFile: () => ({ bytes: pptxZipBomb(64), filename: "bomb.pptx" }), attachment: "bomb.pptx", says: "zip bomb" },
+  PPTX_PART_TOO_LARGE: {
+    spec: {},
+    notesFile: () => {
+      const parts: Record<string, string | Uint8Array> = pptxParts([{ notes: ["x"] }]);
+      let big = "";
+      for (let i = 0; big.length < 9 * 1024 * 1024; i++) big += `${(i * 2654435761) % 1000003} `;
+      parts["ppt/notesSlides/notesSlide1.xml"] = big;
+      return { bytes: zipParts(parts), filename: "big.pptx" };
+    },
+    attachment: "big.pptx",
+  },
+  PPTX_PART_MALFORMED: { spec: {}, notesFile: () => ({ bytes: zipParts({ "ppt/presentation.xml": "<p:presentation><oops></p:presentation>", "ppt/_rels/presentation.xml.rels": "<Relationships/>" }), filename: "broken.pptx" }), attachment: "broken.pptx", says: "not well-formed" },
+  PPTX_TOO_MANY_SLIDES: { spec: {}, notesFile: () => ({ bytes: pptxManySlides(3001), filename: "many.pptx" }), attachment: "many.pptx", says: "3000" },
   ANNOTATION_MALFORMED: { spec: { pages: 2, rawAnnotations: [{ page: 2, dict: { Type: "Annot", Subtype: "FileAttachment", Rect: [0, 0, 10, 10] } }] }, slide: 2, says: "FileAttachment annotation on page 2" },
 };
 
@@ -103,9 +138,16 @@ async function expectFinding(code: FindingCode, report: unknown, c: Pick<Case, "
 describe("every finding code has a fixture that produces exactly that finding", () => {
   for (const [code, c] of Object.entries(CASES) as [FindingCode, Case][]) {
     test(`${code} (${FINDING_CODES[code].level})`, async () => {
-      const report = await checkFixture({ pages: 3, ...c.spec }, c.options);
+      const notesFile = c.notesFile?.();
+      const options = { ...c.options, ...(notesFile ? { notesFile } : {}) };
+      const report = c.pdf
+        ? await (async () => {
+            const file = writeBytes(await (c.pdf as () => Promise<Uint8Array>)());
+            return checkPdfFile(file.path, { bytes: file.bytes, sha256: file.sha256 }, options);
+          })()
+        : await checkFixture({ pages: 3, ...c.spec }, options);
       await expectFinding(code, report, c);
-    });
+    }, 60_000);
   }
 
   // These two need mupdf itself to fail, which no well-formed file makes it do: a document

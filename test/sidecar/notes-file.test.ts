@@ -5,7 +5,10 @@
  * with its code, quickly.
  */
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { strToU8 } from "fflate";
+import { FINDING_CODES } from "../../src/deck/sidecar/findings.ts";
+import { parseXml } from "../../src/deck/xml.ts";
 import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
 import { parsePdfpc } from "../../src/deck/sidecar/pdfpc.ts";
 import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
@@ -133,5 +136,38 @@ describe("pdfpc notes file", () => {
     const v3 = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 3, pages: [] })), "v3.pdfpc", 2);
     expect(codes(v3)).toEqual(["PDFPC_FORMAT_UNSUPPORTED"]);
     expect(v3.pdfpc).toBeNull();
+  });
+});
+
+describe("never throws", () => {
+  const known = (issues: { code: string }[]) => issues.every((i) => i.code in FINDING_CODES);
+
+  test("random bytes, random JSON, and a real .pptx with random bytes changed", () => {
+    const base = buildPptx([{ notes: ["one"] }, { notes: ["two"], hidden: true }, { notes: ["three"] }]);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 2048 }), fc.jsonValue(), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 8 }), fc.integer({ min: 1, max: 50 }), (bytes, json, edits, pages) => {
+        const mutated = base.slice();
+        for (const [at, value] of edits) mutated[at % mutated.length] = value;
+        for (const [input, name] of [[bytes, "x.pptx"], [strToU8(JSON.stringify(json) ?? "null"), "x.pdfpc"], [mutated, "m.pptx"]] as const) {
+          const result = readNotesFile(input, name, pages);
+          expect(known(result.issues)).toBe(true);
+          // A normalised text is always one the attached-pdfpc parser reads without an error.
+          if (result.pdfpc !== null) expect(parsePdfpc(strToU8(result.pdfpc), "n", pages, 8 * 1024 * 1024).usable).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  }, 60_000);
+
+  test("random XML-ish text through the XML reader", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 400 }), (text) => {
+        const result = parseXml(`<r xmlns:p="u">${text}</r>`, 10_000);
+        expect(typeof result.ok).toBe("boolean");
+      }),
+      { numRuns: 300 },
+    );
+    expect(parseXml(`${"<a>".repeat(300)}${"</a>".repeat(300)}`, 10_000)).toEqual({ ok: false, reason: "too-deep" });
+    expect(parseXml("<a/>".padEnd(20, " "), 10)).toEqual({ ok: false, reason: "too-large" });
   });
 });

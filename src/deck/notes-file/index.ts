@@ -13,7 +13,7 @@ import type { TimerSettings } from "../sidecar/types.ts";
 import { readPptxNotes } from "./pptx.ts";
 import type { NotesFileResult } from "./types.ts";
 
-export type { NotesFileKind, NotesFileResult } from "./types.ts";
+export type { NotesFileResult } from "./types.ts";
 
 /** A notes file larger than this is refused unread: a 3,000-slide .pptx without media is a few MiB. */
 export const MAX_NOTES_FILE_BYTES = 32 * 1024 * 1024;

@@ -53,7 +53,7 @@ export const FINDING_CODES = {
   // Notes layouts in the pages (Beamer's notes on a second screen)
   NOTES_LAYOUT_MISMATCH: { level: "warning", meaning: "The notes position pdfpc's LaTeX package wrote (pdfpc:NotesPosition) disagrees with the page geometry or the notes pages found; the position the pages show is used, or none." },
   NOTES_LAYOUT_UNSPLITTABLE: { level: "warning", meaning: "The deck looks like slides with notes on a second screen, but its pages differ in size (some doubled, some not), so no page is split; the audience would see the notes half." },
-  NOTES_LAYOUT_UNCERTAIN: { level: "warning", meaning: "Every page is twice a slide's size, but no Beamer notes page was recognised: side-by-side pages are split with the notes on the right (pgfpages' default), stacked pages are shown whole; set the notes position in the presenter if that is wrong." },
+  NOTES_LAYOUT_UNCERTAIN: { level: "warning", meaning: "Every page is two slides side by side, but no Beamer notes page or navigation was recognised; the right half is taken as the notes (pgfpages' default). Set the notes position to none in the presenter if the slides are meant to be that wide." },
   // A notes file beside the PDF (.pdfpc or .pptx)
   NOTES_FILE_UNRECOGNIZED: { level: "error", meaning: "The notes file is neither a pdfpc JSON file nor a PowerPoint .pptx; it is not used." },
   NOTES_FILE_TOO_LARGE: { level: "error", meaning: "The notes file is larger than the notes file limit (32 MiB); it is not read." },

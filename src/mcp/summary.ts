@@ -11,7 +11,9 @@ import type { HandoffRecord } from "../handoff/record.ts";
 const MAX_ISSUE_LINES = 20;
 
 export function describeHandoff(record: HandoffRecord): string {
-  return `${record.url}\n${record.next}`;
+  // The notes file's warnings (e.g. a slide count that differs) are worth an agent's attention.
+  const warnings = (record.notes?.warnings ?? []).map((w) => `- warning ${w.code}: ${record.notes?.filename}: ${w.message}`);
+  return [record.url, record.next, ...warnings].join("\n");
 }
 
 function issueLine(issue: Issue, where: string | null): string {
@@ -23,10 +25,12 @@ function issueLine(issue: Issue, where: string | null): string {
 export function describeCheckReport(report: CheckReport): string {
   const { summary, pageCount } = report;
   const verdict = report.ok
-    ? summary.total === 0
+    ? summary.total === 0 && !report.notesFile
       ? "OK: no notes or media attachments found"
       : "OK: nothing invalid"
-    : "NOT OK: some attachments are invalid and will be ignored when presenting";
+    : report.notesFile?.validity === "invalid" && summary.invalid === 0
+      ? "NOT OK: the notes file is invalid and would be refused by present_pdf"
+      : "NOT OK: some attachments are invalid and will be ignored when presenting";
   const head =
     `${verdict}. ${pageCount} ${pageCount === 1 ? "page" : "pages"}, ${summary.total} ${summary.total === 1 ? "attachment" : "attachments"} ` +
     `(${summary.valid} valid, ${summary.warning} with warnings, ${summary.invalid} invalid).`;
@@ -43,6 +47,7 @@ export function describeCheckReport(report: CheckReport): string {
   }
   attachments.push(...report.documentAttachments, ...report.orphans);
   for (const attachment of attachments) addIssues(attachment.issues, attachment.filename);
+  if (report.notesFile) addIssues(report.notesFile.issues, report.notesFile.filename);
 
   if (lines.length === 0) return head;
   lines.sort((a, b) => Number(b.error) - Number(a.error));

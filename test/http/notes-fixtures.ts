@@ -1,0 +1,52 @@
+/**
+ * Notes files beside a PDF (issue 19) as the API tests send them: `.pdfpc` documents, and
+ * PowerPoint `.pptx` files from the deck layer's fixture builder (test/fixtures/pptx.ts: a zip
+ * of the minimal OOXML parts, made with fflate), good and hostile.
+ */
+import { strToU8, zipSync, type Zippable } from "fflate";
+import { buildPptx, pptxParts, pptxWithEntities, pptxZipBomb } from "../fixtures/pptx.ts";
+
+const enc = new TextEncoder();
+
+/** A .pdfpc document (format 2) with `notes` by 1-based slide. */
+export function pdfpcFile(notes: Record<number, string>, extra: Record<string, unknown> = {}): Uint8Array {
+  const pages = Object.entries(notes).map(([slide, note]) => ({ idx: Number(slide) - 1, label: slide, overlay: 0, forcedOverlay: false, hidden: false, note }));
+  return enc.encode(JSON.stringify({ pdfpcFormat: 2, disableMarkdown: false, noteFontSize: 20, pages, ...extra }));
+}
+
+/** A .pptx whose slides, in order, have these notes (null: a slide without a notes slide). */
+export function pptxFile(options: { slides: Array<string | null> }): Uint8Array {
+  return buildPptx(options.slides.map((notes) => ({ notes: notes === null ? null : [notes] })));
+}
+
+/** A notes slide whose XML declares entities that expand (billion laughs). */
+export const billionLaughsPptx = (): Uint8Array => pptxWithEntities();
+
+/** A notes slide that inflates from a few KB to `megabytes` MiB: a zip bomb. */
+export const zipBombPptx = (megabytes = 24): Uint8Array => pptxZipBomb(megabytes);
+
+const many = new Map<number, Uint8Array>();
+/**
+ * A presentation with `count` notes slides (and as many slides): the parts of
+ * test/fixtures/pptx.ts stored rather than deflated (10,000 deflated slides take ~13 s to
+ * build here), made once per count.
+ */
+export function manySlidesPptx(count = 10_000): Uint8Array {
+  let zip = many.get(count);
+  if (!zip) {
+    const files: Zippable = {};
+    for (const [name, data] of Object.entries(pptxParts(Array.from({ length: count }, (_, i) => ({ notes: [`note ${i + 1}`] }))))) files[name] = [strToU8(data), { level: 0 }];
+    zip = zipSync(files);
+    many.set(count, zip);
+  }
+  return zip;
+}
+
+/** A zip that is not a presentation (a word-processing document's parts). */
+export function notAPptxZip(): Uint8Array {
+  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+  return zipSync({
+    "[Content_Types].xml": enc.encode(`${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`),
+    "word/document.xml": enc.encode(`${head}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>`),
+  });
+}

@@ -57,7 +57,7 @@ describe("what was dropped together", () => {
 describe("judging a notes file", () => {
   test("a clean file is kept as its normalised .pdfpc text", () => {
     const check = judgeNotesFile(result({ kind: "pptx", filename: "dir/Talk.pptx", slideCount: 2 }));
-    expect(check).toEqual({ filename: "Talk.pptx", kind: "pptx", notes: { filename: "Talk.pptx", kind: "pptx", pdfpc: PDFPC }, findings: [], slideCount: 2 });
+    expect(check).toEqual({ filename: "Talk.pptx", kind: "pptx", notes: { filename: "Talk.pptx", kind: "pptx", pdfpc: PDFPC }, findings: [], slideCount: 2, notedSlides: 1 });
   });
 
   test("warnings are shown and the notes kept", () => {

@@ -55,6 +55,8 @@ export interface NotesCheck {
   findings: NotesFinding[];
   /** Slides the file names (pptx: in the presentation; pdfpc: pages it names). */
   slideCount: number | null;
+  /** Slides it gives notes for. */
+  notedSlides: number;
 }
 
 /** A name as a notes file would be called (`.pdfpc`, `.pptx`, any case). */
@@ -91,6 +93,7 @@ export function judgeNotesFile(result: NotesFileResult): NotesCheck {
     notes: refused ? null : { filename, kind: result.kind!, pdfpc: result.pdfpc! },
     findings,
     slideCount: result.slideCount,
+    notedSlides: result.notes.size,
   };
 }
 
@@ -107,6 +110,7 @@ export async function checkNotesFile(file: File, pageCount: number): Promise<Not
       kind: null,
       notes: null,
       slideCount: null,
+      notedSlides: 0,
       findings: [{ level: "error", code: "NOTES_FILE_TOO_LARGE", message: `${filename} is larger than ${MAX_NOTES_FILE_BYTES / 1024 / 1024} MB. Save a copy without its pictures and videos (the notes are only text), or export the notes as a .pdfpc file.` }],
     };
   }

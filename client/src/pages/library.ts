@@ -41,22 +41,22 @@ function notice(text: string, kind: "warn" | "error" | "ok" = "error") {
   return el;
 }
 
-const KIND_NAME = { pdfpc: "pdfpc", pptx: "PowerPoint" } as const;
 
 function findingList(check: NotesCheck): HTMLUListElement | null {
   if (!check.findings.length) return null;
   return h(
     "ul",
     { class: "notes-findings" },
-    ...check.findings.map((f) => h("li", { class: `notes-finding notes-finding-${f.level}`, "data-code": f.code }, h("strong", {}, f.level === "error" ? "Refused: " : "Note: "), f.message)),
+    ...check.findings.map((f) => h("li", { class: `notes-finding notes-finding-${f.level}`, "data-code": f.code }, h("strong", {}, f.level === "error" ? "Error: " : "Warning: "), f.message)),
   );
 }
 
+const notesOn = (check: NotesCheck) => `notes on ${check.notedSlides} slide${check.notedSlides === 1 ? "" : "s"}`;
+
 /** A plain sentence for what happened to a notes file, for the card and the share screen. */
-function notesOutcome(check: NotesCheck): string {
-  if (!check.notes) return `“${check.filename}” was not added: fix it and add it again.`;
-  const slides = check.slideCount ? ` for ${pluralSlides(check.slideCount)}` : "";
-  return `Notes from “${check.filename}” (${KIND_NAME[check.notes.kind]})${slides} are kept with the deck.`;
+function notesOutcome(check: NotesCheck, where: "card" | "share"): string {
+  if (!check.notes) return `“${check.filename}” was not added:`;
+  return where === "card" ? `Added: ${notesOn(check)}.` : `With the notes from “${check.filename}” (${notesOn(check)}), kept with the deck.`;
 }
 
 /** The card's notes row: which notes file the deck has, what reading the last one found, add/replace/remove. */
@@ -75,11 +75,11 @@ function notesRow(deck: DeckRecord): HTMLElement {
     input.value = "";
     if (file) void addNotes(deck, file);
   });
-  const add = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-add": "", "aria-label": `${deck.notes ? "Replace" : "Add"} notes for ${deck.title}` }, deck.notes ? "Replace notes…" : "Add notes…");
+  const add = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-add": "", "aria-label": `${deck.notes ? "Replace the notes file of" : "Add a notes file to"} ${deck.title}` }, deck.notes ? "Replace…" : "Add notes…");
   add.addEventListener("click", () => input.click());
   const buttons: HTMLElement[] = [add];
   if (deck.notes) {
-    const remove = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-remove": "", "aria-label": `Remove the notes of ${deck.title}` }, "Remove notes");
+    const remove = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-remove": "", "aria-label": `Remove the notes file of ${deck.title}` }, "Remove");
     remove.addEventListener("click", async () => {
       if (!confirm(`Remove the notes from “${deck.notes!.filename}” from “${deck.title}”? Notes inside the PDF stay.`)) return;
       notesChecks.delete(deck.id);
@@ -89,13 +89,13 @@ function notesRow(deck: DeckRecord): HTMLElement {
     buttons.push(remove);
   }
   const line = deck.notes
-    ? h("p", { class: "deck-notes-line" }, "Notes: ", h("span", { class: "deck-notes-file" }, deck.notes.filename), ` · ${KIND_NAME[deck.notes.kind]}`)
+    ? h("p", { class: "deck-notes-line" }, "Notes: ", h("span", { class: "deck-notes-file" }, deck.notes.filename), deck.notes.kind === "pptx" ? " · PowerPoint" : "")
     : h("p", { class: "deck-notes-line muted" }, "No notes file");
   return h(
     "div",
     { class: "deck-notes", "data-notes": deck.notes?.kind ?? "none" },
     line,
-    check ? h("p", { class: check.notes ? "deck-notes-outcome" : "deck-notes-outcome deck-notes-refused", role: "status" }, notesOutcome(check)) : null,
+    check ? h("p", { class: check.notes ? "deck-notes-outcome" : "deck-notes-outcome deck-notes-refused", role: "status" }, notesOutcome(check, "card")) : null,
     check ? findingList(check) : null,
     h("div", { class: "deck-notes-actions" }, ...buttons, input),
   );
@@ -246,7 +246,7 @@ async function refresh() {
 function showShare(deck: DeckRecord, notes: NotesCheck | null) {
   replace($("#share-deck"), `“${deck.title}” · ${pluralSlides(deck.totalSlides)} · stored in this browser, nothing uploaded`);
   const notesEl = $("#share-notes");
-  if (notes) replace(notesEl, notesOutcome(notes), findingList(notes));
+  if (notes) replace(notesEl, notesOutcome(notes, "share"), findingList(notes));
   else replace(notesEl, deck.notes ? `With the notes from “${deck.notes.filename}”.` : "");
   notesEl.hidden = !notes && !deck.notes;
   ($("#share-present") as HTMLAnchorElement).href = `/present/${encodeURIComponent(deck.id)}`;

@@ -160,7 +160,7 @@ async function fetchDeck(): Promise<void> {
 
 /** The deck's notes file, if it came with one (lib/handoff: fetchHandoffNotes). */
 async function fetchNotes(): Promise<DeckNotes | undefined> {
-  if (download.hasNotes !== false) replace(statusEl, "Fetching the speaker notes…");
+  if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");
   try {
     return await fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
   } catch (error) {

@@ -6,7 +6,8 @@
 import "fake-indexeddb/auto";
 import { afterEach, describe, expect, test } from "bun:test";
 import type { NotesFileResult } from "../../src/deck/notes-file/types.ts";
-import { addNotesToDeck, checkNotesFile, isNotesFileName, judgeNotesFile, MAX_NOTES_FILE_BYTES, notesFilename, sortDroppedFiles } from "../../client/src/lib/local-deck.ts";
+import { MAX_NOTES_FILE_BYTES } from "../../src/deck/notes-file/index.ts";
+import { addNotesToDeck, checkNotesFile, isNotesFileName, judgeNotesFile, notesFilename, sortDroppedFiles } from "../../client/src/lib/local-deck.ts";
 import { DeckStore } from "../../client/src/storage/deck-store.ts";
 
 const PDF_HEAD = "%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n";
@@ -77,7 +78,7 @@ describe("judging a notes file", () => {
   test("a result with nothing usable and no error still gets a sentence", () => {
     const check = judgeNotesFile(result({ kind: null, pdfpc: null }));
     expect(check.notes).toBeNull();
-    expect(check.findings[0]).toMatchObject({ level: "error", code: "NOTES_FILE_UNREADABLE" });
+    expect(check.findings[0]).toMatchObject({ level: "error", code: "NOTES_FILE_UNRECOGNIZED" });
     expect(check.findings[0]!.message).toContain("talk.pdfpc");
   });
 

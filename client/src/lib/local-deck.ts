@@ -32,12 +32,6 @@ export class LocalDeckError extends Error {
   }
 }
 
-/**
- * The largest notes file read in the browser. A `.pptx` carries its pictures and videos
- * too; past this a tab risks running out of memory for what is, in the end, some text.
- */
-export const MAX_NOTES_FILE_BYTES = 256 * 1024 * 1024;
-
 /** A finding about a notes file, as the library shows it (the deck layer's, or the library's own). */
 export interface NotesFinding {
   level: "error" | "warning";
@@ -85,7 +79,7 @@ export function judgeNotesFile(result: NotesFileResult): NotesCheck {
   const refused = !result.kind || result.pdfpc === null || findings.some((f) => f.level === "error");
   if ((!result.kind || result.pdfpc === null) && !findings.some((f) => f.level === "error")) {
     // The deck layer always says why; this sentence is only for a result that did not.
-    findings.unshift({ level: "error", code: "NOTES_FILE_UNREADABLE", message: `${filename} is neither a .pdfpc file nor a PowerPoint .pptx with notes; choose the notes file that belongs to this PDF.` });
+    findings.unshift({ level: "error", code: "NOTES_FILE_UNRECOGNIZED", message: `${filename} is neither a .pdfpc file nor a PowerPoint .pptx with notes; choose the notes file that belongs to this PDF.` });
   }
   return {
     filename,
@@ -104,6 +98,8 @@ export function judgeNotesFile(result: NotesFileResult): NotesCheck {
  */
 export async function checkNotesFile(file: File, pageCount: number): Promise<NotesCheck> {
   const filename = notesFilename(file.name);
+  const { MAX_NOTES_FILE_BYTES, readNotesFile } = await import("../../../src/deck/notes-file/index.ts");
+  // The reader's own cap, judged on the size before the bytes are read into this tab.
   if (file.size > MAX_NOTES_FILE_BYTES) {
     return {
       filename,
@@ -111,11 +107,10 @@ export async function checkNotesFile(file: File, pageCount: number): Promise<Not
       notes: null,
       slideCount: null,
       notedSlides: 0,
-      findings: [{ level: "error", code: "NOTES_FILE_TOO_LARGE", message: `${filename} is larger than ${MAX_NOTES_FILE_BYTES / 1024 / 1024} MB. Save a copy without its pictures and videos (the notes are only text), or export the notes as a .pdfpc file.` }],
+      findings: [{ level: "error", code: "NOTES_FILE_TOO_LARGE", message: `“${filename}” is larger than ${MAX_NOTES_FILE_BYTES / 1024 / 1024} MiB. Save a copy of the presentation without its pictures and videos (only its notes are read), or use a .pdfpc file.` }],
     };
   }
   const bytes = new Uint8Array(await file.arrayBuffer());
-  const { readNotesFile } = await import("../../../src/deck/notes-file/index.ts");
   return judgeNotesFile(readNotesFile(bytes, filename, pageCount));
 }
 

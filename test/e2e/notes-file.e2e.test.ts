@@ -4,12 +4,16 @@
  * the handoff link stores the notes with the deck, the presenter's notes pane shows them, and
  * the server's notes route answers 410 once the link is used; (b) in the library, a PDF and
  * its .pdfpc dropped together; (c) a .pptx added to a stored deck ("Add notes…"), a refused
- * file that leaves it, and "Remove notes". Screenshots go to test-output/notes-file/<engine>/.
+ * file that leaves it, and "Remove notes". Then, in Chromium (whose driver can fail one request
+ * on purpose): a notes fetch that fails stops the claim before `complete` — the link stays
+ * unused and a retry stores the deck with its notes. Screenshots go to
+ * test-output/notes-file/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
+import { launchBrowser } from "../helpers/browser.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
@@ -250,3 +254,71 @@ for (const name of ENGINES) {
     });
   });
 }
+
+describe("the claim waits for the notes (chromium, a request failed on purpose)", () => {
+  let server: BinaryServer;
+  beforeAll(async () => {
+    server = await startBinary();
+  }, STEP_MS);
+  afterAll(async () => {
+    await server?.stop();
+    server?.cleanup();
+  });
+
+  it("a notes fetch that fails shows its screen and consumes nothing; the retry stores the deck with its notes, without downloading the PDF again", async () => {
+    const form = new FormData();
+    form.append("file", new File([handoffDeck as Uint8Array<ArrayBuffer>], "Retry talk.pdf", { type: "application/pdf" }));
+    form.append("notes", new File([Bun.file(paths.handoffPptx)], "retry.pptx"));
+    const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { id: string; url: string };
+    const token = decodeURIComponent(new URL(handoff.url).hash.replace(/^#t=/, ""));
+    const s = await launchBrowser({ viewport: { width: 1100, height: 760 } });
+    try {
+      const seen = { downloads: 0, notes: 0, completes: 0 };
+      s.page.on("request", (req) => {
+        const path = new URL(req.url()).pathname;
+        if (path.endsWith("/handoff")) seen.downloads++;
+        if (path.endsWith("/notes")) seen.notes++;
+        if (path.endsWith("/handoff/complete")) seen.completes++;
+      });
+      let fail = true;
+      await s.page.route("**/api/sessions/*/notes", async (route) => {
+        if (!fail) return route.continue();
+        fail = false;
+        await route.fulfill({ status: 500, contentType: "application/problem+json", body: JSON.stringify({ type: "about:blank", title: "Internal error", status: 500, code: "INTERNAL", detail: "x" }) });
+      });
+      await s.page.goto(handoff.url);
+      await s.page.waitForSelector("body[data-screen='notes']", { timeout: 30_000 });
+      expect(await s.page.textContent("h1")).toContain("notes");
+      expect(await s.page.textContent("#retry")).toBe("Try again");
+      await s.page.screenshot({ path: join(OUTPUT, "notes-file", "chromium-claim-notes-failed.png") });
+      // Nothing was used up: not completed, the server still holds the deck and its notes,
+      // and this browser stored nothing.
+      expect(seen.completes).toBe(0);
+      expect((await fetch(`${server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": token } })).status).toBe(200);
+      expect((await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${encodeURIComponent(token)}`, { headers: { Range: "bytes=0-0" } })).status).toBe(206);
+      const storedBefore = await s.page.evaluate(async () => {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const req = indexedDB.open("deckhand");
+          req.onsuccess = () => resolve(req.result);
+          req.onerror = () => reject(req.error);
+        });
+        const count = await new Promise<number>((resolve) => {
+          const req = db.transaction("decks").objectStore("decks").count();
+          req.onsuccess = () => resolve(req.result);
+        });
+        db.close();
+        return count;
+      });
+      expect(storedBefore).toBe(0);
+
+      await s.page.click("#retry");
+      await s.page.waitForURL(/\/present\//, { timeout: 30_000 });
+      await s.page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+      expect(seen).toEqual({ downloads: 1, notes: 2, completes: 1 });
+      await s.page.waitForFunction((text) => (document.querySelector("#notes")?.textContent ?? "").includes(text), PPTX_NOTES[0]!, { timeout: 30_000 });
+      expect((await fetch(`${server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": token } })).status).toBe(410);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
+import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
@@ -212,6 +213,7 @@ for (const name of ENGINES) {
       expect(refused.findings.some((f) => f.level === "error")).toBe(true);
       expect((await storedNotes(page, id))?.notes).toBeNull();
       await shot("c-1-library-notes-refused");
+      expect(await seriousViolations(page)).toEqual([]);
 
       // A .pptx of four slides for a three-page PDF: kept, with a warning that says so.
       await page.upload(`${card} input[data-notes-input]`, paths.laterPptx);
@@ -227,6 +229,7 @@ for (const name of ENGINES) {
       expect(kept.buttons).toEqual(["Replace…", "Remove"]);
       expect((await storedNotes(page, id))?.notes).toMatchObject({ filename: "later-talk.pptx", kind: "pptx" });
       await shot("c-2-library-notes-added-with-warning");
+      expect(await seriousViolations(page)).toEqual([]);
       await page.evaluate(() => {
         document.querySelector("#share")!.setAttribute("hidden", "");
         scrollTo(0, 0);

@@ -75,7 +75,7 @@ function notesRow(deck: DeckRecord): HTMLElement {
     input.value = "";
     if (file) void addNotes(deck, file);
   });
-  const add = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-add": "", "aria-label": `${deck.notes ? "Replace the notes file of" : "Add a notes file to"} ${deck.title}` }, deck.notes ? "Replace…" : "Add notes…");
+  const add = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-add": "", "aria-label": deck.notes ? `Replace the notes file of ${deck.title}` : `Add notes to ${deck.title}` }, deck.notes ? "Replace…" : "Add notes…");
   add.addEventListener("click", () => input.click());
   const buttons: HTMLElement[] = [add];
   if (deck.notes) {

@@ -258,7 +258,9 @@ for (const name of ENGINES) {
   });
 }
 
-describe("the claim waits for the notes (chromium, a request failed on purpose)", () => {
+// Chromium's driver fails one request on purpose; like the engine suites above, a run narrowed
+// by DECKHAND_ENGINES to other engines does not register it.
+if (ENGINES.includes("chromium")) describe("the claim waits for the notes (chromium, a request failed on purpose)", () => {
   let server: BinaryServer;
   beforeAll(async () => {
     server = await startBinary();

@@ -321,8 +321,7 @@ function toggleNotesPicture() {
 
 /** The deck's notes file (a .pdfpc beside the PDF, stored with the deck by the claim or the library). */
 function notesFile(): string | undefined {
-  const notes = (deck as DeckRecord & { notes?: { pdfpc?: unknown } }).notes;
-  return typeof notes?.pdfpc === "string" ? notes.pdfpc : undefined;
+  return typeof deck.notes?.pdfpc === "string" ? deck.notes.pdfpc : undefined;
 }
 
 function renderDeckSettings() {
@@ -351,7 +350,7 @@ async function changeNotesPosition(override: NotesPosition | null) {
   if (!renderer || override === notesOverride) return;
   notesOverride = override;
   document.body.dataset.notesOverride = override ?? "";
-  const kept = store.setDeckSettings(deck.id, { notesPosition: override ?? undefined }).then(() => (document.body.dataset.savedNotesPosition = override ?? ""));
+  const kept = store.setNotesPosition(deck.id, override).then(() => (document.body.dataset.savedNotesPosition = override ?? ""));
   const result = await renderer.setLayout(override);
   sizes = pageSizes(result.firstPage);
   void store.setDeckLayout(deck.id, { pageSize: result.firstPage, labels: layout.labels }).catch(() => {});
@@ -375,7 +374,7 @@ async function changeTimerSettings(settings: TimerSettings | undefined) {
   renderTimer(timerEls(), presenter.current.timer, timerSettings());
   renderDeckSettings();
   try {
-    await store.setDeckSettings(deck.id, { timerSettings: settings });
+    await store.setTimerSettings(deck.id, settings ?? null);
     document.body.dataset.savedTimerSettings = JSON.stringify(settings ?? {});
     replace($("#timer-settings-status"), settings ? "Timer set for this deck." : "The timer follows the deck again.");
   } catch {

@@ -170,15 +170,6 @@ export class DeckStore {
     await this.update(id, (deck) => ({ ...deck, pageSize: layout.pageSize, labels: layout.labels }));
   }
 
-  /** The presenter's per-deck settings (notes layout, timer); a field given as undefined is removed. */
-  async setDeckSettings(id: string, settings: Partial<Pick<DeckRecord, "notesPosition" | "timerSettings">>): Promise<void> {
-    await this.update(id, (deck) => {
-      const next = { ...deck, ...settings };
-      for (const key of Object.keys(settings) as (keyof typeof settings)[]) if (settings[key] === undefined) delete next[key];
-      return next;
-    });
-  }
-
   async deleteDeck(id: string): Promise<void> {
     const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink", "liveSessions"], "readwrite");
     const media = tx.objectStore("mediaFiles");

@@ -5,8 +5,6 @@
  * never edits an old one, and stores are only ever added.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
-import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
-import type { TimerSettings } from "../../../src/deck/sidecar/types.ts";
 
 /** Do not change without a migration: a new name would orphan every deck in every browser. */
 export const DB_NAME = "deckhand";
@@ -42,14 +40,6 @@ export interface DeckRecord {
    * lets this browser go live on a `--require-auth` server without an access token.
    */
   liveGrant?: { grant: string; expiresAt: string };
-  /**
-   * The presenter's notes layout for this deck (pdfpc's `-n`): which half of each page holds
-   * the notes, or "none" for whole pages. Absent: as the deck says (XMP, else page geometry).
-   * No index, so no migration: older records simply lack it.
-   */
-  notesPosition?: NotesPosition;
-  /** The presenter's own duration / end time / last minutes for this deck: they override the deck's (.pdfpc, XMP). */
-  timerSettings?: TimerSettings;
 }
 
 export interface DeckBytesRecord {

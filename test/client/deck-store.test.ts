@@ -296,6 +296,35 @@ describe("migrations", () => {
     expect(await store.getLiveDeck("ABC234")).toBeUndefined();
   });
 
+  test("decks of a v6 database (before notes files) are kept and take a notes file, a layout override and timer settings", async () => {
+    const name = fresh();
+    const id = "0123456789abcdef";
+    const v6 = await openAtVersion(name, 6);
+    await v6.put("decks" as never, { id, title: "Before notes", filename: "n.pdf", totalSlides: 2, bytes: 1, sha256: id.padEnd(64, "0"), addedAt: 3, source: "handoff", handoffId: "h6", handoffCompletedAt: 4, labels: ["1", "2"] } as never);
+    await v6.put("deckBytes" as never, { id, data: bytes(8) } as never);
+    await v6.put("progress" as never, { deckId: id, slide: 2, updatedAt: 4 } as never);
+    v6.close();
+
+    const store = await DeckStore.open({ name });
+    opened.push(store);
+    const old = await store.getDeck(id);
+    expect(old).toMatchObject({ title: "Before notes", handoffCompletedAt: 4, labels: ["1", "2"] });
+    // An old record reads as "no notes file, no override, no timer settings".
+    expect(old?.notes).toBeUndefined();
+    expect(old?.notesPosition).toBeUndefined();
+    expect(old?.timerSettings).toBeUndefined();
+    expect(new Uint8Array((await store.getDeckBytes(id))!)).toEqual(new Uint8Array([8]));
+    expect((await store.getProgress(id))?.slide).toBe(2);
+    const notes = { filename: "talk.pdfpc", kind: "pdfpc" as const, pdfpc: '{"pdfpcFormat":2,"pages":[]}' };
+    expect(await store.setDeckNotes(id, notes)).toBe(true);
+    expect(await store.setNotesPosition(id, "left")).toBe(true);
+    expect(await store.setTimerSettings(id, { lastMinutes: 2 })).toBe(true);
+    expect(await store.getDeck(id)).toMatchObject({ title: "Before notes", notes, notesPosition: "left", timerSettings: { lastMinutes: 2 } });
+    await store.deleteDeck(id);
+    expect(await store.getDeckWithBytes(id)).toBeUndefined();
+    expect(await store.getProgress(id)).toBeUndefined();
+  });
+
   test("a future migration appended to the list keeps existing decks", async () => {
     const name = fresh();
     const current = await DeckStore.open({ name });
@@ -305,6 +334,77 @@ describe("migrations", () => {
     const upgraded = await DeckStore.open({ name, migrations: [...MIGRATIONS, next] });
     opened.push(upgraded);
     expect((await upgraded.listDecks()).map((d) => d.title)).toEqual(["Keep me"]);
+  });
+});
+
+describe("notes file and the presenter's settings", () => {
+  const PDFPC = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, label: "1", overlay: 0, note: "Welcome" }] });
+  const notes = { filename: "talk.pptx", kind: "pptx" as const, pdfpc: PDFPC };
+
+  test("a notes file is stored with the bytes in putDeck's one transaction, and goes with the deck", async () => {
+    const store = await openStore();
+    const deck = await store.putDeck({ title: "N", filename: "n.pdf", totalSlides: 2, sha256: SHA_A, source: "handoff", handoffId: "h", data: bytes(1), notes });
+    expect(deck.notes).toEqual(notes);
+    expect((await store.getDeck(deck.id))?.notes).toEqual(notes);
+    expect((await store.getDeckWithBytes(deck.id))?.deck.notes?.pdfpc).toBe(PDFPC);
+    await store.deleteDeck(deck.id);
+    expect(await store.getDeck(deck.id)).toBeUndefined();
+    expect(await store.listDecks()).toEqual([]);
+  });
+
+  test("setDeckNotes adds, replaces and removes a stored deck's notes; a deck that is gone gets none", async () => {
+    const store = await openStore();
+    const deck = await store.putDeck({ title: "L", filename: "l.pdf", totalSlides: 2, sha256: SHA_A, source: "local", data: bytes(1) });
+    expect(deck.notes).toBeUndefined();
+    expect(await store.setDeckNotes(deck.id, notes)).toBe(true);
+    expect((await store.getDeck(deck.id))?.notes).toEqual(notes);
+    const other = { filename: "talk.pdfpc", kind: "pdfpc" as const, pdfpc: '{"pdfpcFormat":2,"pages":[]}' };
+    expect(await store.setDeckNotes(deck.id, other)).toBe(true);
+    expect((await store.getDeck(deck.id))?.notes).toEqual(other);
+    expect(await store.setDeckNotes(deck.id, null)).toBe(true);
+    const after = await store.getDeck(deck.id);
+    expect(after).toBeDefined();
+    expect("notes" in after!).toBe(false);
+    // Nothing else of the deck changed.
+    expect(after).toEqual(deck);
+    await store.deleteDeck(deck.id);
+    expect(await store.setDeckNotes(deck.id, notes)).toBe(false);
+    expect(await store.getDeck(deck.id)).toBeUndefined();
+  });
+
+  test("the notes-layout override and the timer settings are kept with the deck, and can be cleared", async () => {
+    const store = await openStore();
+    const deck = await store.putDeck({ title: "B", filename: "b.pdf", totalSlides: 8, sha256: SHA_A, source: "local", data: bytes(1) });
+    expect(await store.setNotesPosition(deck.id, "right")).toBe(true);
+    expect(await store.setTimerSettings(deck.id, { durationMinutes: 20, endTime: undefined, lastMinutes: 3 })).toBe(true);
+    expect(await store.getDeck(deck.id)).toMatchObject({ notesPosition: "right", timerSettings: { durationMinutes: 20, lastMinutes: 3 } });
+    expect("endTime" in (await store.getDeck(deck.id))!.timerSettings!).toBe(false);
+    // "none" is an override too (plain slides, whatever the geometry suggests); null clears it.
+    await store.setNotesPosition(deck.id, "none");
+    expect((await store.getDeck(deck.id))?.notesPosition).toBe("none");
+    await store.setNotesPosition(deck.id, null);
+    expect("notesPosition" in (await store.getDeck(deck.id))!).toBe(false);
+    await store.setTimerSettings(deck.id, { endTime: "10:45" });
+    expect((await store.getDeck(deck.id))?.timerSettings).toEqual({ endTime: "10:45" });
+    await store.setTimerSettings(deck.id, {});
+    expect("timerSettings" in (await store.getDeck(deck.id))!).toBe(false);
+    await store.deleteDeck(deck.id);
+    expect(await store.setNotesPosition(deck.id, "left")).toBe(false);
+    expect(await store.setTimerSettings(deck.id, { durationMinutes: 5 })).toBe(false);
+    expect(await store.getDeck(deck.id)).toBeUndefined();
+  });
+
+  test("storing the same bytes again keeps the notes and the settings, unless new notes come with them", async () => {
+    const store = await openStore();
+    const deck = await store.putDeck({ title: "S", filename: "s.pdf", totalSlides: 2, sha256: SHA_A, source: "local", data: bytes(1) });
+    await store.setDeckNotes(deck.id, notes);
+    await store.setNotesPosition(deck.id, "bottom");
+    await store.setTimerSettings(deck.id, { durationMinutes: 15 });
+    await store.putDeck({ title: "S", filename: "s.pdf", totalSlides: 2, sha256: SHA_A, source: "handoff", handoffId: "h2", data: bytes(1) });
+    expect(await store.getDeck(deck.id)).toMatchObject({ notes, notesPosition: "bottom", timerSettings: { durationMinutes: 15 }, handoffId: "h2" });
+    const fresh = { filename: "new.pdfpc", kind: "pdfpc" as const, pdfpc: '{"pdfpcFormat":2,"pages":[]}' };
+    await store.putDeck({ title: "S", filename: "s.pdf", totalSlides: 2, sha256: SHA_A, source: "handoff", handoffId: "h3", data: bytes(1), notes: fresh });
+    expect(await store.getDeck(deck.id)).toMatchObject({ notes: fresh, notesPosition: "bottom" });
   });
 });
 

@@ -1,7 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import {
+  ClaimFailure,
   cleanedStartUrl,
   decodeFilename,
+  fetchHandoffNotes,
+  notesHint,
+  parseNotesAnswer,
   parseHandoffLink,
   resumeDecision,
   resumeHeaders,
@@ -102,5 +106,95 @@ describe("streaming digest", () => {
     const streaming = new StreamingSha256();
     for (let i = 0; i < data.length; i += 65_536) streaming.update(data.subarray(i, i + 65_536));
     expect(streaming.hex()).toBe(await sha256Hex(data));
+  });
+});
+
+describe("the deck's notes file at claim", () => {
+  const PDFPC = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, label: "1", overlay: 0, note: "Welcome **all**" }, { idx: 1, label: "2", overlay: 0, note: "Numbers" }] });
+  type Call = { url: string; init: RequestInit | undefined };
+
+  /** A fetch that answers one canned response and records what it was asked. */
+  function fakeFetch(answer: Response | Error): { fetcher: typeof fetch; calls: Call[] } {
+    const calls: Call[] = [];
+    const fetcher = (async (url: string, init?: RequestInit) => {
+      calls.push({ url, init });
+      if (answer instanceof Error) throw answer;
+      return answer;
+    }) as unknown as typeof fetch;
+    return { fetcher, calls };
+  }
+
+  const failure = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as ClaimFailure);
+
+  test("the download's X-Notes hint: said yes, said no, or not said (then the route is asked)", () => {
+    expect(notesHint(null)).toBeNull();
+    expect(notesHint("")).toBeNull();
+    expect(notesHint("none")).toBe(false);
+    expect(notesHint("0")).toBe(false);
+    expect(notesHint("pptx")).toBe(true);
+    expect(notesHint("1")).toBe(true);
+  });
+
+  test("asks GET /api/sessions/{id}/notes with the controller token in a header, never in the URL", async () => {
+    const { fetcher, calls } = fakeFetch(new Response(PDFPC, { status: 200, headers: { "content-type": "application/json", "x-notes-filename": "Q3%20talk.pptx", "x-notes-kind": "pptx" } }));
+    const notes = await fetchHandoffNotes(fetcher, "sess_1", "secret-token", null);
+    expect(notes).toEqual({ filename: "Q3 talk.pptx", kind: "pptx", pdfpc: PDFPC });
+    expect(calls.length).toBe(1);
+    expect(calls[0]!.url).toBe("/api/sessions/sess_1/notes");
+    expect(calls[0]!.url).not.toContain("secret-token");
+    expect((calls[0]!.init!.headers as Record<string, string>)["x-controller-token"]).toBe("secret-token");
+    expect(calls[0]!.init!.credentials).toBe("omit");
+    expect(calls[0]!.init!.method ?? "GET").toBe("GET");
+  });
+
+  test("204 means the deck came without notes; a hint of none asks nothing", async () => {
+    const none = fakeFetch(new Response(null, { status: 204 }));
+    expect(await fetchHandoffNotes(none.fetcher, "s", "t", true)).toBeUndefined();
+    expect(none.calls.length).toBe(1);
+    const skipped = fakeFetch(new Error("must not be called"));
+    expect(await fetchHandoffNotes(skipped.fetcher, "s", "t", false)).toBeUndefined();
+    expect(skipped.calls.length).toBe(0);
+  });
+
+  test("a dead or wrong link while fetching notes shows that link's screen", async () => {
+    const problem = (status: number, code: string) => new Response(JSON.stringify({ status, code, title: code }), { status, headers: { "content-type": "application/problem+json" } });
+    const cases: [number, string, string][] = [
+      [410, "HANDOFF_CLAIMED", "claimed"],
+      [410, "HANDOFF_EXPIRED", "expired"],
+      [403, "TOKEN_INVALID", "token-invalid"],
+      [404, "SESSION_NOT_FOUND", "not-found"],
+    ];
+    for (const [status, code, kind] of cases) {
+      const error = await failure(fetchHandoffNotes(fakeFetch(problem(status, code)).fetcher, "s", "t", null));
+      expect(error).toBeInstanceOf(ClaimFailure);
+      expect({ code, kind: error!.kind, problemCode: error!.problem?.code }).toEqual({ code, kind: kind as never, problemCode: code });
+    }
+  });
+
+  test("a network failure, a server error or an unreadable answer stops the claim with a retry", async () => {
+    const offline = await failure(fetchHandoffNotes(fakeFetch(new TypeError("Failed to fetch")).fetcher, "s", "t", true));
+    expect(offline?.kind).toBe("offline");
+    const broken = await failure(fetchHandoffNotes(fakeFetch(new Response(JSON.stringify({ code: "INTERNAL", status: 500 }), { status: 500 })).fetcher, "s", "t", true));
+    expect(broken?.kind).toBe("notes");
+    const garbage = await failure(fetchHandoffNotes(fakeFetch(new Response("<html>proxy error</html>", { status: 200 })).fetcher, "s", "t", true));
+    expect(garbage?.kind).toBe("notes");
+    const notPdfpc = await failure(fetchHandoffNotes(fakeFetch(new Response(JSON.stringify({ hello: 1 }), { status: 200 })).fetcher, "s", "t", true));
+    expect(notPdfpc?.kind).toBe("notes");
+    for (const kind of ["notes", "offline"] as const) expect(screenText(kind).retry).toBe(true);
+    expect(screenText("notes").message).toContain("Nothing was used up");
+  });
+
+  test("the answer may be the .pdfpc itself (name and kind in headers) or one JSON object with all three", () => {
+    expect(parseNotesAnswer(PDFPC, { filename: null, kind: null })).toEqual({ filename: "notes.pdfpc", kind: "pdfpc", pdfpc: PDFPC });
+    expect(parseNotesAnswer(PDFPC, { filename: "talk.pdfpc", kind: "pdfpc" })).toEqual({ filename: "talk.pdfpc", kind: "pdfpc", pdfpc: PDFPC });
+    // An unknown kind is stored as what it now is: a .pdfpc.
+    expect(parseNotesAnswer(PDFPC, { filename: "x", kind: "keynote" })?.kind).toBe("pdfpc");
+    const wrapped = JSON.stringify({ filename: "deck notes.pptx", kind: "pptx", pdfpc: PDFPC });
+    expect(parseNotesAnswer(wrapped, { filename: null, kind: null })).toEqual({ filename: "deck notes.pptx", kind: "pptx", pdfpc: PDFPC });
+    // A name with control characters is cleaned like the deck's own name.
+    expect(parseNotesAnswer(PDFPC, { filename: "a%0Ab.pdfpc", kind: "pdfpc" })?.filename).toBe("ab.pdfpc");
+    expect(parseNotesAnswer("[1,2]", { filename: null, kind: null })).toBeNull();
+    expect(parseNotesAnswer("null", { filename: null, kind: null })).toBeNull();
+    expect(parseNotesAnswer(JSON.stringify({ pdfpc: "not json" }), { filename: null, kind: null })).toBeNull();
   });
 });

@@ -1,9 +1,11 @@
 /**
  * @module client/lib/handoff
  * The pure logic of claiming a handoff link: reading the link, deciding how to resume a
- * cut download, and turning a server problem into the screen that explains it. No DOM and
- * no network here, so it is unit-tested.
+ * cut download, fetching the deck's notes file, and turning a server problem into the screen
+ * that explains it. No DOM, and the network only through a fetch passed in, so it is
+ * unit-tested.
  */
+import type { DeckNotes } from "../storage/schema.ts";
 
 export interface HandoffLink {
   id: string;
@@ -38,6 +40,7 @@ export type ScreenKind =
   | "token-invalid"
   | "token-missing"
   | "checksum"
+  | "notes"
   | "offline"
   | "interrupted"
   | "storage-quota"
@@ -119,6 +122,12 @@ export function screenText(kind: ScreenKind): ScreenText {
         message: "What this browser stored differs from the server copy. Nothing was used up: try again.",
         retry: true,
       };
+    case "notes":
+      return {
+        title: "The speaker notes did not arrive",
+        message: "The deck came with a notes file, and this browser could not fetch it. Nothing was used up: try again, and the deck arrives with its notes.",
+        retry: true,
+      };
     case "offline":
       return {
         title: "No connection to the server",
@@ -178,4 +187,106 @@ export function decodeFilename(header: string | null, fallback = "presentation")
   } catch {
     return fallback;
   }
+}
+
+/**
+ * Whether the download's answer says the deck has a notes file (`X-Notes`): true or false
+ * when the header says so, null when it is absent — then the notes route is asked, which
+ * answers 204 for a deck without one. Asking costs one request; guessing "none" would lose
+ * the notes with a link that cannot be used again.
+ */
+export function notesHint(header: string | null): boolean | null {
+  const value = header?.trim().toLowerCase();
+  if (!value) return null;
+  if (value === "0" || value === "none" || value === "false" || value === "no") return false;
+  return true;
+}
+
+/** A notes file is at most this long as text; the server's own cap is far below (DESIGN §3). */
+const MAX_NOTES_TEXT = 16 * 1024 * 1024;
+
+/**
+ * Read the notes route's 200 answer: the normalised `.pdfpc` (format 2) JSON, its name and
+ * kind in `X-Notes-Filename` (percent-encoded) and `X-Notes-Kind`; or the same three as one
+ * JSON object `{ filename, kind, pdfpc }`. Null when the body is neither: the claim must
+ * then stop, not go on without the notes.
+ */
+export function parseNotesAnswer(body: string, headers: { filename: string | null; kind: string | null }): DeckNotes | null {
+  if (body.length > MAX_NOTES_TEXT) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return null;
+  const record = value as Record<string, unknown>;
+  if (typeof record.pdfpc === "string") {
+    const inner = parseNotesAnswer(record.pdfpc, {
+      filename: typeof record.filename === "string" ? encodeURIComponent(record.filename) : headers.filename,
+      kind: typeof record.kind === "string" ? record.kind : headers.kind,
+    });
+    return inner;
+  }
+  if (!("pdfpcFormat" in record) && !("pages" in record)) return null;
+  const kind = headers.kind?.trim().toLowerCase() === "pptx" ? "pptx" : "pdfpc";
+  const filename = decodeFilename(headers.filename, kind === "pptx" ? "notes.pptx" : "notes.pdfpc");
+  return { filename, kind, pdfpc: body };
+}
+
+/** A step of the claim that failed, with the screen that explains it. */
+export class ClaimFailure extends Error {
+  constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
+    super(kind);
+    this.name = "ClaimFailure";
+  }
+}
+
+async function problemOf(response: Response): Promise<Problem> {
+  try {
+    return { ...((await response.json()) as Problem), status: response.status };
+  } catch {
+    return { status: response.status };
+  }
+}
+
+/**
+ * Fetch a deck's notes file before the claim completes: `GET /api/sessions/{id}/notes` with
+ * the controller token in `x-controller-token` (never in the URL). Undefined when the deck
+ * came without one (the hint said so, or 204). Every failure throws a ClaimFailure — the
+ * caller then stops before `complete`, so the link still works for a retry.
+ */
+export async function fetchHandoffNotes(
+  fetcher: typeof fetch,
+  sessionId: string,
+  token: string,
+  hint: boolean | null,
+): Promise<DeckNotes | undefined> {
+  if (hint === false) return undefined;
+  let response: Response;
+  try {
+    response = await fetcher(`/api/sessions/${encodeURIComponent(sessionId)}/notes`, {
+      headers: { "x-controller-token": token },
+      cache: "no-store",
+      credentials: "omit",
+      referrerPolicy: "no-referrer",
+    });
+  } catch {
+    throw new ClaimFailure("offline");
+  }
+  if (response.status === 204) return undefined;
+  if (response.status !== 200) {
+    const problem = await problemOf(response);
+    // A server error here is about the notes, not the link: say so.
+    throw new ClaimFailure(response.status >= 500 ? "notes" : screenForProblem(problem), problem);
+  }
+  let body: string;
+  try {
+    body = await response.text();
+  } catch {
+    throw new ClaimFailure("notes");
+  }
+  const notes = parseNotesAnswer(body, { filename: response.headers.get("x-notes-filename"), kind: response.headers.get("x-notes-kind") });
+  if (!notes) throw new ClaimFailure("notes");
+  return notes;
 }

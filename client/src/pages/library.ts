@@ -4,12 +4,14 @@
  * while presenting, written as PDF Ink annotations in the browser), delete, and open a local
  * PDF without any upload (which leads to the share screen: how to open the audience window). Each card shows
  * the deck's first page; decks without a stored thumbnail get one rendered in the background,
- * one at a time, and kept, so the next visit renders nothing.
+ * one at a time, and kept, so the next visit renders nothing. A notes file (`.pdfpc` or
+ * PowerPoint `.pptx`) dropped or picked with the PDF is read here and kept with the deck;
+ * each card can add, replace or remove it later, and shows what reading it found.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { normalizeLiveCode } from "../../../src/deck/live-protocol.ts";
 import { formatBytes, formatDate, pluralSlides } from "../lib/format.ts";
-import { importLocalPdf, LocalDeckError } from "../lib/local-deck.ts";
+import { addNotesToDeck, importLocalPdf, LocalDeckError, sortDroppedFiles, type NotesCheck } from "../lib/local-deck.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { downloadDeck, inkForExport } from "../presenter/export.ts";
@@ -27,11 +29,96 @@ let thumbUrls = new Map<string, string>();
 /** Decks waiting for a thumbnail, rendered one at a time by a worker that exists only meanwhile. */
 const thumbQueue: string[] = [];
 let thumbsRunning = false;
+/**
+ * What reading each deck's latest notes file found, shown on its card until the page is left
+ * (the notes themselves are stored; their findings are for the moment they were added).
+ */
+const notesChecks = new Map<string, NotesCheck>();
 
 function notice(text: string, kind: "warn" | "error" | "ok" = "error") {
   const el = h("div", { class: `notice notice-${kind}`, role: kind === "error" ? "alert" : "status" }, text);
   notices.append(el);
   return el;
+}
+
+
+function findingList(check: NotesCheck): HTMLUListElement | null {
+  if (!check.findings.length) return null;
+  return h(
+    "ul",
+    { class: "notes-findings" },
+    ...check.findings.map((f) => h("li", { class: `notes-finding notes-finding-${f.level}`, "data-code": f.code }, h("strong", {}, f.level === "error" ? "Error: " : "Warning: "), f.message)),
+  );
+}
+
+const notesOn = (check: NotesCheck) => `notes on ${check.notedSlides} slide${check.notedSlides === 1 ? "" : "s"}`;
+
+/** A plain sentence for what happened to a notes file, for the card and the share screen. */
+function notesOutcome(check: NotesCheck, where: "card" | "share"): string {
+  if (!check.notes) return `“${check.filename}” was not added:`;
+  return where === "card" ? `Added: ${notesOn(check)}.` : `With the notes from “${check.filename}” (${notesOn(check)}), kept with the deck.`;
+}
+
+/** The card's notes row: which notes file the deck has, what reading the last one found, add/replace/remove. */
+function notesRow(deck: DeckRecord): HTMLElement {
+  const check = notesChecks.get(deck.id);
+  const input = h("input", {
+    type: "file",
+    class: "visually-hidden",
+    "data-notes-input": "",
+    accept: ".pdfpc,.pptx,application/json,application/vnd.openxmlformats-officedocument.presentationml.presentation",
+    "aria-label": `Notes file (.pdfpc or .pptx) for ${deck.title}`,
+    tabindex: "-1",
+  }) as HTMLInputElement;
+  input.addEventListener("change", () => {
+    const file = input.files?.[0];
+    input.value = "";
+    if (file) void addNotes(deck, file);
+  });
+  const add = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-add": "", "aria-label": `${deck.notes ? "Replace the notes file of" : "Add a notes file to"} ${deck.title}` }, deck.notes ? "Replace…" : "Add notes…");
+  add.addEventListener("click", () => input.click());
+  const buttons: HTMLElement[] = [add];
+  if (deck.notes) {
+    const remove = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-remove": "", "aria-label": `Remove the notes file of ${deck.title}` }, "Remove");
+    remove.addEventListener("click", async () => {
+      if (!confirm(`Remove the notes from “${deck.notes!.filename}” from “${deck.title}”? Notes inside the PDF stay.`)) return;
+      notesChecks.delete(deck.id);
+      await store.setDeckNotes(deck.id, null);
+      await refresh();
+    });
+    buttons.push(remove);
+  }
+  const line = deck.notes
+    ? h("p", { class: "deck-notes-line" }, "Notes: ", h("span", { class: "deck-notes-file" }, deck.notes.filename), deck.notes.kind === "pptx" ? " · PowerPoint" : "")
+    : h("p", { class: "deck-notes-line muted" }, "No notes file");
+  return h(
+    "div",
+    { class: "deck-notes", "data-notes": deck.notes?.kind ?? "none" },
+    line,
+    check ? h("p", { class: check.notes ? "deck-notes-outcome" : "deck-notes-outcome deck-notes-refused", role: "status" }, notesOutcome(check, "card")) : null,
+    check ? findingList(check) : null,
+    h("div", { class: "deck-notes-actions" }, ...buttons, input),
+  );
+}
+
+/** Read a notes file for a stored deck, keep it when accepted, and show what was found. */
+async function addNotes(deck: DeckRecord, file: File) {
+  const working = notice(`Reading “${file.name}”…`, "ok");
+  try {
+    const check = await addNotesToDeck(file, deck, store);
+    notesChecks.set(deck.id, check);
+  } catch (error) {
+    if (error instanceof LocalDeckError) notice(error.message);
+    else if (error instanceof StorageError) notice(error.kind === "quota" ? "This browser has no room for the notes. Delete decks you no longer need, then try again." : "This browser refuses to store the notes (private window or privacy settings).");
+    else {
+      console.error(error);
+      notice(`“${file.name}” could not be read as notes.`);
+    }
+  } finally {
+    working.remove();
+  }
+  await refresh();
+  list.querySelector<HTMLElement>(`li[data-deck="${CSS.escape(deck.id)}"] .deck-notes`)?.scrollIntoView({ block: "nearest" });
 }
 
 function thumbImage(deck: DeckRecord, url: string, record: ThumbnailRecord): HTMLImageElement {
@@ -80,6 +167,7 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
     ),
     h("p", { class: "deck-meta" }, [deck.totalSlides ? pluralSlides(deck.totalSlides) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
     h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
+    notesRow(deck),
     h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), downloads, del),
   );
 }
@@ -155,8 +243,12 @@ async function refresh() {
   }
 }
 
-function showShare(deck: DeckRecord) {
+function showShare(deck: DeckRecord, notes: NotesCheck | null) {
   replace($("#share-deck"), `“${deck.title}” · ${pluralSlides(deck.totalSlides)} · stored in this browser, nothing uploaded`);
+  const notesEl = $("#share-notes");
+  if (notes) replace(notesEl, notesOutcome(notes, "share"), findingList(notes));
+  else replace(notesEl, deck.notes ? `With the notes from “${deck.notes.filename}”.` : "");
+  notesEl.hidden = !notes && !deck.notes;
   ($("#share-present") as HTMLAnchorElement).href = `/present/${encodeURIComponent(deck.id)}`;
   $("#share-audience").onclick = () => {
     window.open(`/view/${encodeURIComponent(deck.id)}`, `deckhand-audience-${deck.id}`, "popup,width=1280,height=720");
@@ -166,13 +258,30 @@ function showShare(deck: DeckRecord) {
   share.focus();
 }
 
-async function openLocal(file: File) {
-  const working = notice(`Opening “${file.name}”…`, "ok");
+/** Open what was dropped or picked: a PDF, perhaps with its notes file. */
+async function openFiles(files: File[]) {
+  if (!files.length) return;
+  const { pdf, notes, extra } = await sortDroppedFiles(files);
+  if (!pdf) {
+    if (notes && files.length === 1) {
+      notice(`“${notes.name}” is a notes file. Choose it together with its PDF (or drop both at once), or use “Add notes…” on a stored deck.`, "warn");
+      return;
+    }
+    // Not a PDF: the import says so in its own words.
+    return openLocal(files[0]!, null);
+  }
+  if (extra.length) notice(`One PDF and one notes file are opened at a time; ${extra.map((f) => `“${f.name}”`).join(", ")} ${extra.length === 1 ? "was" : "were"} left out.`, "warn");
+  await openLocal(pdf, notes);
+}
+
+async function openLocal(file: File, notesFile: File | null) {
+  const working = notice(`Opening “${file.name}”${notesFile ? ` with “${notesFile.name}”` : ""}…`, "ok");
   try {
-    const deck = await importLocalPdf(file, store);
+    const { deck, notes } = await importLocalPdf(file, store, notesFile);
     working.remove();
+    if (notes) notesChecks.set(deck.id, notes);
     await refresh();
-    showShare(deck);
+    showShare((await store.getDeck(deck.id)) ?? deck, notes);
   } catch (error) {
     working.remove();
     if (error instanceof LocalDeckError) {
@@ -197,9 +306,9 @@ async function main() {
   }
   $("#open-local").addEventListener("click", () => fileInput.click());
   fileInput.addEventListener("change", () => {
-    const file = fileInput.files?.[0];
-    if (file) void openLocal(file);
+    const files = Array.from(fileInput.files ?? []);
     fileInput.value = "";
+    void openFiles(files);
   });
   const hint = $("#drop-hint");
   document.addEventListener("dragover", (e) => {
@@ -212,8 +321,7 @@ async function main() {
   document.addEventListener("drop", (e) => {
     e.preventDefault();
     hint.hidden = true;
-    const file = e.dataTransfer?.files[0];
-    if (file) void openLocal(file);
+    void openFiles(Array.from(e.dataTransfer?.files ?? []));
   });
   $("#reset-storage").addEventListener("click", async () => {
     if (!confirm("Erase every deck stored in this browser? This cannot be undone.")) return;

@@ -3,13 +3,19 @@
  * /start/{id}#t=TOKEN — claim a handoff: download (resuming with Range after a cut), store
  * bytes and metadata in one IndexedDB transaction, verify the digest of what was stored,
  * complete the handoff with it, then open the presenter. Nothing here consumes the link
- * until the bytes are safely stored and verified.
+ * until the bytes are safely stored and verified. A deck that came with a notes file (a
+ * `.pdfpc` or `.pptx` beside the PDF, normalised by the server) has it fetched before the
+ * claim is completed and stored in the same transaction as the bytes: the link is never
+ * used up with the notes lost.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes, pluralSlides } from "../lib/format.ts";
 import {
   cleanedStartUrl,
+  ClaimFailure,
   decodeFilename,
+  fetchHandoffNotes,
+  notesHint,
   parseHandoffLink,
   resumeDecision,
   resumeHeaders,
@@ -23,7 +29,7 @@ import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { keepFirstSlide, snapshotWidth } from "../lib/first-slide.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { reprDigestToHex, sha256Hex, StreamingSha256 } from "../lib/sha256.ts";
-import { DeckStore, StorageError, type DeckRecord } from "../storage/deck-store.ts";
+import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
 class ScreenError extends Error {
   constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
@@ -39,6 +45,10 @@ interface Download {
   totalSlides: number | null;
   serverDigest: string | null;
   hasher: StreamingSha256;
+  /** Every byte is here: a retry (after a notes or storage failure) need not download again. */
+  done: boolean;
+  /** What the download's `X-Notes` said: has notes, has none, or null (not said: ask). */
+  hasNotes: boolean | null;
 }
 
 const titleEl = $("#title");
@@ -62,7 +72,7 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 let probe: Renderer | null = null;
 let store: DeckStore | null = null;
-const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null, hasher: new StreamingSha256() };
+const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
 
 function setProgress(fraction: number | null) {
   progressEl.hidden = false;
@@ -125,6 +135,7 @@ async function fetchDeck(): Promise<void> {
     const slides = Number(response.headers.get("x-total-slides"));
     download.totalSlides = Number.isInteger(slides) && slides > 0 ? slides : null;
     download.serverDigest = reprDigestToHex(response.headers.get("repr-digest"));
+    download.hasNotes = notesHint(response.headers.get("x-notes"));
   }
   showMeta();
   replace(statusEl, download.received > 0 ? "Resuming download…" : "Downloading…");
@@ -144,6 +155,18 @@ async function fetchDeck(): Promise<void> {
     throw new ScreenError("interrupted");
   }
   if (download.total !== null && download.received < download.total) throw new ScreenError("interrupted");
+  download.done = true;
+}
+
+/** The deck's notes file, if it came with one (lib/handoff: fetchHandoffNotes). */
+async function fetchNotes(): Promise<DeckNotes | undefined> {
+  if (download.hasNotes !== false) replace(statusEl, "Fetching the speaker notes…");
+  try {
+    return await fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
+  } catch (error) {
+    if (error instanceof ClaimFailure) throw new ScreenError(error.kind, error.problem);
+    throw error;
+  }
 }
 
 function joinChunks(): ArrayBuffer {
@@ -203,7 +226,7 @@ async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | nul
   await keepFirstSlide(deck.id, picture, { ...layout, title: deck.title });
 }
 
-async function storeAndVerify(data: ArrayBuffer): Promise<DeckRecord> {
+async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): Promise<DeckRecord> {
   replace(statusEl, "Checking and storing the deck in this browser…");
   setProgress(1);
   const digest = download.hasher.hex();
@@ -221,6 +244,7 @@ async function storeAndVerify(data: ArrayBuffer): Promise<DeckRecord> {
       source: "handoff",
       handoffId: link.id,
       data,
+      ...(notes ? { notes } : {}),
     });
   } catch (error) {
     throw storageScreen(error);
@@ -240,6 +264,7 @@ function resetDownload() {
   download.chunks = [];
   download.received = 0;
   download.hasher = new StreamingSha256();
+  download.done = false;
 }
 
 function storageScreen(error: unknown): ScreenError {
@@ -302,7 +327,7 @@ async function showFailure(kind: ScreenKind, problem?: Problem) {
       buttons.push(h("a", { class: "btn btn-primary", href: `/present/${encodeURIComponent(mine.id)}`, id: "open-claimed" }, `Open “${mine.title}”`));
     }
   }
-  if (text.retry) buttons.push(h("button", { type: "button", class: "btn btn-primary", id: "retry", onclick: () => void run() }, download.received > 0 ? "Resume download" : "Try again"));
+  if (text.retry) buttons.push(h("button", { type: "button", class: "btn btn-primary", id: "retry", onclick: () => void run() }, download.received > 0 && !download.done ? "Resume download" : "Try again"));
   buttons.push(h("a", { class: "btn", href: "/" }, "Go to your decks"));
   replace(actionsEl, ...buttons);
   if (problem?.detail && kind === "server") metaEl.textContent = problem.detail;
@@ -329,12 +354,15 @@ async function run(): Promise<void> {
     if (!deck) {
       probe ??= new Renderer();
       setProgress(download.total ? download.received / download.total : null);
-      await fetchDeck();
-      // For the benchmark: the presenter reports the time from here to its first slide.
-      sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
+      if (!download.done) {
+        await fetchDeck();
+        // For the benchmark: the presenter reports the time from here to its first slide.
+        sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
+      }
       const data = joinChunks();
       const probed = probeDeck(data);
-      deck = await storeAndVerify(data);
+      const notes = await fetchNotes();
+      deck = await storeAndVerify(data, notes);
       layout = rememberLayout(deck, probed.layout);
       firstSlide = rememberFirstSlide(deck, probed.firstSlide, probed.layout);
     }

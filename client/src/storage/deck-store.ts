@@ -12,7 +12,9 @@ import {
   runMigrations,
   type AnyDB,
   type DeckBytesRecord,
+  type DeckNotes,
   type DeckRecord,
+  type DeckTimerSettings,
   type InkRecord,
   type LiveDeckRecord,
   type LiveSessionRecord,
@@ -22,7 +24,9 @@ import {
   type ThumbnailRecord,
 } from "./schema.ts";
 
-export type { DeckRecord, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
+
+export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
 
 /** Why storage refused to work, in terms a screen can explain. */
 export type StorageFailure = "quota" | "unavailable" | "blocked" | "unknown";
@@ -59,6 +63,8 @@ export interface NewDeck {
   source: DeckRecord["source"];
   handoffId?: string;
   data: ArrayBuffer;
+  /** The notes file that came with the deck, stored in the same transaction as its bytes. */
+  notes?: DeckNotes;
 }
 
 export interface OpenOptions {
@@ -124,6 +130,12 @@ export class DeckStore {
       // The same bytes have the same pages: what a worker read about them stays true.
       if (existing?.pageSize) record.pageSize = existing.pageSize;
       if (existing?.labels) record.labels = existing.labels;
+      // A notes file that comes with the bytes replaces the one kept; bytes that come without
+      // one keep it (it was added to these very pages), and the speaker's settings stay too.
+      const notes = input.notes ?? existing?.notes;
+      if (notes) record.notes = notes;
+      if (existing?.notesPosition) record.notesPosition = existing.notesPosition;
+      if (existing?.timerSettings) record.timerSettings = existing.timerSettings;
       const bytes: DeckBytesRecord = { id, data: input.data };
       await Promise.all([decks.put(record), tx.objectStore("deckBytes").put(bytes), tx.done]);
       return record;
@@ -168,6 +180,50 @@ export class DeckStore {
   /** Remember what a worker read about a deck's pages (see DeckRecord.pageSize). */
   async setDeckLayout(id: string, layout: { pageSize: { w: number; h: number }; labels: string[] }): Promise<void> {
     await this.update(id, (deck) => ({ ...deck, pageSize: layout.pageSize, labels: layout.labels }));
+  }
+
+  /**
+   * Keep a notes file with a stored deck (replacing any), or remove it with null. False when
+   * the deck is gone (checked in the same transaction: nothing is left behind).
+   */
+  async setDeckNotes(id: string, notes: DeckNotes | null): Promise<boolean> {
+    try {
+      return await this.update(id, (deck) => {
+        const next = { ...deck };
+        if (notes) next.notes = { filename: notes.filename, kind: notes.kind, pdfpc: notes.pdfpc };
+        else delete next.notes;
+        return next;
+      });
+    } catch (cause) {
+      throw new StorageError(classifyStorageError(cause), "The notes could not be stored in this browser.", { cause });
+    }
+  }
+
+  /** The presenter's notes-layout override for a deck; null goes back to the detected layout. */
+  async setNotesPosition(id: string, position: NotesPosition | null): Promise<boolean> {
+    return this.update(id, (deck) => {
+      const next = { ...deck };
+      if (position) next.notesPosition = position;
+      else delete next.notesPosition;
+      return next;
+    });
+  }
+
+  /**
+   * The presenter's own timer settings for a deck; fields left undefined are not kept, and
+   * null (or nothing set) removes them, so the notes file, a .pdfpc or XMP apply again.
+   */
+  async setTimerSettings(id: string, settings: DeckTimerSettings | null): Promise<boolean> {
+    const kept: DeckTimerSettings = {};
+    if (settings?.durationMinutes !== undefined) kept.durationMinutes = settings.durationMinutes;
+    if (settings?.endTime !== undefined) kept.endTime = settings.endTime;
+    if (settings?.lastMinutes !== undefined) kept.lastMinutes = settings.lastMinutes;
+    return this.update(id, (deck) => {
+      const next = { ...deck };
+      if (Object.keys(kept).length) next.timerSettings = kept;
+      else delete next.timerSettings;
+      return next;
+    });
   }
 
   async deleteDeck(id: string): Promise<void> {
@@ -330,10 +386,12 @@ export class DeckStore {
     await deleteDB(this.name);
   }
 
-  private async update(id: string, change: (deck: DeckRecord) => DeckRecord): Promise<void> {
+  /** Change one deck record in one transaction; false when there is no such deck. */
+  private async update(id: string, change: (deck: DeckRecord) => DeckRecord): Promise<boolean> {
     const tx = this.db.transaction("decks", "readwrite");
     const deck = await tx.store.get(id);
     if (deck) await tx.store.put(change(deck));
     await tx.done;
+    return Boolean(deck);
   }
 }

@@ -5,11 +5,40 @@
  * never edits an old one, and stores are only ever added.
  */
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
+import type { NotesFileKind } from "../../../src/deck/notes-file/types.ts";
 
 /** Do not change without a migration: a new name would orphan every deck in every browser. */
 export const DB_NAME = "deckhand";
 
 export type DeckSource = "handoff" | "local";
+
+/**
+ * The timer as the speaker set it in the presenter (pdfpc's duration / end time / last
+ * minutes); each field absent is left to the notes file, a `.pdfpc` or XMP.
+ */
+export interface DeckTimerSettings {
+  /** Talk length in minutes. */
+  durationMinutes?: number;
+  /** Wall-clock end time "HH:MM". */
+  endTime?: string;
+  /** Minutes before the end when the timer warns. */
+  lastMinutes?: number;
+}
+
+/**
+ * A notes file that came beside the PDF (a `.pdfpc` or a PowerPoint `.pptx`), kept as the
+ * normalised `.pdfpc` text (format 2) it was turned into: the presenter hands that text to
+ * readDeckExtras, whatever the original was. The original bytes are not kept.
+ */
+export interface DeckNotes {
+  /** The name it came with (path parts removed), shown in the library. */
+  filename: string;
+  /** What it was before it was normalised. */
+  kind: NotesFileKind;
+  /** The normalised `.pdfpc` JSON text, format 2. */
+  pdfpc: string;
+}
 
 /** What the library lists. Bytes live in their own store so listing stays cheap. */
 export interface DeckRecord {
@@ -40,6 +69,15 @@ export interface DeckRecord {
    * lets this browser go live on a `--require-auth` server without an access token.
    */
   liveGrant?: { grant: string; expiresAt: string };
+  /**
+   * The notes file beside the PDF (from the handoff, or added in the library); absent when
+   * none. An optional field: records from before it read as "no notes file".
+   */
+  notes?: DeckNotes;
+  /** The presenter's override of the notes layout (pdfpc's `-n`); absent: as detected. */
+  notesPosition?: NotesPosition;
+  /** The presenter's own timer settings; they override the notes file, a .pdfpc and XMP. */
+  timerSettings?: DeckTimerSettings;
 }
 
 export interface DeckBytesRecord {
@@ -183,6 +221,8 @@ export const MIGRATIONS: readonly Migration[] = [
     db.createObjectStore("liveSessions", { keyPath: "deckId" });
     db.createObjectStore("liveDecks", { keyPath: "code" });
   },
+  // (Deck records may now also carry a notes file, a notes-layout override and the
+  // presenter's timer settings: optional fields of the record, so no version and no step.)
 ];
 
 export const DB_VERSION = MIGRATIONS.length;

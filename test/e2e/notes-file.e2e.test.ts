@@ -1,0 +1,277 @@
+/**
+ * A notes file beside the PDF (issue 19, item 4), per engine (test/helpers/engine.ts) against
+ * the compiled binary: (a) `POST /api/present` with a `notes` part (a .pptx made by code) →
+ * the handoff link stores the notes with the deck, the presenter's notes pane shows them, and
+ * the server's notes route answers 410 once the link is used; (b) in the library, a PDF and
+ * its .pdfpc dropped together; (c) a .pptx added to a stored deck ("Add notes…"), a refused
+ * file that leaves it, and "Remove notes". Screenshots go to test-output/notes-file/<engine>/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { strToU8, zipSync } from "fflate";
+import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { makeDeck } from "../fixtures/pdfs.ts";
+import { OUTPUT } from "./fixtures.ts";
+
+const STEP_MS = 120_000;
+const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
+const FIXTURES = join(OUTPUT, "fixtures", "notes-file");
+
+const P = "http://schemas.openxmlformats.org/presentationml/2006/main";
+const A = "http://schemas.openxmlformats.org/drawingml/2006/main";
+const R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const REL = "http://schemas.openxmlformats.org/package/2006/relationships";
+
+/**
+ * A minimal PowerPoint file: `slides` slides in presentation order, slide N's notes slide
+ * holding `notes[N-1]` in its body placeholder (none where the entry is null).
+ */
+function makePptx(notes: readonly (string | null)[]): Uint8Array {
+  const files: Record<string, Uint8Array> = {};
+  const xml = (path: string, text: string) => (files[path] = strToU8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n${text}`));
+  const overrides = notes
+    .map((note, i) => `<Override PartName="/ppt/slides/slide${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.slide+xml"/>${note === null ? "" : `<Override PartName="/ppt/notesSlides/notesSlide${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.notesSlide+xml"/>`}`)
+    .join("");
+  xml("[Content_Types].xml", `<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/ppt/presentation.xml" ContentType="application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml"/>${overrides}</Types>`);
+  xml("_rels/.rels", `<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${R}/officeDocument" Target="ppt/presentation.xml"/></Relationships>`);
+  xml("ppt/presentation.xml", `<p:presentation xmlns:p="${P}" xmlns:a="${A}" xmlns:r="${R}"><p:sldIdLst>${notes.map((_, i) => `<p:sldId id="${256 + i}" r:id="rId${i + 1}"/>`).join("")}</p:sldIdLst><p:sldSz cx="12192000" cy="6858000"/><p:notesSz cx="6858000" cy="9144000"/></p:presentation>`);
+  xml("ppt/_rels/presentation.xml.rels", `<Relationships xmlns="${REL}">${notes.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${R}/slide" Target="slides/slide${i + 1}.xml"/>`).join("")}</Relationships>`);
+  notes.forEach((note, i) => {
+    const n = i + 1;
+    xml(`ppt/slides/slide${n}.xml`, `<p:sld xmlns:p="${P}" xmlns:a="${A}" xmlns:r="${R}"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/><p:sp><p:nvSpPr><p:cNvPr id="2" name="Title"/><p:cNvSpPr/><p:nvPr><p:ph type="title"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>Slide ${n}</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:sld>`);
+    if (note === null) return;
+    xml(`ppt/slides/_rels/slide${n}.xml.rels`, `<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${R}/notesSlide" Target="../notesSlides/notesSlide${n}.xml"/></Relationships>`);
+    xml(`ppt/notesSlides/_rels/notesSlide${n}.xml.rels`, `<Relationships xmlns="${REL}"><Relationship Id="rId1" Type="${R}/slide" Target="../slides/slide${n}.xml"/></Relationships>`);
+    const paragraphs = note.split("\n").map((line) => `<a:p><a:r><a:rPr lang="en-US"/><a:t>${line.replaceAll("&", "&amp;").replaceAll("<", "&lt;")}</a:t></a:r></a:p>`).join("");
+    xml(`ppt/notesSlides/notesSlide${n}.xml`, `<p:notes xmlns:p="${P}" xmlns:a="${A}" xmlns:r="${R}"><p:cSld><p:spTree><p:nvGrpSpPr><p:cNvPr id="1" name=""/><p:cNvGrpSpPr/><p:nvPr/></p:nvGrpSpPr><p:grpSpPr/><p:sp><p:nvSpPr><p:cNvPr id="2" name="Slide Image"/><p:cNvSpPr/><p:nvPr><p:ph type="sldImg"/></p:nvPr></p:nvSpPr><p:spPr/></p:sp><p:sp><p:nvSpPr><p:cNvPr id="3" name="Notes"/><p:cNvSpPr/><p:nvPr><p:ph type="body" idx="1"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/>${paragraphs}</p:txBody></p:sp><p:sp><p:nvSpPr><p:cNvPr id="4" name="Slide Number"/><p:cNvSpPr/><p:nvPr><p:ph type="sldNum" idx="5"/></p:nvPr></p:nvSpPr><p:spPr/><p:txBody><a:bodyPr/><a:p><a:r><a:t>${n}</a:t></a:r></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:notes>`);
+  });
+  return zipSync(files);
+}
+
+const PPTX_NOTES = ["Open with the PowerPoint story", "Second slide: the numbers from PowerPoint", "Third: thank the team"];
+const PDFPC_NOTES = ["Welcome from the pdfpc file", "Slide two, said from pdfpc"];
+const ADDED_NOTES = ["Added later: first slide", "Added later: second slide", "Added later: third slide", "A fourth slide the PDF lacks"];
+
+const PDFPC = JSON.stringify({ pdfpcFormat: 2, duration: 15, pages: PDFPC_NOTES.map((note, idx) => ({ idx, label: String(idx + 1), overlay: 0, hidden: false, note })) });
+
+let handoffDeck: Uint8Array;
+let localDeck: Uint8Array;
+let laterDeck: Uint8Array;
+const paths = { handoffPptx: join(FIXTURES, "handoff-talk.pptx"), laterPdf: join(FIXTURES, "later-talk.pdf"), laterPptx: join(FIXTURES, "later-talk.pptx"), notNotes: join(FIXTURES, "not-notes.pptx") };
+
+beforeAll(async () => {
+  mkdirSync(FIXTURES, { recursive: true });
+  // Three different decks (different bytes), as each is its own deck in the library.
+  handoffDeck = await makeDeck({ pages: 3, title: "Handoff with PowerPoint notes" });
+  localDeck = await makeDeck({ pages: 2, title: "Local with pdfpc notes" });
+  laterDeck = await makeDeck({ pages: 3, title: "Notes added later" });
+  writeFileSync(paths.handoffPptx, makePptx(PPTX_NOTES));
+  writeFileSync(paths.laterPdf, laterDeck);
+  writeFileSync(paths.laterPptx, makePptx(ADDED_NOTES));
+  // A zip that is no PowerPoint file: the reader must refuse it with a sentence.
+  writeFileSync(paths.notNotes, zipSync({ "readme.txt": strToU8("just a zip") }));
+});
+
+/** The presenter's notes pane text, once it contains `expected`. */
+async function waitForNotes(page: EnginePage, expected: string): Promise<string> {
+  await page.waitFor(`the notes pane to show “${expected}”`, (text) => (document.querySelector("#notes")?.textContent ?? "").includes(text), [expected], 30_000);
+  return page.evaluate(() => document.querySelector("#notes")!.textContent ?? "");
+}
+
+/** The stored deck record's notes, read straight from IndexedDB in the page. */
+function storedNotes(page: EnginePage, deckId: string) {
+  return page.evaluate(async (id: string) => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const req = indexedDB.open("deckhand");
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    const deck = await new Promise<{ notes?: { filename: string; kind: string; pdfpc: string }; handoffCompletedAt?: number } | undefined>((resolve, reject) => {
+      const req = db.transaction("decks").objectStore("decks").get(id);
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+    db.close();
+    return deck ? { notes: deck.notes ?? null, completed: typeof deck.handoffCompletedAt === "number" } : null;
+  }, deckId);
+}
+
+/** Drop files on the library as a user's drag from the desktop does: one `drop` with them all. */
+function dropFiles(page: EnginePage, files: { name: string; type: string; bytes: Uint8Array }[]) {
+  const payload = files.map((f) => ({ name: f.name, type: f.type, base64: Buffer.from(f.bytes).toString("base64") }));
+  return page.evaluate((list: { name: string; type: string; base64: string }[]) => {
+    const transfer = new DataTransfer();
+    for (const f of list) {
+      const bytes = Uint8Array.from(atob(f.base64), (c) => c.charCodeAt(0));
+      transfer.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    document.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    document.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    return transfer.files.length;
+  }, payload);
+}
+
+const deckIdOf = async (page: EnginePage) => decodeURIComponent(new URL(await page.href()).pathname.split("/").pop()!);
+
+for (const name of ENGINES) {
+  describe(`notes file beside the PDF in ${name}`, () => {
+    let engine: Engine;
+    let server: BinaryServer;
+    let page: EnginePage;
+    const shots = join(OUTPUT, "notes-file", name);
+    const shot = (file: string) => page.screenshot(join(shots, `${file}.png`));
+
+    beforeAll(async () => {
+      mkdirSync(shots, { recursive: true });
+      server = await startBinary();
+      engine = await launchEngine(name as EngineName, { viewport: { width: 1280, height: 800 } });
+      page = engine.page;
+    }, STEP_MS);
+
+    afterAll(async () => {
+      await engine?.close();
+      await server?.stop();
+      server?.cleanup();
+    });
+
+    it("(a) a .pptx sent with `deckhand present` comes with the handoff link: stored with the deck, shown in the presenter, gone from the server", async () => {
+      const form = new FormData();
+      form.append("file", new File([handoffDeck as Uint8Array<ArrayBuffer>], "Quarterly.pdf", { type: "application/pdf" }));
+      form.append("notes", new File([Bun.file(paths.handoffPptx)], "Quarterly notes.pptx", { type: "application/vnd.openxmlformats-officedocument.presentationml.presentation" }));
+      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
+      const handoff = (await res.json()) as { id: string; url: string };
+      expect(res.status).toBe(200);
+      const token = new URL(handoff.url).hash.replace(/^#t=/, "");
+      const notesRoute = () => fetch(`${server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": decodeURIComponent(token) } });
+      // Before the claim the notes are there for the holder of the link, and only for them.
+      expect((await notesRoute()).status).toBe(200);
+      expect((await fetch(`${server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": "wrong" } })).status).toBe(403);
+
+      await page.goto(handoff.url);
+      await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 60_000);
+      const id = await deckIdOf(page);
+      const stored = await storedNotes(page, id);
+      expect(stored?.completed).toBe(true);
+      expect(stored?.notes).toMatchObject({ filename: "Quarterly notes.pptx", kind: "pptx" });
+      expect(JSON.parse(stored!.notes!.pdfpc)).toMatchObject({ pdfpcFormat: 2 });
+      expect(await waitForNotes(page, PPTX_NOTES[0]!)).not.toContain(PPTX_NOTES[1]!);
+      await shot("a-1-presenter-pptx-notes-slide-1");
+      await page.press("ArrowRight");
+      await page.waitFor("slide 2", () => document.querySelector("#counter")?.textContent?.startsWith("2") === true, [], 20_000);
+      expect(await waitForNotes(page, PPTX_NOTES[1]!)).not.toContain(PPTX_NOTES[0]!);
+      await shot("a-2-presenter-pptx-notes-slide-2");
+
+      // The link is used: the server keeps no notes, and says so.
+      const after = await notesRoute();
+      expect(after.status).toBe(410);
+      expect(((await after.json()) as { code: string }).code).toBe("HANDOFF_CLAIMED");
+
+      // The library shows where the deck's notes came from.
+      await page.goto(`${server.url}/`);
+      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      const row = await page.evaluate((deck: string) => {
+        const el = document.querySelector<HTMLElement>(`li[data-deck="${deck}"] .deck-notes`);
+        return el ? { kind: el.dataset.notes, text: el.textContent } : null;
+      }, id);
+      expect(row).toMatchObject({ kind: "pptx" });
+      expect(row!.text).toContain("Quarterly notes.pptx");
+    });
+
+    it("(b) a PDF dropped in the library with its .pdfpc: the notes are kept with it and shown in the presenter", async () => {
+      await page.goto(`${server.url}/`);
+      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      expect(await dropFiles(page, [
+        { name: "talk.pdfpc", type: "application/json", bytes: new TextEncoder().encode(PDFPC) },
+        { name: "Local talk.pdf", type: "application/pdf", bytes: localDeck },
+      ])).toBe(2);
+      await page.waitFor("the share screen", () => !document.querySelector("#share")!.hasAttribute("hidden"), [], 30_000);
+      const share = await page.evaluate(() => ({ deck: document.querySelector("#share-deck")!.textContent, notes: document.querySelector("#share-notes")!.textContent, hidden: document.querySelector<HTMLElement>("#share-notes")!.hidden }));
+      expect(share.hidden).toBe(false);
+      expect(share.notes).toContain("talk.pdfpc");
+      expect(share.notes).toContain("notes on 2 slides");
+      await page.waitFor("the thumbnails", () => document.body.dataset.thumbnails === "done", [], 30_000);
+      await shot("b-1-library-dropped-pdf-and-pdfpc");
+      const id = await page.evaluate(() => decodeURIComponent(new URL((document.querySelector("#share-present") as HTMLAnchorElement).href).pathname.split("/").pop()!));
+      expect((await storedNotes(page, id))?.notes).toEqual({ filename: "talk.pdfpc", kind: "pdfpc", pdfpc: expect.any(String) });
+
+      await page.click("#share-present");
+      await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 30_000);
+      await waitForNotes(page, PDFPC_NOTES[0]!);
+      await page.press("ArrowRight");
+      await waitForNotes(page, PDFPC_NOTES[1]!);
+      await shot("b-2-presenter-pdfpc-notes");
+    });
+
+    it("(c) notes added to a stored deck: a refused file says why and changes nothing, a .pptx is kept (its slide count warned), shown, and removable", async () => {
+      await page.goto(`${server.url}/`);
+      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await page.upload("#file-input", paths.laterPdf);
+      await page.waitFor("the share screen", () => !document.querySelector("#share")!.hasAttribute("hidden"), [], 30_000);
+      const id = await page.evaluate(() => decodeURIComponent(new URL((document.querySelector("#share-present") as HTMLAnchorElement).href).pathname.split("/").pop()!));
+      const card = `li[data-deck="${id}"]`;
+      const row = () =>
+        page.evaluate((sel: string) => {
+          const el = document.querySelector<HTMLElement>(`${sel} .deck-notes`)!;
+          return {
+            kind: el.dataset.notes,
+            line: el.querySelector(".deck-notes-line")?.textContent ?? "",
+            outcome: el.querySelector(".deck-notes-outcome")?.textContent ?? "",
+            findings: Array.from(el.querySelectorAll<HTMLElement>(".notes-finding")).map((f) => ({ level: f.classList.contains("notes-finding-error") ? "error" : "warning", code: f.dataset.code, text: f.textContent })),
+            buttons: Array.from(el.querySelectorAll("button")).map((b) => b.textContent),
+          };
+        }, card);
+      expect(await row()).toMatchObject({ kind: "none", line: "No notes file", findings: [], buttons: ["Add notes…"] });
+
+      // Not a notes file: refused with a sentence, nothing stored.
+      await page.upload(`${card} input[data-notes-input]`, paths.notNotes);
+      await page.waitFor("the refusal", (sel: string) => !!document.querySelector(`${sel} .deck-notes-refused`), [card], 30_000);
+      const refused = await row();
+      expect(refused.kind).toBe("none");
+      expect(refused.outcome).toContain("not-notes.pptx");
+      expect(refused.findings.length).toBeGreaterThan(0);
+      expect(refused.findings.every((f) => f.text!.length > 20)).toBe(true);
+      expect(refused.findings.some((f) => f.level === "error")).toBe(true);
+      expect((await storedNotes(page, id))?.notes).toBeNull();
+      await shot("c-1-library-notes-refused");
+
+      // A .pptx of four slides for a three-page PDF: kept, with a warning that says so.
+      await page.upload(`${card} input[data-notes-input]`, paths.laterPptx);
+      await page.waitFor("the notes kept", (sel: string) => document.querySelector<HTMLElement>(`${sel} .deck-notes`)?.dataset.notes === "pptx", [card], 30_000);
+      const kept = await row();
+      expect(kept.line).toContain("later-talk.pptx");
+      expect(kept.line).toContain("PowerPoint");
+      expect(kept.outcome).toBe("Added: notes on 4 slides.");
+      expect(kept.findings.filter((f) => f.level === "error")).toEqual([]);
+      expect(kept.findings.filter((f) => f.level === "warning").length).toBeGreaterThan(0);
+      expect(kept.buttons).toEqual(["Replace…", "Remove"]);
+      expect((await storedNotes(page, id))?.notes).toMatchObject({ filename: "later-talk.pptx", kind: "pptx" });
+      await shot("c-2-library-notes-added-with-warning");
+      await page.evaluate(() => {
+        document.querySelector("#share")!.setAttribute("hidden", "");
+        scrollTo(0, 0);
+      });
+      await shot("c-2b-library-overview");
+
+      await page.goto(`${server.url}/present/${encodeURIComponent(id)}`);
+      await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitForNotes(page, ADDED_NOTES[0]!);
+      await page.press("ArrowRight");
+      await waitForNotes(page, ADDED_NOTES[1]!);
+      await shot("c-3-presenter-added-notes");
+
+      // Remove: the deck stays, its notes file goes, and the presenter no longer shows it.
+      await page.goto(`${server.url}/`);
+      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await page.evaluate(() => void (window.confirm = () => true));
+      await page.click(`${card} button[data-notes-remove]`);
+      await page.waitFor("the notes removed", (sel: string) => document.querySelector<HTMLElement>(`${sel} .deck-notes`)?.dataset.notes === "none", [card], 20_000);
+      expect((await storedNotes(page, id))?.notes).toBeNull();
+      await page.goto(`${server.url}/present/${encodeURIComponent(id)}`);
+      await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 30_000);
+      await page.waitFor("the notes pane settled", () => (document.querySelector("#notes")?.textContent ?? "").length > 0, [], 20_000);
+      expect(await page.evaluate(() => document.querySelector("#notes")!.textContent)).not.toContain(ADDED_NOTES[0]!);
+    });
+  });
+}

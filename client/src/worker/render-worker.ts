@@ -143,8 +143,10 @@ async function extras(notesFile?: string): Promise<DeckExtras> {
   // The deck's notes file (stored with it) and the split in force: with a notes layout the
   // notes half's text is a notes source of its own (part A's readDeckExtras resolves it).
   const options: Record<string, unknown> = { notesPosition: where, ...(notesFile ? { notesFile } : {}) };
-  const found = readDeckExtras(mupdf, current.pdf, options as Parameters<typeof readDeckExtras>[2]);
-  if (where === "none") return found;
+  const read = readDeckExtras(mupdf, current.pdf, options as Parameters<typeof readDeckExtras>[2]);
+  if (where === "none") return read;
+  // Media rectangles are in whole-page points: every window places them on the slide half.
+  const found = { ...read, media: read.media.map((m) => ({ ...m, rect: { ...m.rect, x: m.rect.x - slideArea(m.slide).x, y: m.rect.y - slideArea(m.slide).y } })) };
   // Stand-in until part A's readDeckExtras takes the notes half itself: fill the slides
   // that have no notes from their notes half.
   const notes = { ...found.notes };

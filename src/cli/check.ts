@@ -1,22 +1,28 @@
 /**
  * @module cli/check
- * `deckhand check FILE.pdf [--json]`: run the sidecar check locally, without a server.
+ * `deckhand check FILE.pdf [--notes NOTESFILE] [--json]`: run the sidecar check locally,
+ * without a server (with `--notes`, the notes file beside the PDF too: a .pdfpc or .pptx).
  * Prints a per-slide summary (or the JSON report) and exits 0 when nothing is invalid
  * (warnings allowed), 1 when something is invalid, 2 when the file is missing, unreadable
  * or not a PDF (and for a usage error) — so it drops into a CI pipeline.
  */
 import { stat } from "node:fs/promises";
+import { basename } from "node:path";
 import { AppError, isAppError } from "../errors.ts";
+import { notesFilename } from "../handoff/filename.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
 import { PdfPool, type PdfReader } from "../pdf/worker/pool.ts";
 import { digestFile } from "../upload/digest.ts";
+import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../upload/receive.ts";
 
-export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json]
+export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--notes NOTESFILE] [--json]
 
 Checks the speaker notes and media embedded in a PDF deck (notes-slide-{N}.json,
 media-slide-{N}-{id}.json, media-{id}.{gif,mp4,webm}, *.pdfpc, in-page notes, page media).
 
-  --json    print the check report as JSON (schema: /schema/check-report.schema.json)
+  --notes NOTESFILE  check a notes file beside the PDF too: a .pdfpc file, or the
+                     PowerPoint .pptx the PDF was exported from
+  --json             print the check report as JSON (schema: /schema/check-report.schema.json)
   -h, --help
 
 Exit status: 0 valid (warnings allowed), 1 invalid, 2 missing/unreadable file or not a PDF.`;
@@ -39,10 +45,19 @@ const defaultIo: CheckIo = {
 /** `argv` holds the arguments after `check`. Resolves to the exit code. */
 export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): Promise<number> {
   let json = false;
+  let notesPath: string | null = null;
   const files: string[] = [];
-  for (const arg of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
     if (arg === "--json") json = true;
-    else if (arg === "-h" || arg === "--help") {
+    else if (arg === "--notes" || arg.startsWith("--notes=")) {
+      const value = arg === "--notes" ? argv[++i] : arg.slice("--notes=".length);
+      if (!value) {
+        await io.err(`deckhand check: --notes needs a file\n${CHECK_USAGE}\n`);
+        return 2;
+      }
+      notesPath = value;
+    } else if (arg === "-h" || arg === "--help") {
       await io.out(`${CHECK_USAGE}\n`);
       return 0;
     } else if (arg.startsWith("-") && arg !== "-") {
@@ -63,10 +78,21 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
       if (json) await io.out(`${JSON.stringify(new AppError("FILE_MISSING", `${path} does not exist or is not a file.`).toProblem(), null, 2)}\n`);
       return 2;
     }
+    if (notesPath !== null) {
+      const notesInfo = await stat(notesPath).catch(() => null);
+      if (!notesInfo?.isFile()) {
+        await io.err(`deckhand check: ${notesPath}: no such file\n`);
+        if (json) await io.out(`${JSON.stringify(new AppError("FILE_MISSING", `${notesPath} does not exist or is not a file.`).toProblem(), null, 2)}\n`);
+        return 2;
+      }
+      // The server's limit for a notes part: past it nothing of the file is read.
+      if (notesInfo.size > NOTES_FILE_MAX_BYTES) throw notesFileTooLarge(NOTES_FILE_MAX_BYTES);
+    }
     const meta = await digestFile(path);
     const own = io.pdf ? null : new PdfPool({ workers: 1 });
     try {
-      report = await (io.pdf ?? (own as PdfPool)).check(path, meta);
+      const notes = notesPath === null ? undefined : { path: notesPath, filename: notesFilename(basename(notesPath)) };
+      report = await (io.pdf ?? (own as PdfPool)).check(path, meta, undefined, notes);
     } finally {
       await own?.close();
     }

@@ -21,3 +21,22 @@ export function displayTitle(uploadName: string | null | undefined): string {
   const codePoints = Array.from(name);
   return codePoints.length > MAX_TITLE_LENGTH ? codePoints.slice(0, MAX_TITLE_LENGTH).join("").trim() : name;
 }
+
+/** Longest notes file name kept, in code points. */
+const MAX_NOTES_FILENAME_LENGTH = 200;
+/** The name of a notes file that came without a usable one. */
+export const FALLBACK_NOTES_FILENAME = "notes";
+
+/**
+ * The untrusted name of a notes file beside a deck (issue 19), made safe to store, show and
+ * send in a header: path parts and control/bidi characters removed, its extension kept (the
+ * reader notes a name that disagrees with the bytes).
+ */
+export function notesFilename(uploadName: string | null | undefined): string {
+  let name = (uploadName ?? "").normalize("NFC");
+  name = name.split(/[\\/]/).pop() ?? "";
+  name = name.replace(UNSAFE, "").trim();
+  if (/^\.*$/.test(name)) return FALLBACK_NOTES_FILENAME;
+  const codePoints = Array.from(name);
+  return codePoints.length > MAX_NOTES_FILENAME_LENGTH ? codePoints.slice(codePoints.length - MAX_NOTES_FILENAME_LENGTH).join("").trim() : name;
+}

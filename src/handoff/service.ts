@@ -12,10 +12,10 @@
 import { AppError } from "../errors.ts";
 import { errorFields, type Logger } from "../log.ts";
 import type { PdfReader } from "../pdf/worker/pool.ts";
-import type { BlobStore, TempFile } from "./ports/blobs.ts";
+import type { BlobStore, ScratchFile, TempFile } from "./ports/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "./ports/coordination.ts";
-import type { SessionRepository, SessionRow } from "./ports/sessions.ts";
-import { displayTitle } from "./filename.ts";
+import type { SessionNotes, SessionRepository, SessionRow } from "./ports/sessions.ts";
+import { displayTitle, notesFilename } from "./filename.ts";
 import type { HandoffRecord } from "./record.ts";
 import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
 
@@ -36,6 +36,27 @@ export interface ReceivedUpload {
   sha256: string;
   /** The name the client gave, untrusted. */
   uploadName: string | null;
+  /** The notes file that came beside the PDF (issue 19), when one did. */
+  notes?: ReceivedNotes;
+}
+
+/**
+ * A notes file received beside a PDF, in a temp file of its own. Never kept as a file: a PDF
+ * worker reads it, its normalised notes go into the session row, and the file is discarded
+ * with the upload's.
+ */
+export interface ReceivedNotes {
+  temp: ScratchFile;
+  bytes: number;
+  /** The name the client gave, untrusted. */
+  uploadName: string | null;
+}
+
+/** A staged deck's notes, for the holder of its controller token. */
+export interface StagedNotesText {
+  notes: SessionNotes;
+  /** The normalised `.pdfpc` text (JSON, format 2). */
+  pdfpc: string;
 }
 
 export interface SweepResult {
@@ -88,15 +109,21 @@ export class HandoffService {
   }
 
   /**
-   * Validate a fully received upload and stage it. Consumes `upload.temp` in every case:
-   * it is either moved into place or deleted.
+   * Validate a fully received upload (and its notes file) and stage it. Consumes
+   * `upload.temp` in every case: it is either moved into place or deleted; the notes file's
+   * temp is always deleted (its notes go into the row).
    */
   async stage(upload: ReceivedUpload, options: { authenticated: boolean; baseUrl: string }): Promise<HandoffRecord> {
     try {
       await this.assertCapacity(upload.bytes);
-      // The fsync that makes the bytes durable overlaps their validation by a PDF worker;
-      // a refused PDF is deleted anyway.
-      const [info] = await Promise.all([this.deps.pdf.inspect(upload.temp.path), upload.temp.sync()]);
+      const notesName = upload.notes ? notesFilename(upload.notes.uploadName) : null;
+      // The fsync that makes the bytes durable overlaps their validation by a PDF worker (the
+      // notes file is judged in the same job); a refused PDF or notes file is deleted anyway.
+      const [info] = await Promise.all([
+        this.deps.pdf.inspect(upload.temp.path, upload.notes && notesName !== null ? { path: upload.notes.temp.path, filename: notesName } : undefined),
+        upload.temp.sync(),
+      ]);
+      const notes: SessionNotes | null = info.notes && notesName !== null ? { filename: notesName, kind: info.notes.kind, slides: info.notes.slides } : null;
       const now = this.deps.clock();
       const id = newSessionId();
       const token = newControllerToken();
@@ -114,36 +141,40 @@ export class HandoffService {
         createdAt: now,
         expiresAt,
         endedAt: null,
+        notes,
       };
       // Bytes first, then the row: a crash in between leaves a file without a row (swept),
       // never a row without its file. The store keeps the sweeper off `id` until it settles.
       await this.deps.blobs.commit(upload.temp, id);
       try {
-        if (!(await this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes))) throw new AppError("STORAGE_FULL");
+        if (!(await this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes, info.notes?.pdfpc ?? null))) throw new AppError("STORAGE_FULL");
       } catch (error) {
         await this.deps.blobs.remove(id);
         throw error;
       } finally {
         this.deps.blobs.settle(id);
       }
-      return this.record(row, handoffUrl(options.baseUrl, id, token));
+      return this.record(row, handoffUrl(options.baseUrl, id, token), info.notes?.warnings ?? []);
     } finally {
-      await upload.temp.discard();
+      await Promise.all([upload.temp.discard(), upload.notes?.temp.discard()]);
     }
   }
 
-  record(row: SessionRow, url: string): HandoffRecord {
+  /** The handoff record of a staged row; `notesWarnings` are its notes file's warnings. */
+  record(row: SessionRow, url: string, notesWarnings: Array<{ code: string; message: string }> = []): HandoffRecord {
     const expiresAt = isoSeconds(row.expiresAt);
     const slides = row.totalSlides === 1 ? "1 slide" : `${row.totalSlides} slides`;
+    const withNotes = row.notes ? `, with speaker notes from "${row.notes.filename}"` : "";
     return {
       id: row.id,
       url,
       filename: row.filename,
       totalSlides: row.totalSlides,
-      next: `Open url in a browser to present "${row.filename}" (${slides}). The link works once and expires at ${expiresAt}.`,
+      next: `Open url in a browser to present "${row.filename}" (${slides}${withNotes}). The link works once and expires at ${expiresAt}.`,
       expiresAt,
       bytes: row.bytes,
       sha256: row.sha256,
+      ...(row.notes ? { notes: { ...row.notes, warnings: notesWarnings } } : {}),
     };
   }
 
@@ -152,6 +183,24 @@ export class HandoffService {
     const row = await this.authorize(id, token);
     this.assertLive(row);
     return row;
+  }
+
+  /**
+   * The notes of a staged deck for the holder of its token (the same answers as a download:
+   * 401/403/404/410); null when the deck came without notes. Judged again after the read, as
+   * the download is: a claim or an expiry that lands meanwhile is a 410, never notes of a
+   * deck that is gone.
+   */
+  async notesFor(id: string, token: string | null | undefined): Promise<StagedNotesText | null> {
+    const row = await this.resolveDownload(id, token);
+    if (!row.notes) return null;
+    const pdfpc = await this.deps.sessions.notesText(id);
+    if (pdfpc === null) {
+      const now = await this.deps.sessions.get(id);
+      if (now) this.assertLive(now);
+      throw new AppError("INTERNAL", undefined, { cause: new Error(`the notes text of staged session ${id} is missing`) });
+    }
+    return { notes: row.notes, pdfpc };
   }
 
   /** Claim the handoff: the browser holds the deck now, so the server copy goes. */

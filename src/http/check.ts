@@ -2,10 +2,13 @@
  * @module http/check
  * POST /api/check: validate the sidecar attachments of an uploaded PDF and return the check
  * report. Same streaming upload path and the same 4xx problems as /api/present; nothing is
- * kept once the report is built.
+ * kept once the report is built. An optional `notes` part (a .pdfpc or .pptx beside the PDF)
+ * is checked with it: its problems are findings in the report, never a problem response —
+ * only a part over its size limit is refused (413 NOTES_FILE_TOO_LARGE), as present does.
  */
 import { Elysia } from "elysia";
-import { receiveMultipartPdf } from "../upload/receive.ts";
+import { notesFilename } from "../handoff/filename.ts";
+import { notesFileLimit, receiveMultipartPdf } from "../upload/receive.ts";
 import type { AppDeps } from "../deps.ts";
 import { admitUpload } from "./deps.ts";
 import { UploadForm, routeDoc } from "./models.ts";
@@ -16,14 +19,18 @@ export function checkController(deps: AppDeps) {
     async ({ request }) => {
       const { release } = await admitUpload(request, deps);
       try {
-        const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs });
+        const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, {
+          idleMs: deps.config.bodyTimeoutMs,
+          notes: { maxBytes: notesFileLimit(deps.config.maxUploadBytes) },
+        });
         try {
           // Waits in the PDF pool's bounded line (503 SERVER_BUSY past it): the check gate. The
           // report arrives as JSON text and goes out as is.
-          const report = await deps.pdf.checkJson(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 });
+          const notes = upload.notes ? { path: upload.notes.temp.path, filename: notesFilename(upload.notes.uploadName) } : undefined;
+          const report = await deps.pdf.checkJson(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 }, undefined, notes);
           return new Response(report, { headers: { "content-type": "application/json" } });
         } finally {
-          await upload.temp.discard();
+          await Promise.all([upload.temp.discard(), upload.notes?.temp.discard()]);
         }
       } finally {
         release();
@@ -36,7 +43,7 @@ export function checkController(deps: AppDeps) {
         operationId: "check",
         summary: "Check the notes and media sidecars of a PDF",
         description:
-          "Validates the sidecar attachments embedded in the PDF (speaker notes, media, pdfpc, in-page notes) and returns a report that conforms to /schema/check-report.schema.json. A Bearer token is accepted, and required only when the server runs with --require-auth. The PDF is not kept.",
+          "Validates the sidecar attachments embedded in the PDF (speaker notes, media, pdfpc, in-page notes) and returns a report that conforms to /schema/check-report.schema.json. An optional `notes` part (a .pdfpc file or a PowerPoint .pptx beside the PDF) is checked too: its findings are in the report's `notesFile`; only a notes part over the size limit is refused (413 NOTES_FILE_TOO_LARGE). A Bearer token is accepted, and required only when the server runs with --require-auth. Nothing is kept.",
         tags: ["Check"],
         security: [{}, { bearerAuth: [] }],
         requestBody: { required: true, content: { "multipart/form-data": { schema: UploadForm as never } } },

@@ -33,7 +33,7 @@ const MCP_OPERATION = routeDoc({
   operationId: "mcp",
   summary: "MCP endpoint (Streamable HTTP)",
   description:
-    "Model Context Protocol over Streamable HTTP, stateless, JSON responses. Tools: `present_pdf` ({pdf_base64, filename?} → the handoff record) and `check_pdf` ({pdf_base64} → the check report). Send `Accept: application/json, text/event-stream`. A Bearer token gives staged decks the 7-day lifetime; an invalid one is refused with 401. Tool failures are results with `isError: true` whose text starts with the problem code.",
+    "Model Context Protocol over Streamable HTTP, stateless, JSON responses. Tools: `present_pdf` ({pdf_base64, filename?, notes_base64?, notes_filename?} → the handoff record) and `check_pdf` ({pdf_base64, notes_base64?, notes_filename?} → the check report); `notes_base64` is a notes file beside the PDF (.pdfpc or .pptx), as the REST `notes` part. Send `Accept: application/json, text/event-stream`. A Bearer token gives staged decks the 7-day lifetime; an invalid one is refused with 401. Tool failures are results with `isError: true` whose text starts with the problem code.",
   tags: ["MCP"],
   security: [{}, { bearerAuth: [] }],
   requestBody: {

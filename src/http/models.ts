@@ -7,7 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { type DocumentDecoration, t } from "elysia";
 import { ERROR_CODES } from "../errors.ts";
 import { HandoffRecordSchema } from "../handoff/record.ts";
-import { FILE_FIELD } from "../upload/receive.ts";
+import { FILE_FIELD, NOTES_FIELD, NOTES_FILE_MAX_BYTES } from "../upload/receive.ts";
 
 /** The handoff record's schema lives with the domain (handoff/record): MCP publishes it too. */
 export const HandoffRecord = HandoffRecordSchema;
@@ -30,8 +30,41 @@ export const Problem = t.Object(
 export const UploadForm = t.Object(
   {
     [FILE_FIELD]: t.String({ format: "binary", contentMediaType: "application/pdf", description: "The PDF deck. The bytes decide whether it is a PDF, not its name or declared type." }),
+    [NOTES_FIELD]: t.Optional(
+      t.String({
+        format: "binary",
+        description: `Optional notes file beside the PDF: a .pdfpc file (pdfpcFormat 1 or 2) or a PowerPoint .pptx whose notes slides give the notes in slide order. The bytes decide which it is. At most ${NOTES_FILE_MAX_BYTES / (1024 * 1024)} MB (and never more than the PDF limit); only its notes are read.`,
+      }),
+    ),
   },
   { title: "UploadForm" },
+);
+
+/**
+ * The normalised notes GET /api/sessions/{id}/notes answers: a .pdfpc document, format 2 (the
+ * shape pdfpc itself writes). Only documented here; the server sends the stored text as is.
+ */
+export const PdfpcNotes = t.Object(
+  {
+    pdfpcFormat: t.Literal(2, { description: "Always 2: notes of any format are normalised to pdfpc's format 2." }),
+    pages: t.Array(
+      t.Object(
+        {
+          idx: Type.Integer({ minimum: 0, description: "0-based page index in the PDF." }),
+          label: t.Optional(t.String({ description: "Page label." })),
+          overlay: t.Optional(Type.Integer({ minimum: 0 })),
+          note: t.Optional(t.String({ description: "The notes of that page, as markdown (plain text when disableMarkdown is true)." })),
+        },
+        { additionalProperties: true },
+      ),
+      { description: "The pages that have notes." },
+    ),
+    duration: t.Optional(Type.Number({ description: "Talk length in minutes, when the notes file gives one." })),
+    endTime: t.Optional(t.String({ description: "End time of the talk (HH:MM), when given." })),
+    lastMinutes: t.Optional(Type.Number({ description: "Minutes before the end when the timer warns, when given." })),
+    disableMarkdown: t.Optional(t.Boolean()),
+  },
+  { title: "PdfpcNotes", description: "Speaker notes as a .pdfpc document (pdfpcFormat 2).", additionalProperties: true },
 );
 
 export const CompleteBody = t.Object(

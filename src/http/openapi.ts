@@ -12,7 +12,7 @@ import { toOpenAPISchema } from "@elysiajs/openapi";
 import { type AnyElysia, Elysia } from "elysia";
 import { checkReportSchema } from "../schemas.ts";
 import type { AppDeps } from "../deps.ts";
-import { CompleteBody, Health, HandoffRecord, Ok, Problem, problemResponse } from "./models.ts";
+import { CompleteBody, Health, HandoffRecord, Ok, PdfpcNotes, Problem, problemResponse } from "./models.ts";
 
 /** The interface version of the REST API (spec §9); independent of the build version. */
 export const API_VERSION = "1.0.0";
@@ -90,6 +90,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
         Problem,
         CompleteRequest: CompleteBody,
         CompleteResponse: Ok,
+        PdfpcNotes,
         Health,
         ...embedJsonSchema("CheckReport", checkReportSchema),
       },

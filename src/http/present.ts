@@ -1,9 +1,11 @@
 /**
  * @module http/present
  * POST /api/present: stream the upload to disk, validate it, stage it, return the handoff.
+ * An optional `notes` part (a .pdfpc or .pptx beside the PDF) is judged with it and its notes
+ * travel with the handoff (GET /api/sessions/{id}/notes).
  */
 import { Elysia } from "elysia";
-import { receiveMultipartPdf } from "../upload/receive.ts";
+import { NOTES_FIELD, notesFileLimit, receiveMultipartPdf } from "../upload/receive.ts";
 import type { AppDeps } from "../deps.ts";
 import { admitUpload } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
@@ -19,7 +21,11 @@ export function presentController(deps: AppDeps) {
       try {
         const declared = Number(request.headers.get("content-length") ?? 0);
         if (declared > 0) await deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
-        const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs, durable: true });
+        const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, {
+          idleMs: deps.config.bodyTimeoutMs,
+          durable: true,
+          notes: { maxBytes: notesFileLimit(deps.config.maxUploadBytes) },
+        });
         // stage() consumes the temp file in every case: moved into place or deleted.
         return await deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl });
       } finally {
@@ -34,12 +40,20 @@ export function presentController(deps: AppDeps) {
         operationId: "present",
         summary: "Stage a PDF and get a handoff link",
         description:
-          "Uploads a PDF deck and stages it on the server. Opening the returned `url` in a browser copies the deck into the browser; the server copy is then deleted and the link stops working. Unclaimed links expire after 24 hours, or 7 days when the request carries a valid Bearer token.",
+          "Uploads a PDF deck and stages it on the server. Opening the returned `url` in a browser copies the deck into the browser; the server copy is then deleted and the link stops working. Unclaimed links expire after 24 hours, or 7 days when the request carries a valid Bearer token. An optional `notes` part carries a notes file beside the PDF (a .pdfpc file or a PowerPoint .pptx): a notes file with errors refuses the upload (422 NOTES_FILE_UNREADABLE / NOTES_FILE_INVALID, 413 NOTES_FILE_TOO_LARGE); its warnings are listed in the record's `notes`, and its notes travel with the handoff (GET /api/sessions/{id}/notes).",
         tags: ["Handoff"],
         security: [{}, { bearerAuth: [] }],
         requestBody: {
           required: true,
-          content: { "multipart/form-data": { schema: UploadForm as never, encoding: { file: { contentType: "application/pdf, application/octet-stream" } } } },
+          content: {
+            "multipart/form-data": {
+              schema: UploadForm as never,
+              encoding: {
+                file: { contentType: "application/pdf, application/octet-stream" },
+                [NOTES_FIELD]: { contentType: "application/json, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/octet-stream" },
+              },
+            },
+          },
         },
         "x-problems": [400, 401, 408, 413, 415, 422, 429, 500, 503, 507],
       }),

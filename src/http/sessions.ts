@@ -1,7 +1,8 @@
 /**
  * @module http/sessions
- * The two handoff operations the start page uses: download the staged PDF (never consumes)
- * and complete the handoff (claims it; the server copy is deleted).
+ * The handoff operations the start page uses: download the staged PDF (never consumes), fetch
+ * the notes that came beside it (never consumes) and complete the handoff (claims it; the
+ * server copy and its notes are deleted).
  */
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
@@ -12,6 +13,18 @@ import { CompleteBody, Ok, routeDoc } from "./models.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 
 const SessionParams = t.Object({ id: t.String({ description: "The handoff id from the handoff record." }) });
+
+const TokenQuery = t.Object({
+  t: t.Optional(t.String({ description: "The controller token (from the handoff link's fragment). The `x-controller-token` header may carry it instead, which keeps it out of proxy logs." })),
+});
+
+const TOKEN_HEADER = {
+  name: "x-controller-token",
+  in: "header",
+  required: false,
+  schema: { type: "string" },
+  description: "The controller token, instead of the query parameter `t` (wins when both are given).",
+} as const;
 
 export function sessionsController(deps: AppDeps) {
   return new Elysia({ name: "sessions" })
@@ -39,7 +52,7 @@ export function sessionsController(deps: AppDeps) {
       },
       {
         params: SessionParams,
-        query: t.Object({ t: t.Optional(t.String({ description: "The controller token (from the handoff link's fragment). The `x-controller-token` header may carry it instead, which keeps it out of proxy logs." })) }),
+        query: TokenQuery,
         detail: routeDoc({
           operationId: "downloadHandoff",
           summary: "Download the staged PDF",
@@ -49,7 +62,7 @@ export function sessionsController(deps: AppDeps) {
           security: [{ controllerTokenQuery: [] }],
           parameters: [
             { name: "Range", in: "header", required: false, schema: { type: "string" }, description: "A single byte range, e.g. bytes=1048576-" },
-            { name: "x-controller-token", in: "header", required: false, schema: { type: "string" }, description: "The controller token, instead of the query parameter `t` (wins when both are given)." },
+            TOKEN_HEADER,
           ],
           responses: {
             200: {
@@ -64,6 +77,56 @@ export function sessionsController(deps: AppDeps) {
             206: { description: "The requested byte range of the staged PDF.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
           },
           "x-problems": [401, 403, 404, 410, 416, 500],
+        }),
+      },
+    )
+    .get(
+      "/api/sessions/:id/notes",
+      async ({ params, query, request }) => {
+        const token = request.headers.get("x-controller-token") ?? query.t;
+        const staged = await deps.handoff.notesFor(params.id, token);
+        if (!staged) return new Response(null, { status: 204, headers: { "cache-control": "no-store", "referrer-policy": "no-referrer" } });
+        return new Response(staged.pdfpc, {
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            "cache-control": "no-store",
+            "referrer-policy": "no-referrer",
+            "x-notes-filename": encodeURIComponent(staged.notes.filename),
+            "x-notes-kind": staged.notes.kind,
+            "x-notes-slides": String(staged.notes.slides),
+          },
+        });
+      },
+      {
+        params: SessionParams,
+        query: TokenQuery,
+        // Declared so that /openapi.json documents it (a `detail.parameters` entry is dropped there).
+        headers: t.Object(
+          {
+            "x-controller-token": t.Optional(t.String({ description: "The controller token, instead of the query parameter `t` (wins when both are given)." })),
+          },
+          { additionalProperties: true },
+        ),
+        detail: routeDoc({
+          operationId: "downloadHandoffNotes",
+          summary: "Get the notes that came with the staged PDF",
+          description:
+            "Returns the notes of the notes file uploaded beside the PDF (the `notes` part of POST /api/present), normalised to a .pdfpc document (JSON, pdfpcFormat 2, `pages[].idx` 0-based, `note` markdown), to the holder of the controller token. 204 when the deck came without notes. Does not consume the handoff; the notes are deleted with the deck when it is claimed or expires.",
+          tags: ["Handoff"],
+          security: [{ controllerTokenHeader: [] }, { controllerTokenQuery: [] }],
+          responses: {
+            200: {
+              description: "The notes as a .pdfpc document (format 2).",
+              headers: {
+                "X-Notes-Filename": { description: "The notes file's name as uploaded, percent-encoded.", schema: { type: "string" } },
+                "X-Notes-Kind": { description: "What the notes file was: `pdfpc` or `pptx`.", schema: { type: "string", enum: ["pdfpc", "pptx"] } },
+                "X-Notes-Slides": { description: "Number of slides the notes file gives notes for.", schema: { type: "integer" } },
+              },
+              content: { "application/json": { schema: { $ref: "#/components/schemas/PdfpcNotes" } } },
+            },
+            204: { description: "The deck came without a notes file." },
+          },
+          "x-problems": [401, 403, 404, 410, 500],
         }),
       },
     )

@@ -1,6 +1,6 @@
 /**
  * @module mcp/base64
- * Decode the `pdf_base64` argument of the MCP tools strictly. Agents produce base64 in many
+ * Decode the `pdf_base64` (and `notes_base64`) arguments of the MCP tools strictly. Agents produce base64 in many
  * dialects (line-wrapped, URL-safe, with or without padding, as a `data:` URL); all of those
  * are accepted, anything else is a BAD_REQUEST that says what was wrong — never a 500, and
  * never Buffer's silent skipping of bad characters.
@@ -11,7 +11,7 @@
  * the only copy made (a `slice` past a `data:` prefix shares the text's characters).
  */
 import { AppError } from "../errors.ts";
-import { fileTooLarge } from "../upload/receive.ts";
+import { fileTooLarge, notesFileTooLarge } from "../upload/receive.ts";
 
 /** `data:application/pdf;base64,` (any media type, optional parameters), after leading whitespace. */
 const DATA_URL_PREFIX = /data:[^,;]*(?:;[^,;=]+=[^,;]*)*;base64,/iy;
@@ -33,15 +33,33 @@ function classOf(code: number): number {
   return /\s/.test(String.fromCharCode(code)) ? SPACE : BAD;
 }
 
-function invalid(reason: string): AppError {
-  return new AppError("BAD_REQUEST", `pdf_base64 is not valid base64 (${reason}); pass the whole PDF file encoded as standard base64 (RFC 4648).`);
+/** Which argument is decoded: named in every failure, with what it should hold. */
+interface Argument {
+  field: string;
+  /** e.g. "the whole PDF file". */
+  what: string;
+  tooLarge: (maxBytes: number) => AppError;
 }
+
+const PDF_ARGUMENT: Argument = { field: "pdf_base64", what: "the whole PDF file", tooLarge: fileTooLarge };
+const NOTES_ARGUMENT: Argument = { field: "notes_base64", what: "the whole notes file (.pdfpc or .pptx)", tooLarge: notesFileTooLarge };
 
 /**
  * Decode `text` to bytes. Throws BAD_REQUEST for malformed or empty input and FILE_TOO_LARGE
  * when the decoded size would exceed `maxBytes` (checked before decoding anything).
  */
 export function decodePdfBase64(text: string, maxBytes: number): Buffer {
+  return decodeArgument(text, maxBytes, PDF_ARGUMENT);
+}
+
+/** `notes_base64` as `decodePdfBase64` decodes `pdf_base64`; NOTES_FILE_TOO_LARGE past `maxBytes`. */
+export function decodeNotesBase64(text: string, maxBytes: number): Buffer {
+  return decodeArgument(text, maxBytes, NOTES_ARGUMENT);
+}
+
+function decodeArgument(text: string, maxBytes: number, argument: Argument): Buffer {
+  const { field, what } = argument;
+  const invalid = (reason: string) => new AppError("BAD_REQUEST", `${field} is not valid base64 (${reason}); pass ${what} encoded as standard base64 (RFC 4648).`);
   LEADING_SPACE.lastIndex = 0;
   LEADING_SPACE.test(text);
   DATA_URL_PREFIX.lastIndex = LEADING_SPACE.lastIndex;
@@ -70,17 +88,17 @@ export function decodePdfBase64(text: string, maxBytes: number): Buffer {
   const stripped = Math.min(trailingPads, 2);
   const unpadded = significant - stripped;
   if (unpadded === 0) {
-    throw new AppError("BAD_REQUEST", "pdf_base64 is empty; pass the whole PDF file encoded as base64.");
+    throw new AppError("BAD_REQUEST", `${field} is empty; pass ${what} encoded as base64.`);
   }
   if (pads > stripped) throw invalid("'=' padding may only end it");
   // One leftover character cannot encode a byte: the text was cut off.
   if (unpadded % 4 === 1) {
-    throw new AppError("BAD_REQUEST", "pdf_base64 is not valid base64 (its length shows it was cut off); pass the whole PDF file encoded as base64.");
+    throw new AppError("BAD_REQUEST", `${field} is not valid base64 (its length shows it was cut off); pass ${what} encoded as base64.`);
   }
   if (stripped > 0 && significant % 4 !== 0) {
-    throw new AppError("BAD_REQUEST", "pdf_base64 has misplaced '=' padding; pass the whole PDF file encoded as standard base64 (RFC 4648).");
+    throw new AppError("BAD_REQUEST", `${field} has misplaced '=' padding; pass ${what} encoded as standard base64 (RFC 4648).`);
   }
-  if (Math.floor((unpadded * 3) / 4) > maxBytes) throw fileTooLarge(maxBytes);
+  if (Math.floor((unpadded * 3) / 4) > maxBytes) throw argument.tooLarge(maxBytes);
   // The one copy: the decoded bytes, returned as they are (no further Uint8Array copy).
   return Buffer.from(start === 0 ? text : text.slice(start), "base64");
 }

@@ -3,6 +3,8 @@
  * Size limits of the MCP tools, kept equal to the REST upload limit (--max-upload-mb). Their
  * FILE_TOO_LARGE is the uploads' own `fileTooLarge` (upload/receive).
  */
+import { notesFileLimit } from "../upload/receive.ts";
+
 const MB = 1024 * 1024;
 /** JSON-RPC envelope, the filename and escaping around the base64 text. */
 export const JSON_OVERHEAD_BYTES = 1 * MB;
@@ -12,7 +14,10 @@ export function formatMegabytes(bytes: number): string {
   return `${Math.round((bytes / MB) * 100) / 100} MB`;
 }
 
-/** Largest /mcp request body worth reading: a base64 PDF at the limit is 4/3 of its bytes. */
+/**
+ * Largest /mcp request body worth reading: a base64 PDF at the limit is 4/3 of its bytes, and
+ * so is a notes file beside it (`notes_base64`) at its own limit.
+ */
 export function maxMcpBodyBytes(maxUploadBytes: number): number {
-  return Math.ceil((maxUploadBytes * 4) / 3) + JSON_OVERHEAD_BYTES;
+  return Math.ceil(((maxUploadBytes + notesFileLimit(maxUploadBytes)) * 4) / 3) + JSON_OVERHEAD_BYTES;
 }

@@ -1,11 +1,13 @@
 /**
  * @module mcp/local-backend
  * The tools inside a running server: present_pdf stages into this server's handoff store and
- * check_pdf checks in process — the same domain code as POST /api/present and /api/check.
+ * check_pdf checks in process — the same domain code as POST /api/present and /api/check,
+ * a notes file beside the PDF included (spooled to a temp file as the `notes` part is).
  */
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { receiveBytes } from "../upload/receive.ts";
+import type { ReceivedUpload } from "../handoff/service.ts";
+import { receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
 import { checkPdfSource } from "./check-source.ts";
 import type { ToolBackend } from "./server.ts";
 
@@ -22,19 +24,31 @@ export function localBackend(deps: AppDeps, caller: LocalCaller): ToolBackend {
     async admit() {
       if (!caller.authenticated) await deps.rateLimiter.admit(caller.clientAddress);
     },
-    async presentPdf(source, filename) {
+    async presentPdf(source, filename, notesSource) {
       if (source.kind !== "bytes") throw new AppError("BAD_REQUEST", "Pass the PDF as pdf_base64.");
+      if (notesSource && notesSource.kind !== "bytes") throw new AppError("BAD_REQUEST", "Pass the notes file as notes_base64.");
       await deps.handoff.assertCapacity(source.bytes.length);
-      const upload = await receiveBytes(source.bytes, filename, deps.blobs);
-      // stage() consumes the temp file in every case: moved into place or deleted.
-      return deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl: caller.baseUrl });
+      const notes = notesSource ? await receiveNotesBytes(notesSource.bytes, notesSource.filename, deps.blobs) : undefined;
+      let upload: ReceivedUpload;
+      try {
+        upload = await receiveBytes(source.bytes, filename, deps.blobs);
+      } catch (error) {
+        await notes?.temp.discard();
+        throw error;
+      }
+      // stage() consumes the temp files in every case: moved into place or deleted.
+      return deps.handoff.stage(notes ? { ...upload, notes } : upload, { authenticated: caller.authenticated, baseUrl: caller.baseUrl });
     },
-    async checkPdf(source) {
-      return checkPdfSource(source, {
-        maxBytes: deps.config.maxUploadBytes,
-        createTemp: () => deps.blobs.createTemp(),
-        checkFile: (path, meta) => deps.pdf.check(path, meta),
-      });
+    async checkPdf(source, notes) {
+      return checkPdfSource(
+        source,
+        {
+          maxBytes: deps.config.maxUploadBytes,
+          createTemp: () => deps.blobs.createTemp(),
+          checkFile: (path, meta, notesFile) => deps.pdf.check(path, meta, undefined, notesFile),
+        },
+        notes,
+      );
     },
   };
 }

@@ -33,20 +33,30 @@ function osTempFile(): ScratchFile {
 
 export function remoteBackend(options: RemoteBackendOptions): ToolBackend {
   return {
-    async presentPdf(source, filename) {
+    async presentPdf(source, filename, notes) {
       if (source.kind === "path") await localFileSize(source.path);
+      if (notes?.kind === "path") await localFileSize(notes.path, "notes file");
       return presentToServer(
         options,
         source.kind === "path" ? { kind: "file", path: source.path } : source,
-        { filename: filename ?? (source.kind === "path" ? basename(source.path) : "presentation.pdf"), maxUploadBytes: options.maxUploadBytes },
+        {
+          filename: filename ?? (source.kind === "path" ? basename(source.path) : "presentation.pdf"),
+          maxUploadBytes: options.maxUploadBytes,
+          // The server judges the notes file (and its size) as it does any `notes` part.
+          ...(notes ? { notes: notes.kind === "path" ? { kind: "file" as const, path: notes.path, filename: notes.filename } : notes } : {}),
+        },
       );
     },
-    checkPdf(source) {
-      return checkPdfSource(source, {
-        maxBytes: options.maxUploadBytes,
-        createTemp: osTempFile,
-        checkFile: (path, meta) => options.pdf.check(path, meta),
-      });
+    checkPdf(source, notes) {
+      return checkPdfSource(
+        source,
+        {
+          maxBytes: options.maxUploadBytes,
+          createTemp: osTempFile,
+          checkFile: (path, meta, notesFile) => options.pdf.check(path, meta, undefined, notesFile),
+        },
+        notes,
+      );
     },
   };
 }

@@ -17,7 +17,8 @@ import type { HandoffRecord } from "../handoff/record.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import { VERSION } from "../version.ts";
-import { decodePdfBase64 } from "./base64.ts";
+import { notesFileLimit } from "../upload/receive.ts";
+import { decodeNotesBase64, decodePdfBase64 } from "./base64.ts";
 import { describeCheckReport, describeHandoff } from "./summary.ts";
 import { CHECK_PDF, checkInput, PRESENT_PDF, presentInput, type ToolSurface, toolList } from "./tools.ts";
 
@@ -26,12 +27,14 @@ export const SERVER_NAME = "deckhand";
 /** What a tool was given: decoded bytes, or (stdio only) a local file. */
 export type PdfSource = { kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string };
 
+/** A notes file beside the PDF (issue 19), as given, with the name it goes by (untrusted). */
+export type NotesSource = ({ kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string }) & { filename: string };
 
 export interface ToolBackend {
   /** Called before any input is read, e.g. to apply the anonymous rate limit. */
   admit?(tool: string): Promise<void>;
-  presentPdf(source: PdfSource, filename: string | null): Promise<HandoffRecord>;
-  checkPdf(source: PdfSource): Promise<CheckReport>;
+  presentPdf(source: PdfSource, filename: string | null, notes?: NotesSource): Promise<HandoffRecord>;
+  checkPdf(source: PdfSource, notes?: NotesSource): Promise<CheckReport>;
 }
 
 export interface McpServerOptions {
@@ -63,11 +66,14 @@ export function createMcpServer(options: McpServerOptions): Server {
         const input = parseInput(presentInput(surface), args, surface);
         const source = pdfSource(input, surface);
         const filename = input.filename ?? (input.path ? basenameOf(input.path) : null);
-        const record = await backend.presentPdf(source, filename);
+        const notes = notesSource(input, surface);
+        const record = await (notes ? backend.presentPdf(source, filename, notes) : backend.presentPdf(source, filename));
         return success(describeHandoff(record), record);
       }
       const input = parseInput(checkInput(surface), args, surface);
-      const report = await backend.checkPdf(pdfSource(input, surface));
+      const source = pdfSource(input, surface);
+      const notes = notesSource(input, surface);
+      const report = await (notes ? backend.checkPdf(source, notes) : backend.checkPdf(source));
       return success(describeCheckReport(report), report);
     } catch (error) {
       return failure(error, options);
@@ -95,11 +101,20 @@ function failure(error: unknown, options: McpServerOptions): CallToolResult {
   return { content: [{ type: "text", text: `${code}: ${detail}` }], isError: true };
 }
 
-function parseInput<S extends z.ZodType>(schema: S, args: Record<string, unknown>, surface: ToolSurface): z.output<S> & { pdf_base64?: string; path?: string; filename?: string } {
+/** The arguments every tool may carry (each tool's schema decides which it takes). */
+type ToolArguments = { pdf_base64?: string; path?: string; filename?: string; notes_base64?: string; notes_path?: string; notes_filename?: string };
+
+function parseInput<S extends z.ZodType>(schema: S, args: Record<string, unknown>, surface: ToolSurface): z.output<S> & ToolArguments {
   if (surface.kind === "http" && "path" in args && !("pdf_base64" in args)) {
     throw new AppError(
       "BAD_REQUEST",
       "This server cannot read files on your machine: pass the PDF's bytes as pdf_base64 (path works only with the local `deckhand mcp` command).",
+    );
+  }
+  if (surface.kind === "http" && "notes_path" in args && !("notes_base64" in args)) {
+    throw new AppError(
+      "BAD_REQUEST",
+      "This server cannot read files on your machine: pass the notes file's bytes as notes_base64 (notes_path works only with the local `deckhand mcp` command).",
     );
   }
   const parsed = schema.safeParse(args);
@@ -108,7 +123,22 @@ function parseInput<S extends z.ZodType>(schema: S, args: Record<string, unknown
     const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
     throw new AppError("BAD_REQUEST", `Invalid arguments (${where}${issue?.message ?? "malformed"}); see the tool's inputSchema.`);
   }
-  return parsed.data as z.output<S> & { pdf_base64?: string; path?: string; filename?: string };
+  return parsed.data as z.output<S> & ToolArguments;
+}
+
+/** The notes file, when the call carries one; notes_filename alone is a mistake worth saying. */
+function notesSource(input: ToolArguments, surface: ToolSurface): NotesSource | undefined {
+  if (input.notes_base64 !== undefined && input.notes_path !== undefined) {
+    throw new AppError("BAD_REQUEST", "Give either notes_path or notes_base64, not both.");
+  }
+  if (input.notes_path !== undefined) return { kind: "path", path: input.notes_path, filename: input.notes_filename ?? basenameOf(input.notes_path) };
+  if (input.notes_base64 === undefined) {
+    if (input.notes_filename !== undefined) {
+      throw new AppError("BAD_REQUEST", `notes_filename names a notes file but none was given; pass its bytes as notes_base64${surface.kind === "stdio" ? " (or its path as notes_path)" : ""}.`);
+    }
+    return undefined;
+  }
+  return { kind: "bytes", bytes: decodeNotesBase64(input.notes_base64, notesFileLimit(surface.maxUploadBytes)), filename: input.notes_filename ?? "notes" };
 }
 
 function pdfSource(input: { pdf_base64?: string; path?: string }, surface: ToolSurface): PdfSource {

@@ -3,11 +3,13 @@
  * The two MCP tools as data: names, descriptions written for an agent, input schemas (zod,
  * published as JSON Schema), output schemas (the very JSON Schemas the REST API serves) and
  * annotations. Shared by `/mcp` (HTTP) and `deckhand mcp` (stdio); only the input differs:
- * stdio also takes a local `path`.
+ * stdio also takes a local `path` (and `notes_path`). Both take a notes file beside the PDF
+ * (`notes_base64` + `notes_filename`), as REST takes the `notes` part (issue 19).
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { HandoffRecordSchema as HandoffRecord } from "../handoff/record.ts";
+import { notesFileLimit } from "../upload/receive.ts";
 import { formatMegabytes } from "./limits.ts";
 import { checkReportOutputSchema } from "./report-schema.ts";
 
@@ -42,14 +44,42 @@ const filenameField = (surface: ToolSurface) =>
       `Name of the deck, e.g. "Q3 review.pdf"; the browser shows it as the title (without .pdf). Default: ${surface.kind === "stdio" ? 'the file name of path, else "presentation"' : '"presentation"'}.`,
     );
 
+const notesBase64Field = (surface: ToolSurface) =>
+  z
+    .string()
+    .optional()
+    .describe(
+      `Optional notes file beside the PDF, base64-encoded: a .pdfpc file (pdfpc's JSON, format 1 or 2) or a PowerPoint .pptx whose notes slides hold the speaker notes (at most ${formatMegabytes(notesFileLimit(surface.maxUploadBytes))}).${surface.kind === "stdio" ? " Give either notes_path or notes_base64." : ""}`,
+    );
+const notesPathField = z
+  .string()
+  .min(1)
+  .optional()
+  .describe("Path of a notes file on this machine (.pdfpc or .pptx) to go with the PDF. Give either notes_path or notes_base64.");
+const notesFilenameField = (surface: ToolSurface) =>
+  z
+    .string()
+    .max(MAX_FILENAME_CHARS)
+    .optional()
+    .describe(`Name of the notes file, e.g. "talk.pptx" (the bytes decide what it is). Default: ${surface.kind === "stdio" ? 'the file name of notes_path, else "notes"' : '"notes"'}.`);
+
 export function presentInput(surface: ToolSurface) {
   return surface.kind === "http"
-    ? z.object({ pdf_base64: base64Field(true), filename: filenameField(surface) })
-    : z.object({ pdf_base64: base64Field(false), path: pathField, filename: filenameField(surface) });
+    ? z.object({ pdf_base64: base64Field(true), filename: filenameField(surface), notes_base64: notesBase64Field(surface), notes_filename: notesFilenameField(surface) })
+    : z.object({
+        pdf_base64: base64Field(false),
+        path: pathField,
+        filename: filenameField(surface),
+        notes_base64: notesBase64Field(surface),
+        notes_path: notesPathField,
+        notes_filename: notesFilenameField(surface),
+      });
 }
 
 export function checkInput(surface: ToolSurface) {
-  return surface.kind === "http" ? z.object({ pdf_base64: base64Field(true) }) : z.object({ pdf_base64: base64Field(false), path: pathField });
+  return surface.kind === "http"
+    ? z.object({ pdf_base64: base64Field(true), notes_base64: notesBase64Field(surface), notes_filename: notesFilenameField(surface) })
+    : z.object({ pdf_base64: base64Field(false), path: pathField, notes_base64: notesBase64Field(surface), notes_path: notesPathField, notes_filename: notesFilenameField(surface) });
 }
 
 
@@ -69,6 +99,7 @@ function presentDescription(surface: ToolSurface): string {
     `The link expires at expiresAt if nobody opens it: 24 hours, or 7 days ${surface.kind === "http" ? "when this connection carries an access token (Authorization: Bearer)" : "when `deckhand mcp` was started with --token"}.`,
     "Each call stages a new copy and returns a new link; do not call it again for the same deck unless the link was used or expired.",
     limit,
+    "If the speaker notes are in a separate file (a .pdfpc, or the PowerPoint .pptx the PDF was exported from), pass it as notes_base64 (with notes_filename) and its notes travel with the deck; a notes file with errors is refused (NOTES_FILE_INVALID / NOTES_FILE_UNREADABLE), warnings are listed in the result's notes.",
     "Run check_pdf first if the deck carries notes or media sidecars.",
   ].join(" ");
 }
@@ -80,7 +111,7 @@ function checkDescription(surface: ToolSurface): string {
       ? `The PDF may be at most ${formatMegabytes(surface.maxUploadBytes)}.`
       : `The PDF may be at most ${formatMegabytes(surface.maxUploadBytes)}; the check runs on this machine, no server needed.`;
   return [
-    "Check the speaker notes and media attached to a PDF slide deck before presenting it: notes-slide-N.json and media-slide-N-ID.json sidecars, pdfpc files, in-page note annotations and page-attached audio/video.",
+    "Check the speaker notes and media attached to a PDF slide deck before presenting it: notes-slide-N.json and media-slide-N-ID.json sidecars, pdfpc files, in-page note annotations and page-attached audio/video — and a notes file beside the PDF (a .pdfpc or PowerPoint .pptx, passed as notes_base64 with notes_filename), whose findings are in the report's notesFile.",
     "Returns a report: ok is true when nothing is invalid; summary counts valid/warning/invalid attachments; pages[] lists each slide's notes and media with their issues (each issue has a stable code and a message saying what to fix); orphans[] lists attachments nothing uses.",
     "It changes nothing and stores nothing.",
     input,

@@ -26,6 +26,8 @@ export type DeckSource = { kind: "file"; path: string } | { kind: "bytes"; bytes
 export interface PresentOptions {
   /** The name the deck is uploaded under (its title is derived from it). */
   filename: string;
+  /** A notes file to send beside the PDF (the `notes` part; issue 19), under `filename`. */
+  notes?: DeckSource & { filename: string };
   /** Named in FILE_TOO_LARGE when an intermediary refuses the body before deckhand sees it. */
   maxUploadBytes?: number;
 }
@@ -35,17 +37,23 @@ function headerSafe(name: string): string {
   return name.replace(/[\r\n]/g, " ").replaceAll('"', "%22");
 }
 
-function multipartBody(source: DeckSource, filename: string): { body: BodyInit; length: number; boundary: string } {
+function multipartBody(source: DeckSource, filename: string, notes?: PresentOptions["notes"]): { body: BodyInit; length: number; boundary: string } {
   const boundary = `deckhand-${randomBytes(12).toString("hex")}`;
-  const head = new TextEncoder().encode(
-    `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${headerSafe(filename)}"\r\ncontent-type: application/pdf\r\n\r\n`,
-  );
-  const tail = new TextEncoder().encode(`\r\n--${boundary}--\r\n`);
-  if (source.kind === "bytes") {
-    return { body: new Blob([head, source.bytes as BlobPart, tail]), length: head.length + source.bytes.length + tail.length, boundary };
-  }
-  const file = Bun.file(source.path);
-  const parts: Array<() => ReadableStream<Uint8Array> | Uint8Array> = [() => head, () => file.stream(), () => tail];
+  const text = (value: string) => new TextEncoder().encode(value);
+  const header = (field: string, name: string, type: string) =>
+    text(`--${boundary}\r\ncontent-disposition: form-data; name="${field}"; filename="${headerSafe(name)}"\r\ncontent-type: ${type}\r\n\r\n`);
+  // The file parts in order, each a header and its bytes (in memory, or a file streamed).
+  const sources: Array<{ head: Uint8Array; source: DeckSource }> = [{ head: header("file", filename, "application/pdf"), source }];
+  if (notes) sources.push({ head: header("notes", notes.filename, "application/octet-stream"), source: notes });
+  const pieces: Array<Uint8Array | ReturnType<typeof Bun.file>> = [];
+  sources.forEach((part, i) => {
+    pieces.push(i === 0 ? part.head : new Uint8Array([...text("\r\n"), ...part.head]));
+    pieces.push(part.source.kind === "bytes" ? part.source.bytes : Bun.file(part.source.path));
+  });
+  pieces.push(text(`\r\n--${boundary}--\r\n`));
+  const length = pieces.reduce((sum, piece) => sum + (piece instanceof Uint8Array ? piece.length : piece.size), 0);
+  if (pieces.every((piece) => piece instanceof Uint8Array)) return { body: new Blob(pieces as BlobPart[]), length, boundary };
+  const parts: Array<() => ReadableStream<Uint8Array> | Uint8Array> = pieces.map((piece) => () => (piece instanceof Uint8Array ? piece : piece.stream()));
   let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
@@ -64,7 +72,7 @@ function multipartBody(source: DeckSource, filename: string): { body: BodyInit; 
     },
     cancel: (reason) => reader?.cancel(reason),
   });
-  return { body, length: head.length + file.size + tail.length, boundary };
+  return { body, length, boundary };
 }
 
 /** A problem document from a deckhand server, as the AppError it was there. */
@@ -75,7 +83,7 @@ function relayed(problem: { code: string; detail: string }): AppError {
 
 /** Stage the deck on the server; its handoff record, or the AppError that says why not. */
 export async function presentToServer(server: RemoteServer, source: DeckSource, options: PresentOptions): Promise<HandoffRecord> {
-  const { body, length, boundary } = multipartBody(source, options.filename);
+  const { body, length, boundary } = multipartBody(source, options.filename, options.notes);
   let response: Response;
   try {
     response = await fetch(`${server.serverUrl}/api/present`, {

@@ -72,6 +72,12 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE live_sessions ADD COLUMN presenter_seen_at INTEGER NOT NULL DEFAULT 0;
    UPDATE live_sessions SET presenter_seen_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
    CREATE INDEX live_sessions_open_presenter_seen ON live_sessions (presenter_seen_at) WHERE ended_at IS NULL;`,
+  // 5: the notes file that came beside a staged PDF (issue 19): what it was, and its notes as
+  //    normalised .pdfpc text, which the claim and the expiry set back to NULL.
+  `ALTER TABLE sessions ADD COLUMN notes_filename TEXT;
+   ALTER TABLE sessions ADD COLUMN notes_kind TEXT CHECK (notes_kind IN ('pdfpc', 'pptx'));
+   ALTER TABLE sessions ADD COLUMN notes_slides INTEGER;
+   ALTER TABLE sessions ADD COLUMN notes_pdfpc TEXT;`,
 ];
 
 export function openDatabase(path: string): Database {

@@ -5,7 +5,11 @@
  * conditional `UPDATE … WHERE state = 'staged' AND expires_at > now RETURNING *`.
  */
 import type { Database } from "bun:sqlite";
-import type { SessionRepository, SessionRow, SessionState } from "../handoff/ports/sessions.ts";
+import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../handoff/ports/sessions.ts";
+
+/** Every column of a row but the notes text, which only `notesText` reads. */
+const ROW_COLUMNS =
+  "id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at, notes_filename, notes_kind, notes_slides";
 
 interface Raw {
   id: string;
@@ -19,6 +23,9 @@ interface Raw {
   created_at: number;
   expires_at: number;
   ended_at: number | null;
+  notes_filename: string | null;
+  notes_kind: SessionNotes["kind"] | null;
+  notes_slides: number | null;
 }
 
 const fromRaw = (r: Raw): SessionRow => ({
@@ -33,25 +40,29 @@ const fromRaw = (r: Raw): SessionRow => ({
   createdAt: r.created_at,
   expiresAt: r.expires_at,
   endedAt: r.ended_at,
+  notes: r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null,
 });
 
 export class SqliteSessionRepository implements SessionRepository {
   private readonly q;
-  private readonly insertChecked: (row: SessionRow, max: number) => boolean;
+  private readonly insertChecked: (row: SessionRow, max: number, notesText: string | null) => boolean;
 
   constructor(db: Database) {
     this.q = {
       insert: db.query(
-        `INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at)
-         VALUES ($id, $tokenHash, $filename, $totalSlides, $bytes, $sha256, $state, $authenticated, $createdAt, $expiresAt, $endedAt)`,
+        `INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
+                               notes_filename, notes_kind, notes_slides, notes_pdfpc)
+         VALUES ($id, $tokenHash, $filename, $totalSlides, $bytes, $sha256, $state, $authenticated, $createdAt, $expiresAt, $endedAt,
+                 $notesFilename, $notesKind, $notesSlides, $notesPdfpc)`,
       ),
-      get: db.query<Raw, [string]>("SELECT * FROM sessions WHERE id = ?"),
+      get: db.query<Raw, [string]>(`SELECT ${ROW_COLUMNS} FROM sessions WHERE id = ?`),
+      notesText: db.query<{ notes_pdfpc: string | null }, [string]>("SELECT notes_pdfpc FROM sessions WHERE id = ? AND state = 'staged'"),
       claim: db.query<Raw, [number, string, number]>(
-        "UPDATE sessions SET state = 'claimed', ended_at = ?1 WHERE id = ?2 AND state = 'staged' AND expires_at > ?3 RETURNING *",
+        `UPDATE sessions SET state = 'claimed', ended_at = ?1, notes_pdfpc = NULL WHERE id = ?2 AND state = 'staged' AND expires_at > ?3 RETURNING ${ROW_COLUMNS}`,
       ),
       dueIds: db.query<{ id: string }, [number, number]>("SELECT id FROM sessions WHERE state = 'staged' AND expires_at <= ?1 ORDER BY expires_at LIMIT ?2"),
       markExpired: db.query<unknown, [string, number]>(
-        "UPDATE sessions SET state = 'expired', ended_at = expires_at WHERE state = 'staged' AND expires_at <= ?2 AND id IN (SELECT value FROM json_each(?1))",
+        "UPDATE sessions SET state = 'expired', ended_at = expires_at, notes_pdfpc = NULL WHERE state = 'staged' AND expires_at <= ?2 AND id IN (SELECT value FROM json_each(?1))",
       ),
       purge: db.query<unknown, [number, number]>(
         "DELETE FROM sessions WHERE rowid IN (SELECT rowid FROM sessions WHERE state != 'staged' AND ended_at < ?1 LIMIT ?2)",
@@ -62,21 +73,34 @@ export class SqliteSessionRepository implements SessionRepository {
     // IMMEDIATE: the write lock is taken before the total is read, so no other writer (another
     // request, or `deckhand token` in another process) can slip in between check and insert.
     this.insertChecked = db
-      .transaction((row: SessionRow, max: number) => {
+      .transaction((row: SessionRow, max: number, notesText: string | null) => {
         if ((this.q.stagedBytes.get()?.total ?? 0) + row.bytes > max) return false;
-        this.q.insert.run({ ...row, authenticated: row.authenticated ? 1 : 0 });
+        const { notes, ...fields } = row;
+        this.q.insert.run({
+          ...fields,
+          authenticated: row.authenticated ? 1 : 0,
+          notesFilename: notes?.filename ?? null,
+          notesKind: notes?.kind ?? null,
+          notesSlides: notes?.slides ?? null,
+          // Text without a description of it would never be handed out: stored only with one.
+          notesPdfpc: notes ? notesText : null,
+        });
         return true;
       })
       .immediate;
   }
 
-  async insertWithinQuota(row: SessionRow, maxStagedBytes: number): Promise<boolean> {
-    return this.insertChecked(row, maxStagedBytes);
+  async insertWithinQuota(row: SessionRow, maxStagedBytes: number, notesText: string | null = null): Promise<boolean> {
+    return this.insertChecked(row, maxStagedBytes, notesText);
   }
 
   async get(id: string): Promise<SessionRow | null> {
     const raw = this.q.get.get(id);
     return raw ? fromRaw(raw) : null;
+  }
+
+  async notesText(id: string): Promise<string | null> {
+    return this.q.notesText.get(id)?.notes_pdfpc ?? null;
   }
 
   async claim(id: string, now: number): Promise<SessionRow | null> {

@@ -13,15 +13,22 @@
  * writes on the event loop, block copies, reading the file back) cost more than its bytes: at
  * 32 concurrent 1 MB presents the event loop's CPU per upload fell from ~3.2 to ~1.6 ms
  * (bench/upload.ts).
+ *
+ * A route may accept a second file part, `notes` (the notes file beside the PDF, issue 19): it
+ * goes to a temp file of its own from the same blob store (upload/part-spool), on both paths,
+ * bounded by its own limit (NOTES_FILE_MAX_BYTES), and is discarded with the PDF's on any
+ * failure. It is never held in memory whole on the streaming path, so a PowerPoint file full
+ * of pictures costs the server disk, not memory.
  */
-import { closeSync, fdatasync, open } from "node:fs";
+import { closeSync, fdatasync } from "node:fs";
 import Busboy from "@fastify/busboy";
 import { AppError, storageFailure } from "../errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import { BufferPool } from "./buffer-pool.ts";
 import { digestAsWritten, digestBytes } from "./digest-thread.ts";
 import { FileWriter, writeAllAt } from "./file-writer.ts";
-import type { ReceivedUpload } from "../handoff/service.ts";
+import { openNew, PartSpool } from "./part-spool.ts";
+import type { ReceivedNotes, ReceivedUpload } from "../handoff/service.ts";
 import type { BlobStore, ScratchFile, TempFile } from "../handoff/ports/blobs.ts";
 
 /** Room for multipart boundaries and part headers on top of the file itself. */
@@ -49,10 +56,39 @@ export const BUFFERED_BODY_BYTES = 2 * 1024 * 1024;
 const SPARE_BODY_BUFFERS = 32;
 /** The form field that carries the PDF (spec §4.1). */
 export const FILE_FIELD = "file";
+/** The form field that may carry a notes file beside the PDF (.pdfpc or .pptx; issue 19). */
+export const NOTES_FIELD = "notes";
+/**
+ * Largest notes file taken beside a PDF (and never more than the PDF's own limit: see
+ * `notesFileLimit`); the same cap the notes reader applies (deck/notes-file), so a part the
+ * server takes is one the reader reads. A .pptx keeps its pictures and media beside its notes,
+ * so real ones run to tens of MB although only the notes XML is read: the part is spooled to
+ * disk, never held whole in the server's memory, and a PDF worker (with its memory bound)
+ * reads it.
+ */
+export const NOTES_FILE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** The notes part's limit on a server whose PDFs may be `maxUploadBytes`. */
+export function notesFileLimit(maxUploadBytes: number): number {
+  return Math.min(NOTES_FILE_MAX_BYTES, maxUploadBytes);
+}
+
+function megabytes(bytes: number): number {
+  return Math.round((bytes / (1024 * 1024)) * 100) / 100;
+}
+
+/** The one NOTES_FILE_TOO_LARGE of every path (REST, MCP, CLI), naming the limit. */
+export function notesFileTooLarge(maxBytes: number): AppError {
+  return new AppError(
+    "NOTES_FILE_TOO_LARGE",
+    `The notes file is larger than this server's limit of ${megabytes(maxBytes)} MB for a notes file; save the PowerPoint file without its pictures and media (only its notes are read), or send a .pdfpc file instead.`,
+    { headers: { connection: "close" } },
+  );
+}
 
 /** The one FILE_TOO_LARGE of every upload path (REST and MCP), naming the limit. */
 export function fileTooLarge(maxBytes: number): AppError {
-  const mb = Math.round((maxBytes / (1024 * 1024)) * 100) / 100;
+  const mb = megabytes(maxBytes);
   // The rest of the body is never read: close the connection rather than keep it (and a
   // graceful shutdown) waiting on bytes nobody wants.
   return new AppError(
@@ -62,10 +98,20 @@ export function fileTooLarge(maxBytes: number): AppError {
   );
 }
 
-/** Reject early, before reading a byte, when the declared length is already too large. */
-export function assertDeclaredLength(request: Request, maxBytes: number): void {
+/**
+ * Reject early, before reading a byte, when the declared length is already too large (for the
+ * PDF, and a notes file of up to `notesMaxBytes` beside it).
+ */
+export function assertDeclaredLength(request: Request, maxBytes: number, notesMaxBytes = 0): void {
   const declared = request.headers.get("content-length");
-  if (declared !== null && Number(declared) > maxBytes + MULTIPART_OVERHEAD_BYTES) throw fileTooLarge(maxBytes);
+  if (declared === null || Number(declared) <= maxBytes + notesMaxBytes + MULTIPART_OVERHEAD_BYTES) return;
+  if (notesMaxBytes === 0) throw fileTooLarge(maxBytes);
+  // Which part is too large cannot be told before reading: the sentence names both limits.
+  throw new AppError(
+    "FILE_TOO_LARGE",
+    `The upload is larger than this server's limits of ${megabytes(maxBytes)} MB for the PDF and ${megabytes(notesMaxBytes)} MB for a notes file beside it; make the PDF smaller (fewer or compressed images), send a smaller notes file (a .pdfpc, or the .pptx without its pictures), or raise --max-upload-mb.`,
+    { headers: { connection: "close" } },
+  );
 }
 
 export interface ReceiveOptions {
@@ -77,20 +123,29 @@ export interface ReceiveOptions {
    * awaits that with `temp.sync()`, which it may overlap with other work (validation).
    */
   durable?: boolean;
+  /**
+   * Take a `notes` part too (the notes file beside the PDF), of at most `maxBytes`, into a temp
+   * file of its own (returned as `notes`). Without this a `notes` part is read and ignored.
+   */
+  notes?: { maxBytes: number };
 }
 
 /**
- * Receive the `file` part of a multipart/form-data request into a temp file of `blobs`.
- * On failure nothing is left behind. Other parts are read and ignored.
+ * Receive the `file` part of a multipart/form-data request into a temp file of `blobs` (and,
+ * with `options.notes`, the `notes` part into another). On failure nothing is left behind.
+ * Other parts are read and ignored.
  */
 export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStore, "createTemp">, maxBytes: number, options: ReceiveOptions = {}): Promise<ReceivedUpload> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^multipart\/form-data\s*;.*boundary=/i.test(contentType)) {
     throw new AppError("BAD_REQUEST", 'Send the PDF as multipart/form-data with a field named "file" (curl -F file=@deck.pdf).');
   }
-  assertDeclaredLength(request, maxBytes);
+  assertDeclaredLength(request, maxBytes, options.notes?.maxBytes ?? 0);
   if (!request.body) throw new AppError("FILE_MISSING");
-  const parser = new FilePartParser(contentType, maxBytes);
+  const parser = new FilePartParser(contentType, maxBytes, options.notes?.maxBytes ?? null);
+  // The notes part's file is made when that part begins (most uploads have none).
+  const notes = new NotesPart(() => blobs.createTemp());
+  parser.onNotesStart = () => notes.start();
   const declared = Number(request.headers.get("content-length") ?? Number.NaN);
   const whole = Number.isSafeInteger(declared) && declared > 0 && declared <= BUFFERED_BODY_BYTES;
   // The file is made before the body is read (a multipart body starts with its parts' headers,
@@ -116,9 +171,10 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
       throw parser.fail(storageFailure(cause));
     }
     // Both return only once nothing but the sync `written` started touches the descriptor.
-    const { bytes, sha256 } = body ? await writeWhole(await body, parser, fd, written) : await receiveStreamed(request, idleMs, parser, fd, options.durable === true, written);
+    const { bytes, sha256 } = body ? await writeWhole(await body, parser, notes, fd, written) : await receiveStreamed(request, idleMs, parser, notes, fd, options.durable === true, written);
+    const notesFile = await notes.finish(parser);
     received = true;
-    return { temp, bytes, sha256, uploadName: parser.uploadName };
+    return { temp, bytes, sha256, uploadName: parser.uploadName, ...(notesFile ? { notes: notesFile } : {}) };
   } catch (error) {
     if (parser.failure) throw parser.failure;
     if (error instanceof AppError) throw error;
@@ -137,7 +193,47 @@ export async function receiveMultipartPdf(request: Request, blobs: Pick<BlobStor
       if (!received) await sync.catch(() => {});
     }
     // Closed first: a file still open cannot be removed everywhere (Windows).
-    if (!received) await temp.discard();
+    if (!received) await Promise.all([temp.discard(), notes.discard()]);
+  }
+}
+
+/** The `notes` part of one upload: its spool once the part has begun. */
+class NotesPart {
+  spool: PartSpool | null = null;
+
+  constructor(private readonly createTemp: () => ScratchFile) {}
+
+  /** The part begins: its file is made (and opened on the I/O threads). */
+  start(): PartSpool {
+    this.spool ??= new PartSpool(this.createTemp());
+    return this.spool;
+  }
+
+  /**
+   * Once the body is parsed: the notes file, complete and closed; null when there was no
+   * notes part, or an empty one with no name (what a browser form sends when no file was
+   * chosen), whose file is removed.
+   */
+  async finish(parser: FilePartParser): Promise<ReceivedNotes | null> {
+    const spool = this.spool;
+    if (!spool) return null;
+    if (parser.notesBytes === 0 && !parser.notesName) {
+      await this.discard();
+      return null;
+    }
+    try {
+      await spool.finish();
+    } catch (cause) {
+      throw parser.fail(storageFailure(cause));
+    }
+    return { temp: spool.temp, bytes: spool.bytes, uploadName: parser.notesName };
+  }
+
+  /** Remove the notes file, if one was made (idempotent). */
+  async discard(): Promise<void> {
+    const spool = this.spool;
+    this.spool = null;
+    await spool?.discard();
   }
 }
 
@@ -159,13 +255,26 @@ class FilePartParser {
   /** The first reason to refuse the upload; the rest of the body is not wanted then. */
   failure: AppError | null = null;
 
-  constructor(contentType: string, maxBytes: number) {
+  /** Where the notes part's bytes go, in order (when the route takes one). */
+  onNotes: (chunk: Buffer) => void = () => {};
+  /** Called as the notes part begins, before its first byte. */
+  onNotesStart: () => void = () => {};
+  /** Whether a notes part has begun. */
+  private notesFound = false;
+  /** The notes part's bytes so far. */
+  notesBytes = 0;
+  /** The name the client gave the notes part, untrusted. */
+  notesName: string | null = null;
+
+  /** `notesMaxBytes` null: a `notes` part is read and ignored like any other. */
+  constructor(contentType: string, maxBytes: number, notesMaxBytes: number | null = null) {
     try {
       this.busboy = Busboy({
         headers: { "content-type": contentType },
         // A client's raw filename="…" bytes are UTF-8 in every current browser and in curl.
         defCharset: "utf8",
-        limits: { fileSize: maxBytes, files: 4, fields: 16, parts: 20, headerPairs: 20 },
+        // Each part's own limit is applied below; busboy's cuts off the larger of the two.
+        limits: { fileSize: Math.max(maxBytes, notesMaxBytes ?? 0), files: 4, fields: 16, parts: 20, headerPairs: 20 },
       });
     } catch (cause) {
       throw new AppError("BAD_REQUEST", "The multipart/form-data header is malformed; let your HTTP client build it.", { cause });
@@ -177,6 +286,20 @@ class FilePartParser {
     });
     this.parsed.catch(() => {}); // observed by end(); an early failure must not surface as unhandled
     this.busboy.on("file", (field, stream, filename) => {
+      if (field === NOTES_FIELD && notesMaxBytes !== null && !this.notesFound && !this.failure) {
+        this.notesFound = true;
+        this.notesName = filename ?? null;
+        this.onNotesStart();
+        stream.on("data", (chunk: Buffer) => {
+          if (this.failure) return;
+          this.notesBytes += chunk.length;
+          if (this.notesBytes > notesMaxBytes) this.fail(notesFileTooLarge(notesMaxBytes));
+          else this.onNotes(chunk);
+        });
+        stream.on("limit", () => this.fail(notesFileTooLarge(notesMaxBytes)));
+        stream.on("error", () => {});
+        return;
+      }
       if (field !== FILE_FIELD || this.found || this.failure) {
         stream.resume();
         return;
@@ -186,14 +309,15 @@ class FilePartParser {
       stream.on("data", (chunk: Buffer) => {
         if (this.failure) return;
         this.bytes += chunk.length;
-        this.onData(chunk);
+        if (this.bytes > maxBytes) this.fail(fileTooLarge(maxBytes));
+        else this.onData(chunk);
       });
       stream.on("limit", () => this.fail(fileTooLarge(maxBytes)));
       // A truncated part errors the part stream as well as busboy; busboy's error decides.
       stream.on("error", () => {});
     });
     this.busboy.on("partsLimit", () => {
-      this.fail(new AppError("BAD_REQUEST", 'The multipart/form-data body has too many parts; send only the field named "file" (curl -F file=@deck.pdf).'));
+      this.fail(new AppError("BAD_REQUEST", 'The multipart/form-data body has too many parts; send only the field named "file" (and "notes" for a notes file): curl -F file=@deck.pdf.'));
     });
   }
 
@@ -225,7 +349,7 @@ class FilePartParser {
  * writes. Returns (or throws) only once every write has ended and the SHA-256 thread is done
  * with the file.
  */
-async function receiveStreamed(request: Request, idleMs: number, parser: FilePartParser, fd: number, durable: boolean, written: () => void): Promise<{ bytes: number; sha256: string }> {
+async function receiveStreamed(request: Request, idleMs: number, parser: FilePartParser, notes: NotesPart, fd: number, durable: boolean, written: () => void): Promise<{ bytes: number; sha256: string }> {
   const out = new FileWriter(fd);
   const hashing = digestAsWritten(fd);
   let finished = false;
@@ -248,14 +372,18 @@ async function receiveStreamed(request: Request, idleMs: number, parser: FilePar
       Bun.gc(false);
     }
   };
+  parser.onNotes = (chunk) => notes.spool?.write(chunk);
   try {
     for await (const value of bodyChunks(request, idleMs)) {
       for (let offset = 0; offset < value.byteLength; offset += FEED_BYTES) {
         const length = Math.min(FEED_BYTES, value.byteLength - offset);
         // A slow disk holds this upload's reading back, not the event loop.
         if (!out.hasRoom(length)) await out.room(length);
+        const spool = notes.spool;
+        if (spool && !spool.hasRoom()) await spool.room();
         parser.write(Buffer.from(value.buffer, value.byteOffset + offset, length));
         if (out.failure) throw parser.fail(storageFailure(out.failure));
+        if (notes.spool?.failure) throw parser.fail(storageFailure(notes.spool.failure));
       }
       hashing.advance(out.settled);
     }
@@ -321,10 +449,12 @@ async function readWhole(request: Request, declared: number, idleMs: number): Pr
  * (then `written()`) and hash it from there too. Returns (or throws) once nothing of it
  * touches the file or the body.
  */
-async function writeWhole(body: Uint8Array<ArrayBuffer>, parser: FilePartParser, fd: number, written: () => void): Promise<{ bytes: number; sha256: string }> {
+async function writeWhole(body: Uint8Array<ArrayBuffer>, parser: FilePartParser, notes: NotesPart, fd: number, written: () => void): Promise<{ bytes: number; sha256: string }> {
   // Views into the body's buffer, in order (one, unless the parser split the part).
   const parts: Buffer[] = [];
   parser.onData = (chunk) => parts.push(chunk);
+  const notesParts: Buffer[] = [];
+  parser.onNotes = (chunk) => notesParts.push(chunk);
   let buffer: ArrayBuffer | null = body.buffer;
   try {
     // A malformed body throws here, as it is: the caller answers it.
@@ -335,6 +465,12 @@ async function writeWhole(body: Uint8Array<ArrayBuffer>, parser: FilePartParser,
       for (const part of parts) {
         await writeAllAt(fd, part, position);
         position += part.length;
+      }
+      // The notes part is written from the body's buffer too, before that buffer is lent to the
+      // SHA-256 thread below (which detaches it).
+      if (notes.spool) {
+        for (const part of notesParts) notes.spool.write(part, { copy: false });
+        await notes.spool.finish();
       }
       written();
       // The part is one run of the body (it always is when parsed in one call): hashed in place.
@@ -380,9 +516,18 @@ export async function receiveBytes<T extends ScratchFile = TempFile>(bytes: Uint
 }
 
 /**
- * Create `path` (it must not exist) on the I/O threads; resolves to its descriptor, open for
- * reading too (the SHA-256 thread reads the file back through it).
+ * Spool in-memory notes file bytes (MCP's notes_base64) to a temp file of `blobs`, as a
+ * `notes` part is received: the PDF worker reads it from there. Nothing is left on failure.
  */
-function openNew(path: string): Promise<number> {
-  return new Promise((resolve, reject) => open(path, "wx+", (error, fd) => (error ? reject(error) : resolve(fd))));
+export async function receiveNotesBytes<T extends ScratchFile>(bytes: Uint8Array, uploadName: string | null, blobs: { createTemp(): T }): Promise<{ temp: T; bytes: number; uploadName: string | null }> {
+  const temp = blobs.createTemp();
+  const spool = new PartSpool(temp);
+  spool.write(bytes, { copy: false });
+  try {
+    await spool.finish();
+  } catch (error) {
+    await spool.discard();
+    throw storageFailure(error);
+  }
+  return { temp, bytes: bytes.length, uploadName };
 }

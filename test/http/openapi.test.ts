@@ -55,6 +55,34 @@ describe("GET /openapi.json", () => {
     expect(Object.keys(doc.paths).every((p) => /^\/(api\/|healthz|mcp|schema\/|\.well-known\/)/.test(p))).toBe(true);
   });
 
+  test("documents the notes file beside the PDF: the notes part, the notes route, its problem codes", async () => {
+    const doc = await fetchDocument();
+    for (const path of ["/api/present", "/api/check"]) {
+      const operation = doc.paths[path].post;
+      const form = operation.requestBody.content["multipart/form-data"].schema;
+      expect(form.properties.notes).toMatchObject({ type: "string", format: "binary" });
+      expect(form.required).not.toContain("notes");
+      expect(operation.description).toContain("notes");
+      expect(operation.responses["413"].description).toContain("NOTES_FILE_TOO_LARGE");
+    }
+    const present = doc.paths["/api/present"].post;
+    expect(present.responses["422"].description).toContain("NOTES_FILE_UNREADABLE");
+    expect(present.responses["422"].description).toContain("NOTES_FILE_INVALID");
+    const record = present.responses["200"].content["application/json"].schema;
+    const recordSchema = record.$ref ? doc.components.schemas[record.$ref.split("/").pop()] : record;
+    expect(recordSchema.properties.notes.properties.kind).toBeDefined();
+    expect(recordSchema.required).not.toContain("notes");
+    const notes = doc.paths["/api/sessions/{id}/notes"].get;
+    expect(notes.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`)).toEqual(expect.arrayContaining(["path:id", "query:t", "header:x-controller-token"]));
+    expect(notes.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/PdfpcNotes");
+    expect(notes.responses["200"].headers["X-Notes-Kind"]).toBeDefined();
+    expect(Object.keys(notes.responses).sort()).toEqual(["200", "204", "401", "403", "404", "410", "500"]);
+    expect(doc.components.schemas.PdfpcNotes.properties.pdfpcFormat).toBeDefined();
+    expect(doc.components.schemas.Problem.properties.code.anyOf.map((c: { const: string }) => c.const)).toEqual(
+      expect.arrayContaining(["NOTES_FILE_TOO_LARGE", "NOTES_FILE_UNREADABLE", "NOTES_FILE_INVALID"]),
+    );
+  });
+
   test("is valid for @apidevtools/swagger-parser", async () => {
     const doc = await fetchDocument();
     await SwaggerParser.validate(structuredClone(doc) as never);

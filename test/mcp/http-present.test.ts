@@ -30,9 +30,9 @@ describe("/mcp over the SDK's Streamable HTTP client", () => {
     const check = tools.find((t) => t.name === "check_pdf")!;
 
     expect(present.inputSchema.type).toBe("object");
-    expect(Object.keys(present.inputSchema.properties ?? {}).sort()).toEqual(["filename", "pdf_base64"]);
+    expect(Object.keys(present.inputSchema.properties ?? {}).sort()).toEqual(["filename", "notes_base64", "notes_filename", "pdf_base64"]);
     expect(present.inputSchema.required).toEqual(["pdf_base64"]);
-    expect(Object.keys(check.inputSchema.properties ?? {})).toEqual(["pdf_base64"]);
+    expect(Object.keys(check.inputSchema.properties ?? {}).sort()).toEqual(["notes_base64", "notes_filename", "pdf_base64"]);
     expect(check.inputSchema.required).toEqual(["pdf_base64"]);
 
     // The output schema is the REST API's HandoffRecord, field for field.

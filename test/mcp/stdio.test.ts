@@ -12,6 +12,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { buildFixturePdf, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
+import { pptxFile, zipBombPptx } from "../http/notes-fixtures.ts";
 import { BINARY, type BinaryServer, freePort, startBinary } from "../helpers/server.ts";
 import { base64, handoffRecordValidator, textOf } from "./helpers.ts";
 
@@ -77,12 +78,12 @@ describe("deckhand mcp (compiled binary, stdio)", () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(["check_pdf", "present_pdf"]);
     const present = tools.find((t) => t.name === "present_pdf")!;
-    expect(Object.keys(present.inputSchema.properties ?? {}).sort()).toEqual(["filename", "path", "pdf_base64"]);
+    expect(Object.keys(present.inputSchema.properties ?? {}).sort()).toEqual(["filename", "notes_base64", "notes_filename", "notes_path", "path", "pdf_base64"]);
     expect(present.inputSchema.required ?? []).toEqual([]);
     expect(present.description).toContain(server.url);
     expect(present.outputSchema?.required).toContain("url");
     const check = tools.find((t) => t.name === "check_pdf")!;
-    expect(Object.keys(check.inputSchema.properties ?? {}).sort()).toEqual(["path", "pdf_base64"]);
+    expect(Object.keys(check.inputSchema.properties ?? {}).sort()).toEqual(["notes_base64", "notes_filename", "notes_path", "path", "pdf_base64"]);
     expect(check.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
   });
 
@@ -137,6 +138,39 @@ describe("deckhand mcp (compiled binary, stdio)", () => {
     }
     expect(byBytes.structuredContent).toEqual(byPath.structuredContent);
     expect(readdirSync(childTmp)).toEqual([]);
+  });
+
+  test("a notes file by notes_path: present sends it to the server (notes route), check reads it locally; bad ones are coded", async () => {
+    writeFileSync(join(files, "talk.pdf"), await makeDeck({ pages: 3 }));
+    writeFileSync(join(files, "talk.pptx"), pptxFile({ slides: ["Open with the story", null, "Thank the team"] }));
+    const presented = (await client.callTool({ name: "present_pdf", arguments: { path: "talk.pdf", notes_path: "talk.pptx" } })) as CallToolResult;
+    expect(presented.isError).toBeFalsy();
+    const record = presented.structuredContent as { id: string; url: string; notes?: { filename: string; kind: string; slides: number } };
+    expect(handoffRecordValidator()(record)).toBe(true);
+    expect(record.notes).toMatchObject({ filename: "talk.pptx", kind: "pptx", slides: 2 });
+    const notes = await fetch(`${server.url}/api/sessions/${record.id}/notes`, { headers: { "x-controller-token": claim(record).token } });
+    expect(notes.status).toBe(200);
+    expect(JSON.stringify(await notes.json())).toContain("Thank the team");
+
+    // check reads the file where it is, and base64 through a temp file that goes again.
+    const byPath = (await client.callTool({ name: "check_pdf", arguments: { path: "talk.pdf", notes_path: join(files, "talk.pptx") } })) as CallToolResult;
+    const byBytes = (await client.callTool({
+      name: "check_pdf",
+      arguments: { path: "talk.pdf", notes_base64: base64(pptxFile({ slides: ["Open with the story", null, "Thank the team"] })), notes_filename: "talk.pptx" },
+    })) as CallToolResult;
+    for (const result of [byPath, byBytes]) {
+      expect(result.isError).toBeFalsy();
+      expectValidReport(result.structuredContent);
+      expect((result.structuredContent as { notesFile?: { filename: string; kind: string } }).notesFile).toMatchObject({ filename: "talk.pptx", kind: "pptx" });
+    }
+    expect(readdirSync(childTmp)).toEqual([]);
+
+    writeFileSync(join(files, "bomb.pptx"), zipBombPptx());
+    expectToolError(await client.callTool({ name: "present_pdf", arguments: { path: "talk.pdf", notes_path: "bomb.pptx" } }), "NOTES_FILE_UNREADABLE");
+    expect(expectToolError(await client.callTool({ name: "present_pdf", arguments: { path: "talk.pdf", notes_path: "nope.pptx" } }), "FILE_MISSING")).toContain("notes file");
+    expectToolError(await client.callTool({ name: "check_pdf", arguments: { path: "talk.pdf", notes_path: "talk.pptx", notes_base64: "AAAA" } }), "BAD_REQUEST");
+    expect(readdirSync(childTmp)).toEqual([]);
+    expect(readdirSync(join(server.dataDir, "staged")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
 
   test("errors: missing file, both or neither input, not a PDF, encrypted — each a code and a sentence", async () => {

@@ -40,6 +40,7 @@ function row(overrides: Partial<SessionRow> = {}): SessionRow {
     createdAt: NOW,
     expiresAt: NOW + 24 * HOUR,
     endedAt: null,
+    notes: null,
     ...overrides,
   };
 }
@@ -179,6 +180,32 @@ export function describeStorageContract(name: string, backend: Backend): void {
         // Free it all again through claims.
         for (const id of await a.sessions.dueIds(Number.MAX_SAFE_INTEGER, 1000)) await a.sessions.claim(id, NOW);
         expect(await a.sessions.stagedBytes()).toBe(0);
+      });
+
+      test("notes: described on the row, their text read on its own, cleared by the claim and by the expiry", async () => {
+        const notes = { filename: "talk — ünïcode.pptx", kind: "pptx" as const, slides: 3 };
+        const text = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, note: "Say **hi** 👋" }] });
+        const withNotes = row({ notes });
+        expect(await a.sessions.insertWithinQuota(withNotes, Number.MAX_SAFE_INTEGER, text)).toBe(true);
+        expect(await b.sessions.get(withNotes.id)).toEqual(withNotes);
+        expect(await b.sessions.notesText(withNotes.id)).toBe(text);
+        // A row without notes has no text, even if some were passed (they would never be handed out).
+        const without = row();
+        await a.sessions.insertWithinQuota(without, Number.MAX_SAFE_INTEGER, text);
+        expect((await a.sessions.get(without.id))?.notes).toBeNull();
+        expect(await a.sessions.notesText(without.id)).toBeNull();
+        expect(await a.sessions.notesText("unknown")).toBeNull();
+        // The claim takes the text with it, in the same statement; the row still says what came.
+        expect(await b.sessions.claim(withNotes.id, NOW + 1)).toEqual({ ...withNotes, state: "claimed", endedAt: NOW + 1 });
+        expect(await a.sessions.notesText(withNotes.id)).toBeNull();
+        // So does the expiry.
+        const expiring = row({ notes: { filename: "deck.pdfpc", kind: "pdfpc", slides: 1 }, expiresAt: NOW + 5 });
+        await a.sessions.insertWithinQuota(expiring, Number.MAX_SAFE_INTEGER, text);
+        expect(await b.sessions.notesText(expiring.id)).toBe(text);
+        expect(await b.sessions.markExpired([expiring.id], NOW + 5)).toBe(1);
+        expect(await a.sessions.notesText(expiring.id)).toBeNull();
+        expect((await a.sessions.get(expiring.id))?.state).toBe("expired");
+        await a.sessions.claim(without.id, NOW);
       });
 
       test("stagedAmong answers which listed ids are staged rows", async () => {

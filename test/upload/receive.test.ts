@@ -186,3 +186,71 @@ describe("receiving an upload whole or streamed", () => {
     }
   });
 });
+
+/** A body with a "file" part and a "notes" part (in that order, or notes first). */
+async function withNotes(file: Uint8Array, notes: Uint8Array, notesFirst = false): Promise<{ body: Uint8Array; type: string }> {
+  const form = new FormData();
+  const addNotes = () => form.append("notes", new Blob([notes as BlobPart]), "talk.pptx");
+  if (notesFirst) addNotes();
+  form.append("file", new Blob([file as BlobPart], { type: "application/pdf" }), "deck.pdf");
+  if (!notesFirst) addNotes();
+  const response = new Response(form);
+  return { type: response.headers.get("content-type")!, body: new Uint8Array(await response.arrayBuffer()) };
+}
+
+describe("a notes part beside the PDF, whole or streamed", () => {
+  const cases = [
+    { name: "whole, notes last", file: 300_000, notes: 200_000, declared: true, notesFirst: false },
+    { name: "whole, notes first", file: 300_000, notes: 200_000, declared: true, notesFirst: true },
+    // More than the spool lets wait for the disk (1 MiB): the body's reader is held back.
+    { name: "streamed, large notes first", file: 500_000, notes: 5_000_000, declared: false, notesFirst: true },
+    { name: "streamed, notes last", file: 3_000_000, notes: 3_000_000, declared: false, notesFirst: false },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: each part in its own temp file, byte for byte; the PDF's digest is its own`, async () => {
+      const file = randomBytes(c.file);
+      const notes = randomBytes(c.notes);
+      const { body, type } = await withNotes(file, notes, c.notesFirst);
+      const upload = await receiveMultipartPdf(requestOf(chunksOf(body, 64 * 1024), type, c.declared ? { declared: body.length } : {}), blobs, 10 * 1024 * 1024, {
+        notes: { maxBytes: 10 * 1024 * 1024 },
+      });
+      try {
+        expect(upload.sha256).toBe(sha256(file));
+        expect(readFileSync(upload.temp.path).equals(file)).toBe(true);
+        expect(upload.notes?.bytes).toBe(notes.length);
+        expect(upload.notes?.uploadName).toBe("talk.pptx");
+        expect(readFileSync(upload.notes!.temp.path).equals(notes)).toBe(true);
+        expect(staged()).toHaveLength(2);
+      } finally {
+        await upload.temp.discard();
+        await upload.notes?.temp.discard();
+      }
+      expect(staged()).toEqual([]);
+    });
+  }
+
+  test("without the notes option a notes part is read and ignored", async () => {
+    const { body, type } = await withNotes(randomBytes(10_000), randomBytes(10_000));
+    const upload = await receiveMultipartPdf(requestOf([body], type), blobs, 1_000_000);
+    expect(upload.notes).toBeUndefined();
+    expect(staged()).toHaveLength(1);
+    await upload.temp.discard();
+  });
+
+  for (const declared of [true, false]) {
+    const how = declared ? "whole" : "streamed";
+    test(`${how}: a notes part over its limit is 413 NOTES_FILE_TOO_LARGE; a cut-off body 400; both temp files go`, async () => {
+      const { body, type } = await withNotes(randomBytes(50_000), randomBytes(300_000), true);
+      const options = { notes: { maxBytes: 100_000 } };
+      await expect(receiveMultipartPdf(requestOf(chunksOf(body, 16 * 1024), type, declared ? { declared: body.length } : {}), blobs, 1_000_000, options)).rejects.toMatchObject({
+        code: "NOTES_FILE_TOO_LARGE",
+        status: 413,
+      });
+      expect(staged()).toEqual([]);
+      const fits = await withNotes(randomBytes(50_000), randomBytes(60_000));
+      const cut = fits.body.slice(0, fits.body.length - 20_000);
+      await expect(receiveMultipartPdf(requestOf([cut], fits.type, declared ? { declared: fits.body.length } : {}), blobs, 1_000_000, options)).rejects.toMatchObject({ code: "BAD_REQUEST" });
+      expect(staged()).toEqual([]);
+    });
+  }
+});

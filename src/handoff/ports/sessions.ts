@@ -7,6 +7,19 @@
 
 export type SessionState = "staged" | "claimed" | "expired";
 
+/**
+ * The notes file that came beside a staged PDF (DESIGN §3.2 item 8), as the row describes it.
+ * Its normalised `.pdfpc` text is stored with the row too but read on its own (`notesText`):
+ * every other access to a row leaves it out.
+ */
+export interface SessionNotes {
+  /** The notes file's name as uploaded (path parts and control characters removed). */
+  filename: string;
+  kind: "pdfpc" | "pptx";
+  /** Slides the file gives notes for. */
+  slides: number;
+}
+
 export interface SessionRow {
   id: string;
   tokenHash: string;
@@ -19,6 +32,8 @@ export interface SessionRow {
   createdAt: number;
   expiresAt: number;
   endedAt: number | null;
+  /** The notes file that came with the deck; null when none did. */
+  notes: SessionNotes | null;
 }
 
 export interface SessionRepository {
@@ -27,17 +42,24 @@ export interface SessionRepository {
    * with that check (so concurrent uploads, on one instance or several, cannot overshoot
    * together). False when the quota would be exceeded: nothing was written.
    */
-  insertWithinQuota(row: SessionRow, maxStagedBytes: number): Promise<boolean>;
+  insertWithinQuota(row: SessionRow, maxStagedBytes: number, notesText?: string | null): Promise<boolean>;
   get(id: string): Promise<SessionRow | null>;
+  /**
+   * The normalised `.pdfpc` text stored with a row by `insertWithinQuota`: null when the deck
+   * came without notes, or once the row is no longer staged (the claim and the expiry clear it
+   * in the same statement that ends the row: no notes are kept after the bytes go).
+   */
+  notesText(id: string): Promise<string | null>;
   /**
    * staged → claimed if still staged and unexpired at `now`, in one conditional statement
    * (`UPDATE … WHERE state = 'staged' AND expires_at > now RETURNING …`): of any number of
    * concurrent claims, on any number of instances, exactly one gets the row; the others null.
+   * The notes text goes with the state change.
    */
   claim(id: string, now: number): Promise<SessionRow | null>;
   /** Ids of at most `limit` staged rows past their expiry at `now` (reads only). */
   dueIds(now: number, limit: number): Promise<string[]>;
-  /** staged → expired for those of `ids` still staged and past expiry; returns how many. */
+  /** staged → expired (notes text cleared) for those of `ids` still staged and past expiry; returns how many. */
   markExpired(ids: string[], now: number): Promise<number>;
   /** Delete at most `limit` tombstones that ended before `before`; returns how many. */
   purgeEnded(before: number, limit: number): Promise<number>;

@@ -12,8 +12,9 @@
 import { AppError, isAppError } from "../../errors.ts";
 import { checkPdfFile } from "../check.ts";
 import { loadMupdf } from "../mupdf.ts";
+import { inspectNotesFile } from "../notes.ts";
 import { inspectPdf } from "../open.ts";
-import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
+import { type InspectResult, type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
 
 /** How often the watchdog samples the resident set; a job grows far less than the bound in this time. */
 const WATCH_INTERVAL_MS = 20;
@@ -36,11 +37,17 @@ function send(message: WorkerMessage): void {
   process.send?.(message);
 }
 
+/** The PDF first (a refused PDF is the answer, whatever the notes), then its notes file. */
+async function inspect(job: Extract<JobRequest, { kind: "inspect" }>): Promise<InspectResult> {
+  const info = await inspectPdf(job.path);
+  return job.notes ? { ...info, notes: inspectNotesFile(job.notes, info.pageCount) } : info;
+}
+
 async function run(job: JobRequest): Promise<void> {
   try {
     // A report can be megabytes: turned into text here, it crosses to the server as one string
     // that the server sends on as is, instead of being cloned and serialised on its event loop.
-    const result = job.kind === "inspect" ? await inspectPdf(job.path) : JSON.stringify(await checkPdfFile(job.path, job.meta, job.options));
+    const result = job.kind === "inspect" ? await inspect(job) : JSON.stringify(await checkPdfFile(job.path, job.meta, job.options, job.notes));
     send({ type: "done", id: job.id, result, rss: process.memoryUsage.rss() });
   } catch (error) {
     const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });

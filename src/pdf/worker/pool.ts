@@ -14,18 +14,20 @@ import type { Subprocess } from "bun";
 import { join } from "node:path";
 import { AppError, type ErrorCode } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
-import type { PdfInfo } from "../open.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
-import { type CheckOptions, type FileMeta, type JobRequest, MEMORY_ENV, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
+import { type CheckOptions, type FileMeta, type InspectResult, type JobRequest, MEMORY_ENV, type NotesFileInput, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
 
 /** Reads PDFs for the server; the HTTP layer and the domain see only this. */
 export interface PdfReader {
-  /** Validate the PDF at `path` (the rule of deck/accept) and describe it. */
-  inspect(path: string): Promise<PdfInfo>;
-  /** The check report of the PDF at `path`. */
-  check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport>;
+  /**
+   * Validate the PDF at `path` (the rule of deck/accept) and describe it; with `notes`, judge
+   * the notes file beside it too (pdf/notes: NOTES_FILE_* problems, or its normalised text).
+   */
+  inspect(path: string, notes?: NotesFileInput): Promise<InspectResult>;
+  /** The check report of the PDF at `path` (with `notes`, the report covers that notes file). */
+  check(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<CheckReport>;
   /** The same report as JSON text, for a caller that only sends it on (no parse, no stringify). */
-  checkJson(path: string, meta: FileMeta, options?: CheckOptions): Promise<string>;
+  checkJson(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<string>;
 }
 
 export interface PdfPoolOptions {
@@ -68,7 +70,7 @@ export function workerCommand(): string[] {
   return [process.execPath, join(import.meta.dir, "main.ts")];
 }
 
-type Outcome = { ok: true; value: PdfInfo | string } | { ok: false; error: AppError };
+type Outcome = { ok: true; value: InspectResult | string } | { ok: false; error: AppError };
 
 type JobInput = JobRequest extends infer R ? (R extends JobRequest ? Omit<R, "id"> : never) : never;
 
@@ -105,16 +107,16 @@ export class PdfPool implements PdfReader {
     if (!(this.options.workers >= 1)) throw new RangeError("a PDF pool needs at least one worker");
   }
 
-  inspect(path: string): Promise<PdfInfo> {
-    return this.submit({ kind: "inspect", path }) as Promise<PdfInfo>;
+  inspect(path: string, notes?: NotesFileInput): Promise<InspectResult> {
+    return this.submit({ kind: "inspect", path, ...(notes ? { notes } : {}) }) as Promise<InspectResult>;
   }
 
-  async check(path: string, meta: FileMeta, options?: CheckOptions): Promise<CheckReport> {
-    return JSON.parse(await this.checkJson(path, meta, options)) as CheckReport;
+  async check(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<CheckReport> {
+    return JSON.parse(await this.checkJson(path, meta, options, notes)) as CheckReport;
   }
 
-  checkJson(path: string, meta: FileMeta, options?: CheckOptions): Promise<string> {
-    return this.submit({ kind: "check", path, meta, ...(options ? { options } : {}) }) as Promise<string>;
+  checkJson(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<string> {
+    return this.submit({ kind: "check", path, meta, ...(options ? { options } : {}), ...(notes ? { notes } : {}) }) as Promise<string>;
   }
 
   /** Start one worker now, so the first upload does not wait for mupdf to load. */
@@ -141,7 +143,7 @@ export class PdfPool implements PdfReader {
     await Promise.all(exits);
   }
 
-  private submit(request: JobInput): Promise<PdfInfo | string> {
+  private submit(request: JobInput): Promise<InspectResult | string> {
     return new Promise((resolve, reject) => {
       const job: Job = { request, settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)) };
       if (this.closed) return this.finish(job, { ok: false, error: busy("the server is shutting down") });

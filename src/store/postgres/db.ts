@@ -94,6 +94,11 @@ const MIGRATIONS: readonly string[] = [
    UPDATE live_sessions SET presenter_seen_at = (extract(epoch FROM now()) * 1000)::bigint;
    ALTER TABLE live_sessions ALTER COLUMN presenter_seen_at SET NOT NULL;
    CREATE INDEX live_sessions_open_presenter_seen ON live_sessions (presenter_seen_at) WHERE ended_at IS NULL;`,
+  // 4: the notes file that came beside a staged PDF (issue 19); as SQLite's migration 5.
+  `ALTER TABLE sessions ADD COLUMN notes_filename text;
+   ALTER TABLE sessions ADD COLUMN notes_kind text CHECK (notes_kind IN ('pdfpc', 'pptx'));
+   ALTER TABLE sessions ADD COLUMN notes_slides integer;
+   ALTER TABLE sessions ADD COLUMN notes_pdfpc text;`,
 ];
 
 /** The schema version this build writes. */

@@ -6,7 +6,7 @@
  * the sweeper's expiry skips rows a claim holds (`FOR UPDATE SKIP LOCKED`), so it never waits
  * on one, and rows are always locked before the quota row: no deadlock between them.
  */
-import type { SessionRepository, SessionRow, SessionState } from "../../handoff/ports/sessions.ts";
+import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../../handoff/ports/sessions.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 interface Raw {
@@ -21,6 +21,9 @@ interface Raw {
   created_at: string | number;
   expires_at: string | number;
   ended_at: string | number | null;
+  notes_filename: string | null;
+  notes_kind: SessionNotes["kind"] | null;
+  notes_slides: number | null;
 }
 
 // bigint columns arrive as strings (exact); every value here is far below 2^53.
@@ -36,6 +39,7 @@ const fromRaw = (r: Raw): SessionRow => ({
   createdAt: Number(r.created_at),
   expiresAt: Number(r.expires_at),
   endedAt: r.ended_at === null ? null : Number(r.ended_at),
+  notes: r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null,
 });
 
 export class PostgresSessionRepository implements SessionRepository {
@@ -46,29 +50,42 @@ export class PostgresSessionRepository implements SessionRepository {
     return this.db.sql;
   }
 
-  async insertWithinQuota(row: SessionRow, maxStagedBytes: number): Promise<boolean> {
+  async insertWithinQuota(row: SessionRow, maxStagedBytes: number, notesText: string | null = null): Promise<boolean> {
     const sql = await this.sql();
     return sql.begin(async (tx) => {
       // The row lock serialises admissions (on every instance) between check and insert.
       const [quota] = (await tx`SELECT staged_bytes FROM quota WHERE id = 1 FOR UPDATE`) as { staged_bytes: string }[];
       if (Number(quota?.staged_bytes ?? 0) + row.bytes > maxStagedBytes) return false;
-      await tx`INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at)
+      const notes = row.notes;
+      await tx`INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
+                                     notes_filename, notes_kind, notes_slides, notes_pdfpc)
                VALUES (${row.id}, ${row.tokenHash}, ${row.filename}, ${row.totalSlides}, ${row.bytes}, ${row.sha256}, ${row.state},
-                       ${row.authenticated}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt})`;
+                       ${row.authenticated}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt},
+                       ${notes?.filename ?? null}, ${notes?.kind ?? null}, ${notes?.slides ?? null}, ${notes ? notesText : null})`;
       return true;
     });
   }
 
   async get(id: string): Promise<SessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`SELECT * FROM sessions WHERE id = ${id}`) as Raw[];
+    const [raw] = (await sql`SELECT id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
+                                    notes_filename, notes_kind, notes_slides
+                             FROM sessions WHERE id = ${id}`) as Raw[];
     return raw ? fromRaw(raw) : null;
+  }
+
+  async notesText(id: string): Promise<string | null> {
+    const sql = await this.sql();
+    const [raw] = (await sql`SELECT notes_pdfpc FROM sessions WHERE id = ${id} AND state = 'staged'`) as { notes_pdfpc: string | null }[];
+    return raw?.notes_pdfpc ?? null;
   }
 
   async claim(id: string, now: number): Promise<SessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`UPDATE sessions SET state = 'claimed', ended_at = ${now}
-                             WHERE id = ${id} AND state = 'staged' AND expires_at > ${now} RETURNING *`) as Raw[];
+    const [raw] = (await sql`UPDATE sessions SET state = 'claimed', ended_at = ${now}, notes_pdfpc = NULL
+                             WHERE id = ${id} AND state = 'staged' AND expires_at > ${now}
+                             RETURNING id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
+                                       notes_filename, notes_kind, notes_slides`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 
@@ -87,7 +104,7 @@ export class PostgresSessionRepository implements SessionRepository {
         WHERE id = ANY(${sql.array(ids, "TEXT")}) AND state = 'staged' AND expires_at <= ${now}
         ORDER BY id FOR UPDATE SKIP LOCKED
       )
-      UPDATE sessions SET state = 'expired', ended_at = expires_at FROM due WHERE sessions.id = due.id RETURNING sessions.id`) as { id: string }[];
+      UPDATE sessions SET state = 'expired', ended_at = expires_at, notes_pdfpc = NULL FROM due WHERE sessions.id = due.id RETURNING sessions.id`) as { id: string }[];
     return rows.length;
   }
 

@@ -1,0 +1,88 @@
+/**
+ * @module pdf/notes
+ * The notes file that came beside a PDF (a `.pdfpc` or a PowerPoint `.pptx`; issue 19), read
+ * in a PDF worker process like the PDF itself: a hostile file (a zip bomb, XML with entity
+ * expansion, ten thousand notes slides) costs a worker with its deadline and memory bound,
+ * never the server's event loop. deck/notes-file does the reading (the browser uses the same
+ * code); here its findings become present's answer: errors refuse the deck with a coded
+ * problem that quotes the first of them, warnings go along with it.
+ */
+import { readFileSync } from "node:fs";
+import { AppError } from "../errors.ts";
+import { readNotesFile } from "../deck/notes-file/index.ts";
+import type { NotesFileKind, NotesFileResult } from "../deck/notes-file/types.ts";
+
+/** A notes file handed to a PDF job: a local temp file and the name it came with. */
+export interface NotesFileInput {
+  path: string;
+  /** Already made safe (handoff/filename `notesFilename`). */
+  filename: string;
+}
+
+/** What present keeps of a notes file that passed. */
+export interface InspectedNotes {
+  kind: NotesFileKind;
+  /** Slides the file gives notes for. */
+  slides: number;
+  /** The normalised `.pdfpc` text (format 2) stored with the staged deck. */
+  pdfpc: string;
+  /** Its warnings (e.g. a slide count that differs from the PDF's): the deck is staged anyway. */
+  warnings: Array<{ code: string; message: string }>;
+}
+
+/**
+ * Longest normalised notes text stored with a staged deck. Real notes are a few KB per slide;
+ * this is ~1,400 characters for each of 3,000 slides, and bounds what one present holds in
+ * memory and writes to the row (at --max-uploads presents at once).
+ */
+export const MAX_NOTES_TEXT_BYTES = 4 * 1024 * 1024;
+
+/** Read the notes file's bytes (the worker's memory bound covers them). */
+export function readNotesBytes(input: NotesFileInput): Uint8Array {
+  try {
+    return readFileSync(input.path);
+  } catch (cause) {
+    throw new AppError("INTERNAL", undefined, { cause });
+  }
+}
+
+/** The detail of a refused notes file: its first error, and how many more there are. */
+function errorDetail(result: NotesFileResult): string | undefined {
+  const errors = result.issues.filter((issue) => issue.level === "error");
+  const first = errors[0];
+  if (!first) return undefined;
+  const more = errors.length - 1;
+  const rest = more > 0 ? ` (${more} more ${more === 1 ? "error" : "errors"}: POST /api/check with the same notes part lists every finding)` : "";
+  return `${result.filename}: ${first.message}${rest}`;
+}
+
+/**
+ * Judge the notes file for a deck of `pageCount` pages. Throws NOTES_FILE_UNREADABLE (not a
+ * .pdfpc or .pptx, or one that cannot be read safely), NOTES_FILE_INVALID (readable, with
+ * errors) or NOTES_FILE_TOO_LARGE (its notes text over MAX_NOTES_TEXT_BYTES).
+ */
+export function inspectNotesFile(input: NotesFileInput, pageCount: number): InspectedNotes {
+  const bytes = readNotesBytes(input);
+  let result: NotesFileResult;
+  try {
+    result = readNotesFile(bytes, input.filename, pageCount);
+  } catch (cause) {
+    // deck/notes-file guards itself; this is the last line against what nobody foresaw.
+    throw new AppError("NOTES_FILE_UNREADABLE", undefined, { cause });
+  }
+  if (result.kind === null || result.pdfpc === null) throw new AppError("NOTES_FILE_UNREADABLE", errorDetail(result));
+  const detail = errorDetail(result);
+  if (detail) throw new AppError("NOTES_FILE_INVALID", detail);
+  if (Buffer.byteLength(result.pdfpc) > MAX_NOTES_TEXT_BYTES) {
+    throw new AppError(
+      "NOTES_FILE_TOO_LARGE",
+      `${result.filename}: its notes come to more than the ${MAX_NOTES_TEXT_BYTES / (1024 * 1024)} MB of text this server keeps with a deck; shorten the notes or split the deck.`,
+    );
+  }
+  return {
+    kind: result.kind,
+    slides: result.notes.size,
+    pdfpc: result.pdfpc,
+    warnings: result.issues.filter((issue) => issue.level === "warning").map((issue) => ({ code: issue.code, message: issue.message })),
+  };
+}

@@ -5,12 +5,15 @@
  * exactly what the report says. Browser-safe: mupdf objects come in as parameters.
  *
  * What the presenter shows: per slide, the notes of the first usable source (notes sidecar,
- * then pdfpc, then in-page annotations); each media sidecar that is not invalid (and, for
- * kind "file", whose binary is not invalid); each page-attached media that is not invalid.
+ * notes file beside the PDF, attached pdfpc, the notes half of a Beamer notes page, in-page
+ * annotations: analyze/notes); each media sidecar that is not invalid (and, for kind "file",
+ * whose binary is not invalid); each page-attached media that is not invalid; the timer; and
+ * the notes layout (pdfpc.sty's XMP, else the page geometry, or the presenter's override).
  *
  * It runs in phases, one module each under analyze/: read every attachment within the
  * budgets (entries), give each its kind and slide (classify), link media sidecars to their
- * binaries and place the rest (media), resolve the presenter's notes (notes), and build the
+ * binaries and place the rest (media), read the deck's own notes (layout: XMP, notes layout,
+ * notes halves, the notes file), resolve the presenter's notes (notes), and build the
  * report's parts with the notes text capped (results).
  */
 import { discoverAttachments } from "./attachments.ts";
@@ -22,6 +25,7 @@ import { resolvePresenterNotes } from "./analyze/notes.ts";
 import { DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./analyze/options.ts";
 import { type Analysis, buildResults } from "./analyze/results.ts";
 import { newPlacement } from "./analyze/state.ts";
+import { readDeckNotes } from "./analyze/layout.ts";
 
 export { DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./analyze/options.ts";
 export type { Analysis } from "./analyze/results.ts";
@@ -34,5 +38,6 @@ export function analyzeDeck(doc: PdfDoc, pageCount: number, options: Partial<Ana
   classifyEntries(entries, state);
   linkSidecarMedia(state);
   placeRemaining(state);
+  readDeckNotes(doc, state, opts);
   return buildResults(state, resolvePresenterNotes(state), opts);
 }

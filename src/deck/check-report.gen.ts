@@ -5,6 +5,12 @@
  */
 
 /**
+ * This interface was referenced by `CheckReport`'s JSON-Schema
+ * via the `definition` "notesSource".
+ */
+export type NotesSource = "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
+
+/**
  * Result of checking the sidecar attachments (speaker notes, media, pdfpc) of a PDF deck. Served at /schema/check-report.schema.json; each report's $schema names that path.
  */
 export interface CheckReport {
@@ -41,6 +47,19 @@ export interface CheckReport {
    */
   issues: Issue[];
   timer: Timer;
+  notesLayout: NotesLayout;
+  /**
+   * Every source that gave notes for at least one slide, in the order of precedence.
+   */
+  notesSources: NotesSource[];
+  /**
+   * pdfpc.sty's XMP fields; null when the PDF has none.
+   */
+  pdfpcMetadata: PdfpcMetadata | null;
+  /**
+   * The notes file given beside the PDF; null without one.
+   */
+  notesFile: NotesFile | null;
 }
 /**
  * This interface was referenced by `CheckReport`'s JSON-Schema
@@ -138,6 +157,8 @@ export interface Rect {
   h: number;
 }
 /**
+ * The presenter timer's settings, each from the first source that gives it: the notes file beside the PDF, the attached .pdfpc, pdfpc.sty's XMP metadata.
+ *
  * This interface was referenced by `CheckReport`'s JSON-Schema
  * via the `definition` "timer".
  */
@@ -145,16 +166,86 @@ export interface Timer {
   durationMinutes?: number;
   endTime?: string;
   lastMinutes?: number;
+  /**
+   * Wall-clock start of the talk.
+   */
+  startTime?: string;
+  /**
+   * The last slide of the talk proper (1-based); later slides are backup.
+   */
+  endSlide?: number;
+  /**
+   * Where each setting came from.
+   */
+  sources?: {
+    durationMinutes?: "notes-file" | "pdfpc" | "xmp";
+    startTime?: "notes-file" | "pdfpc" | "xmp";
+    endTime?: "notes-file" | "pdfpc" | "xmp";
+    lastMinutes?: "notes-file" | "pdfpc" | "xmp";
+    endSlide?: "notes-file" | "pdfpc" | "xmp";
+  };
 }
 /**
  * This interface was referenced by `CheckReport`'s JSON-Schema
  * via the `definition` "presenterNotes".
  */
 export interface PresenterNotes {
-  source: "notes-sidecar" | "pdfpc" | "annotation";
+  /**
+   * Where the notes come from, in the order of precedence: notes sidecar, notes file beside the PDF, attached pdfpc, the notes half of a Beamer notes page, in-page annotation.
+   */
+  source: "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
   /**
    * Markdown; untrusted, render it sanitised.
    */
   text: string;
   attachment?: string;
+}
+/**
+ * How the pages hold notes: "none" (every page is a slide) or Beamer's notes on a second screen, with the notes half's position and where that was learnt.
+ *
+ * This interface was referenced by `CheckReport`'s JSON-Schema
+ * via the `definition` "notesLayout".
+ */
+export interface NotesLayout {
+  kind: "none" | "beamer-second-screen";
+  position: "none" | "right" | "left" | "bottom" | "top";
+  from: "xmp" | "geometry" | "override" | null;
+}
+/**
+ * The pdfpc: fields of the PDF's XMP metadata (pdfpc's LaTeX package).
+ *
+ * This interface was referenced by `CheckReport`'s JSON-Schema
+ * via the `definition` "pdfpcMetadata".
+ */
+export interface PdfpcMetadata {
+  /**
+   * Minutes.
+   */
+  duration?: number;
+  startTime?: string;
+  endTime?: string;
+  lastMinutes?: number;
+  endUserSlide?: number;
+  notesPosition?: "none" | "right" | "left" | "bottom" | "top";
+  disableMarkdown?: boolean;
+}
+/**
+ * The notes file given beside the PDF (.pdfpc or PowerPoint .pptx).
+ *
+ * This interface was referenced by `CheckReport`'s JSON-Schema
+ * via the `definition` "notesFile".
+ */
+export interface NotesFile {
+  filename: string;
+  /**
+   * What the bytes are; null when neither.
+   */
+  kind: "pdfpc" | "pptx" | null;
+  validity: "valid" | "warning" | "invalid";
+  issues: Issue[];
+  /**
+   * pptx: slides in the presentation, hidden ones included; pdfpc: pages it names.
+   */
+  slideCount: number | null;
+  slidesWithNotes: number[];
 }

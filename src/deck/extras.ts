@@ -9,6 +9,7 @@ import { analyzeDeck, DEFAULT_ANALYZE_OPTIONS, type AnalyzeOptions } from "./ana
 import { discoverAttachments, type Discovery } from "./attachments.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
 import { concat, decodeStream } from "./stream-decode.ts";
+import { layoutOf, NO_NOTES_LAYOUT } from "./notes-layout.ts";
 
 function pageCountOf(doc: PdfDoc): number {
   try {
@@ -19,15 +20,20 @@ function pageCountOf(doc: PdfDoc): number {
 }
 
 /**
- * Notes per slide (resolved by priority), the media to place on each slide, and the timer —
- * exactly what the check report lists as shown (so binaries are verified here too: a media
- * file whose checksum fails is not shown). Never throws for a readable document.
+ * Notes per slide (resolved by priority), the media to place on each slide, the timer and the
+ * notes layout — exactly what the check report lists as shown (so binaries are verified here
+ * too: a media file whose checksum fails is not shown). Never throws for a readable document.
+ *
+ * `options.notesFile`: the deck's notes file beside the PDF, as the normalised .pdfpc text
+ * readNotesFile made (deck record `notes.pdfpc`); `options.notesPosition`: the presenter's
+ * per-deck override of the notes layout. With a Beamer layout, each slide's notes come from its
+ * notes half's text (source "notes-page") unless a stronger source gives some.
  */
 export function readDeckExtras(_mupdf: MupdfModule, doc: PdfDoc, options: Partial<Omit<AnalyzeOptions, "verify">> = {}): DeckExtras {
   try {
     return analyzeDeck(doc, pageCountOf(doc), { ...options, verify: true }).extras;
   } catch {
-    return { notes: {}, notesSource: {}, media: [], timer: {} };
+    return { layout: options.notesPosition ? layoutOf(options.notesPosition, "override") : NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} };
   }
 }
 

@@ -2,20 +2,33 @@
  * @module deck/report
  * Build the check report (DESIGN §3.4) for an opened PDF. Browser-safe: the caller opens the
  * document (server: file-backed stream; browser: bytes in a worker) and supplies what only it
- * knows (file size, SHA-256).
+ * knows (file size, SHA-256) and, when one came beside the PDF, the notes file.
  */
 import { finding } from "./sidecar/findings.ts";
 import { analyzeDeck, type AnalyzeOptions } from "./analyze.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
+import { NO_NOTES_LAYOUT } from "./notes-layout.ts";
+import { readNotesFile } from "./notes-file/index.ts";
+import type { NotesFileResult } from "./notes-file/types.ts";
 import { CHECK_REPORT_SCHEMA_PATH, validityOf, type CheckReport, type DocumentMeta } from "./report-types.ts";
 
 export type { CheckReport, DocumentMeta } from "./report-types.ts";
 
-export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta: DocumentMeta, options: Partial<AnalyzeOptions> = {}): CheckReport {
+/**
+ * Options of buildCheckReport: the analysis options, and a notes file beside the PDF — as it
+ * was received (bytes and name), or already normalised (.pdfpc text, as readDeckExtras takes it).
+ */
+export type ReportOptions = Partial<Omit<AnalyzeOptions, "notesFile">> & { notesFile?: { bytes: Uint8Array; filename: string } | string | null };
+
+export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta: DocumentMeta, options: ReportOptions = {}): CheckReport {
   const pageCount = documentMeta.pageCount;
+  const { notesFile: given, ...analyzeOptions } = options;
+  let notesFile: NotesFileResult | null = null;
+  if (typeof given === "string") notesFile = readNotesFile(new TextEncoder().encode(given), "notes.pdfpc", pageCount);
+  else if (given) notesFile = readNotesFile(given.bytes, given.filename, pageCount);
   let analysis: ReturnType<typeof analyzeDeck>;
   try {
-    analysis = analyzeDeck(doc, pageCount, { ...options, verify: true });
+    analysis = analyzeDeck(doc, pageCount, { ...analyzeOptions, notesFile: notesFile?.pdfpc ?? null, verify: true });
   } catch {
     // Every part of the analysis guards itself; this is the last line against a hostile
     // structure nobody foresaw: a report that says so beats a 500.
@@ -25,7 +38,10 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
       documentAttachments: [],
       issues: [finding("STRUCTURE_UNREADABLE", "The PDF's attachments and annotations cannot be read; export the deck again with a current tool.")],
       timer: {},
-      extras: { notes: {}, notesSource: {}, media: [], timer: {} },
+      extras: { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} },
+      layout: NO_NOTES_LAYOUT,
+      metadata: null,
+      notesSources: [],
     };
   }
   const attachments = [
@@ -36,9 +52,10 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
   const summary = { total: attachments.length, valid: 0, warning: 0, invalid: 0 };
   for (const a of attachments) summary[a.validity]++;
   const structural = [...analysis.issues, ...analysis.pages.flatMap((p) => p.issues)];
+  const fileIssues = notesFile?.issues ?? [];
   return {
     $schema: CHECK_REPORT_SCHEMA_PATH,
-    ok: summary.invalid === 0 && validityOf(structural) !== "invalid",
+    ok: summary.invalid === 0 && validityOf(structural) !== "invalid" && validityOf(fileIssues) !== "invalid",
     document: { ...documentMeta },
     pageCount,
     summary,
@@ -47,5 +64,18 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
     documentAttachments: analysis.documentAttachments,
     issues: analysis.issues.map((i) => ({ ...i })),
     timer: analysis.timer,
+    notesLayout: { ...analysis.layout },
+    notesSources: analysis.notesSources,
+    pdfpcMetadata: analysis.metadata ? { ...analysis.metadata } : null,
+    notesFile: notesFile
+      ? {
+          filename: notesFile.filename,
+          kind: notesFile.kind,
+          validity: validityOf(fileIssues),
+          issues: fileIssues.map((i) => ({ ...i })),
+          slideCount: notesFile.slideCount,
+          slidesWithNotes: [...notesFile.notes.keys()].sort((a, b) => a - b),
+        }
+      : null,
   };
 }

@@ -6,8 +6,7 @@
  */
 import { type NotesFileInput, readNotesBytes } from "./notes.ts";
 import { openPdfFile } from "./open.ts";
-import { buildCheckReport } from "../deck/report.ts";
-import type { AnalyzeOptions } from "../deck/analyze.ts";
+import { buildCheckReport, type ReportOptions } from "../deck/report.ts";
 import type { CheckReport } from "../deck/report-types.ts";
 
 export type { CheckReport, AttachmentResult, ReportIssue } from "../deck/report-types.ts";
@@ -19,7 +18,7 @@ export type { CheckReport, AttachmentResult, ReportIssue } from "../deck/report-
  * problem inside a readable PDF is a finding in the report instead — and so is every problem
  * of a notes file given beside it (`notes`): a broken notes file never fails a check.
  */
-export async function checkPdfFile(path: string, meta: { bytes: number; sha256: string }, options: Partial<AnalyzeOptions> = {}, notes?: NotesFileInput): Promise<CheckReport> {
+export async function checkPdfFile(path: string, meta: { bytes: number; sha256: string }, options: ReportOptions = {}, notes?: NotesFileInput): Promise<CheckReport> {
   const opened = await openPdfFile(path);
   try {
     const notesFile = notes ? { bytes: readNotesBytes(notes), filename: notes.filename } : undefined;

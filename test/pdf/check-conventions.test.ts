@@ -96,7 +96,9 @@ describe("check: conventions (DESIGN §3.2)", () => {
       null,
       { source: "pdfpc", text: "Wrap up", attachment: "talk.pdfpc" },
     ]);
-    expect(report.timer).toEqual({ durationMinutes: 20, endTime: "10:45", lastMinutes: 5 });
+    expect(report.timer).toEqual({ durationMinutes: 20, endTime: "10:45", lastMinutes: 5, sources: { durationMinutes: "pdfpc", endTime: "pdfpc", lastMinutes: "pdfpc" } });
+    expect(report.notesSources).toEqual(["pdfpc"]);
+    expect(report.notesLayout).toEqual({ kind: "none", position: "none", from: null });
     expect(report.documentAttachments[0]).toMatchObject({ kind: "pdfpc", filename: "talk.pdfpc", validity: "valid" });
   });
 

@@ -25,7 +25,8 @@ describe("readDeckExtras", () => {
     });
     expect(extras.notes).toEqual({ 1: "sidecar 1", 2: "pdfpc 2", 3: "pdfpc 3", 4: "annot 4" });
     expect(extras.notesSource).toEqual({ 1: "notes-sidecar", 2: "pdfpc", 3: "pdfpc", 4: "annotation" });
-    expect(extras.timer).toEqual({ durationMinutes: 15 });
+    expect(extras.timer).toEqual({ durationMinutes: 15, sources: { durationMinutes: "pdfpc" } });
+    expect(extras.layout).toEqual({ kind: "none", position: "none", from: null });
     expect(report.pages.map((p) => p.presenterNotes?.source)).toEqual(["notes-sidecar", "pdfpc", "pdfpc", "annotation"]);
     expect(report.pages[1]!.notes?.validity).toBe("invalid");
   });

@@ -15,6 +15,7 @@
  */
 import type { NotesLayout, NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
+import { NO_NOTES_LAYOUT } from "../../../src/deck/notes-layout.ts";
 
 export interface OpenResult {
   pageCount: number;
@@ -88,4 +89,4 @@ export type WorkerResponse =
   | { id: number; ok: false; error: string; code?: string };
 
 
-export const EMPTY_EXTRAS: DeckExtras = { notes: {}, notesSource: {}, media: [], timer: {} };
+export const EMPTY_EXTRAS: DeckExtras = { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} };

@@ -3,6 +3,7 @@
  * What one analysis may cost: the caps and budgets every phase reads.
  */
 import { DEFAULT_DISCOVERY_LIMITS, type DiscoveryLimits } from "../attachments.ts";
+import type { NotesPosition } from "../notes-layout.ts";
 
 export interface AnalyzeOptions {
   /** Decoded size cap per attachment; legitimate media hardly compress, so a larger result is a bomb. */
@@ -20,6 +21,14 @@ export interface AnalyzeOptions {
   /** Decode every binary fully (size, MD5). False reads only what the presenter needs. */
   verify: boolean;
   limits: DiscoveryLimits;
+  /**
+   * A notes file that came beside the PDF, as the normalised `.pdfpc` text readNotesFile made
+   * (what the server stores and the browser keeps with the deck); its notes have the source
+   * "notes-file". Null or absent: none.
+   */
+  notesFile?: string | null;
+  /** The presenter's per-deck override of the notes layout (pdfpc's `-n`); absent: detected. */
+  notesPosition?: NotesPosition;
 }
 
 export const DEFAULT_ANALYZE_OPTIONS: AnalyzeOptions = {

@@ -6,7 +6,9 @@
  */
 import { finding, type Finding } from "../sidecar/findings.ts";
 import { normalizeMime } from "../sidecar/sniff.ts";
-import type { DeckExtras, TimerSettings } from "../sidecar/types.ts";
+import type { DeckExtras, NotesSource, TimerSettings } from "../sidecar/types.ts";
+import type { NotesLayout } from "../notes-layout.ts";
+import type { PdfpcMetadata } from "../xmp.ts";
 import { validityOf, type AttachmentResult, type PageResult } from "../report-types.ts";
 import type { Entry } from "./entries.ts";
 import type { AnalyzeOptions } from "./options.ts";
@@ -19,9 +21,13 @@ export interface Analysis {
   issues: Finding[];
   timer: TimerSettings;
   extras: DeckExtras;
+  layout: NotesLayout;
+  metadata: PdfpcMetadata | null;
+  /** Every source that gave notes for at least one slide, in the order of precedence. */
+  notesSources: NotesSource[];
 }
 
-export function buildResults(state: Placement, notes: { timer: TimerSettings; extras: DeckExtras }, opts: AnalyzeOptions): Analysis {
+export function buildResults(state: Placement, notes: { timer: TimerSettings; extras: DeckExtras; sources: NotesSource[] }, opts: AnalyzeOptions): Analysis {
   const { pages, notesEntries, mediaEntries, orphans, documentEntries } = state;
   const { timer, extras } = notes;
   const documentIssues: Finding[] = [...state.discovery.issues];
@@ -78,5 +84,8 @@ export function buildResults(state: Placement, notes: { timer: TimerSettings; ex
     issues: documentIssues,
     timer,
     extras,
+    layout: state.layout,
+    metadata: state.metadata,
+    notesSources: notes.sources,
   };
 }

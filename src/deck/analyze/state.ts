@@ -8,6 +8,8 @@ import type { AttachmentKind, PageResult } from "../report-types.ts";
 import type { NameMatch } from "../sidecar/names.ts";
 import type { PdfpcResult } from "../sidecar/pdfpc.ts";
 import type { SlideMedia } from "../sidecar/types.ts";
+import { NO_NOTES_LAYOUT, type NotesLayout } from "../notes-layout.ts";
+import type { PdfpcMetadata } from "../xmp.ts";
 import type { Entry } from "./entries.ts";
 
 export interface Placement {
@@ -30,6 +32,14 @@ export interface Placement {
   referenced: Set<Entry>;
   /** The media the presenter shows (not invalid). */
   shownMedia: SlideMedia[];
+  /** The notes file beside the PDF (normalised .pdfpc), parsed; null without one. */
+  notesFile: PdfpcResult | null;
+  /** pdfpc.sty's XMP fields; null without them. */
+  metadata: PdfpcMetadata | null;
+  /** The notes layout in force (detected or overridden). */
+  layout: NotesLayout;
+  /** slide → markdown of the notes half (Beamer notes on a second screen). */
+  notesPages: Map<number, string>;
 }
 
 export function newPlacement(discovery: Discovery, pageCount: number): Placement {
@@ -48,6 +58,10 @@ export function newPlacement(discovery: Discovery, pageCount: number): Placement
     pdfpc: null,
     referenced: new Set(),
     shownMedia: [],
+    notesFile: null,
+    metadata: null,
+    layout: NO_NOTES_LAYOUT,
+    notesPages: new Map(),
   };
 }
 

@@ -28,7 +28,7 @@ export const FINDING_CODES = {
   // Notes
   NOTES_EMPTY: { level: "warning", meaning: "A notes sidecar renders to empty text." },
   TYPST_ELEMENT_UNSUPPORTED: { level: "warning", meaning: "A Typst content element has no markdown equivalent; only its text is kept." },
-  NOTES_MULTIPLE_SOURCES: { level: "warning", meaning: "Several sources give notes for one slide; the presenter uses the first by priority (notes sidecar, pdfpc, in-page annotation)." },
+  NOTES_MULTIPLE_SOURCES: { level: "warning", meaning: "Several sources give notes for one slide; the presenter uses the first by priority (notes sidecar, notes file beside the PDF, attached pdfpc, notes half of the page, in-page annotation)." },
   // Media
   MEDIA_RECT_INVALID: { level: "error", meaning: "A media rectangle has a non-positive or non-finite size or position." },
   MEDIA_RECT_OUTSIDE_PAGE: { level: "error", meaning: "A media rectangle lies entirely outside the page box." },
@@ -46,6 +46,25 @@ export const FINDING_CODES = {
   // pdfpc
   PDFPC_FORMAT_UNSUPPORTED: { level: "error", meaning: "A .pdfpc file has a `pdfpcFormat` other than 1 or 2 (or is the old text format)." },
   PDFPC_MULTIPLE: { level: "warning", meaning: "Several .pdfpc files are attached; only the first is used." },
+  // pdfpc's LaTeX package (XMP metadata)
+  XMP_UNREADABLE: { level: "warning", meaning: "The PDF's XMP metadata cannot be decoded or is not well-formed XML (or is larger than 4 MiB); the pdfpc settings in it are not read." },
+  PDFPC_METADATA_INVALID: { level: "warning", meaning: "A pdfpc: field of the PDF's XMP metadata (Duration, StartTime, EndTime, LastMinutes, EndUserSlide, NotesPosition, DisableMarkdown) has a value of the wrong form; it is ignored." },
+  XML_DOCTYPE_REFUSED: { level: "error", meaning: "XML (the PDF's XMP metadata or a part of a .pptx notes file) declares a DOCTYPE or entities; deckhand never expands entities, so it is not read." },
+  // Notes layouts in the pages (Beamer's notes on a second screen)
+  NOTES_LAYOUT_MISMATCH: { level: "warning", meaning: "The notes position pdfpc's LaTeX package wrote (pdfpc:NotesPosition) disagrees with the page geometry or the notes pages found; the position the pages show is used, or none." },
+  NOTES_LAYOUT_UNSPLITTABLE: { level: "warning", meaning: "The deck looks like slides with notes on a second screen, but its pages differ in size (some doubled, some not), so no page is split; the audience would see the notes half." },
+  NOTES_LAYOUT_UNCERTAIN: { level: "warning", meaning: "Every page is twice a slide's size, but no Beamer notes page was recognised: side-by-side pages are split with the notes on the right (pgfpages' default), stacked pages are shown whole; set the notes position in the presenter if that is wrong." },
+  // A notes file beside the PDF (.pdfpc or .pptx)
+  NOTES_FILE_UNRECOGNIZED: { level: "error", meaning: "The notes file is neither a pdfpc JSON file nor a PowerPoint .pptx; it is not used." },
+  NOTES_FILE_TOO_LARGE: { level: "error", meaning: "The notes file is larger than the notes file limit (32 MiB); it is not read." },
+  NOTES_FILE_TRUNCATED: { level: "warning", meaning: "The notes of a slide in the notes file are longer than 64 Ki characters, or all notes together pass 8 MiB; the rest is left out." },
+  NOTES_FILE_EMPTY: { level: "warning", meaning: "The notes file gives no notes for any slide." },
+  NOTES_FILE_SLIDE_COUNT_MISMATCH: { level: "warning", meaning: "The notes file has a different number of (visible) slides than the PDF has pages; notes are matched to pages in order and may be on the wrong slides." },
+  PPTX_ZIP_INVALID: { level: "error", meaning: "The .pptx file is not a readable zip archive (damaged or truncated)." },
+  PPTX_ZIP_BOMB: { level: "error", meaning: "A part of the .pptx file inflates past its cap (more than 200 times its compressed size, or 64 MiB in all): a zip bomb; it is not read." },
+  PPTX_PART_TOO_LARGE: { level: "error", meaning: "An XML part of the .pptx file is larger than the per-part cap (8 MiB); the file is not read." },
+  PPTX_PART_MALFORMED: { level: "error", meaning: "An XML part of the .pptx file that the notes need (presentation, relationships, slide, notes slide) is missing or not well-formed." },
+  PPTX_TOO_MANY_SLIDES: { level: "error", meaning: "The .pptx file has more slides or notes slides (or zip entries) than deckhand reads (3,000 slides); it is not read." },
   // Attachment bytes
   ATTACHMENT_STREAM_MISSING: { level: "error", meaning: "A file specification has no embedded file stream (/EF /F)." },
   STREAM_DECODE_FAILED: { level: "error", meaning: "An embedded file stream cannot be decoded." },

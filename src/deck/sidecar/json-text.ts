@@ -19,9 +19,9 @@ export function decodeUtf8(bytes: Uint8Array, attachment: string, slide?: number
   }
 }
 
-export function parseJsonBytes(bytes: Uint8Array, attachment: string, slide?: number): ParsedJson {
-  if (bytes.length > MAX_SIDECAR_BYTES) {
-    return { ok: false, issue: finding("SIDECAR_TOO_LARGE", `${attachment} is ${bytes.length} bytes; sidecars must be at most ${MAX_SIDECAR_BYTES} bytes (1 MiB). Move media into a separate binary attachment.`, { slide, attachment }) };
+export function parseJsonBytes(bytes: Uint8Array, attachment: string, slide?: number, maxBytes = MAX_SIDECAR_BYTES): ParsedJson {
+  if (bytes.length > maxBytes) {
+    return { ok: false, issue: finding("SIDECAR_TOO_LARGE", `${attachment} is ${bytes.length} bytes; sidecars must be at most ${maxBytes} bytes (${maxBytes / 1024 / 1024} MiB). Move media into a separate binary attachment.`, { slide, attachment }) };
   }
   const decoded = decodeUtf8(bytes, attachment, slide);
   if (!decoded.ok) return decoded;

@@ -6,7 +6,7 @@
  */
 import type { TimerSettings } from "./types.ts";
 import { finding, slideOutOfRangeMessage, type Finding } from "./findings.ts";
-import { describeType, isPlainObject, parseJsonBytes } from "./json-text.ts";
+import { describeType, isPlainObject, MAX_SIDECAR_BYTES, parseJsonBytes } from "./json-text.ts";
 import { escapeMarkdown } from "./typst.ts";
 
 export interface PdfpcResult {
@@ -17,19 +17,22 @@ export interface PdfpcResult {
   /** False when the file is unusable as a whole (bad JSON, wrong format). */
   usable: boolean;
   format: number | null;
+  /** Pages the file names (highest `idx` + 1), null when it names none. */
+  pagesNamed: number | null;
 }
 
 const KNOWN_FIELDS = new Set(["pdfpcFormat", "disableMarkdown", "duration", "endTime", "lastMinutes", "endSlide", "savedSlide", "noteFontSize", "pages", "defaultTransition", "lastSlide", "startTime", "$schema"]);
 
-export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: number): PdfpcResult {
-  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null };
+/** `maxBytes`: the JSON's size cap (an attached sidecar's by default; a notes file beside the PDF allows more). */
+export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: number, maxBytes = MAX_SIDECAR_BYTES): PdfpcResult {
+  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null, pagesNamed: null };
   // The pre-4.5 pdfpc format is INI-like text ("[file]", "[notes]"); it is not JSON.
   const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
   if (head.startsWith("[")  && /^\[(file|notes|duration|end_time|last_minutes|font_size|skip|end_user_slide|last_saved_slide)\]/.test(head)) {
     result.issues.push(finding("PDFPC_FORMAT_UNSUPPORTED", `${attachment} uses pdfpc's old text format; open and save it with pdfpc 4.5 or later (JSON, "pdfpcFormat": 2).`, { attachment }));
     return result;
   }
-  const parsed = parseJsonBytes(bytes, attachment);
+  const parsed = parseJsonBytes(bytes, attachment, undefined, maxBytes);
   if (!parsed.ok) {
     result.issues.push(parsed.issue);
     return result;
@@ -81,6 +84,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
       continue;
     }
     const slide = idx + 1;
+    result.pagesNamed = Math.max(result.pagesNamed ?? 0, slide);
     if (!("note" in page) || page.note === "") continue;
     if (typeof page.note !== "string") {
       result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].note is ${describeType(page.note)}; it must be a string.`, { attachment, slide: slide <= pageCount ? slide : undefined }));
@@ -108,6 +112,18 @@ function readTimer(value: Record<string, unknown>, attachment: string, result: P
   if ("lastMinutes" in value) {
     if (typeof value.lastMinutes === "number" && Number.isFinite(value.lastMinutes) && value.lastMinutes >= 0) result.timer.lastMinutes = value.lastMinutes;
     else result.issues.push(finding("INVALID_FIELD", `${attachment}: "lastMinutes" must be a number of minutes, e.g. "lastMinutes": 5.`, { attachment }));
+  }
+  if ("startTime" in value) {
+    const startTime = typeof value.startTime === "string" ? normalizeEndTime(value.startTime) : null;
+    if (startTime) result.timer.startTime = startTime;
+    else result.issues.push(finding("INVALID_FIELD", `${attachment}: "startTime" must be a time of day "HH:MM" (or an ISO date-time).`, { attachment }));
+  }
+  if ("endSlide" in value) {
+    // pdfpc writes the last user slide of the talk proper; read as 1-based, like pdfpc.sty's enduserslide.
+    // pdfpc keeps -1/0 for "not set": those are not an error.
+    if (typeof value.endSlide === "number" && Number.isSafeInteger(value.endSlide)) {
+      if (value.endSlide >= 1) result.timer.endSlide = value.endSlide;
+    } else result.issues.push(finding("INVALID_FIELD", `${attachment}: "endSlide" must be a slide number (1 or more).`, { attachment }));
   }
   if ("endTime" in value) {
     const endTime = typeof value.endTime === "string" ? normalizeEndTime(value.endTime) : null;

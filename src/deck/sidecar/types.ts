@@ -4,8 +4,16 @@
  * Shared by the server-side checker and the browser client, so it must stay free of Node
  * and Bun APIs. Slides are 1-based; rectangles are PDF points measured from the top-left.
  */
+import type { NotesLayout } from "../notes-layout.ts";
 
-export type NotesSource = "notes-sidecar" | "pdfpc" | "annotation";
+/**
+ * Where a slide's notes came from, in the order the presenter prefers them: a notes sidecar,
+ * a notes file beside the PDF (.pdfpc or .pptx), an attached .pdfpc, the notes half of a
+ * Beamer "notes on second screen" page, an in-page annotation.
+ */
+export type NotesSource = "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
+/** Where a timer setting came from: a notes file beside the PDF, an attached .pdfpc, pdfpc.sty's XMP. */
+export type TimerSource = "notes-file" | "pdfpc" | "xmp";
 export type MediaKind = "file" | "url" | "youtube" | "vimeo";
 
 export interface MediaRect {
@@ -42,9 +50,17 @@ export interface TimerSettings {
   endTime?: string;
   /** Minutes before the end when the timer warns (pdfpc `lastMinutes`). */
   lastMinutes?: number;
+  /** Wall-clock start "HH:MM" (pdfpc `startTime`, pdfpc.sty `starttime`). */
+  startTime?: string;
+  /** The last slide of the talk proper, 1-based (pdfpc `endSlide`, pdfpc.sty `enduserslide`). */
+  endSlide?: number;
+  /** Where each setting came from (absent for settings not given). */
+  sources?: Partial<Record<"durationMinutes" | "endTime" | "lastMinutes" | "startTime" | "endSlide", TimerSource>>;
 }
 
 export interface DeckExtras {
+  /** The notes layout in force: detected (XMP, else geometry) or the presenter's override. */
+  layout: NotesLayout;
   /** slide → markdown notes the presenter shows (already resolved by source priority). */
   notes: Record<number, string>;
   notesSource: Record<number, NotesSource>;

@@ -1,0 +1,137 @@
+/**
+ * readNotesFile: a notes file beside the PDF — .pdfpc (format 1 and 2) or PowerPoint .pptx made
+ * by code — read into notes per page and one normalised .pdfpc text, and every hostile input
+ * (not a notes file, zip bomb, DOCTYPE/entities, 10,000 notes slides, oversized part) refused
+ * with its code, quickly.
+ */
+import { describe, expect, test } from "bun:test";
+import { strToU8 } from "fflate";
+import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
+import { parsePdfpc } from "../../src/deck/sidecar/pdfpc.ts";
+import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
+
+const codes = (r: { issues: { code: string }[] }) => r.issues.map((i) => i.code);
+
+describe("pptx notes", () => {
+  const deck = buildPptx(
+    [
+      { notes: ["Welcome *everyone*", { text: "first point", bullet: true }, { text: "detail", bullet: true, level: 1 }], title: "Title slide" },
+      { notes: ["Hidden slide's notes"], hidden: true },
+      { notes: null },
+      { notes: ["Line one\nline two", "", "Second paragraph"] },
+    ],
+    // presentation.xml lists the slides in another order than their file names.
+    { order: [0, 1, 3, 2] },
+  );
+
+  test("notes of the visible slides map to PDF pages in sldIdLst order; hidden slides are left out", () => {
+    const result = readNotesFile(deck, "C:\\talks\\talk.pptx", 3);
+    expect(result.kind).toBe("pptx");
+    expect(result.filename).toBe("talk.pptx");
+    expect(result.slideCount).toBe(4);
+    expect(result.issues).toEqual([]);
+    expect([...result.notes.entries()]).toEqual([
+      [1, "Welcome \\*everyone\\*\n\n- first point\n  - detail"],
+      [2, "Line one  \nline two\n\nSecond paragraph"],
+    ]);
+    // Never the slide's own text, the slide image or the slide number placeholder.
+    expect(JSON.stringify([...result.notes.values()])).not.toContain("Title slide");
+    const pdfpc = JSON.parse(result.pdfpc as string);
+    expect(pdfpc).toEqual({ pdfpcFormat: 2, disableMarkdown: false, pages: [{ idx: 0, note: "Welcome \\*everyone\\*\n\n- first point\n  - detail" }, { idx: 1, note: "Line one  \nline two\n\nSecond paragraph" }] });
+    // The normalised text reads back through the attached-pdfpc parser unchanged.
+    const again = parsePdfpc(strToU8(result.pdfpc as string), "notes", 3);
+    expect(again.issues).toEqual([]);
+    expect([...again.notes.entries()]).toEqual([...result.notes.entries()]);
+  });
+
+  test("a PDF exported with the hidden slides too maps every slide", () => {
+    const result = readNotesFile(deck, "talk.pptx", 4);
+    expect(result.issues).toEqual([]);
+    expect(result.notes.get(2)).toBe("Hidden slide's notes");
+    expect(result.notes.get(3)).toBe("Line one  \nline two\n\nSecond paragraph");
+  });
+
+  test("a slide count that matches neither way is a warning; notes still map in order", () => {
+    const result = readNotesFile(deck, "talk.pptx", 7);
+    expect(codes(result)).toEqual(["NOTES_FILE_SLIDE_COUNT_MISMATCH"]);
+    expect(result.issues[0]?.message).toContain("3 visible slides (1 hidden, left out as PowerPoint's PDF export does) but the PDF has 7 pages");
+    expect(result.notes.size).toBe(2);
+    expect(result.pdfpc).not.toBeNull();
+  });
+
+  test("a presentation without notes warns that it gives none", () => {
+    const result = readNotesFile(buildPptx([{ notes: null }, { notes: [""] }]), "empty.pptx", 2);
+    expect(codes(result)).toEqual(["NOTES_FILE_EMPTY"]);
+  });
+
+  test("a zip bomb is stopped before it inflates", () => {
+    const bomb = pptxZipBomb(64);
+    expect(bomb.length).toBeLessThan(200_000);
+    const started = performance.now();
+    const result = readNotesFile(bomb, "bomb.pptx", 2);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(codes(result)).toEqual(["PPTX_ZIP_BOMB"]);
+    expect(result.pdfpc).toBeNull();
+  });
+
+  test("an oversized XML part is refused", () => {
+    const parts: Record<string, string | Uint8Array> = pptxParts([{ notes: ["x"] }]);
+    // Random-ish text: compresses little, so it is large, not a bomb.
+    let big = "";
+    for (let i = 0; big.length < 9 * 1024 * 1024; i++) big += `${(i * 2654435761) % 1000003} `;
+    parts["ppt/notesSlides/notesSlide1.xml"] = `<p:notes>${big}</p:notes>`;
+    const result = readNotesFile(zipParts(parts), "big.pptx", 1);
+    expect(codes(result)).toEqual(["PPTX_PART_TOO_LARGE"]);
+  });
+
+  test("XML with a DOCTYPE and entities is refused, nothing expanded", () => {
+    const result = readNotesFile(pptxWithEntities(), "laughs.pptx", 1);
+    expect(codes(result)).toEqual(["XML_DOCTYPE_REFUSED"]);
+    expect(result.notes.size).toBe(0);
+    expect(result.pdfpc).toBeNull();
+  });
+
+  test("10,000 notes slides are refused quickly, before anything is inflated", () => {
+    const many = pptxManySlides(10_000);
+    const started = performance.now();
+    const result = readNotesFile(many, "many.pptx", 10);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(codes(result)).toEqual(["PPTX_TOO_MANY_SLIDES"]);
+  }, 60_000);
+
+  test("not a zip, a damaged zip, a zip without a presentation", () => {
+    expect(codes(readNotesFile(strToU8("just some text"), "notes.txt", 1))).toEqual(["NOTES_FILE_UNRECOGNIZED"]);
+    const truncated = buildPptx([{ notes: ["x"] }]).slice(0, 300);
+    expect(codes(readNotesFile(truncated, "cut.pptx", 1))).toEqual(["PPTX_ZIP_INVALID"]);
+    expect(codes(readNotesFile(zipParts({ "word/document.xml": "<w:document/>" }), "doc.docx", 1))).toEqual(["PPTX_PART_MALFORMED"]);
+  });
+
+  test("a notes file past the size cap is refused unread", () => {
+    const result = readNotesFile(new Uint8Array(MAX_NOTES_FILE_BYTES + 1), "huge.pptx", 1);
+    expect(codes(result)).toEqual(["NOTES_FILE_TOO_LARGE"]);
+  });
+});
+
+describe("pdfpc notes file", () => {
+  test("format 2: markdown notes, the timer, normalised", () => {
+    const text = JSON.stringify({ pdfpcFormat: 2, duration: 20, startTime: "09:30", endTime: "10:00", lastMinutes: 5, endSlide: 3, pages: [{ idx: 0, label: "1", overlay: 0, note: "Say **hello**" }, { idx: 2, note: "Bye" }] });
+    const result = readNotesFile(strToU8(text), "talk.pdfpc", 4);
+    expect(result.kind).toBe("pdfpc");
+    expect(result.issues).toEqual([]);
+    expect(result.slideCount).toBe(3);
+    expect(result.timer).toEqual({ durationMinutes: 20, startTime: "09:30", endTime: "10:00", lastMinutes: 5, endSlide: 3 });
+    expect(JSON.parse(result.pdfpc as string)).toEqual({ pdfpcFormat: 2, disableMarkdown: false, duration: 20, startTime: "09:30", endTime: "10:00", lastMinutes: 5, endSlide: 3, pages: [{ idx: 0, note: "Say **hello**" }, { idx: 2, note: "Bye" }] });
+  });
+
+  test("format 1: plain text notes are escaped as markdown", () => {
+    const result = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 1, pages: [{ idx: 1, note: "a*b" }] })), "old.pdfpc", 2);
+    expect([...result.notes.entries()]).toEqual([[2, "a\\*b"]]);
+  });
+
+  test("a bad pdfpc is a coded finding, and nothing is stored", () => {
+    expect(codes(readNotesFile(strToU8("{not json"), "bad.pdfpc", 2))).toEqual(["INVALID_JSON"]);
+    const v3 = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 3, pages: [] })), "v3.pdfpc", 2);
+    expect(codes(v3)).toEqual(["PDFPC_FORMAT_UNSUPPORTED"]);
+    expect(v3.pdfpc).toBeNull();
+  });
+});

@@ -15,7 +15,8 @@
  * remain in the file, outside the box, as any cropped PDF keeps what is cropped away).
  */
 import { slideRect, type NotesPosition } from "../../../src/deck/notes-layout.ts";
-import { detectNotesLayout } from "./notes-fallback.ts";
+import { detectNotesLayout } from "../../../src/deck/notes-layout-detect.ts";
+import { readPdfpcMetadata } from "../../../src/deck/xmp.ts";
 import type { PageInk } from "./protocol.ts";
 
 type Mupdf = typeof import("mupdf");
@@ -43,7 +44,7 @@ export function writeInkAnnotations(mupdf: Mupdf, data: ArrayBuffer, ink: readon
   if (!doc) throw new Error("The stored deck is not a PDF.");
   try {
     const pageCount = doc.countPages();
-    const position = notesPosition ?? detectNotesLayout(doc, pageCount, null).layout.position;
+    const position = notesPosition ?? detectNotesLayout(doc, pageCount, readPdfpcMetadata(doc).metadata).layout.position;
     for (const { page, strokes } of ink) {
       if (page < 1 || page > pageCount || !strokes.length) continue;
       const pdfPage = doc.loadPage(page - 1) as PdfPage;

@@ -22,7 +22,9 @@ import { readAttachmentBytes, readDeckExtras } from "../../../src/deck/extras.ts
 import { readPageLabels } from "../../../src/deck/page-labels.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { layoutOf, notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "../../../src/deck/notes-layout.ts";
-import { detectNotesLayout, readNotesText } from "./notes-fallback.ts";
+import { detectNotesLayout } from "../../../src/deck/notes-layout-detect.ts";
+import { readNotesText } from "../../../src/deck/notes-text.ts";
+import { readPdfpcMetadata } from "../../../src/deck/xmp.ts";
 import { textIn } from "./page-text.ts";
 
 type Mupdf = typeof import("mupdf");
@@ -90,8 +92,8 @@ async function open(data: ArrayBuffer, override?: NotesPosition): Promise<OpenRe
     pdf.destroy();
     throw new Refused(verdict.code, verdict.detail);
   }
-  // Part A's readPdfpcMetadata gives the XMP fields; until it lands the geometry decides.
-  const detected = detectNotesLayout(pdf, verdict.pageCount, null).layout;
+  // pdfpc.sty's XMP field NotesPosition, else the page geometry and beamer's notes-page structure.
+  const detected = detectNotesLayout(pdf, verdict.pageCount, readPdfpcMetadata(pdf).metadata).layout;
   current = { pdf, pageCount: verdict.pageCount, detected, layout: layoutFor(detected, override), gen: 0 };
   return { pageCount: verdict.pageCount, title: verdict.title, firstPage: slideSize(1), labels: readPageLabels(pdf, verdict.pageCount), layout: current.layout, detected };
 }
@@ -142,24 +144,10 @@ async function extras(notesFile?: string): Promise<DeckExtras> {
   const where = position();
   // The deck's notes file (stored with it) and the split in force: with a notes layout the
   // notes half's text is a notes source of its own (part A's readDeckExtras resolves it).
-  const options: Record<string, unknown> = { notesPosition: where, ...(notesFile ? { notesFile } : {}) };
-  const read = readDeckExtras(mupdf, current.pdf, options as Parameters<typeof readDeckExtras>[2]);
+  const read = readDeckExtras(mupdf, current.pdf, { notesPosition: where, ...(notesFile ? { notesFile } : {}) });
   if (where === "none") return read;
   // Media rectangles are in whole-page points: every window places them on the slide half.
-  const found = { ...read, media: read.media.map((m) => ({ ...m, rect: { ...m.rect, x: m.rect.x - slideArea(m.slide).x, y: m.rect.y - slideArea(m.slide).y } })) };
-  // Stand-in until part A's readDeckExtras takes the notes half itself: fill the slides
-  // that have no notes from their notes half.
-  const notes = { ...found.notes };
-  const notesSource: Record<number, string> = { ...found.notesSource };
-  for (let n = 1; n <= current.pageCount; n++) {
-    if (notes[n]) continue;
-    const text = readNotesText(current.pdf, n - 1, where);
-    if (text.trim()) {
-      notes[n] = text;
-      notesSource[n] = "notes-page";
-    }
-  }
-  return { ...found, notes, notesSource: notesSource as DeckExtras["notesSource"] };
+  return { ...read, media: read.media.map((m) => ({ ...m, rect: { ...m.rect, x: m.rect.x - slideArea(m.slide).x, y: m.rect.y - slideArea(m.slide).y } })) };
 }
 
 /** The notes half's text of page `n` ("" without a notes layout). */

@@ -66,14 +66,25 @@ function labelEntries(tree: PdfObj): PdfObj[] {
   return out;
 }
 
-/** pgfpages' tell: ranges whose prefix is "u:<n>" (with no numbering style), alternating with plain ranges. */
+/**
+ * pgfpages' tell: ranges whose prefix is a bare number with no numbering style, alternating
+ * with decimal ranges (`<</P(1)>> <</S/D>> <</P(2)>> <</S/D/St 2>>`…: hyperref labels the
+ * logical pages, slide and notes page, on the physical ones). qpdf's JSON shows those
+ * prefixes as "u:1" — its mark of a Unicode string, not part of the label.
+ */
 export function hasPgfpagesLabels(tree: PdfObj): boolean {
-  let prefixed = 0;
+  let pairs = 0;
+  let expectPrefix = true;
   for (const entry of labelEntries(tree)) {
-    if (!entry.isDictionary()) continue;
+    if (!entry.isDictionary()) return false;
     const prefix = entry.get("P");
-    if (prefix.isString() && /^u:\d*$/.test(prefix.asString()) && entry.get("S").isNull()) prefixed++;
-    if (prefixed >= 2) return true;
+    const style = entry.get("S");
+    const prefixOnly = prefix.isString() && /^(u:)?\d+$/.test(prefix.asString()) && style.isNull();
+    const decimal = style.isName() && style.asName() === "D" && entry.get("P").isNull();
+    if (expectPrefix ? !prefixOnly : !decimal) return false;
+    if (!expectPrefix) pairs++;
+    if (pairs >= 2) return true;
+    expectPrefix = !expectPrefix;
   }
   return false;
 }

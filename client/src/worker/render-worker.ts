@@ -21,7 +21,8 @@ import { assessPdf } from "../../../src/deck/accept.ts";
 import { readAttachmentBytes, readDeckExtras } from "../../../src/deck/extras.ts";
 import { readPageLabels } from "../../../src/deck/page-labels.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
-import { layoutOf, notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "../../../src/deck/notes-layout.ts";
+import { notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "../../../src/deck/notes-layout.ts";
+import { effectiveLayout } from "../presenter/deck-settings.ts";
 import { detectNotesLayout } from "../../../src/deck/notes-layout-detect.ts";
 import { readNotesText } from "../../../src/deck/notes-text.ts";
 import { readPdfpcMetadata } from "../../../src/deck/xmp.ts";
@@ -71,10 +72,6 @@ let current: Current | null = null;
 /** Whole-page sizes in points (the split is applied on top). */
 const pageSizes = new Map<number, { w: number; h: number }>();
 
-function layoutFor(detected: NotesLayout, override: NotesPosition | null | undefined): NotesLayout {
-  return override ? layoutOf(override, "override") : detected;
-}
-
 async function open(data: ArrayBuffer, override?: NotesPosition): Promise<OpenResult> {
   const mupdf = await loadMupdf();
   current?.pdf.destroy();
@@ -94,13 +91,13 @@ async function open(data: ArrayBuffer, override?: NotesPosition): Promise<OpenRe
   }
   // pdfpc.sty's XMP field NotesPosition, else the page geometry and beamer's notes-page structure.
   const detected = detectNotesLayout(pdf, verdict.pageCount, readPdfpcMetadata(pdf).metadata).layout;
-  current = { pdf, pageCount: verdict.pageCount, detected, layout: layoutFor(detected, override), gen: 0 };
+  current = { pdf, pageCount: verdict.pageCount, detected, layout: effectiveLayout(detected, override ?? null), gen: 0 };
   return { pageCount: verdict.pageCount, title: verdict.title, firstPage: slideSize(1), labels: readPageLabels(pdf, verdict.pageCount), layout: current.layout, detected };
 }
 
 function setLayout(position: NotesPosition | null, gen: number): LayoutResult {
   if (!current) throw new Error("No document is open.");
-  current.layout = layoutFor(current.detected, position);
+  current.layout = effectiveLayout(current.detected, position);
   current.gen = gen;
   return { layout: current.layout, detected: current.detected, firstPage: slideSize(1) };
 }

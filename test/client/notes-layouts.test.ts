@@ -5,8 +5,7 @@
  * (frames counted, every press moving the talk), and the render worker's text of the slide
  * half only (mupdf under Bun, on a code-built double-width deck).
  */
-import { describe, expect, test } from "bun:test";
-import { join } from "node:path";
+import { afterAll, describe, expect, test } from "bun:test";
 import * as mupdf from "mupdf";
 import { layoutOf, NO_NOTES_LAYOUT, notesRect, slideRect } from "../../src/deck/notes-layout.ts";
 import { readPageLabels } from "../../src/deck/page-labels.ts";
@@ -27,7 +26,9 @@ import {
 import { initialState, NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { textIn } from "../../client/src/worker/page-text.ts";
 import { beamerDeck, doubleDeck, noteText } from "../fixtures/notes-layout-stage.ts";
-import { OUTPUT } from "../fixtures/stage-deck.ts";
+import { removeBeamerDecks } from "../fixtures/beamer.ts";
+
+afterAll(removeBeamerDecks);
 
 describe("the notes-layout override kept with a deck", () => {
   test("a stored position is taken only when it is one of pdfpc's -n values", () => {
@@ -108,7 +109,7 @@ describe("what screens are told about the split", () => {
 
 describe("counting a pgfpages deck", () => {
   test("a real pdflatex Beamer deck (notes on a second screen): the counter counts its 4 frames and every press moves the talk", () => {
-    const bytes = beamerDeck(join(OUTPUT, "notes-layouts", "fixtures"));
+    const bytes = beamerDeck();
     const doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF()!;
     const pages = doc.countPages();
     expect(pages).toBe(5);

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { removeBeamerDecks } from "../fixtures/beamer.ts";
 import { BEAMER_NOTES, BEAMER_PAGES, beamerDeck, doubleDeck, noteText, PAGES, SLIDE } from "../fixtures/notes-layout-stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 
@@ -109,10 +110,12 @@ for (const name of ENGINES) {
     }, STEP_MS);
 
     afterAll(async () => {
+      removeBeamerDecks();
       await engine?.close();
       if (server?.proc.exitCode === null) await server.stop();
       server?.cleanup();
-    });
+      // A browser with a live socket open takes its time to close.
+    }, 60_000);
 
     for (const position of POSITIONS) {
       it(`${position}: the audience sees only the slide half, the presenter the notes; every arrow press changes the audience's picture`, async () => {
@@ -158,7 +161,7 @@ for (const name of ENGINES) {
     });
 
     it("a real pdflatex Beamer deck: frames counted, XMP duration as the remaining time, notes text, slide halves only", async () => {
-      await claim(beamerDeck(join(OUTPUT, "notes-layouts", "fixtures")), "Beamer notes.pdf");
+      await claim(beamerDeck(), "Beamer notes.pdf");
       await presenter.waitFor("the layout from the XMP packet", () => document.body.dataset.notesPosition === "right");
       // pdfpc.sty's duration=20, before the timer starts (the first slide change starts it).
       await presenter.waitFor("the countdown from pdfpc:Duration", () => !document.querySelector("#countdown-box")?.hasAttribute("hidden") && document.querySelector("#countdown")?.textContent === "20:00");

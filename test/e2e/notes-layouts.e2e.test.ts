@@ -37,6 +37,8 @@ interface CanvasStats {
   magenta: number;
   /** A digest of the sampled pixels: different pictures, different digests. */
   digest: number;
+  /** Pixels that are neither white nor black: something is drawn. */
+  drawn: number;
 }
 
 /** Read a canvas's pixels in the page: its size, magenta pixels, a digest. */
@@ -47,14 +49,16 @@ function statsOf(page: EnginePage, selector: string): Promise<CanvasStats> {
     const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
     let magenta = 0;
     let digest = 0;
+    let drawn = 0;
     for (let i = 0; i < data.length; i += 4) {
       const r = data[i]!;
       const g = data[i + 1]!;
       const b = data[i + 2]!;
       if (r > 200 && g < 90 && b > 200) magenta++;
+      if (!(r > 245 && g > 245 && b > 245) && !(r < 10 && g < 10 && b < 10)) drawn++;
       if (i % 64 === 0) digest = (digest * 31 + r * 7 + g * 3 + b) % 1_000_000_007;
     }
-    return { w: canvas.width, h: canvas.height, magenta, digest };
+    return { w: canvas.width, h: canvas.height, magenta, digest, drawn };
   }, selector);
 }
 
@@ -168,9 +172,14 @@ for (const name of ENGINES) {
       await presenter.waitFor("frame 1's notes", (t: string) => (document.querySelector("#notes")?.textContent ?? "").includes(t), [BEAMER_NOTES[0]!]);
       // Beamer's own header line on the notes page (title, date) is not the note.
       expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("1 / 4");
+      await presenter.waitFor("the presenter's slide painted", () => document.querySelector("#current-frame")?.getAttribute("data-state") === "painted");
+      const current = await statsOf(presenter, "#current");
+      expect(ratio(current)).toBeCloseTo(BEAMER_SLIDE_RATIO, 1);
+      expect(current.drawn).toBeGreaterThan(0);
       await openAudience();
       let seen = await audienceShows(1, "right");
       expect(ratio(seen)).toBeCloseTo(BEAMER_SLIDE_RATIO, 1);
+      expect(seen.drawn).toBeGreaterThan(0);
       expect(await audience!.evaluate(() => document.querySelector("#slide")?.getAttribute("aria-label") ?? "")).not.toContain("Welcome everyone");
       await shot(presenter, "beamer-presenter");
       await shot(audience!, "beamer-audience");

@@ -73,6 +73,9 @@ export const LiveMediaPlayback = Type.Object({
   ended: Type.Optional(Type.Boolean()),
 });
 
+/** pdfpc's `-n` values (src/deck/notes-layout.ts NOTES_POSITIONS). */
+const LiveNotesPosition = Type.Union([Type.Literal("none"), Type.Literal("right"), Type.Literal("left"), Type.Literal("bottom"), Type.Literal("top")]);
+
 /** What every viewer shows: the presenter's AudienceState plus the slide label. */
 export const LiveState = Type.Object({
   page: Page,
@@ -92,6 +95,12 @@ export const LiveState = Type.Object({
       },
       { description: "The presenter's talk timer, for the phone remote (viewers do not show it)" },
     ),
+  ),
+  notesPosition: Type.Optional(
+    Type.Union([LiveNotesPosition], {
+      description:
+        "Where each page's notes half is (Beamer's notes on a second screen), as the presenter applies it: viewers show only the other half, the slide. `none`: whole pages. Absent: viewers keep the layout they detected (presenters before issue 19 do not send it).",
+    }),
   ),
 });
 

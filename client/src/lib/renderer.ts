@@ -2,9 +2,12 @@
  * @module client/lib/renderer
  * The page side of the render worker: a promise per request, a small cache of rendered
  * slides, and look-ahead so stepping forward shows a slide that is already painted.
+ * A change of the notes layout empties the cache and bumps a generation: a render the worker
+ * made under the old split is asked again rather than painted (it could show a notes half).
  */
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
-import type { Clip, OpenResult, PageInk, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
+import type { Clip, LayoutResult, OpenResult, PageInk, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */
 const CACHE_LIMIT = 10;
@@ -25,6 +28,8 @@ export class Renderer {
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private cache = new Map<string, Promise<RenderResult>>();
+  /** Generation of the notes layout; the worker stamps each render with the one it used. */
+  private gen = 0;
 
   constructor() {
     this.worker = new Worker(__DH_WORKER_URL__, { type: "module", name: "deckhand-render" });
@@ -55,15 +60,36 @@ export class Renderer {
    * Open a deck. The bytes are copied so the caller's buffer stays usable, unless the caller
    * hands them over (`transfer`), which saves a copy of the whole PDF.
    */
-  open(data: ArrayBuffer, options: { transfer?: boolean } = {}): Promise<OpenResult> {
+  open(data: ArrayBuffer, options: { transfer?: boolean; notesPosition?: NotesPosition } = {}): Promise<OpenResult> {
     const copy = options.transfer ? data : data.slice(0);
     this.cache.clear();
-    return this.call<OpenResult>({ type: "open", data: copy }, [copy]);
+    this.gen = 0;
+    return this.call<OpenResult>(options.notesPosition ? { type: "open", data: copy, notesPosition: options.notesPosition } : { type: "open", data: copy }, [copy]);
   }
 
-  /** Notes, media and timer settings of the open deck (after the first slide in the queue). */
-  extras(): Promise<DeckExtras> {
-    return this.call<DeckExtras>({ type: "extras" });
+  /**
+   * Split the pages at `position` (null: as the deck says). Every render after this call is
+   * of the new split; cached and in-flight renders of the old one are dropped.
+   */
+  setLayout(position: NotesPosition | null): Promise<LayoutResult> {
+    this.gen++;
+    this.clearCache();
+    return this.call<LayoutResult>({ type: "layout", position, gen: this.gen });
+  }
+
+  /** Notes, media and timer settings of the open deck (after the first slide in the queue); `notesFile`: the deck's stored .pdfpc text. */
+  extras(notesFile?: string): Promise<DeckExtras> {
+    return this.call<DeckExtras>(notesFile ? { type: "extras", notesFile } : { type: "extras" });
+  }
+
+  /** The notes half's text of `page` ("" when the deck has no notes layout). */
+  notesText(page: number): Promise<string> {
+    return this.call<string>({ type: "notes-text", page });
+  }
+
+  /** The notes half of `page` rendered at `width` device pixels (not cached: the presenter keeps one). */
+  notesPicture(page: number, width: number): Promise<RenderResult> {
+    return this.call<RenderResult>({ type: "notes-picture", page, width: Math.max(16, Math.round(width)) });
   }
 
   /** The text on a page, shortened: the slide canvas's text alternative. */
@@ -87,7 +113,7 @@ export class Renderer {
       this.cache.set(key, entry);
       return entry;
     }
-    entry = this.call<RenderResult>(clip ? { type: "render", page, width: w, priority, clip } : { type: "render", page, width: w, priority });
+    entry = this.current(clip ? { type: "render", page, width: w, priority, clip } : { type: "render", page, width: w, priority });
     entry.catch(() => this.cache.delete(key));
     this.cache.set(key, entry);
     while (this.cache.size > CACHE_LIMIT) {
@@ -101,7 +127,24 @@ export class Renderer {
 
   /** Render without keeping the result (overview thumbnails would flush the cache). */
   renderOnce(page: number, width: number, priority = 5): Promise<RenderResult> {
-    return this.call<RenderResult>({ type: "render", page, width: Math.max(16, Math.round(width)), priority });
+    return this.current({ type: "render", page, width: Math.max(16, Math.round(width)), priority });
+  }
+
+  /** A render of the layout in force: one made under an older split is closed and asked again. */
+  private async current(body: Extract<Body, { type: "render" }>): Promise<RenderResult> {
+    for (;;) {
+      const gen = this.gen;
+      const result = await this.call<RenderResult>(body);
+      if (result.gen === this.gen) return result;
+      result.bitmap.close();
+      // The split changed while it rendered (gen moved on): render again under the new one.
+      if (gen === this.gen) throw new RenderError("The notes layout changed.");
+    }
+  }
+
+  private clearCache(): void {
+    for (const entry of this.cache.values()) void entry.then((r) => r.bitmap.close(), () => {});
+    this.cache.clear();
   }
 
   /** Queue low-priority renders of the slides after `page`. */
@@ -111,9 +154,9 @@ export class Renderer {
   }
 
   /** A copy of the deck's bytes with the ink written as PDF Ink annotations (by mupdf, here). */
-  exportWithInk(data: ArrayBuffer, ink: PageInk[]): Promise<Uint8Array> {
+  exportWithInk(data: ArrayBuffer, ink: PageInk[], notesPosition?: NotesPosition): Promise<Uint8Array> {
     const copy = data.slice(0);
-    return this.call<Uint8Array>({ type: "export", data: copy, ink }, [copy]);
+    return this.call<Uint8Array>(notesPosition ? { type: "export", data: copy, ink, notesPosition } : { type: "export", data: copy, ink }, [copy]);
   }
 
   attachment(name: string): Promise<Uint8Array | null> {

@@ -55,7 +55,11 @@ export function rejoin(model: ViewerModel): ViewerModel {
 
 /** The state the slide area shows now, or null before the presenter's first picture. */
 export function shown(model: ViewerModel): AudienceState | null {
-  if (!model.following) return { page: model.ownPage, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink: [], media: {}, frozen: false };
+  if (!model.following) {
+    // On one's own the slides are still split as the presenter splits them.
+    const position = model.live.state?.notesPosition;
+    return { page: model.ownPage, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink: [], media: {}, frozen: false, ...(position ? { notesPosition: position } : {}) };
+  }
   const state = model.live.state;
   if (!state) return null;
   const { label: _label, ...audience } = state;

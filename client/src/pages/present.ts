@@ -8,9 +8,15 @@
  * the deck (page, timer, bookmark, slide times, ink) or per browser (notes size, wheel,
  * layout, keys), and — the audience part only — sent to the audience window. Everything
  * comes from IndexedDB and the render worker, so it works with no network.
+ *
+ * A deck whose pages carry their notes (Beamer's notes on a second screen) is split by the
+ * render worker: every slide shown here and on every other screen is the slide half. The
+ * notes pane shows the notes half's text (or, toggled, its picture); the deck's layout can be
+ * overridden per deck (kept with it), and the audience and live viewers follow the override.
  */
 import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/deck/accept.ts";
-import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
+import { NO_NOTES_LAYOUT, type NotesLayout, type NotesPosition } from "../../../src/deck/notes-layout.ts";
+import type { DeckExtras, TimerSettings } from "../../../src/deck/sidecar/types.ts";
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { takeFirstSlide, type FirstSlide } from "../lib/first-slide.ts";
@@ -27,6 +33,7 @@ import { getAction, type ActionName, type Effect } from "../presenter/actions.ts
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import { AudienceWindow } from "../presenter/audience-window.ts";
 import { clampPage, layoutFromLabels, plainLayout, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { effectiveTimer, parseNotesPosition, parseTimerSettings, notesPositionOf, readTimerInputs, timerInputsOf } from "../presenter/deck-settings.ts";
 import { downloadDeck, exportName, inkForExport } from "../presenter/export.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { parseStrokes, type Stroke } from "../presenter/ink.ts";
@@ -123,13 +130,24 @@ let overlayInputAt = 0;
 let bindings: Binding[] = loadKeymap(storage);
 let presenterLayout: PresenterLayout = loadLayout(storage);
 let audienceWindow: AudienceWindow | null = null;
+/** What the deck says about its notes layout (from the worker), and the speaker's override for it. */
+let detectedLayout: NotesLayout = NO_NOTES_LAYOUT;
+let notesOverride: NotesPosition | null = null;
+/** The speaker's own timer settings for this deck (override the deck's). */
+let ownTimer: TimerSettings | undefined;
+const { notesPicture: notesPictureSaved, ...preferences } = loadPreferences();
+/** Notes from a notes half shown as its picture (remembered per browser). */
+let notesPicture = notesPictureSaved ?? false;
 let live: PresenterLive | null = null;
 /** What ink is stored, per page, so only pages that changed are written. */
 const savedInk = new Map<number, readonly Stroke[]>();
 
 const pageSize = (page: number) => sizes?.get(page) ?? GUESS_SIZE;
-const presenter = new PresenterStore(initialState(loadPreferences()), () => ({ layout, now: Date.now(), pageSize }), runEffect);
-(window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => layout, bindings: () => bindings };
+const presenter = new PresenterStore(initialState(preferences), () => ({ layout, now: Date.now(), pageSize }), runEffect);
+(window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => layout, bindings: () => bindings, extras: () => extras, timerSettings: () => timerSettings() };
+
+/** The timer's settings in force: the speaker's over the deck's (.pdfpc file, attached .pdfpc, XMP). */
+const timerSettings = (): TimerSettings => effectiveTimer(extras.timer, ownTimer);
 
 const currentView = new SlideView(els.currentFrame, els.currentBox, els.current, () => renderer, () => sizes, 100);
 const nextView = new SlideView(els.nextFrame, els.nextBox, els.next, () => renderer, () => sizes, 90);
@@ -258,6 +276,7 @@ function renderPanels(state: PresenterState, previous: PresenterState | null) {
   if (state.panel === "overview" && renderer && sizes) overviewView.open(layout, renderer, sizes, state.page);
   else if (state.panel === "help") {
     keysView.render();
+    renderDeckSettings();
     $("#help-close").focus();
   } else if (state.panel === "goto") {
     els.gotoInput.value = "";
@@ -272,6 +291,113 @@ function renderPanels(state: PresenterState, previous: PresenterState | null) {
     const open = [els.overview, els.help, els.gotoPanel, els.layoutEditor, els.timesPanel, els.exportPanel];
     if (open.some((p) => p.contains(document.activeElement))) (document.activeElement as HTMLElement | null)?.blur();
   }
+}
+
+/** Whether pages carry a notes half now (then the notes may show as its picture). */
+function hasNotesHalf(state: PresenterState): boolean {
+  return !!state.notesPosition && state.notesPosition !== "none";
+}
+
+/** The notes of the current page: text (markdown), or the notes half's picture when toggled. */
+function renderNotesPane(state: PresenterState) {
+  const half = hasNotesHalf(state);
+  const toggle = $("#btn-notes-picture");
+  toggle.hidden = !half;
+  toggle.setAttribute("aria-pressed", String(half && notesPicture));
+  if (half && notesPicture && renderer) void notesView.picture(state.page, renderer.notesPicture(state.page, notesView.pictureWidth()).catch(() => null));
+  else notesView.render(state.page, extras.notes[state.page], state.notesScale);
+  document.body.dataset.notesView = half && notesPicture ? "picture" : "text";
+}
+
+function toggleNotesPicture() {
+  notesPicture = !notesPicture;
+  notesView.reset();
+  renderNotesPane(presenter.current);
+  const s = presenter.current;
+  savePreferences({ notesScale: s.notesScale, wheelNavigation: s.wheelNavigation, notesPicture });
+}
+
+// ---- this deck's settings: notes layout and timer --------------------------------------------
+
+/** The deck's notes file (a .pdfpc beside the PDF, stored with the deck by the claim or the library). */
+function notesFile(): string | undefined {
+  return typeof deck.notes?.pdfpc === "string" ? deck.notes.pdfpc : undefined;
+}
+
+function renderDeckSettings() {
+  const select = $("#setting-notes-position") as HTMLSelectElement;
+  select.value = notesOverride ?? "";
+  const said = detectedLayout.kind === "none" ? "whole pages, no notes half" : `notes on the ${detectedLayout.position} half${detectedLayout.from === "xmp" ? " (pdfpc metadata)" : detectedLayout.from === "geometry" ? " (page shape)" : ""}`;
+  replace($("#notes-position-hint"), `The deck says: ${said}.`);
+  const inputs = timerInputsOf(ownTimer);
+  const deckTimer = extras.timer;
+  const duration = $("#setting-duration") as HTMLInputElement;
+  const end = $("#setting-end-time") as HTMLInputElement;
+  const last = $("#setting-last-minutes") as HTMLInputElement;
+  duration.value = inputs.duration;
+  end.value = inputs.endTime;
+  last.value = inputs.lastMinutes;
+  duration.placeholder = deckTimer.durationMinutes !== undefined ? `deck: ${deckTimer.durationMinutes}` : "";
+  last.placeholder = deckTimer.lastMinutes !== undefined ? `deck: ${deckTimer.lastMinutes}` : "5";
+  end.title = deckTimer.endTime ? `The deck says ${deckTimer.endTime}` : "";
+}
+
+/**
+ * Split the pages another way (null: as the deck says): kept with the deck, applied here, in
+ * the audience window and for live viewers (the state carries it); everything re-renders.
+ */
+async function changeNotesPosition(override: NotesPosition | null) {
+  if (!renderer || override === notesOverride) return;
+  notesOverride = override;
+  document.body.dataset.notesOverride = override ?? "";
+  const kept = store.setNotesPosition(deck.id, override).then(() => (document.body.dataset.savedNotesPosition = override ?? ""));
+  const result = await renderer.setLayout(override);
+  sizes = pageSizes(result.firstPage);
+  void store.setDeckLayout(deck.id, { pageSize: result.firstPage, labels: layout.labels }).catch(() => {});
+  // A zoom region was in the old half's coordinates.
+  const state = presenter.current;
+  presenter.set({ ...state, notesPosition: notesPositionOf(result.layout), overlays: state.overlays.zoom ? { ...state.overlays, zoom: null } : state.overlays });
+  currentView.clear();
+  nextView.clear();
+  void showPage(presenter.current.page);
+  if (presenter.current.panel === "overview" && sizes) overviewView.open(layout, renderer, sizes, presenter.current.page);
+  extras = await renderer.extras(notesFile()).catch(() => EMPTY_EXTRAS);
+  notesView.reset();
+  renderNotesPane(presenter.current);
+  renderDeckSettings();
+  document.body.dataset.notesPosition = presenter.current.notesPosition ?? "";
+  await kept.catch(() => notice("This browser refused to keep the notes setting; it holds until the window closes.", "warn", "deck-settings"));
+}
+
+async function changeTimerSettings(settings: TimerSettings | undefined) {
+  ownTimer = settings;
+  renderTimer(timerEls(), presenter.current.timer, timerSettings());
+  renderDeckSettings();
+  try {
+    await store.setTimerSettings(deck.id, settings ?? null);
+    document.body.dataset.savedTimerSettings = JSON.stringify(settings ?? {});
+    replace($("#timer-settings-status"), settings ? "Timer set for this deck." : "The timer follows the deck again.");
+  } catch {
+    replace($("#timer-settings-status"), "This browser refused to keep the timer setting; it holds until the window closes.");
+  }
+}
+
+function wireDeckSettings() {
+  $("#btn-notes-picture").addEventListener("click", toggleNotesPicture);
+  const select = $("#setting-notes-position") as HTMLSelectElement;
+  select.addEventListener("change", () => void changeNotesPosition(parseNotesPosition(select.value)));
+  const form = $("#timer-settings") as HTMLFormElement;
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const read = readTimerInputs({
+      duration: ($("#setting-duration") as HTMLInputElement).value,
+      endTime: ($("#setting-end-time") as HTMLInputElement).value,
+      lastMinutes: ($("#setting-last-minutes") as HTMLInputElement).value,
+    });
+    if (!read.ok) return replace($("#timer-settings-status"), read.message);
+    void changeTimerSettings(read.settings);
+  });
+  $("#timer-settings-clear").addEventListener("click", () => void changeTimerSettings(undefined));
 }
 
 function renderBlank(state: PresenterState) {
@@ -324,10 +450,10 @@ function render(state: PresenterState, previous: PresenterState | null) {
     void showPage(state.page);
   }
   renderOverlays(state, previous);
-  if (moved || state.notesScale !== previous.notesScale) notesView.render(state.page, extras.notes[state.page], state.notesScale);
+  if (moved || state.notesScale !== previous.notesScale || state.notesPosition !== previous.notesPosition) renderNotesPane(state);
   if (!previous || state.blank !== previous.blank) renderBlank(state);
   renderPanels(state, previous);
-  if (!previous || state.timer !== previous.timer) renderTimer(timerEls(), state.timer, extras.timer);
+  if (!previous || state.timer !== previous.timer) renderTimer(timerEls(), state.timer, timerSettings());
   renderToolbox(els.toolbox, state, previous);
   $("#frozen-banner").hidden = !state.frozen;
   $("#zoom-banner").hidden = !state.zoomSelect;
@@ -386,7 +512,7 @@ function save(state: PresenterState, previous: PresenterState) {
   }
   if (deck && state.ink !== previous.ink) saveInk(state);
   if (state.notesScale !== previous.notesScale || state.wheelNavigation !== previous.wheelNavigation) {
-    savePreferences({ notesScale: state.notesScale, wheelNavigation: state.wheelNavigation });
+    savePreferences({ notesScale: state.notesScale, wheelNavigation: state.wheelNavigation, notesPicture });
   }
 }
 
@@ -417,7 +543,7 @@ async function exportDeck(withInk: boolean) {
   try {
     const found = await store.getDeckWithBytes(deck.id);
     if (!found) throw new Error("gone");
-    await downloadDeck({ bytes: found.bytes, title: deck.title, ink: inkForExport(presenter.current.ink), withInk, renderer });
+    await downloadDeck({ bytes: found.bytes, title: deck.title, ink: inkForExport(presenter.current.ink), withInk, renderer, notesPosition: presenter.current.notesPosition ?? undefined });
     replace(status, withInk && !inkForExport(presenter.current.ink).length ? `No ink yet: saved “${exportName(deck.title, false)}” as it came.` : "Saved to your downloads.");
   } catch {
     replace(status, "The PDF could not be written. Try again, or download it as it came.");
@@ -621,10 +747,10 @@ function adoptOpened(opened: { pageCount: number; firstPage: { w: number; h: num
 
 /** Notes, media and the pdfpc timer arrive after the first slide; then URL media are kept for offline. */
 async function loadExtras() {
-  extras = await renderer!.extras().catch(() => EMPTY_EXTRAS);
+  extras = await renderer!.extras(notesFile()).catch(() => EMPTY_EXTRAS);
   const state = presenter.current;
-  notesView.render(state.page, extras.notes[state.page], state.notesScale);
-  renderTimer(timerEls(), state.timer, extras.timer);
+  renderNotesPane(state);
+  renderTimer(timerEls(), state.timer, timerSettings());
   if (!stopReporting) await mountPageMedia(state.page);
   document.body.dataset.extras = "ready";
   if (!navigator.onLine || !extras.media.some((m) => m.kind === "url")) return;
@@ -654,6 +780,8 @@ async function main() {
   const record = await store.getDeck(id);
   if (!record) return showMissing("This deck is not in this browser. Open it from the library of the browser that claimed it, or open the PDF again from this computer.");
   deck = record;
+  notesOverride = parseNotesPosition(deck.notesPosition);
+  ownTimer = parseTimerSettings(deck.timerSettings);
   audienceWindow = new AudienceWindow(deck.id, () => channel, notice);
   replace(els.title, deck.title);
   els.title.title = deck.title;
@@ -680,15 +808,19 @@ async function main() {
   const t1 = performance.now();
   let opened;
   try {
-    opened = await renderer.open(found.bytes, { transfer: true });
+    opened = await renderer.open(found.bytes, { transfer: true, ...(notesOverride ? { notesPosition: notesOverride } : {}) });
   } catch (error) {
     const code = error instanceof RenderError ? error.code : undefined;
     return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");
   }
   metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined };
   adoptOpened(opened);
+  detectedLayout = opened.detected;
   void store.touchOpened(deck.id).catch(() => {});
-  presenter.set({ ...presenter.current, page: clampPage(layout, presenter.current.page) });
+  // The split in force goes with the state: the audience and live viewers apply the same.
+  presenter.set({ ...presenter.current, page: clampPage(layout, presenter.current.page), notesPosition: notesPositionOf(opened.layout) });
+  document.body.dataset.notesPosition = notesPositionOf(opened.layout);
+  document.body.dataset.notesDetected = notesPositionOf(opened.detected);
 
   channel = openChannel(deck.id, (message) => {
     if (message.type === "hello") channel?.post({ type: "state", state: audienceView(presenter.current) });
@@ -714,9 +846,10 @@ async function main() {
   void live.resume();
 
   wireInput();
+  wireDeckSettings();
   presenter.subscribe(onChange);
   render(presenter.current, null);
-  setInterval(() => renderTimer(timerEls(), presenter.current.timer, extras.timer), TICK_MS);
+  setInterval(() => renderTimer(timerEls(), presenter.current.timer, timerSettings()), TICK_MS);
   void loadExtras();
 }
 

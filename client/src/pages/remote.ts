@@ -5,7 +5,9 @@
  * from the fragment only (a fragment never reaches the server, a log or a Referer) and goes
  * to the server in the socket's first message. The deck comes like a viewer's (kept in this
  * browser, downloaded once). When the presenter rotates the link, or the secret is refused,
- * the remote says so and stops.
+ * the remote says so and stops. With Beamer's notes on a second screen the slides are the
+ * slide halves and the notes are the notes halves' text, split as the presenter splits them
+ * (the live state carries the position).
  */
 import type { LiveServerMessageT, LiveStateT } from "../../../src/deck/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
@@ -20,6 +22,7 @@ import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-v
 import { DeckStore } from "../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { codeFromPath } from "../live/code.ts";
 import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
 import { LiveSocket, type Stopped } from "../live/socket.ts";
@@ -35,6 +38,8 @@ let state: LiveStateT | null = null;
 let seq = -1;
 let socket: LiveSocket | null = null;
 let code = "";
+/** The split this remote's worker applies ("none": whole pages). */
+let notesPosition: NotesPosition = "none";
 
 const current = new SlideView($("#current-frame"), $("#current-box"), $("#current") as HTMLCanvasElement, () => renderer, () => sizes, 100);
 const next = new SlideView($("#next-frame"), $("#next-box"), $("#next") as HTMLCanvasElement, () => renderer, () => sizes, 90);
@@ -49,8 +54,26 @@ function screen(title: string, text: string, kind: string): void {
   replace($("#screen-actions"), h("a", { class: "btn", href: "/" }, "Home"));
 }
 
+/** The presenter splits the pages another way: follow (slides, sizes and notes change). */
+async function followNotesPosition(position: NotesPosition): Promise<void> {
+  if (!renderer || position === notesPosition) return;
+  notesPosition = position;
+  document.body.dataset.notesPosition = position;
+  const result = await renderer.setLayout(position);
+  sizes = pageSizes(result.firstPage);
+  extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
+  current.clear();
+  next.clear();
+  notes.reset();
+  render();
+}
+
 function render(): void {
   if (!state) return;
+  if (state.notesPosition && state.notesPosition !== notesPosition) {
+    void followNotesPosition(state.notesPosition);
+    return;
+  }
   const page = Math.min(Math.max(1, state.page), layout.pageCount);
   document.body.dataset.slide = String(page);
   if (page !== current.page) {
@@ -158,6 +181,8 @@ async function main(): Promise<void> {
     const opened = await renderer.open(deck.data);
     layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
     sizes = pageSizes(opened.firstPage);
+    notesPosition = opened.layout.kind === "beamer-second-screen" ? opened.layout.position : "none";
+    document.body.dataset.notesPosition = notesPosition;
     extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
   } catch (error) {
     if (error instanceof DeckDownloadError && error.kind === "gone") return ended();

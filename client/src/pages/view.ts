@@ -7,7 +7,8 @@
  * ever reaches the projector. Problems (the deck is not stored here, storage refused) go to
  * the presenter window. A clicker pressed while this window has focus is resolved by the
  * same key map (the user's own) and sent to the presenter. It keeps the screen on, and
- * goes where the presenter places it (Window Management API) and full screen there.
+ * goes where the presenter places it (Window Management API) and full screen there. With
+ * Beamer's notes on a second screen, only the slide half of each page ever reaches it.
  */
 import { openChannel, type Channel } from "../lib/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
@@ -18,6 +19,7 @@ import { Renderer } from "../lib/renderer.ts";
 import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
+import { parseNotesPosition } from "../presenter/deck-settings.ts";
 import { resolveKey } from "../presenter/keymap.ts";
 import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
 import { parseStrokes } from "../presenter/ink.ts";
@@ -138,7 +140,9 @@ async function main() {
   }
   document.title = `${found.deck.title} — deckhand`;
   try {
-    await stage.open(new Renderer(), found.bytes, found.deck.pageSize);
+    // Split as the presenter last did for this deck (its override is kept with the deck); the
+    // presenter's state, when it comes, carries the split in force.
+    await stage.open(new Renderer(), found.bytes, found.deck.pageSize, parseNotesPosition(found.deck.notesPosition));
   } catch {
     return channel.post({ type: "report", problem: "deck-unreadable" });
   }

@@ -6,7 +6,13 @@
  * deckhand text reaches the slide area. The audience window (/view/{deck}) feeds it from the
  * presenter's BroadcastChannel, live viewers (/live/{code}) from the WebSocket: one renderer
  * of that state, so both show the same thing.
+ *
+ * A deck whose pages carry their notes is split by the render worker: this stage only ever
+ * asks for the slide half. It opens with the deck's own layout (or the override stored with
+ * the deck), and follows the position the presenter's state carries; while a new split is
+ * on its way the canvas is wiped, so not one frame of a notes half reaches the projector.
  */
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
 import type { Renderer } from "../lib/renderer.ts";
@@ -44,6 +50,8 @@ export class AudienceStage {
   private readonly slide: SlideView;
   private readonly overlay: OverlayView;
   private timer: ReturnType<typeof setInterval> | undefined;
+  /** The split the worker applies now ("none": whole pages). */
+  notesPosition: NotesPosition = "none";
 
   constructor(
     private readonly els: StageElements,
@@ -54,12 +62,15 @@ export class AudienceStage {
   }
 
   /** Open the deck's bytes in `renderer`; throws what the renderer throws (unreadable PDF). */
-  async open(renderer: Renderer, bytes: ArrayBuffer, pageSize?: { w: number; h: number }): Promise<void> {
+  async open(renderer: Renderer, bytes: ArrayBuffer, pageSize?: { w: number; h: number }, notesPosition?: NotesPosition | null): Promise<void> {
     this.renderer = renderer;
     this.mediaCtx.renderer = renderer;
-    const opened = await renderer.open(bytes);
+    const opened = await renderer.open(bytes, notesPosition ? { notesPosition } : {});
     this.layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
-    this.sizes = pageSizes(pageSize ?? opened.firstPage);
+    this.notesPosition = opened.layout.kind === "beamer-second-screen" ? opened.layout.position : "none";
+    this.els.body.dataset.notesPosition = this.notesPosition;
+    // The stored page size was measured under the same split only when no override differs; the worker's is exact.
+    this.sizes = pageSizes(notesPosition ? opened.firstPage : (pageSize ?? opened.firstPage));
     this.extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
     clearInterval(this.timer);
     this.timer = setInterval(() => this.followAll(), FOLLOW_MS);
@@ -110,10 +121,40 @@ export class AudienceStage {
     this.followAll();
   }
 
+  /**
+   * Split pages at `position` from now on: the canvas is wiped at once (the old split may show
+   * a notes half), every render after this is of the new split, and the page is shown again.
+   */
+  private relayoutNotes(position: NotesPosition): void {
+    const renderer = this.renderer;
+    if (!renderer || position === this.notesPosition) return;
+    this.notesPosition = position;
+    this.els.body.dataset.notesPosition = position;
+    this.slide.wipe();
+    const change = renderer.setLayout(position);
+    void change.then((result) => {
+      if (this.notesPosition !== position) return;
+      this.sizes = pageSizes(result.firstPage);
+      void this.showPage(this.slide.page || clampPage(this.layout, this.state?.page ?? 1));
+    }, () => {});
+  }
+
   /** Show this state: the page (re-rendered only when it changed), blank, overlays, media. */
   apply(next: AudienceState): void {
     const previous = this.state;
     this.state = next;
+    if (next.notesPosition && next.notesPosition !== this.notesPosition) {
+      // The new split first: the page is shown under it once the worker has it.
+      this.relayoutNotes(next.notesPosition);
+      this.slide.page = clampPage(this.layout, next.page);
+      const blank = this.els.blankCover;
+      blank.hidden = next.blank === "none";
+      blank.dataset.blank = next.blank;
+      this.els.body.classList.toggle("is-blank", next.blank !== "none");
+      this.els.body.dataset.blank = next.blank;
+      this.drawOverlays(next);
+      return;
+    }
     const blank = this.els.blankCover;
     blank.hidden = next.blank === "none";
     blank.dataset.blank = next.blank;

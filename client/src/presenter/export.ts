@@ -4,6 +4,7 @@
  * copy with the ink written as PDF Ink annotations by mupdf in the render worker. The browser
  * has the bytes; nothing goes to the server.
  */
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { safeFilename, saveFile } from "../lib/download.ts";
 import type { Renderer } from "../lib/renderer.ts";
 import type { PageInk } from "../worker/protocol.ts";
@@ -23,12 +24,16 @@ export function exportName(title: string, withInk: boolean): string {
   return withInk ? `${base} (with ink).pdf` : `${base}.pdf`;
 }
 
-/** Download the deck; with ink when asked and there is any. Resolves when the file is offered. */
-export async function downloadDeck(options: { bytes: ArrayBuffer; title: string; ink: PageInk[]; withInk: boolean; renderer: Renderer | null }): Promise<void> {
+/**
+ * Download the deck; with ink when asked and there is any. Resolves when the file is offered.
+ * `notesPosition`: the deck's notes layout in force (ink sits on the slide half, pages are
+ * cropped to it); absent, the worker detects it from the file.
+ */
+export async function downloadDeck(options: { bytes: ArrayBuffer; title: string; ink: PageInk[]; withInk: boolean; renderer: Renderer | null; notesPosition?: NotesPosition }): Promise<void> {
   if (!options.withInk || !options.ink.length || !options.renderer) {
     saveFile(options.bytes, exportName(options.title, false), "application/pdf");
     return;
   }
-  const out = await options.renderer.exportWithInk(options.bytes, options.ink);
+  const out = await options.renderer.exportWithInk(options.bytes, options.ink, options.notesPosition);
   saveFile(out as Uint8Array<ArrayBuffer>, exportName(options.title, true), "application/pdf");
 }

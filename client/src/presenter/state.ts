@@ -7,6 +7,7 @@
  * audience window gets the part meant for it (./audience.ts), and live viewers will get the
  * same part.
  */
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { IDLE_TIMER, type TimerState } from "../lib/timer.ts";
 import type { Point, Rect, Stroke } from "./ink.ts";
 
@@ -114,6 +115,12 @@ export interface PresenterState {
   entry: string;
   /** A short message for the presenter (never shown to the audience), e.g. a label not found. */
   notice: string | null;
+  /**
+   * Where each page's notes half is (Beamer's notes on a second screen; "none": plain slides),
+   * as the presenter applies it — the deck's own layout or the speaker's override. Every screen
+   * shows only the slide half. null until the deck is open (screens keep their own meanwhile).
+   */
+  notesPosition: NotesPosition | null;
 }
 
 export const NOTES_SCALE_MIN = 0.6;
@@ -142,6 +149,7 @@ export function initialState(overrides: Partial<PresenterState> = {}): Presenter
     panel: "none",
     entry: "",
     notice: null,
+    notesPosition: null,
     ...overrides,
   };
 }

@@ -4,7 +4,16 @@
  * Opening a deck answers what the first paint needs (page count, sizes, labels) at once;
  * notes and media (`extras`) and page text come by separate, lower-priority requests so
  * they never hold up the first slide.
+ *
+ * Notes layouts (Beamer's notes on a second screen): the worker splits every page into its
+ * slide half and its notes half. Everything it reports or renders about a page — sizes,
+ * renders, clips, page text — is the slide half, in the slide half's coordinates, so no page
+ * of the client needs to know; the notes half comes only by the `notes-text` and
+ * `notes-picture` requests. `layout` changes the split (the presenter's override); each
+ * change carries a generation number that every later render result repeats, so a render
+ * made under the old split is never painted.
  */
+import type { NotesLayout, NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { NO_NOTES_LAYOUT } from "../../../src/deck/notes-layout.ts";
 
@@ -15,6 +24,17 @@ export interface OpenResult {
   firstPage: { w: number; h: number };
   /** Page label of every page (index 0 = page 1); page numbers when the PDF has none. */
   labels: string[];
+  /** The split in force (the override asked for at open, else what was detected). */
+  layout: NotesLayout;
+  /** What the deck itself says (XMP `pdfpc:NotesPosition`, else the page geometry). */
+  detected: NotesLayout;
+}
+
+/** The answer to a `layout` request: the split now in force and page 1's slide size under it. */
+export interface LayoutResult {
+  layout: NotesLayout;
+  detected: NotesLayout;
+  firstPage: { w: number; h: number };
 }
 
 /** A region of a page in PDF points from its top-left (a zoom). */
@@ -39,15 +59,25 @@ export interface RenderResult {
   bitmap: ImageBitmap;
   /** Milliseconds the worker spent rendering. */
   ms: number;
+  /** The layout generation it was rendered under (see the `layout` request). */
+  gen: number;
 }
 
 export type WorkerRequest =
-  | { id: number; type: "open"; data: ArrayBuffer }
-  | { id: number; type: "extras" }
+  /** `notesPosition`: the deck's stored override; absent = detect. */
+  | { id: number; type: "open"; data: ArrayBuffer; notesPosition?: NotesPosition }
+  /** Split pages at `position` (null = as detected); `gen` numbers the change. */
+  | { id: number; type: "layout"; position: NotesPosition | null; gen: number }
+  /** `notesFile`: the normalised .pdfpc text stored with the deck (a notes file beside the PDF). */
+  | { id: number; type: "extras"; notesFile?: string }
+  /** The notes half's text (markdown-escaped plain text); "" without a notes layout. */
+  | { id: number; type: "notes-text"; page: number }
+  /** The notes half rendered at `width` device pixels (a RenderResult); fails without a notes layout. */
+  | { id: number; type: "notes-picture"; page: number; width: number }
   /** `width` device pixels for the whole page, or for `clip` when given (a zoom, rendered sharp). */
   | { id: number; type: "render"; page: number; width: number; priority: number; clip?: Clip }
   /** A copy of `data` with each stroke written as a PDF Ink annotation; the open deck is untouched. */
-  | { id: number; type: "export"; data: ArrayBuffer; ink: PageInk[] }
+  | { id: number; type: "export"; data: ArrayBuffer; ink: PageInk[]; notesPosition?: NotesPosition }
   | { id: number; type: "text"; page: number }
   /** The page rendered at `width` device pixels as a PNG file (a picture kept for another page). */
   | { id: number; type: "picture"; page: number; width: number }

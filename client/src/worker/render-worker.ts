@@ -5,8 +5,14 @@
  * (the slide on screen first, notes and look-ahead after) and the worker yields between
  * jobs so a newer, more urgent request overtakes queued prefetches. A deck is judged by the
  * same rule as on the server (src/deck/accept.ts): what the server refuses, this refuses.
+ *
+ * A deck whose pages carry their notes (Beamer's notes on a second screen) is split here,
+ * once, for every window: sizes, renders, zoom clips and page text are the slide half's, in
+ * the slide half's coordinates, so the audience, viewers, thumbnails, the overview, the
+ * next-slide preview, zoom and ink never see the notes half. It is read only on request
+ * (`notes-text`, `notes-picture`), for the presenter.
  */
-import type { Clip, OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import type { Clip, LayoutResult, OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { writeInkAnnotations } from "./ink-annotations.ts";
 import { EMPTY_EXTRAS } from "./protocol.ts";
 // The same readers the server's checker uses, so the presenter shows exactly what the check
@@ -15,6 +21,12 @@ import { assessPdf } from "../../../src/deck/accept.ts";
 import { readAttachmentBytes, readDeckExtras } from "../../../src/deck/extras.ts";
 import { readPageLabels } from "../../../src/deck/page-labels.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
+import { notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "../../../src/deck/notes-layout.ts";
+import { effectiveLayout } from "../presenter/deck-settings.ts";
+import { detectNotesLayout } from "../../../src/deck/notes-layout-detect.ts";
+import { readNotesText } from "../../../src/deck/notes-text.ts";
+import { readPdfpcMetadata } from "../../../src/deck/xmp.ts";
+import { textIn } from "./page-text.ts";
 
 type Mupdf = typeof import("mupdf");
 type PdfDoc = InstanceType<Mupdf["PDFDocument"]>;
@@ -45,10 +57,22 @@ function loadMupdf(): Promise<Mupdf> {
 // Start compiling the WASM while the page is still reading the deck from storage.
 void loadMupdf();
 
-let current: { pdf: PdfDoc; pageCount: number } | null = null;
+interface Current {
+  pdf: PdfDoc;
+  pageCount: number;
+  /** What the deck says about its notes layout. */
+  detected: NotesLayout;
+  /** The split in force: the override, else `detected`. */
+  layout: NotesLayout;
+  /** Generation of the split, stamped on every render (the page side drops older ones). */
+  gen: number;
+}
+
+let current: Current | null = null;
+/** Whole-page sizes in points (the split is applied on top). */
 const pageSizes = new Map<number, { w: number; h: number }>();
 
-async function open(data: ArrayBuffer): Promise<OpenResult> {
+async function open(data: ArrayBuffer, override?: NotesPosition): Promise<OpenResult> {
   const mupdf = await loadMupdf();
   current?.pdf.destroy();
   current = null;
@@ -65,8 +89,32 @@ async function open(data: ArrayBuffer): Promise<OpenResult> {
     pdf.destroy();
     throw new Refused(verdict.code, verdict.detail);
   }
-  current = { pdf, pageCount: verdict.pageCount };
-  return { pageCount: verdict.pageCount, title: verdict.title, firstPage: pageSize(1), labels: readPageLabels(pdf, verdict.pageCount) };
+  // pdfpc.sty's XMP field NotesPosition, else the page geometry and beamer's notes-page structure.
+  const detected = detectNotesLayout(pdf, verdict.pageCount, readPdfpcMetadata(pdf).metadata).layout;
+  current = { pdf, pageCount: verdict.pageCount, detected, layout: effectiveLayout(detected, override ?? null), gen: 0 };
+  return { pageCount: verdict.pageCount, title: verdict.title, firstPage: slideSize(1), labels: readPageLabels(pdf, verdict.pageCount), layout: current.layout, detected };
+}
+
+function setLayout(position: NotesPosition | null, gen: number): LayoutResult {
+  if (!current) throw new Error("No document is open.");
+  current.layout = effectiveLayout(current.detected, position);
+  current.gen = gen;
+  return { layout: current.layout, detected: current.detected, firstPage: slideSize(1) };
+}
+
+function position(): NotesPosition {
+  return current?.layout.kind === "beamer-second-screen" ? current.layout.position : "none";
+}
+
+/** The slide half of page `n` in whole-page points from its top-left (the whole page without a layout). */
+function slideArea(n: number): Rect {
+  return slideRect(pageSize(n), position());
+}
+
+/** The size every window sees for page `n`: its slide half. */
+function slideSize(n: number): { w: number; h: number } {
+  const { w, h } = slideArea(n);
+  return { w, h };
 }
 
 function pageSize(n: number): { w: number; h: number } {
@@ -87,26 +135,46 @@ function doc(n?: number): PdfDoc {
   return current.pdf;
 }
 
-async function extras(): Promise<DeckExtras> {
+async function extras(notesFile?: string): Promise<DeckExtras> {
   const mupdf = await loadMupdf();
-  return current ? readDeckExtras(mupdf, current.pdf) : EMPTY_EXTRAS;
+  if (!current) return EMPTY_EXTRAS;
+  const where = position();
+  // The deck's notes file (stored with it) and the split in force: with a notes layout the
+  // notes half's text is a notes source of its own (part A's readDeckExtras resolves it).
+  const read = readDeckExtras(mupdf, current.pdf, { notesPosition: where, ...(notesFile ? { notesFile } : {}) });
+  if (where === "none") return read;
+  // Media rectangles are in whole-page points: every window places them on the slide half.
+  return { ...read, media: read.media.map((m) => ({ ...m, rect: { ...m.rect, x: m.rect.x - slideArea(m.slide).x, y: m.rect.y - slideArea(m.slide).y } })) };
+}
+
+/** The notes half's text of page `n` ("" without a notes layout). */
+async function notesText(n: number): Promise<string> {
+  await loadMupdf();
+  const where = position();
+  if (where === "none") return "";
+  return readNotesText(doc(n), n - 1, where);
 }
 
 /**
- * Render page `n` at `width` device pixels — the whole page, or only `clip` (a zoom): then
- * mupdf draws that region at full resolution, so a zoomed slide is sharp, not a blown-up
- * bitmap.
+ * Render page `n`'s slide half at `width` device pixels — all of it, or only `clip` (a zoom,
+ * in the slide half's coordinates): then mupdf draws that region at full resolution, so a
+ * zoomed slide is sharp, not a blown-up bitmap. `half: "notes"` renders the notes half
+ * instead (the presenter's notes as a picture).
  */
-async function render(n: number, width: number, clip?: Clip): Promise<RenderResult> {
+async function render(n: number, width: number, clip?: Clip, half: "slide" | "notes" = "slide"): Promise<RenderResult> {
   const mupdf = await loadMupdf();
   const started = performance.now();
   const page = doc(n).loadPage(n - 1);
   try {
     const [x0, y0, x1, y1] = page.getBounds();
-    const w = x1 - x0;
-    const h = y1 - y0;
-    pageSizes.set(n, { w, h });
-    const region = clip ?? { x: 0, y: 0, w, h };
+    pageSizes.set(n, { w: x1 - x0, h: y1 - y0 });
+    const area = half === "notes" ? notesRect(pageSize(n), position()) : slideArea(n);
+    if (!area) throw new Error("This deck has no notes half.");
+    const { w, h } = area;
+    // Never outside the half: a clip is cut to it, so no zoom can reach into the notes.
+    const region = clip ? clipTo(clip, w, h) : { x: 0, y: 0, w, h };
+    region.x += area.x;
+    region.y += area.y;
     const scale = Math.max(0.05, Math.min(width, 8192) / region.w);
     // The region's top-left goes to the pixmap's origin, then everything is scaled.
     const matrix = mupdf.Matrix.concat(mupdf.Matrix.translate(-(x0 + region.x), -(y0 + region.y)), mupdf.Matrix.scale(scale, scale));
@@ -124,22 +192,36 @@ async function render(n: number, width: number, clip?: Clip): Promise<RenderResu
     const pixels = new Uint8ClampedArray(pixmap.getPixels());
     pixmap.destroy();
     const bitmap = await createImageBitmap(new ImageData(pixels, pw, ph));
-    return { page: n, w, h, bitmap, ms: performance.now() - started };
+    return { page: n, w, h, bitmap, ms: performance.now() - started, gen: current!.gen };
   } finally {
     page.destroy();
   }
 }
 
+/** `clip` cut to a `w`×`h` area (a copy: the caller shifts it). */
+function clipTo(clip: Clip, w: number, h: number): Clip {
+  const x = Math.min(Math.max(0, clip.x), w);
+  const y = Math.min(Math.max(0, clip.y), h);
+  return { x, y, w: Math.max(0.5, Math.min(clip.w, w - x)), h: Math.max(0.5, Math.min(clip.h, h - y)) };
+}
+
 /** The page's text, whitespace collapsed and cut at a word: the canvas's text alternative. */
 async function text(n: number): Promise<string> {
   await loadMupdf();
+  const all = wholePageText(n).replace(/\s+/g, " ").trim();
+  if (all.length <= MAX_TEXT) return all;
+  return all.slice(0, all.lastIndexOf(" ", MAX_TEXT) > 0 ? all.lastIndexOf(" ", MAX_TEXT) : MAX_TEXT) + "…";
+}
+
+/** The page's text — only its slide half's when the page carries notes (they stay the speaker's). */
+function wholePageText(n: number): string {
+  if (position() !== "none") return textIn(doc(n), n - 1, slideArea(n));
   const page = doc(n).loadPage(n - 1);
   try {
     const stext = page.toStructuredText("preserve-whitespace");
-    const all = stext.asText().replace(/\s+/g, " ").trim();
+    const all = stext.asText();
     stext.destroy();
-    if (all.length <= MAX_TEXT) return all;
-    return all.slice(0, all.lastIndexOf(" ", MAX_TEXT) > 0 ? all.lastIndexOf(" ", MAX_TEXT) : MAX_TEXT) + "…";
+    return all;
   } finally {
     page.destroy();
   }
@@ -170,9 +252,17 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []) {
 async function handle(request: WorkerRequest): Promise<void> {
   switch (request.type) {
     case "open":
-      return reply({ id: request.id, ok: true, result: await open(request.data) });
+      return reply({ id: request.id, ok: true, result: await open(request.data, request.notesPosition) });
+    case "layout":
+      return reply({ id: request.id, ok: true, result: setLayout(request.position, request.gen) });
     case "extras":
-      return reply({ id: request.id, ok: true, result: await extras() });
+      return reply({ id: request.id, ok: true, result: await extras(request.notesFile) });
+    case "notes-text":
+      return reply({ id: request.id, ok: true, result: await notesText(request.page) });
+    case "notes-picture": {
+      const result = await render(request.page, request.width, undefined, "notes");
+      return reply({ id: request.id, ok: true, result }, [result.bitmap]);
+    }
     case "render": {
       const result = await render(request.page, request.width, request.clip);
       return reply({ id: request.id, ok: true, result }, [result.bitmap]);
@@ -182,7 +272,7 @@ async function handle(request: WorkerRequest): Promise<void> {
     case "picture":
       return reply({ id: request.id, ok: true, result: await picture(request.page, request.width) });
     case "export": {
-      const bytes = writeInkAnnotations(await loadMupdf(), request.data, request.ink);
+      const bytes = writeInkAnnotations(await loadMupdf(), request.data, request.ink, request.notesPosition);
       return reply({ id: request.id, ok: true, result: bytes }, [bytes.buffer as ArrayBuffer]);
     }
     case "attachment": {
@@ -222,11 +312,15 @@ async function drain() {
 function priorityOf(request: WorkerRequest): number {
   switch (request.type) {
     case "open":
+    case "layout":
       return 1000;
     case "attachment":
       return 500;
     case "extras":
       return 95;
+    case "notes-text":
+    case "notes-picture":
+      return 96;
     case "export":
       return 90;
     case "text":

@@ -157,4 +157,18 @@ export class SlideView {
     this.token++;
     this.page = 0;
   }
+
+  /**
+   * Blank the canvas now and drop any render on its way (the notes layout changed: what is
+   * painted, or about to be, may be another split of the page). The page stays; show() paints it.
+   */
+  wipe(): void {
+    this.token++;
+    const ctx = this.canvas.getContext("2d", { alpha: false });
+    if (ctx) {
+      ctx.fillStyle = "#000";
+      ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    }
+    this.frame.dataset.state = "skeleton";
+  }
 }

@@ -8,29 +8,20 @@
  * `/Root /Metadata` stream, decoded with the capped stream decoder and parsed as untrusted XML
  * (no DOCTYPE, no entities). Browser-safe: the mupdf document comes in as a parameter.
  */
+import type { PdfpcMetadata } from "./check-report.gen.ts";
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
-import { isNotesPosition, type NotesPosition } from "./notes-layout.ts";
+import { isNotesPosition } from "./notes-layout.ts";
 import { finding, type Finding } from "./sidecar/findings.ts";
 import { normalizeEndTime } from "./sidecar/pdfpc.ts";
 import { concat, decodeStream } from "./stream-decode.ts";
 import { childElements, parseXml, textOf, type XmlElement } from "./xml.ts";
 
-export interface PdfpcMetadata {
-  /** Talk length in minutes. */
-  duration?: number;
-  /** Wall-clock start "HH:MM". */
-  startTime?: string;
-  /** Wall-clock end "HH:MM". */
-  endTime?: string;
-  /** Minutes before the end when the timer warns. */
-  lastMinutes?: number;
-  /** The last slide of the talk proper (1-based); pdfpc's `enduserslide`. */
-  endUserSlide?: number;
-  /** Where pdfpc.sty says the notes half is (it guesses from pgfpages' options). */
-  notesPosition?: NotesPosition;
-  /** Notes are plain text, not markdown. */
-  disableMarkdown?: boolean;
-}
+/**
+ * The pdfpc: fields, as the check report publishes them (`pdfpcMetadata`): the type generated
+ * from schemas/check-report.schema.json, so the reader and the report cannot drift apart.
+ * Minutes for durations, "HH:MM" for times, `endUserSlide` 1-based (pdfpc's `enduserslide`).
+ */
+export type { PdfpcMetadata } from "./check-report.gen.ts";
 
 /**
  * Decoded XMP packets larger than this are not read. hyperxmp writes ~15 KB; Adobe tools with

@@ -126,6 +126,8 @@ function oneLine(text: string, max = 72): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+const LAYOUT_FROM = { xmp: "pdfpc:NotesPosition in the XMP metadata", geometry: "found from the page geometry", override: "set by the presenter" } as const;
+
 /** The human-readable summary: only slides with something to say are listed. */
 export function formatReport(report: CheckReport, label: string): string {
   const lines: string[] = [];
@@ -142,11 +144,15 @@ export function formatReport(report: CheckReport, label: string): string {
     for (const a of attachments) lines.push(...attachmentLines(a, "  "));
     lines.push(...issueLines(page.issues, "  "));
   }
-  if (report.documentAttachments.length > 0) {
+  const t = report.timer;
+  const timer = [t.durationMinutes !== undefined ? `${t.durationMinutes} min talk` : null, t.endTime ? `ends at ${t.endTime}` : null, t.lastMinutes !== undefined ? `warn ${t.lastMinutes} min before the end` : null].filter(Boolean);
+  const layout = report.notesLayout;
+  if (report.documentAttachments.length > 0 || timer.length > 0 || layout.kind !== "none") {
     lines.push("", "Whole deck");
+    // Beamer's notes on a second screen: the one line that tells an author the projector will
+    // show only the slide half (or, with no layout found, the whole page).
+    if (layout.kind !== "none") lines.push(`  layout     notes on the ${layout.position} half of every page (${LAYOUT_FROM[layout.from ?? "geometry"]}); the audience sees the other half`);
     for (const a of report.documentAttachments) lines.push(...attachmentLines(a, "  "));
-    const t = report.timer;
-    const timer = [t.durationMinutes !== undefined ? `${t.durationMinutes} min talk` : null, t.endTime ? `ends at ${t.endTime}` : null, t.lastMinutes !== undefined ? `warn ${t.lastMinutes} min before the end` : null].filter(Boolean);
     if (timer.length > 0) lines.push(`  timer      ${timer.join(", ")}`);
   }
   const notesFile = report.notesFile;

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { runCheckCommand } from "../../src/cli/check.ts";
+import { buildNotesDeck, framesWithNotes, xmpPacket } from "../fixtures/notes-layouts.ts";
 import { mediaSidecar, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 
@@ -23,6 +24,16 @@ describe("deckhand check", () => {
     expect(out).toContain(`notes      "Say **hello** to everyone" (from notes-sidecar: notes-slide-2.json)`);
     expect(out).not.toContain("Slide 1\n");
     expect(out.trimEnd().endsWith("Valid.")).toBe(true);
+  });
+
+  test("a Beamer deck with notes on a second screen: the layout and pdfpc.sty's timer are named, each slide's notes come from its notes half", async () => {
+    const deck = await buildNotesDeck({ position: "left", frames: framesWithNotes(3), xmp: xmpPacket({ Duration: "25", NotesPosition: "left" }) });
+    const file = writeBytes(deck, "beamer-left.pdf");
+    const { code, out } = await run([file.path]);
+    expect(code).toBe(0);
+    expect(out).toContain("Whole deck\n  layout     notes on the left half of every page (pdfpc:NotesPosition in the XMP metadata); the audience sees the other half");
+    expect(out).toContain("  timer      25 min talk");
+    expect(out).toMatch(/Slide 1\n  notes      ".+" \(from notes-page\)/);
   });
 
   test("warnings still exit 0", async () => {

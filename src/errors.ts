@@ -44,6 +44,7 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, title: "Internal error" },
   SERVER_UNAVAILABLE: { status: 502, title: "Server unavailable" },
   SERVER_BUSY: { status: 503, title: "Server busy" },
+  STORAGE_UNAVAILABLE: { status: 503, title: "Storage unavailable" },
   STORAGE_FULL: { status: 507, title: "Storage full" },
 } as const;
 
@@ -86,6 +87,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",
   SERVER_UNAVAILABLE: "No deckhand server answers at the configured address; start one with `deckhand serve`, or point --server at one.",
   SERVER_BUSY: "The server is busy with other large requests; wait for the time given in Retry-After and send the request again.",
+  STORAGE_UNAVAILABLE: "The database or storage bucket behind this server does not answer; wait for the time given in Retry-After and try again.",
   STORAGE_FULL: "The server's staging space is full; claim or let expire existing handoffs, or raise --max-staged-gb.",
 };
 

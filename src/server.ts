@@ -89,6 +89,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         });
       return sweeping;
     };
+    // Probe the database and the bucket every few seconds: /healthz reports them, the log
+    // says when one goes down or comes back.
+    runtime.storage.dependencies.start();
     // Start-up sweep: temp leftovers and rowless files of a crashed run go before we listen.
     await sweep();
     timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);

@@ -14,11 +14,12 @@ import type { Clock } from "./handoff/service.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
-import { errorFields, type Logger } from "./log.ts";
+import { errorFields, jsonLogger, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { usesDataDirAlone } from "./store/backends.ts";
 import { DIR_MODE } from "./store/files.ts";
 import { type DataDirLock, lockDataDir } from "./store/lock.ts";
+import { tightenDataDir } from "./store/permissions.ts";
 
 /** How often expired handoffs are swept (DESIGN §2.2). */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -48,6 +49,9 @@ export interface StartOptions {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
+  // An existing directory keeps its mode through mkdir: owner-only now, or a warning.
+  const startLogger = options.logger ?? jsonLogger();
+  tightenDataDir(config.dataDir, (event, fields) => startLogger.error(event, { dataDir: config.dataDir, ...fields }));
   const tls = readTls(config);
   // Rows in PostgreSQL and bytes in a bucket: the data dir holds only this instance's upload
   // spool, and instances on one machine may share it. Otherwise state lives here: one owner.

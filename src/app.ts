@@ -12,6 +12,7 @@ import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
 import { liveController } from "./http/live.ts";
 import { pathOf } from "./http/host.ts";
+import { crossSiteGuard } from "./http/request-guard.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
@@ -38,6 +39,9 @@ export function buildApp(deps: AppDeps) {
   const app = new Elysia({ name: "deckhand" })
     .onRequest(({ request, set }) => {
       set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
+      // Another site's page posting through a visitor's browser (DNS rebinding: the server
+      // refuses its Host before routing, src/server.ts).
+      crossSiteGuard(request, pathOf(request), deps.config);
     })
     .onError(({ request, error, code }) => {
       const requestId = requestIdOf(request);

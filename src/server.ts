@@ -12,6 +12,7 @@ import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./handoff/service.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
+import { hostGuard } from "./http/request-guard.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
 import { errorFields, jsonLogger, type Logger } from "./log.ts";
@@ -180,6 +181,8 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
         let response: Response;
         try {
           const routed = routableRequest(request);
+          // DNS rebinding: a loopback-bound server answers only for its own names.
+          hostGuard(request, config);
           const peer = srv.requestIP(request)?.address;
           if (peer) peers.set(routed, peer);
           const liveCode = liveSocketCode(routed);

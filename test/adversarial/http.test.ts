@@ -12,12 +12,14 @@ import { type BinaryServer, scratch } from "../helpers/server.ts";
 
 const space = scratch();
 let server: BinaryServer;
+/** The short names the Host tests use: a loopback-bound server answers only for names it is told (DNS rebinding guard). */
+const SHORT_HOSTS = ["x", "ab", "a.b"].flatMap((name) => ["--allow-origin", `http://${name}`]);
 let proxied: BinaryServer;
 let deck: Uint8Array;
 
 beforeAll(async () => {
   deck = await makeDeck({ pages: 2 });
-  [server, proxied] = await Promise.all([space.start({ args: ["--rate-limit", "0"] }), space.start({ args: ["--rate-limit", "0", "--trust-proxy"] })]);
+  [server, proxied] = await Promise.all([space.start({ args: ["--rate-limit", "0", ...SHORT_HOSTS] }), space.start({ args: ["--rate-limit", "0", "--trust-proxy"] })]);
 });
 afterAll(() => space.cleanup());
 

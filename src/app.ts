@@ -12,6 +12,8 @@ import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
 import { liveController } from "./http/live.ts";
 import { pathOf } from "./http/host.ts";
+import { allowedMethods } from "./http/method-not-allowed.ts";
+import { crossSiteGuard } from "./http/request-guard.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
@@ -38,12 +40,22 @@ export function buildApp(deps: AppDeps) {
   const app = new Elysia({ name: "deckhand" })
     .onRequest(({ request, set }) => {
       set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
+      // Another site's page posting through a visitor's browser (DNS rebinding: the server
+      // refuses its Host before routing, src/server.ts).
+      crossSiteGuard(request, pathOf(request), deps.config);
     })
     .onError(({ request, error, code }) => {
       const requestId = requestIdOf(request);
       let appError: AppError;
       if (isAppError(error)) appError = error;
-      else if (code === "NOT_FOUND") appError = new AppError("NOT_FOUND");
+      else if (code === "NOT_FOUND") {
+        // A known path under another method: 405 with the methods it takes.
+        const allow = built ? allowedMethods(built.routes, pathOf(request)) : [];
+        appError =
+          allow.length > 0 && !allow.includes(request.method)
+            ? new AppError("METHOD_NOT_ALLOWED", `${request.method} is not supported at this address; use ${allow.join(" or ")} (see /openapi.json).`, { headers: { allow: allow.join(", ") } })
+            : new AppError("NOT_FOUND");
+      }
       else if (code === "VALIDATION" || code === "PARSE" || code === "INVALID_COOKIE_SIGNATURE") {
         appError = new AppError("BAD_REQUEST", "A parameter or the body does not match the API; see /openapi.json.");
       } else {

@@ -38,6 +38,8 @@ export interface Config {
   maxUploads: number;
   /** A request body that sends nothing for this long is abandoned (408), in ms. */
   bodyTimeoutMs: number;
+  /** Deadline of one call to PostgreSQL or the S3 bucket (each step of an upload to it), in ms. */
+  dependencyTimeoutMs: number;
   /** Browser origins (besides loopback and --base-url) allowed to call /mcp. */
   allowedOrigins: string[];
   /** json: one object per line; pretty: a start-up banner and readable lines; auto: pretty on a terminal. */
@@ -71,6 +73,8 @@ export const DEFAULTS = {
   maxUploadsPerAddress: 4,
   maxUploads: 64,
   bodyTimeoutSeconds: 20,
+  // Long enough for one 5 MiB part to a bucket on a slow link; short enough to answer 503 within seconds.
+  dependencyTimeoutSeconds: 5,
   liveTtlHours: 12,
   maxViewers: 1000,
   livePresenterGraceMinutes: 15,
@@ -97,6 +101,7 @@ export const SERVE_OPTIONS = {
   "max-uploads": { type: "string" },
   "max-uploads-per-address": { type: "string" },
   "body-timeout": { type: "string" },
+  "dependency-timeout": { type: "string" },
   "allow-origin": { type: "string", multiple: true },
   "log-format": { type: "string" },
   "live-ttl": { type: "string" },
@@ -223,6 +228,7 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     maxUploads: Math.floor(number("--max-uploads", pick("max-uploads", "MAX_UPLOADS"), DEFAULTS.maxUploads, 1, 100_000)),
     maxUploadsPerAddress: Math.floor(number("--max-uploads-per-address", pick("max-uploads-per-address", "MAX_UPLOADS_PER_ADDRESS"), DEFAULTS.maxUploadsPerAddress, 1, 100_000)),
     bodyTimeoutMs: Math.round(number("--body-timeout", pick("body-timeout", "BODY_TIMEOUT"), DEFAULTS.bodyTimeoutSeconds, 0.1, 3600) * 1000),
+    dependencyTimeoutMs: Math.round(number("--dependency-timeout", pick("dependency-timeout", "DEPENDENCY_TIMEOUT"), DEFAULTS.dependencyTimeoutSeconds, 0.1, 600) * 1000),
     allowedOrigins: origins(Array.isArray(allowOrigin) && allowOrigin.length > 0 ? allowOrigin : env.DECKHAND_ALLOW_ORIGIN ? [env.DECKHAND_ALLOW_ORIGIN] : []),
     logFormat: logFormat(pick("log-format", "LOG_FORMAT")),
     liveTtlMs: Math.round(number("--live-ttl", pick("live-ttl", "LIVE_TTL"), DEFAULTS.liveTtlHours, 0.01, 24 * 365) * 3_600_000),

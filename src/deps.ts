@@ -15,6 +15,7 @@ import type { LiveJoinGuard } from "./live/join-guard.ts";
 import type { LiveService } from "./live/service.ts";
 import type { Gate } from "./mcp/gate.ts";
 import type { PdfReader } from "./pdf/worker/pool.ts";
+import type { DependencyMonitor } from "./store/dependencies.ts";
 import type { UploadSlots } from "./upload/slots.ts";
 
 export interface AppDeps {
@@ -37,6 +38,8 @@ export interface AppDeps {
   liveJoinGuard: LiveJoinGuard;
   /** The peer address of a request, as the server saw it (null under app.handle()). */
   peerAddress?: (request: Request) => string | null;
+  /** The database's and the bytes' store's state (/healthz); absent: in-process stores only. */
+  dependencies?: DependencyMonitor;
   /** Admission of large /mcp requests; default: `createGate(MCP_GATE_DEFAULTS)` per app. */
   mcpGate?: Gate;
 }

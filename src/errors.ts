@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   TOKEN_MISSING: { status: 401, title: "Controller token missing" },
   TOKEN_INVALID: { status: 403, title: "Controller token invalid" },
   ORIGIN_NOT_ALLOWED: { status: 403, title: "Origin not allowed" },
+  HOST_NOT_ALLOWED: { status: 403, title: "Host not allowed" },
   SESSION_NOT_FOUND: { status: 404, title: "Session not found" },
   LIVE_NOT_FOUND: { status: 404, title: "Live session not found" },
   LIVE_SECRET_MISSING: { status: 401, title: "Presenter secret missing" },
@@ -24,6 +25,8 @@ export const ERROR_CODES = {
   LIVE_FULL: { status: 503, title: "Live session full" },
   NOT_FOUND: { status: 404, title: "Not found" },
   METHOD_NOT_ALLOWED: { status: 405, title: "Method not allowed" },
+  NOT_ACCEPTABLE: { status: 406, title: "Not acceptable" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
   CHECKSUM_MISMATCH: { status: 409, title: "Checksum mismatch" },
   HANDOFF_CLAIMED: { status: 410, title: "Handoff already claimed" },
   HANDOFF_EXPIRED: { status: 410, title: "Handoff expired" },
@@ -44,6 +47,7 @@ export const ERROR_CODES = {
   INTERNAL: { status: 500, title: "Internal error" },
   SERVER_UNAVAILABLE: { status: 502, title: "Server unavailable" },
   SERVER_BUSY: { status: 503, title: "Server busy" },
+  STORAGE_UNAVAILABLE: { status: 503, title: "Storage unavailable" },
   STORAGE_FULL: { status: 507, title: "Storage full" },
 } as const;
 
@@ -57,6 +61,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   TOKEN_MISSING: "Open the full handoff link, including the part after '#'; the controller token is missing.",
   TOKEN_INVALID: "The controller token does not match this handoff; open the exact link you were given.",
   ORIGIN_NOT_ALLOWED: "Web pages at this origin may not call this endpoint; start deckhand with --allow-origin ORIGIN to allow one.",
+  HOST_NOT_ALLOWED: "This server answers only for the names it is reached by (localhost, 127.0.0.1, [::1], --base-url, --allow-origin); open it by one of those.",
   SESSION_NOT_FOUND: "No handoff has this id; check the link or upload the deck again.",
   LIVE_NOT_FOUND: "No live talk has this code; check the code with the presenter (letters and digits, no 0, O, 1, I or L).",
   LIVE_SECRET_MISSING: "Send the presenter secret you got when going live in the x-presenter-secret header.",
@@ -66,6 +71,8 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   LIVE_FULL: "This live talk has as many viewers as the server admits; try again later, or ask the presenter to raise --max-viewers.",
   NOT_FOUND: "Nothing is served at this address; see /openapi.json for the API.",
   METHOD_NOT_ALLOWED: "This method is not supported at this address; see /openapi.json.",
+  NOT_ACCEPTABLE: "This endpoint answers only in the media types its documentation names; send an Accept header that includes them (for /mcp: application/json and text/event-stream).",
+  UNSUPPORTED_MEDIA_TYPE: "The request body has a media type this endpoint does not take; send it as the documentation says (for /mcp: Content-Type: application/json).",
   CHECKSUM_MISMATCH: "The bytes the browser stored differ from the server copy; download the deck again (the link still works).",
   HANDOFF_CLAIMED: "This deck was already opened in a browser and the link no longer works; upload the deck again for a new link.",
   HANDOFF_EXPIRED: "This handoff link expired before anyone opened it; upload the deck again for a new link.",
@@ -86,6 +93,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",
   SERVER_UNAVAILABLE: "No deckhand server answers at the configured address; start one with `deckhand serve`, or point --server at one.",
   SERVER_BUSY: "The server is busy with other large requests; wait for the time given in Retry-After and send the request again.",
+  STORAGE_UNAVAILABLE: "The database or storage bucket behind this server does not answer; wait for the time given in Retry-After and try again.",
   STORAGE_FULL: "The server's staging space is full; claim or let expire existing handoffs, or raise --max-staged-gb.",
 };
 

@@ -53,6 +53,9 @@ Serve options (environment variable in brackets):
                        [DECKHAND_MAX_UPLOADS_PER_ADDRESS]
   --body-timeout S     seconds an upload may send nothing before it is dropped (20)
                        [DECKHAND_BODY_TIMEOUT]
+  --dependency-timeout S
+                       seconds a call to PostgreSQL or the bucket may take before
+                       503 STORAGE_UNAVAILABLE (5) [DECKHAND_DEPENDENCY_TIMEOUT]
   --live-ttl H         hours a live talk lasts at most (12) [DECKHAND_LIVE_TTL]
   --max-viewers N      viewers one live talk admits (1000) [DECKHAND_MAX_VIEWERS]
   --live-presenter-grace M

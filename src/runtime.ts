@@ -14,6 +14,7 @@ import { LiveService } from "./live/service.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import { PdfPool, type PdfReader } from "./pdf/worker/pool.ts";
 import { openStorage, type Storage } from "./store/backends.ts";
+import { DependencyMonitor } from "./store/dependencies.ts";
 import { UploadSlots } from "./upload/slots.ts";
 import { VERSION } from "./version.ts";
 
@@ -41,7 +42,14 @@ export function pdfPoolFor(config: Config, logger?: Logger): PdfPool {
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {
   const clock = options.clock ?? Date.now;
   const logger = options.logger ?? jsonLogger();
-  const storage = openStorage(config, logger);
+  // Each change of a dependency's state is one log line (not one per failed request).
+  const dependencies = new DependencyMonitor({
+    timeoutMs: config.dependencyTimeoutMs,
+    clock,
+    onChange: (name, status) =>
+      status.state === "up" ? logger.info("dependency_up", { dependency: name, kind: status.kind }) : logger.error("dependency_down", { dependency: name, kind: status.kind, reason: status.reason ?? "" }),
+  });
+  const storage = openStorage(config, logger, dependencies);
   const ownPool = options.pdf ? null : pdfPoolFor(config, logger);
   const pdf = options.pdf ?? (ownPool as PdfPool);
   const { sessions, blobs } = storage;
@@ -69,6 +77,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     rateLimiter: new RateLimiter(storage.rateLimits, config.rateLimit, clock),
     uploadSlots: new UploadSlots({ perAddress: config.maxUploadsPerAddress, total: config.maxUploads }),
     version: VERSION,
+    dependencies,
     live,
     liveHub,
     liveJoinGuard,
@@ -78,6 +87,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
     storage,
     warm: () => ownPool?.warm(),
     close: async () => {
+      dependencies.stop();
       liveHub.close();
       await storage.close();
       await ownPool?.close();

@@ -12,13 +12,15 @@ import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./handoff/service.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
+import { hostGuard } from "./http/request-guard.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
-import { errorFields, type Logger } from "./log.ts";
+import { errorFields, jsonLogger, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { usesDataDirAlone } from "./store/backends.ts";
 import { DIR_MODE } from "./store/files.ts";
 import { type DataDirLock, lockDataDir } from "./store/lock.ts";
+import { tightenDataDir } from "./store/permissions.ts";
 
 /** How often expired handoffs are swept (DESIGN §2.2). */
 export const SWEEP_INTERVAL_MS = 60_000;
@@ -48,6 +50,9 @@ export interface StartOptions {
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
+  // An existing directory keeps its mode through mkdir: owner-only now, or a warning.
+  const startLogger = options.logger ?? jsonLogger();
+  tightenDataDir(config.dataDir, (event, fields) => startLogger.error(event, { dataDir: config.dataDir, ...fields }));
   const tls = readTls(config);
   // Rows in PostgreSQL and bytes in a bucket: the data dir holds only this instance's upload
   // spool, and instances on one machine may share it. Otherwise state lives here: one owner.
@@ -89,6 +94,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         });
       return sweeping;
     };
+    // Probe the database and the bucket every few seconds: /healthz reports them, the log
+    // says when one goes down or comes back.
+    runtime.storage.dependencies.start();
     // Start-up sweep: temp leftovers and rowless files of a crashed run go before we listen.
     await sweep();
     timer = setInterval(() => void sweep(), SWEEP_INTERVAL_MS);
@@ -173,6 +181,8 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
         let response: Response;
         try {
           const routed = routableRequest(request);
+          // DNS rebinding: a loopback-bound server answers only for its own names.
+          hostGuard(request, config);
           const peer = srv.requestIP(request)?.address;
           if (peer) peers.set(routed, peer);
           const liveCode = liveSocketCode(routed);

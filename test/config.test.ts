@@ -27,6 +27,7 @@ describe("config", () => {
       maxUploads: 64,
       maxUploadsPerAddress: 4,
       bodyTimeoutMs: 20_000,
+      dependencyTimeoutMs: 5_000,
       allowedOrigins: [],
       logFormat: "auto",
       liveTtlMs: 12 * 3_600_000,

@@ -26,6 +26,7 @@ import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
 import { admitUpload, clientAddress } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
+import { jsonRpcFailure, withProblem } from "./mcp-errors.ts";
 import { routeDoc } from "./models.ts";
 
 /** OpenAPI operation of POST /mcp (problem statuses listed under x-problems, see http/openapi). */
@@ -133,9 +134,14 @@ async function serveMcp(request: Request, deps: AppDeps, options: { authenticate
     if ("parsedBody" in body && countToolCalls(body.parsedBody) > MAX_TOOL_CALLS_PER_REQUEST) {
       throw new AppError("BAD_REQUEST", `One request may carry at most ${MAX_TOOL_CALLS_PER_REQUEST} tool calls; send the others in requests of their own.`);
     }
+    // JSON-RPC 2.0 §6: an empty batch is one Invalid Request error (the SDK answered 202, empty).
+    if ("parsedBody" in body && Array.isArray(body.parsedBody) && body.parsedBody.length === 0) {
+      return jsonRpcFailure(400, -32600, "Invalid Request: the batch is empty; send at least one JSON-RPC message.", options.requestId);
+    }
     if (options.large) collectLargeGarbage();
     // With JSON responses the body is complete when this resolves, so closing is safe.
-    return "replay" in body ? await transport.handleRequest(body.replay) : await transport.handleRequest(request, { parsedBody: body.parsedBody });
+    const response = "replay" in body ? await transport.handleRequest(body.replay) : await transport.handleRequest(request, { parsedBody: body.parsedBody });
+    return await withProblem(response, options.requestId);
   } finally {
     await server.close();
   }

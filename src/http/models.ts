@@ -90,7 +90,26 @@ export const Ok = t.Object(
   { title: "CompleteResponse" },
 );
 
-export const Health = t.Object({ status: t.Literal("ok"), version: t.String() }, { title: "Health" });
+const DependencyStatus = t.Object(
+  {
+    kind: t.String({ description: "What serves it: sqlite, files, postgres or s3." }),
+    state: t.Union([t.Literal("up"), t.Literal("down")]),
+    since: t.String({ format: "date-time", description: "When it entered this state." }),
+    reason: t.Optional(t.String({ description: "Why it is down." })),
+  },
+  { title: "DependencyStatus" },
+);
+
+export const Health = t.Object(
+  {
+    status: t.Union([t.Literal("ok"), t.Literal("unavailable")], {
+      description: "ok: every dependency is up. unavailable (with 503): one is down; uploads and downloads answer 503 STORAGE_UNAVAILABLE until it is back.",
+    }),
+    version: t.String(),
+    dependencies: t.Record(t.String(), DependencyStatus, { description: "The database and the bytes' store, by name (database, storage)." }),
+  },
+  { title: "Health" },
+);
 
 /** An OpenAPI response object for a problem status (RFC 9457), naming the codes it can carry. */
 export function problemResponse(status: number) {

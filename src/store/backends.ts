@@ -23,6 +23,7 @@ import type { Logger } from "../log.ts";
 import type { RateLimitStore } from "../handoff/ports/rate-limit.ts";
 import type { SessionRepository } from "../handoff/ports/sessions.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
+import { DependencyMonitor, guarded } from "./dependencies.ts";
 import { openDatabase } from "./db.ts";
 import { LocalBlobStore } from "./files.ts";
 import { SqliteLiveSessionRepository } from "./live-sessions.ts";
@@ -49,6 +50,8 @@ export interface Storage {
   liveBus: LiveBus;
   /** Live session rows (issue 11), in the same database as the handoff rows. */
   liveSessions: LiveSessionRepository;
+  /** The state of the database and the bytes' store (/healthz, the serve log, the 503s). */
+  dependencies: DependencyMonitor;
   /** Resolves once the database is reachable and migrated (rejects with the reason). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -65,12 +68,18 @@ export function openDataDir(dataDir: string): Database {
   return openDatabase(join(dataDir, "deckhand.db"));
 }
 
-/** Where the bytes go: the data dir, or the bucket of `--storage`. */
-function openBlobs(config: Pick<Config, "dataDir" | "storage">): BlobStore {
-  if (config.storage === null) return new LocalBlobStore(config.dataDir);
+/** Where the bytes go: the data dir, or the bucket of `--storage` (each call under a deadline). */
+function openBlobs(config: Pick<Config, "dataDir" | "storage">, dependencies: DependencyMonitor): BlobStore {
+  if (config.storage === null) {
+    dependencies.register("storage", "files");
+    return new LocalBlobStore(config.dataDir);
+  }
   const location = parseS3Url(config.storage);
   if (!location) throw new Error(`invalid --storage ${config.storage}`);
-  return new S3BlobStore({ location, dataDir: config.dataDir });
+  const store = new S3BlobStore({ location, dataDir: config.dataDir, stepTimeoutMs: dependencies.timeoutMs });
+  dependencies.register("storage", "s3", () => store.probe());
+  // An upload to the bucket bounds each of its parts itself: a large deck may take longer.
+  return guarded<BlobStore>(store, "storage", dependencies, ["commit", "sweepTemps", "close"]);
 }
 
 /** Rows and tokens only: what `deckhand token …` needs. */
@@ -83,20 +92,34 @@ export function openTokenStore(config: Pick<Config, "dataDir" | "databaseUrl">):
   return { tokens: new SqliteTokenRepository(db), ready: async () => {}, close: async () => db.close() };
 }
 
-/** `logger` hears of background trouble (a failed WAL checkpoint). */
-export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "storage">, logger?: Logger): Storage {
+/**
+ * `logger` hears of background trouble (a failed WAL checkpoint); `dependencies` (by default
+ * one with --dependency-timeout) bounds and watches every call to PostgreSQL and the bucket.
+ */
+export function openStorage(
+  config: Pick<Config, "dataDir" | "databaseUrl" | "storage"> & Partial<Pick<Config, "dependencyTimeoutMs">>,
+  logger?: Logger,
+  dependencies = new DependencyMonitor({ timeoutMs: config.dependencyTimeoutMs ?? 5_000 }),
+): Storage {
   mkdirSync(config.dataDir, { recursive: true, mode: DIR_MODE });
-  const blobs = openBlobs(config);
+  const blobs = openBlobs(config, dependencies);
   if (config.databaseUrl) {
     const db = openPostgres(config.databaseUrl);
+    dependencies.register("database", "postgres", async () => {
+      await db.ready;
+      await db.sql`SELECT 1`;
+    });
+    const guard = <T extends object>(repo: T, unbounded: string[] = []) => guarded(repo, "database", dependencies, unbounded);
     return {
-      sessions: new PostgresSessionRepository(db),
-      tokens: new PostgresTokenRepository(db),
+      sessions: guard(new PostgresSessionRepository(db)),
+      tokens: guard(new PostgresTokenRepository(db)),
       blobs,
-      rateLimits: new PostgresRateLimitStore(db),
-      sweepLease: new PostgresSweepLease(db),
-      liveBus: new PostgresLiveBus(db),
-      liveSessions: new PostgresLiveSessionRepository(db),
+      rateLimits: guard(new PostgresRateLimitStore(db)),
+      // The lease is held for a whole sweep, whose own calls are bounded one by one.
+      sweepLease: guard(new PostgresSweepLease(db), ["runExclusive"]),
+      liveBus: guard(new PostgresLiveBus(db), ["close"]),
+      liveSessions: guard(new PostgresLiveSessionRepository(db)),
+      dependencies,
       ready: () => db.ready,
       close: async () => {
         await blobs.close?.();
@@ -105,6 +128,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
     };
   }
   const db = openDataDir(config.dataDir);
+  dependencies.register("database", "sqlite");
   // The log's checkpoints (fsyncs) run on a thread, not on the event loop that writes the rows.
   const checkpointer = new WalCheckpointer(db, (message) => logger?.error("wal_checkpoint_failed", { message })).start();
   return {
@@ -115,6 +139,7 @@ export function openStorage(config: Pick<Config, "dataDir" | "databaseUrl" | "st
     sweepLease: SOLE_INSTANCE,
     liveBus: new MemoryLiveBus(),
     liveSessions: new SqliteLiveSessionRepository(db),
+    dependencies,
     ready: async () => {},
     close: async () => {
       await blobs.close?.();

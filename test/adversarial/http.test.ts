@@ -12,12 +12,14 @@ import { type BinaryServer, scratch } from "../helpers/server.ts";
 
 const space = scratch();
 let server: BinaryServer;
+/** The short names the Host tests use: a loopback-bound server answers only for names it is told (DNS rebinding guard). */
+const SHORT_HOSTS = ["x", "ab", "a.b"].flatMap((name) => ["--allow-origin", `http://${name}`]);
 let proxied: BinaryServer;
 let deck: Uint8Array;
 
 beforeAll(async () => {
   deck = await makeDeck({ pages: 2 });
-  [server, proxied] = await Promise.all([space.start({ args: ["--rate-limit", "0"] }), space.start({ args: ["--rate-limit", "0", "--trust-proxy"] })]);
+  [server, proxied] = await Promise.all([space.start({ args: ["--rate-limit", "0", ...SHORT_HOSTS] }), space.start({ args: ["--rate-limit", "0", "--trust-proxy"] })]);
 });
 afterAll(() => space.cleanup());
 
@@ -116,6 +118,9 @@ describe("what Bun answers itself, before deckhand sees the request (README: Kno
     ["a malformed Content-Length", "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400],
     ["two Content-Length headers", "POST /api/present HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400],
     ["a garbage request line", "GARBAGE\r\n\r\n", 400],
+    // Issue 20, finding 9: Bun 1.4 answers these without calling the server's fetch or error
+    // handler (no hook exists for a request it cannot parse), so deckhand cannot add a body.
+    ["HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400],
     ["an unknown HTTP version", "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505],
   ];
   for (const [name, request, status] of cases) {

@@ -4,6 +4,7 @@ import {
   cleanedStartUrl,
   decodeFilename,
   fetchHandoffNotes,
+  handoffDownload,
   notesHint,
   parseNotesAnswer,
   parseHandoffLink,
@@ -196,5 +197,23 @@ describe("the deck's notes file at claim", () => {
     expect(parseNotesAnswer("[1,2]", { filename: null, kind: null })).toBeNull();
     expect(parseNotesAnswer("null", { filename: null, kind: null })).toBeNull();
     expect(parseNotesAnswer(JSON.stringify({ pdfpc: "not json" }), { filename: null, kind: null })).toBeNull();
+  });
+});
+
+describe("handoffDownload (issue 20, finding 7: the token never in a URL a proxy logs)", () => {
+  test("sends the controller token in x-controller-token, not in the query string", () => {
+    const first = handoffDownload("/api/sessions/abc/handoff", "s3cr3t-token", 0);
+    expect(first.url).toBe("/api/sessions/abc/handoff");
+    expect(first.url).not.toContain("s3cr3t-token");
+    expect(first.init.headers).toEqual({ "x-controller-token": "s3cr3t-token" });
+    expect(first.init).toMatchObject({ cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" });
+  });
+  test("a resumed download keeps its Range beside the token", () => {
+    expect(handoffDownload("/api/sessions/abc/handoff", "tok", 1024).init.headers).toEqual({ Range: "bytes=1024-", "x-controller-token": "tok" });
+  });
+  test("the start page downloads through it (no ?t= left in its fetch)", async () => {
+    const source = await Bun.file(new URL("../../client/src/pages/start.ts", import.meta.url)).text();
+    expect(source).toContain("handoffDownload(");
+    expect(source).not.toMatch(/\?t=\$\{/);
   });
 });

@@ -36,6 +36,35 @@ function check(command: string[], env?: Record<string, string>): string {
   return output;
 }
 
+/** Poll `file` until it mentions `needle` (proxies write their access log a moment later). */
+async function logWith(file: string, needle: string): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
+    if (text.includes(needle) || Date.now() > deadline) return text;
+    await Bun.sleep(100);
+  }
+}
+
+/**
+ * Issue 20, finding 7: download a deck the spec's way (?t=) and deckhand's client's way (the
+ * header) through the proxy; its access log names the path and never the controller token.
+ */
+async function expectTokenNotLogged(base: string, logFile: string): Promise<void> {
+  const form = new FormData();
+  form.append("file", new Blob([(await makeDeck({ pages: 1 })) as BlobPart], { type: "application/pdf" }), "secret.pdf");
+  const insecure = { tls: { rejectUnauthorized: false } };
+  const res = await fetch(`${base}/api/present`, { method: "POST", body: form, ...insecure });
+  expect(res.status).toBe(200);
+  const record = (await res.json()) as { id: string; url: string };
+  const token = new URL(record.url).hash.slice(3);
+  expect((await fetch(`${base}/api/sessions/${record.id}/handoff?t=${token}`, insecure)).status).toBe(200);
+  expect((await fetch(`${base}/api/sessions/${record.id}/handoff`, { headers: { "x-controller-token": token }, ...insecure })).status).toBe(200);
+  const log = await logWith(logFile, `/api/sessions/${record.id}/handoff`);
+  expect(log).toContain(`/api/sessions/${record.id}/handoff`);
+  expect(log).not.toContain(token);
+}
+
 function start(command: string[], env?: Record<string, string>): Subprocess {
   const proc = Bun.spawn(command, { env: { ...process.env, ...env }, stdout: "ignore", stderr: "pipe" });
   processes.push(proc);
@@ -54,7 +83,7 @@ describe("Caddy (deploy/caddy/Caddyfile)", () => {
     const port = await freePort();
     // Caddy's own CA for localhost; never touch the system trust store.
     const global = `{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n\tstorage file_system ${dir}/caddy\n}\n`;
-    const config = global + readFileSync(example, "utf8").replace(/^talks\.example\.org \{/m, `localhost:${port} {`).replace("127.0.0.1:8080", `127.0.0.1:${server.port}`);
+    const config = global + readFileSync(example, "utf8").replace(/^talks\.example\.org \{/m, `localhost:${port} {`).replace("127.0.0.1:8080", `127.0.0.1:${server.port}`).replace("/var/log/caddy/deckhand-access.log", join(dir, "access.log"));
     const file = join(dir, "Caddyfile");
     writeFileSync(file, config);
     const proc = start([caddy, "run", "--adapter", "caddyfile", "--config", file], env);
@@ -63,6 +92,7 @@ describe("Caddy (deploy/caddy/Caddyfile)", () => {
 
     const record = await handOver(base, await makeDeck({ pages: 3, padToBytes: 3 * 1024 * 1024 }));
     expect(record.url.startsWith(`${base}/start/${record.id}#t=`)).toBe(true);
+    await expectTokenNotLogged(base, join(dir, "access.log"));
   }, 60_000);
 });
 
@@ -81,7 +111,8 @@ describe("nginx (deploy/nginx/deckhand.conf)", () => {
       .replace(/^\s*listen \[::\].*$/gm, "")
       .replace("/etc/letsencrypt/live/talks.example.org/fullchain.pem", join(dir, "cert.pem"))
       .replace("/etc/letsencrypt/live/talks.example.org/privkey.pem", join(dir, "key.pem"))
-      .replace("http://127.0.0.1:8080", `http://127.0.0.1:${server.port}`);
+      .replace("http://127.0.0.1:8080", `http://127.0.0.1:${server.port}`)
+      .replaceAll("/var/log/nginx/deckhand-access.log", join(dir, "access.log"));
     writeFileSync(join(dir, "site.conf"), site);
     const main = `pid ${dir}/nginx.pid;\nerror_log stderr;\nevents {}\nhttp {\n  access_log off;\n  client_body_temp_path ${dir}/body;\n  proxy_temp_path ${dir}/proxy;\n  include ${dir}/site.conf;\n}\n`;
     writeFileSync(join(dir, "nginx.conf"), main);
@@ -95,5 +126,6 @@ describe("nginx (deploy/nginx/deckhand.conf)", () => {
     expect(record.url.startsWith(`${base}/start/${record.id}#t=`)).toBe(true);
     const redirect = await fetch(`http://127.0.0.1:${redirectPort}/`, { redirect: "manual" });
     expect(redirect.status).toBe(301);
+    await expectTokenNotLogged(base, join(dir, "access.log"));
   }, 60_000);
 });

@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { launchBrowser, storedDecks, type BrowserSession } from "../helpers/browser.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
@@ -57,7 +57,9 @@ async function visibleNotice(page: Page): Promise<string> {
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
-  server = await startBinary();
+  // The server is bound to loopback: it answers for the LAN name only when told (DNS rebinding guard).
+  const port = await freePort();
+  server = await startBinary({ port, args: ["--allow-origin", `http://${HOST}:${port}`] });
   insecureOrigin = `http://${HOST}:${server.port}`;
   const recorder = await browser();
   await recorder.page.goto(`${server.url}/check`);

@@ -5,7 +5,7 @@
  * (`s3rver` from npm). Each is stopped and its directory removed by `stop()`. A missing
  * engine is a failure that names the package to install, never a skip.
  */
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./server.ts";
@@ -38,7 +38,26 @@ export interface PostgresServer {
   port: number;
   /** A new, empty database on this server; its URL. */
   createDatabase(name: string): Promise<string>;
+  /** Send `signal` to every process of the cluster (SIGSTOP hangs it, SIGCONT resumes it). */
+  signal(signal: "SIGSTOP" | "SIGCONT"): void;
   stop(): Promise<void>;
+}
+
+/** The postmaster and its children (backends, background workers), by /proc. */
+function clusterPids(data: string): number[] {
+  const postmaster = Number(readFileSync(join(data, "postmaster.pid"), "utf8").split("\n")[0]);
+  const children = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        // Field 4 of /proc/PID/stat is the parent's pid (after the parenthesised command name).
+        return Number(readFileSync(`/proc/${name}/stat`, "utf8").split(") ")[1]?.split(" ")[1]) === postmaster;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [postmaster, ...children];
 }
 
 export interface PostgresOptions {
@@ -74,7 +93,14 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       }
       return `postgres://deckhand@127.0.0.1:${port}/${name}`;
     },
+    signal(signal) {
+      for (const pid of clusterPids(data)) process.kill(pid, signal);
+    },
     async stop() {
+      // A cluster a test left hung (SIGSTOP) must resume to stop.
+      try {
+        for (const pid of clusterPids(data)) process.kill(pid, "SIGCONT");
+      } catch {}
       run([join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], asPostgres);
       rmSync(root, { recursive: true, force: true });
     },
@@ -90,6 +116,8 @@ export interface S3Server {
   dir: string;
   /** Client options for `new S3Client(…)` in this process. */
   client: { endpoint: string; accessKeyId: string; secretAccessKey: string; region: string };
+  /** Send `signal` to the server process (SIGSTOP hangs it, SIGCONT resumes it). */
+  signal(signal: "SIGSTOP" | "SIGCONT"): void;
   stop(): Promise<void>;
 }
 
@@ -127,7 +155,11 @@ export async function startS3(bucket = "deckhand"): Promise<S3Server> {
     dir,
     client,
     env: { S3_ENDPOINT: endpoint, S3_ACCESS_KEY_ID: S3RVER_KEY, S3_SECRET_ACCESS_KEY: S3RVER_KEY, S3_REGION: "us-east-1" },
+    signal(signal) {
+      proc.kill(signal);
+    },
     async stop() {
+      proc.kill("SIGCONT");
       proc.kill("SIGKILL");
       await proc.exited;
       rmSync(dir, { recursive: true, force: true });

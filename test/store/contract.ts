@@ -15,7 +15,7 @@ import type { Storage } from "../../src/store/backends.ts";
 
 /** One instance's view of the storage: what store/backends opens, less its lifecycle. */
 // Live sessions have their own tests (test/live/); only SQLite implements them so far.
-export type Instance = Omit<Storage, "ready" | "close" | "liveSessions">;
+export type Instance = Omit<Storage, "ready" | "close" | "liveSessions" | "dependencies">;
 
 export interface Backend {
   /** A fresh, empty store, and a second instance on the same store. */

@@ -167,6 +167,17 @@ export function resumeHeaders(received: number): Record<string, string> {
 }
 
 /**
+ * The download of a staged deck: the controller token travels in `x-controller-token`, never
+ * in the URL, so no proxy's access log holds it (the server still accepts the spec's `?t=`).
+ */
+export function handoffDownload(handoffUrl: string, token: string, received: number): { url: string; init: RequestInit } {
+  return {
+    url: handoffUrl,
+    init: { headers: { ...resumeHeaders(received), "x-controller-token": token }, cache: "no-store", credentials: "omit", referrerPolicy: "no-referrer" },
+  };
+}
+
+/**
  * Whether a response to a resumed request continues the bytes we hold. A 206 must start
  * exactly where we stopped; a 200 means the server sent the whole file again.
  */

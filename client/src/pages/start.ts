@@ -18,7 +18,7 @@ import {
   notesHint,
   parseHandoffLink,
   resumeDecision,
-  resumeHeaders,
+  handoffDownload,
   screenForProblem,
   screenText,
   type HandoffLink,
@@ -106,12 +106,8 @@ async function readProblem(response: Response): Promise<Problem> {
 async function fetchDeck(): Promise<void> {
   let response: Response;
   try {
-    response = await fetch(`${apiUrl("/handoff")}?t=${encodeURIComponent(link.token!)}`, {
-      headers: resumeHeaders(download.received),
-      cache: "no-store",
-      credentials: "omit",
-      referrerPolicy: "no-referrer",
-    });
+    const request = handoffDownload(apiUrl("/handoff"), link.token!, download.received);
+    response = await fetch(request.url, request.init);
   } catch {
     throw new ScreenError(download.received > 0 ? "interrupted" : "offline");
   }

@@ -19,6 +19,7 @@ import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { S3Client } from "bun";
 import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../../handoff/ports/blobs.ts";
+import { withDeadline } from "../dependencies.ts";
 import { TempSpool } from "../temp-spool.ts";
 
 /** Multipart part size: S3's minimum (5 MiB), so an upload holds little memory. */
@@ -69,7 +70,15 @@ export interface S3BlobStoreOptions {
   commitGraceMs?: number;
   /** The wall clock the bucket's object times are compared with. */
   now?: () => number;
+  /**
+   * Deadline of each step of a transfer (a part written, a chunk read), in ms: a hung bucket
+   * fails the upload or download within it, while a large deck may take as long as it keeps moving.
+   */
+  stepTimeoutMs?: number;
 }
+
+/** Default step deadline when none is given (tests that build the store directly). */
+const STEP_TIMEOUT_MS = 30_000;
 
 export class S3BlobStore implements BlobStore {
   private readonly client: S3Client;
@@ -80,6 +89,7 @@ export class S3BlobStore implements BlobStore {
   private readonly committing = new Set<string>();
   private readonly commitGraceMs: number;
   private readonly now: () => number;
+  private readonly stepMs: number;
 
   constructor(options: S3BlobStoreOptions) {
     this.client = new S3Client({ ...options.client, bucket: options.location.bucket });
@@ -89,6 +99,16 @@ export class S3BlobStore implements BlobStore {
     this.spool = new TempSpool(join(this.spoolRoot, this.spoolName));
     this.commitGraceMs = options.commitGraceMs ?? COMMIT_GRACE_MS;
     this.now = options.now ?? Date.now;
+    this.stepMs = options.stepTimeoutMs ?? STEP_TIMEOUT_MS;
+  }
+
+  private step<T>(work: Promise<T> | T, what: string): Promise<T> {
+    return withDeadline(Promise.resolve(work), this.stepMs, `the bucket (${what})`);
+  }
+
+  /** Whether the bucket answers at all (the /healthz probe): a HEAD of a key never written. */
+  async probe(): Promise<void> {
+    await this.client.exists(`${this.prefix}.deckhand-probe`);
   }
 
   private key(id: string): string {
@@ -106,18 +126,19 @@ export class S3BlobStore implements BlobStore {
       let pending = 0;
       try {
         for await (const chunk of Bun.file(temp.path).stream()) {
-          await writer.write(chunk);
+          await this.step(writer.write(chunk), "write");
           pending += chunk.byteLength;
           // Wait for the parts in flight before reading more: the file is read no faster than
           // the bucket takes it.
           if (pending >= PART_BYTES) {
-            await writer.flush();
+            await this.step(writer.flush(), "flush");
             pending = 0;
           }
         }
-        await writer.end();
+        await this.step(writer.end(), "end");
       } catch (error) {
-        await Promise.resolve(writer.end(error as Error)).catch(() => {});
+        // Abort the multipart upload, without waiting on a bucket that may be hung.
+        await this.step(writer.end(error as Error), "abort").catch(() => {});
         throw error;
       }
     } catch (error) {
@@ -138,11 +159,13 @@ export class S3BlobStore implements BlobStore {
     // presigned URL, which a browser that cannot reach the bucket could not follow.)
     let first: Awaited<ReturnType<typeof reader.read>>;
     try {
-      first = await reader.read();
+      first = await this.step(reader.read(), "read");
     } catch (error) {
       if (isMissing(error)) return null;
+      void reader.cancel().catch(() => {});
       throw error;
     }
+    const step = this.step.bind(this);
     return {
       body: new ReadableStream<Uint8Array>({
         start(controller) {
@@ -150,7 +173,11 @@ export class S3BlobStore implements BlobStore {
           else controller.enqueue(first.value);
         },
         async pull(controller) {
-          const next = await reader.read();
+          // A bucket that hangs mid-body fails the download now, not when the socket idles out.
+          const next = await step(reader.read(), "read").catch((error: unknown) => {
+            void reader.cancel().catch(() => {});
+            throw error;
+          });
           if (next.done) controller.close();
           else controller.enqueue(next.value);
         },

@@ -25,9 +25,8 @@ import {
   type LiveServerMessageT,
   type LiveSnapshot,
   MAX_LIVE_MESSAGE_BYTES_IN,
-  inkWithinBounds,
-  MAX_LIVE_INK_NUMBERS,
-  MAX_LIVE_INK_STROKES,
+  liveStateOverBounds,
+  LiveState,
   mergeLive,
 } from "../deck/live-protocol.ts";
 import type { LiveBus, LiveSubscription } from "../handoff/ports/live.ts";
@@ -41,6 +40,7 @@ import type { LiveService } from "./service.ts";
 import { TokenBucket } from "./token-bucket.ts";
 
 const checkClient = TypeCompiler.Compile(LiveClientMessage);
+const checkState = TypeCompiler.Compile(LiveState);
 
 /** A socket that has not sent `join` within this time is closed. */
 const JOIN_TIMEOUT_MS = 10_000;
@@ -257,6 +257,9 @@ export class LiveHub {
         if (row.stateJson) {
           try {
             snapshot = JSON.parse(row.stateJson) as LiveSnapshot;
+            // A state saved before every object was closed may carry unknown properties or be
+            // over today's bounds: it is dropped (the seq stays), the presenter sends it again.
+            if (snapshot.state !== null && (!checkState.Check(snapshot.state) || liveStateOverBounds(snapshot.state) !== null)) snapshot = { seq: snapshot.seq, state: null };
           } catch {
             // A damaged snapshot only costs the resync: the presenter sends its state again.
           }
@@ -517,10 +520,10 @@ export class LiveHub {
 
   private relay(ws: Socket, room: Room, message: Extract<LiveClientMessageT, { type: "state" | "pointer" | "ink" }>): void {
     const next = mergeLive(room.snapshot, message);
-    // The snapshot is kept, saved and sent to every late joiner: its ink is bounded.
-    if (message.type !== "pointer" && !inkWithinBounds(next.state)) {
-      return this.error(ws, "TOO_LARGE", `A slide keeps at most ${MAX_LIVE_INK_STROKES} strokes of ${MAX_LIVE_INK_NUMBERS} numbers in all for viewers; clear the slide's ink to draw more.`);
-    }
+    // The snapshot is kept, saved and sent to every late joiner: bounded in strokes, numbers
+    // and bytes (per stroke, per slide, in all) before anything is taken or relayed.
+    const over = liveStateOverBounds(next.state);
+    if (over !== null) return this.error(ws, "TOO_LARGE", over);
     room.snapshot = next;
     const seq = room.snapshot.seq;
     if (message.type !== "state") {

@@ -45,7 +45,19 @@ export async function upgradeLiveSocket(request: Request, code: string, server: 
       throw new AppError("ORIGIN_NOT_ALLOWED", `Web pages at ${origin.slice(0, 200)} may not join live talks on this server; start deckhand with --allow-origin ${origin.slice(0, 200)} to allow them.`);
     }
     const { address } = await openTalk(deps, code, request);
-    if (server.upgrade(request, { data: deps.liveHub.socketData(code, address) })) return undefined;
+    // Every socket is a descriptor: past the instance's cap the upgrade is refused, so uploads,
+    // files and the database always find one.
+    if (!deps.liveHub.reserveSocket()) {
+      deps.logger.info("live_sockets_full", { code, address, sockets: deps.liveHub.socketCount });
+      throw new AppError("LIVE_SOCKETS_FULL", undefined, { headers: { "retry-after": "30" } });
+    }
+    let upgraded = false;
+    try {
+      upgraded = server.upgrade(request, { data: deps.liveHub.socketData(code, address) });
+    } finally {
+      if (!upgraded) deps.liveHub.releaseSocket();
+    }
+    if (upgraded) return undefined;
     throw new AppError("BAD_REQUEST", "The WebSocket handshake is malformed; connect with a WebSocket client.");
   } catch (error) {
     return problemResponse(isAppError(error) ? error : new AppError("INTERNAL", undefined, { cause: error }));

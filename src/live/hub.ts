@@ -38,6 +38,7 @@ import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import type { LiveService } from "./service.ts";
 import { TokenBucket } from "./token-bucket.ts";
+import { addressKey } from "../upload/slots.ts";
 
 const checkClient = TypeCompiler.Compile(LiveClientMessage);
 const checkState = TypeCompiler.Compile(LiveState);
@@ -84,6 +85,8 @@ type EnvelopeBody = Envelope extends infer E ? (E extends unknown ? Omit<E, "fro
 export interface LiveSocketData {
   code: string;
   address: string;
+  /** The address as seats are counted (an IPv6 address by its /64). */
+  addressKey: string;
   role: LiveRoleT | null;
   generation: number;
   bucket: TokenBucket;
@@ -100,6 +103,8 @@ interface Room {
   presenter: Socket | null;
   controls: Set<Socket>;
   viewers: Set<Socket>;
+  /** Viewer seats by address key: one address holds at most --max-viewers-per-address. */
+  viewersByAddress: Map<string, number>;
   graceTimer: ReturnType<typeof setTimeout> | null;
   pausedUntil: number | null;
   countsTimer: ReturnType<typeof setTimeout> | null;
@@ -117,6 +122,10 @@ export interface LiveHubDeps {
   logger: Logger;
   clock: () => number;
   maxViewers: number;
+  /** Viewer seats of one talk one address (IPv6 /64) may hold. */
+  maxViewersPerAddress: number;
+  /** Live sockets this instance holds at most (below its descriptor limit). */
+  maxSockets: number;
   graceMs: number;
   /** Counts failed joins (wrong secret) per address; see http/live-ws.ts. */
   onAuthFailure: (address: string) => void;
@@ -130,6 +139,8 @@ export class LiveHub {
   private readonly loading = new Map<string, Promise<Room>>();
   private readonly instance = randomBytes(8).toString("hex");
   private publishLocal: (topic: string, data: string) => void = () => {};
+  /** Live sockets upgraded and not yet closed (joined or not). */
+  private sockets = 0;
 
   constructor(private readonly deps: LiveHubDeps) {
     deps.service.onEnd = (code, reason, already) => this.ended(code, reason, { bus: !already });
@@ -156,9 +167,29 @@ export class LiveHub {
     return this.viewerCount(code) >= this.deps.maxViewers;
   }
 
+  /**
+   * Take one of the instance's live socket places before an upgrade; false when all are held
+   * (the upgrade is refused with a problem instead of running out of descriptors). Given back
+   * when the socket closes, or by `releaseSocket` when the upgrade did not happen.
+   */
+  reserveSocket(): boolean {
+    if (this.sockets >= this.deps.maxSockets) return false;
+    this.sockets++;
+    return true;
+  }
+
+  releaseSocket(): void {
+    this.sockets = Math.max(0, this.sockets - 1);
+  }
+
+  /** Live sockets this instance holds now. */
+  get socketCount(): number {
+    return this.sockets;
+  }
+
   /** Data for a socket about to be upgraded. */
   socketData(code: string, address: string): LiveSocketData {
-    return { code, address, role: null, generation: 0, bucket: new TokenBucket(BUDGET.joining.rate, BUDGET.joining.burst), strikes: 0, joinTimer: null };
+    return { code, address, addressKey: addressKey(address), role: null, generation: 0, bucket: new TokenBucket(BUDGET.joining.rate, BUDGET.joining.burst), strikes: 0, joinTimer: null };
   }
 
   readonly websocket: WebSocketHandler<LiveSocketData> = {
@@ -182,7 +213,10 @@ export class LiveHub {
         this.send(ws, { v: 1, type: "error", code: "INTERNAL", message: "The server could not handle that message; reconnect." });
       });
     },
-    close: (ws) => this.left(ws),
+    close: (ws) => {
+      this.releaseSocket();
+      this.left(ws);
+    },
   };
 
   private send(ws: Socket, message: LiveServerMessageT): void {
@@ -271,6 +305,7 @@ export class LiveHub {
           presenter: null,
           controls: new Set(),
           viewers: new Set(),
+          viewersByAddress: new Map(),
           graceTimer: null,
           pausedUntil: null,
           countsTimer: null,
@@ -320,6 +355,11 @@ export class LiveHub {
     if (role === "viewer" && room.viewers.size >= this.deps.maxViewers) {
       return this.refuse(ws, "FULL", "This live talk has as many viewers as the server admits; try again later.", LIVE_CLOSE.FULL);
     }
+    const perAddress = Math.min(this.deps.maxViewersPerAddress, this.deps.maxViewers);
+    if (role === "viewer" && (room.viewersByAddress.get(ws.data.addressKey) ?? 0) >= perAddress) {
+      this.deps.logger.info("live_refused", { code: room.code, role, reason: "FULL", address: ws.data.address, perAddress });
+      return this.refuse(ws, "FULL", `This network address already holds ${perAddress} of this talk's seats, as many as one address may (--max-viewers-per-address); try again later or from another network.`, LIVE_CLOSE.FULL);
+    }
     if (ws.data.joinTimer) clearTimeout(ws.data.joinTimer);
     ws.data.joinTimer = null;
     ws.data.role = role;
@@ -346,6 +386,7 @@ export class LiveHub {
     } else {
       ws.data.generation = room.row.controlGeneration;
       (role === "control" ? room.controls : room.viewers).add(ws);
+      if (role === "viewer") room.viewersByAddress.set(ws.data.addressKey, (room.viewersByAddress.get(ws.data.addressKey) ?? 0) + 1);
       ws.subscribe(topicOf(room.code));
     }
     this.send(ws, {
@@ -374,7 +415,11 @@ export class LiveHub {
     if (ws.data.joinTimer) clearTimeout(ws.data.joinTimer);
     const room = this.rooms.get(ws.data.code);
     if (!room || ws.data.role === null) return;
-    room.viewers.delete(ws);
+    if (room.viewers.delete(ws)) {
+      const seats = (room.viewersByAddress.get(ws.data.addressKey) ?? 1) - 1;
+      if (seats > 0) room.viewersByAddress.set(ws.data.addressKey, seats);
+      else room.viewersByAddress.delete(ws.data.addressKey);
+    }
     room.controls.delete(ws);
     if (room.presenter === ws) {
       room.presenter = null;
@@ -581,6 +626,7 @@ export class LiveHub {
     room.presenter = null;
     room.controls.clear();
     room.viewers.clear();
+    room.viewersByAddress.clear();
     this.unload(room);
   }
 

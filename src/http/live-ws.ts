@@ -47,15 +47,16 @@ export async function upgradeLiveSocket(request: Request, code: string, server: 
     const { address } = await openTalk(deps, code, request);
     // Every socket is a descriptor: past the instance's cap the upgrade is refused, so uploads,
     // files and the database always find one.
-    if (!deps.liveHub.reserveSocket()) {
-      deps.logger.info("live_sockets_full", { code, address, sockets: deps.liveHub.socketCount });
-      throw new AppError("LIVE_SOCKETS_FULL", undefined, { headers: { "retry-after": "30" } });
+    const place = deps.liveHub.reserveSocket(address);
+    if (place !== "ok") {
+      deps.logger.info("live_sockets_full", { code, address, sockets: deps.liveHub.socketCount, reason: place });
+      throw new AppError(place === "full" ? "LIVE_SOCKETS_FULL" : "TOO_MANY_LIVE_SOCKETS", undefined, { headers: { "retry-after": "30" } });
     }
     let upgraded = false;
     try {
       upgraded = server.upgrade(request, { data: deps.liveHub.socketData(code, address) });
     } finally {
-      if (!upgraded) deps.liveHub.releaseSocket();
+      if (!upgraded) deps.liveHub.releaseSocket(address);
     }
     if (upgraded) return undefined;
     throw new AppError("BAD_REQUEST", "The WebSocket handshake is malformed; connect with a WebSocket client.");

@@ -141,6 +141,8 @@ export class LiveHub {
   private publishLocal: (topic: string, data: string) => void = () => {};
   /** Live sockets upgraded and not yet closed (joined or not). */
   private sockets = 0;
+  /** The same, by address key: one address holds at most half the instance's places. */
+  private socketsByAddress = new Map<string, number>();
 
   constructor(private readonly deps: LiveHubDeps) {
     deps.service.onEnd = (code, reason, already) => this.ended(code, reason, { bus: !already });
@@ -172,14 +174,23 @@ export class LiveHub {
    * (the upgrade is refused with a problem instead of running out of descriptors). Given back
    * when the socket closes, or by `releaseSocket` when the upgrade did not happen.
    */
-  reserveSocket(): boolean {
-    if (this.sockets >= this.deps.maxSockets) return false;
+  reserveSocket(address: string): "ok" | "full" | "address" {
+    if (this.sockets >= this.deps.maxSockets) return "full";
+    const key = addressKey(address);
+    const held = this.socketsByAddress.get(key) ?? 0;
+    // Half the places: one address (sockets it never joins, across talks) cannot take them all.
+    if (held >= Math.max(1, Math.ceil(this.deps.maxSockets / 2))) return "address";
     this.sockets++;
-    return true;
+    this.socketsByAddress.set(key, held + 1);
+    return "ok";
   }
 
-  releaseSocket(): void {
+  releaseSocket(address: string): void {
     this.sockets = Math.max(0, this.sockets - 1);
+    const key = addressKey(address);
+    const held = (this.socketsByAddress.get(key) ?? 1) - 1;
+    if (held > 0) this.socketsByAddress.set(key, held);
+    else this.socketsByAddress.delete(key);
   }
 
   /** Live sockets this instance holds now. */
@@ -214,7 +225,7 @@ export class LiveHub {
       });
     },
     close: (ws) => {
-      this.releaseSocket();
+      this.releaseSocket(ws.data.address);
       this.left(ws);
     },
   };

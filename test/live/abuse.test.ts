@@ -68,6 +68,19 @@ describe("live messages are exactly their schema", () => {
   });
 });
 
+describe("a state saved before objects were closed", () => {
+  test("is dropped when the talk loads (unknown properties or over the bounds); its seq is kept and the presenter sends the state again", async () => {
+    const talk = await created(server.url, deck);
+    const junk = { ...sampleState(1), ink: [{ id: "j", color: "#000", width: 2, points: [], junk: "x".repeat(60_000) }] };
+    await server.running.runtime.deps.live.repo.saveState(talk.code, JSON.stringify({ seq: 7, state: junk }));
+    const viewer = await LiveClient.join(server.url, talk.code, "viewer");
+    expect(viewer.hello.seq).toBe(7);
+    expect(viewer.hello.state).toBeNull();
+    expect(helloBytes(viewer.hello)).toBeLessThan(4096);
+    viewer.client.close();
+  });
+});
+
 describe("ink is bounded by bytes", () => {
   test("a stroke whose numbers grow when re-serialised (1e5 → 100000) past 64 KiB is TOO_LARGE; the socket stays", async () => {
     const talk = await created(server.url, deck);

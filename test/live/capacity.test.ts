@@ -1,7 +1,7 @@
 /**
  * Issue 20, finding 4: one address cannot fill a talk (its share of the seats is capped, an
  * IPv6 address counted by its /64), and the instance holds live sockets only up to a cap
- * below its descriptor limit — the excess is refused with a coded problem while /healthz and
+ * below its descriptor limit, at most half of them from one address — the excess is refused with a coded problem while /healthz and
  * uploads keep working. The socket cap runs against the compiled binary under a low
  * RLIMIT_NOFILE (prlimit), the default cap read from it.
  */
@@ -108,55 +108,59 @@ describe("the instance's live sockets stay below its descriptor limit", () => {
     await s.cleanup();
   });
 
-  test("the binary under a 700-descriptor limit holds 188 live sockets; the excess gets 503 LIVE_SOCKETS_FULL with Retry-After; /healthz stays fast and an upload still works", async () => {
-    const server = await s.start({ wrap: ["prlimit", "--nofile=700:700"], args: ["--rate-limit", "0"] });
+  test("the binary under a 700-descriptor limit holds 188 live sockets, at most half from one address (429 TOO_MANY_LIVE_SOCKETS); past 188, 503 LIVE_SOCKETS_FULL with Retry-After; /healthz stays fast and an upload still works", async () => {
+    const server = await s.start({ wrap: ["prlimit", "--nofile=700:700"], args: ["--rate-limit", "0", "--trust-proxy"] });
     const talk = await created(server.url, deck);
     const wsUrl = `${server.url.replace(/^http/, "ws")}/api/live/${talk.code}/ws`;
-    const open: WebSocket[] = [];
-    let refusedSockets = 0;
     const health: number[] = [];
-    for (let i = 0; i < 230; i++) {
-      const ws = new WebSocket(wsUrl);
-      const ok = await new Promise<boolean>((resolve) => {
-        ws.onopen = () => resolve(true);
-        ws.onerror = () => resolve(false);
-      });
-      if (ok) open.push(ws);
-      else refusedSockets++;
-      if (i % 10 === 0) {
-        const t0 = performance.now();
-        expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
-        health.push(performance.now() - t0);
-      }
-    }
-    expect(open).toHaveLength(188);
-    expect(refusedSockets).toBe(42);
-    // What a refused client is told: a problem document, before any socket exists.
-    const res = await fetch(`${server.url}/api/live/${talk.code}/ws`, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
-    expect(res.status).toBe(503);
-    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(await res.json()).toMatchObject({ code: "LIVE_SOCKETS_FULL", status: 503 });
-    // Descriptors are left for everything else: health, an upload.
-    for (let i = 0; i < 20; i++) {
+    const sampleHealth = async () => {
       const t0 = performance.now();
       expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
       health.push(performance.now() - t0);
+    };
+    const connect = async (from: string): Promise<WebSocket | null> => {
+      const ws = new WebSocket(wsUrl, { headers: { "x-forwarded-for": from } } as unknown as string[]);
+      return (await new Promise<boolean>((resolve) => ((ws.onopen = () => resolve(true)), (ws.onerror = () => resolve(false))))) ? ws : null;
+    };
+    const upgradeFrom = (from: string) =>
+      fetch(wsUrl.replace(/^ws/, "http"), { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13", "x-forwarded-for": from } });
+    const open: Record<string, WebSocket[]> = { a: [], b: [] };
+    for (const [name, from] of [["a", "203.0.113.1"], ["b", "198.51.100.2"]] as const) {
+      let refused = 0;
+      for (let i = 0; i < 120; i++) {
+        const ws = await connect(from);
+        if (ws) open[name]!.push(ws);
+        else refused++;
+        if (i % 10 === 0) await sampleHealth();
+      }
+      expect({ name, open: open[name]!.length, refused }).toEqual({ name, open: 94, refused: 26 });
+      if (name !== "a") continue;
+      // What refused clients are told: problem documents, before any socket exists.
+      const own = await upgradeFrom("203.0.113.1");
+      expect(own.status).toBe(429);
+      expect(Number(own.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await own.json()).toMatchObject({ code: "TOO_MANY_LIVE_SOCKETS", status: 429 });
     }
-    health.sort((a, b) => a - b);
+    const full = await upgradeFrom("192.0.2.3");
+    expect(full.status).toBe(503);
+    expect(Number(full.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await full.json()).toMatchObject({ code: "LIVE_SOCKETS_FULL", status: 503 });
+    // Descriptors are left for everything else: health, an upload.
+    for (let i = 0; i < 20; i++) await sampleHealth();
+    health.sort((x, y) => x - y);
     expect(health[Math.floor(health.length * 0.99)]!).toBeLessThan(250);
     const form = new FormData();
     form.append("file", new Blob([deck as BlobPart], { type: "application/pdf" }), "talk.pdf");
     expect((await fetch(`${server.url}/api/present`, { method: "POST", body: form })).status).toBe(200);
-    // A closed socket gives its place back.
-    const leaving = open.pop()!;
+    // A closed socket gives its place back, to another address.
+    const leaving = open.b!.pop()!;
     const closed = new Promise((r) => (leaving.onclose = r));
     leaving.close();
     await closed;
     await new Promise((r) => setTimeout(r, 100));
-    const next = new WebSocket(wsUrl);
-    expect(await new Promise<boolean>((resolve) => ((next.onopen = () => resolve(true)), (next.onerror = () => resolve(false))))).toBe(true);
-    open.push(next);
+    const next = await connect("192.0.2.3");
+    expect(next).not.toBeNull();
     expect(server.logs()).not.toContain("EMFILE");
-    for (const ws of open) ws.close();
+    for (const ws of [...open.a!, ...open.b!, next!]) ws.close();
   }, 120_000);
 });

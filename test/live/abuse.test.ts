@@ -4,7 +4,9 @@
  * presenter), and ink is bounded by bytes, not only by counts.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { makeDeck } from "../fixtures/pdfs.ts";
+import { scratch } from "../helpers/server.ts";
 import { created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
 
 let server: LiveServer;
@@ -120,4 +122,43 @@ describe("ink is bounded by bytes", () => {
     expect(helloBytes(late.hello)).toBeLessThanOrEqual(4 * 1024 * 1024 + 4 * 64 * 1024);
     for (const c of [presenter.client, late.client]) c.close();
   });
+});
+
+describe("the issue's attack against the compiled binary", () => {
+  const s = scratch();
+  afterAll(async () => {
+    await s.cleanup();
+  });
+
+  test("2,000 ink adds with a 60 KB junk field (re-joining as the presenter after each close): /healthz p99 < 250 ms, RSS < 1 GB, a late joiner's hello stays small", async () => {
+    const bin = await s.start({ args: ["--rate-limit", "0"] });
+    const talk = await created(bin.url, deck);
+    const junk = "x".repeat(60_000);
+    const health: number[] = [];
+    let rssMax = 0;
+    const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${bin.proc.pid}/status`, "utf8"))?.[1] ?? 0) * 1024;
+    let sent = 0;
+    while (sent < 2000) {
+      const presenter = await LiveClient.join(bin.url, talk.code, "presenter", talk.presenterSecret);
+      presenter.client.send({ v: 1, type: "state", state: sampleState(1) });
+      for (let i = 0; i < 25 && sent < 2000; i++, sent++) {
+        presenter.client.send({ v: 1, type: "ink", ink: { op: "add", page: 1, stroke: { id: `j${sent}`, color: "#000", width: 2, points: [], junk } } });
+      }
+      await presenter.client.closed;
+      if (sent % 200 === 0) {
+        const t0 = performance.now();
+        expect((await fetch(`${bin.url}/healthz`)).status).toBe(200);
+        health.push(performance.now() - t0);
+        rssMax = Math.max(rssMax, rss());
+      }
+    }
+    health.sort((a, b) => a - b);
+    expect(health[Math.floor(health.length * 0.99)]!).toBeLessThan(250);
+    expect(rssMax).toBeLessThan(1024 * 1024 * 1024);
+    const late = await LiveClient.join(bin.url, talk.code, "viewer");
+    expect(late.hello.state?.ink).toEqual([]);
+    expect(helloBytes(late.hello)).toBeLessThan(4096);
+    late.client.close();
+    console.log(`junk attack: ${sent} messages, /healthz p99 ${health[Math.floor(health.length * 0.99)]!.toFixed(1)} ms, RSS max ${(rssMax / 1024 / 1024).toFixed(0)} MB`);
+  }, 120_000);
 });

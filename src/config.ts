@@ -48,6 +48,10 @@ export interface Config {
   liveTtlMs: number;
   /** Viewer sockets one live session admits. */
   maxViewers: number;
+  /** Viewer seats of one live session one address (an IPv6 /64) may hold (default: half of maxViewers). */
+  maxViewersPerAddress: number;
+  /** Live sockets this instance holds at most; 0: from its file-descriptor limit (src/live/socket-cap.ts). */
+  maxLiveSockets: number;
   /** How long a live session waits for its presenter to come back, in ms. */
   livePresenterGraceMs: number;
 }
@@ -106,6 +110,8 @@ export const SERVE_OPTIONS = {
   "log-format": { type: "string" },
   "live-ttl": { type: "string" },
   "max-viewers": { type: "string" },
+  "max-viewers-per-address": { type: "string" },
+  "max-live-sockets": { type: "string" },
   "live-presenter-grace": { type: "string" },
 } as const;
 
@@ -233,6 +239,9 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     logFormat: logFormat(pick("log-format", "LOG_FORMAT")),
     liveTtlMs: Math.round(number("--live-ttl", pick("live-ttl", "LIVE_TTL"), DEFAULTS.liveTtlHours, 0.01, 24 * 365) * 3_600_000),
     maxViewers: Math.floor(number("--max-viewers", pick("max-viewers", "MAX_VIEWERS"), DEFAULTS.maxViewers, 1, 1_000_000)),
+    // Half the seats by default: a classroom behind one NAT still gets in, one address cannot fill a talk.
+    maxViewersPerAddress: Math.floor(number("--max-viewers-per-address", pick("max-viewers-per-address", "MAX_VIEWERS_PER_ADDRESS"), Math.ceil(Math.floor(number("--max-viewers", pick("max-viewers", "MAX_VIEWERS"), DEFAULTS.maxViewers, 1, 1_000_000)) / 2), 1, 1_000_000)),
+    maxLiveSockets: Math.floor(number("--max-live-sockets", pick("max-live-sockets", "MAX_LIVE_SOCKETS"), 0, 0, 10_000_000)),
     livePresenterGraceMs: Math.round(number("--live-presenter-grace", pick("live-presenter-grace", "LIVE_PRESENTER_GRACE"), DEFAULTS.livePresenterGraceMinutes, 0.01, 24 * 60) * 60_000),
   };
 }

@@ -58,6 +58,11 @@ Serve options (environment variable in brackets):
                        503 STORAGE_UNAVAILABLE (5) [DECKHAND_DEPENDENCY_TIMEOUT]
   --live-ttl H         hours a live talk lasts at most (12) [DECKHAND_LIVE_TTL]
   --max-viewers N      viewers one live talk admits (1000) [DECKHAND_MAX_VIEWERS]
+  --max-viewers-per-address N
+                       viewers of one live talk from one address or IPv6 /64 (half of
+                       --max-viewers) [DECKHAND_MAX_VIEWERS_PER_ADDRESS]
+  --max-live-sockets N live sockets this instance holds (0: from its descriptor limit)
+                       [DECKHAND_MAX_LIVE_SOCKETS]
   --live-presenter-grace M
                        minutes a live talk waits for its presenter to come back (15)
                        [DECKHAND_LIVE_PRESENTER_GRACE]

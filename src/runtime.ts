@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
 import { RateLimiter } from "./handoff/rate-limit.ts";
 import { type Clock, HandoffService } from "./handoff/service.ts";
+import { defaultMaxLiveSockets } from "./live/socket-cap.ts";
 import { LiveHub } from "./live/hub.ts";
 import { LiveJoinGuard } from "./live/join-guard.ts";
 import { LiveService } from "./live/service.ts";
@@ -55,7 +56,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const { sessions, blobs } = storage;
   const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes, presenterGraceMs: config.livePresenterGraceMs });
   const liveJoinGuard = new LiveJoinGuard(storage.rateLimits, clock);
-  const liveHub = new LiveHub({ service: live, bus: storage.liveBus, logger, clock, maxViewers: config.maxViewers, graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
+  const liveHub = new LiveHub({ service: live, bus: storage.liveBus, logger, clock, maxViewers: config.maxViewers, maxViewersPerAddress: config.maxViewersPerAddress, maxSockets: config.maxLiveSockets || defaultMaxLiveSockets(), graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
   const deps: AppDeps = {
     config,
     clock,

@@ -32,6 +32,8 @@ describe("config", () => {
       logFormat: "auto",
       liveTtlMs: 12 * 3_600_000,
       maxViewers: 1000,
+      maxViewersPerAddress: 500,
+      maxLiveSockets: 0,
       livePresenterGraceMs: 15 * 60_000,
     });
   });

@@ -16,7 +16,7 @@
  * `pointer` or `ink` whose seq is not above the last one it applied, and takes `hello.seq`
  * as its new baseline after each (re)connection.
  */
-import { type Static, Type } from "@sinclair/typebox";
+import { type ObjectOptions, type Static, type TProperties, Type } from "@sinclair/typebox";
 
 export const LIVE_PROTOCOL_VERSION = 1 as const;
 /** Where the server serves the JSON Schema of every message (both directions). */
@@ -34,39 +34,48 @@ export function normalizeLiveCode(input: string): string | null {
   return new RegExp(LIVE_CODE_PATTERN).test(code) ? code : null;
 }
 
+/**
+ * Every object of the protocol is closed (`additionalProperties: false`): a message is exactly
+ * its schema, so nothing unknown is stored, saved or relayed (an extra property once carried
+ * 60 KB of junk per stroke into every late joiner's hello, and HTML to the presenter).
+ */
+function Obj<T extends TProperties>(properties: T, options: ObjectOptions = {}) {
+  return Type.Object(properties, { additionalProperties: false, ...options });
+}
+
 const V = Type.Literal(LIVE_PROTOCOL_VERSION);
 // Coordinates are PDF points from the page's top-left; generous bounds, finite by JSON.
 const Coord = Type.Number({ minimum: -100_000, maximum: 100_000 });
 const Page = Type.Integer({ minimum: 1, maximum: 100_000, description: "1-based PDF page" });
 const Seq = Type.Integer({ minimum: 0, description: "Server-assigned, increasing per session" });
 
-export const LivePointer = Type.Object({ x: Coord, y: Coord, r: Type.Number({ minimum: 0, maximum: 100_000 }) }, { description: "Laser dot or spotlight centre and radius" });
-export const LiveRect = Type.Object({ x: Coord, y: Coord, w: Type.Number({ minimum: 0, maximum: 100_000 }), h: Type.Number({ minimum: 0, maximum: 100_000 }) });
+export const LivePointer = Obj({ x: Coord, y: Coord, r: Type.Number({ minimum: 0, maximum: 100_000 }) }, { description: "Laser dot or spotlight centre and radius" });
+export const LiveRect = Obj({ x: Coord, y: Coord, w: Type.Number({ minimum: 0, maximum: 100_000 }), h: Type.Number({ minimum: 0, maximum: 100_000 }) });
 
 /** Strokes of one slide a talk keeps (the schema's `ink.maxItems`). */
 export const MAX_LIVE_INK_STROKES = 2_000;
 /** Numbers in all of one slide's strokes together (≈ 3 MB as JSON): what a talk keeps, saves and sends to a late joiner. */
 export const MAX_LIVE_INK_NUMBERS = 400_000;
 
-export const LiveStroke = Type.Object(
+export const LiveStroke = Obj(
   {
     id: Type.String({ minLength: 1, maxLength: 64 }),
     color: Type.String({ maxLength: 32 }),
     width: Type.Number({ minimum: 0, maximum: 1000 }),
-    points: Type.Array(Type.Number(), { maxItems: 12_000, description: "Flat [x, y, pressure, …]" }),
+    points: Type.Array(Coord, { maxItems: 12_000, description: "Flat [x, y, pressure, …]" }),
     simulated: Type.Optional(Type.Boolean()),
   },
   { description: "One ink stroke (same shape as the audience window's)" },
 );
 
-export const LiveOverlays = Type.Object({
+export const LiveOverlays = Obj({
   pointer: Type.Union([LivePointer, Type.Null()]),
   live: Type.Union([LiveStroke, Type.Null()], { description: "The stroke being drawn now" }),
   zoom: Type.Union([LiveRect, Type.Null()], { description: "Part of the page shown; null = whole page" }),
   inkHidden: Type.Boolean(),
 });
 
-export const LiveMediaPlayback = Type.Object({
+export const LiveMediaPlayback = Obj({
   playing: Type.Boolean(),
   time: Type.Number({ minimum: 0, description: "Seconds, when read…" }),
   at: Type.Number({ description: "…at this wall-clock time (epoch ms)" }),
@@ -77,7 +86,7 @@ export const LiveMediaPlayback = Type.Object({
 const LiveNotesPosition = Type.Union([Type.Literal("none"), Type.Literal("right"), Type.Literal("left"), Type.Literal("bottom"), Type.Literal("top")]);
 
 /** What every viewer shows: the presenter's AudienceState plus the slide label. */
-export const LiveState = Type.Object({
+export const LiveState = Obj({
   page: Page,
   label: Type.Optional(Type.String({ maxLength: 64, description: "The page's label, e.g. \"3\" for the third overlay of slide 3" })),
   blank: Type.Union([Type.Literal("none"), Type.Literal("black"), Type.Literal("white")]),
@@ -87,7 +96,7 @@ export const LiveState = Type.Object({
   media: Type.Record(Type.String({ maxLength: 128 }), LiveMediaPlayback, { description: "Playback by media id" }),
   frozen: Type.Boolean(),
   timer: Type.Optional(
-    Type.Object(
+    Obj(
       {
         status: Type.Union([Type.Literal("idle"), Type.Literal("running"), Type.Literal("paused")]),
         startedAt: Type.Union([Type.Number(), Type.Null()], { description: "Epoch ms when the running stretch began" }),
@@ -105,16 +114,16 @@ export const LiveState = Type.Object({
 });
 
 export const LiveRole = Type.Union([Type.Literal("presenter"), Type.Literal("control"), Type.Literal("viewer")]);
-export const LiveCounts = Type.Object({
+export const LiveCounts = Obj({
   viewers: Type.Integer({ minimum: 0 }),
   controls: Type.Integer({ minimum: 0 }),
   presenter: Type.Boolean({ description: "A presenter socket is connected" }),
 });
 
 export const LiveInkOp = Type.Union([
-  Type.Object({ op: Type.Literal("add"), page: Page, stroke: LiveStroke }),
-  Type.Object({ op: Type.Literal("remove"), page: Page, strokeId: Type.String({ maxLength: 64 }) }),
-  Type.Object({ op: Type.Literal("clear"), page: Page }),
+  Obj({ op: Type.Literal("add"), page: Page, stroke: LiveStroke }),
+  Obj({ op: Type.Literal("remove"), page: Page, strokeId: Type.String({ maxLength: 64 }) }),
+  Obj({ op: Type.Literal("clear"), page: Page }),
 ]);
 
 export const LiveCommandAction = Type.Union([
@@ -144,7 +153,7 @@ export const LiveErrorCode = Type.Union([
 
 // ---- client → server ------------------------------------------------------------------------
 
-export const JoinMessage = Type.Object(
+export const JoinMessage = Obj(
   {
     v: V,
     type: Type.Literal("join"),
@@ -153,17 +162,17 @@ export const JoinMessage = Type.Object(
   },
   { description: "First message of every socket. Never put a secret in the URL." },
 );
-export const PresenterStateMessage = Type.Object({ v: V, type: Type.Literal("state"), state: LiveState }, { description: "Presenter → server: the full audience state" });
-export const PresenterPointerMessage = Type.Object(
+export const PresenterStateMessage = Obj({ v: V, type: Type.Literal("state"), state: LiveState }, { description: "Presenter → server: the full audience state" });
+export const PresenterPointerMessage = Obj(
   { v: V, type: Type.Literal("pointer"), pointer: Type.Union([LivePointer, Type.Null()]), live: Type.Optional(Type.Union([LiveStroke, Type.Null()])) },
   { description: "Presenter → server: only the pointer (and the stroke being drawn) moved" },
 );
-export const PresenterInkMessage = Type.Object({ v: V, type: Type.Literal("ink"), ink: LiveInkOp }, { description: "Presenter → server: one committed-ink change" });
-export const PresenterSettingsMessage = Type.Object(
+export const PresenterInkMessage = Obj({ v: V, type: Type.Literal("ink"), ink: LiveInkOp }, { description: "Presenter → server: one committed-ink change" });
+export const PresenterSettingsMessage = Obj(
   { v: V, type: Type.Literal("settings"), allowDownload: Type.Boolean() },
   { description: "Presenter → server: whether viewers may save the PDF" },
 );
-export const ControlCommandMessage = Type.Object(
+export const ControlCommandMessage = Obj(
   {
     v: V,
     type: Type.Literal("command"),
@@ -173,13 +182,13 @@ export const ControlCommandMessage = Type.Object(
   },
   { description: "Control → server → presenter: navigation only. `goto` needs `page`; `blank` takes `blank` (absent = toggle black)." },
 );
-export const PingMessage = Type.Object({ v: V, type: Type.Literal("ping"), t: Type.Optional(Type.Number()) });
+export const PingMessage = Obj({ v: V, type: Type.Literal("ping"), t: Type.Optional(Type.Number()) });
 
 export const LiveClientMessage = Type.Union([JoinMessage, PresenterStateMessage, PresenterPointerMessage, PresenterInkMessage, PresenterSettingsMessage, ControlCommandMessage, PingMessage]);
 
 // ---- server → client ------------------------------------------------------------------------
 
-export const LiveSessionInfo = Type.Object({
+export const LiveSessionInfo = Obj({
   code: Type.String({ pattern: LIVE_CODE_PATTERN }),
   sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
   bytes: Type.Integer({ minimum: 0 }),
@@ -189,7 +198,7 @@ export const LiveSessionInfo = Type.Object({
   expiresAt: Type.String({ description: "ISO-8601 UTC" }),
 });
 
-export const HelloMessage = Type.Object(
+export const HelloMessage = Obj(
   {
     v: V,
     type: Type.Literal("hello"),
@@ -203,24 +212,24 @@ export const HelloMessage = Type.Object(
   },
   { description: "Answer to `join`: everything a late joiner or a reconnecting client needs" },
 );
-export const StateMessage = Type.Object({ v: V, type: Type.Literal("state"), seq: Seq, state: LiveState });
-export const PointerMessage = Type.Object({ v: V, type: Type.Literal("pointer"), seq: Seq, pointer: Type.Union([LivePointer, Type.Null()]), live: Type.Optional(Type.Union([LiveStroke, Type.Null()])) });
-export const InkMessage = Type.Object({ v: V, type: Type.Literal("ink"), seq: Seq, ink: LiveInkOp });
-export const CountsMessage = Type.Object({ v: V, type: Type.Literal("counts"), counts: LiveCounts });
-export const SettingsMessage = Type.Object({ v: V, type: Type.Literal("settings"), allowDownload: Type.Boolean() });
-export const RelayedCommandMessage = Type.Object(
+export const StateMessage = Obj({ v: V, type: Type.Literal("state"), seq: Seq, state: LiveState });
+export const PointerMessage = Obj({ v: V, type: Type.Literal("pointer"), seq: Seq, pointer: Type.Union([LivePointer, Type.Null()]), live: Type.Optional(Type.Union([LiveStroke, Type.Null()])) });
+export const InkMessage = Obj({ v: V, type: Type.Literal("ink"), seq: Seq, ink: LiveInkOp });
+export const CountsMessage = Obj({ v: V, type: Type.Literal("counts"), counts: LiveCounts });
+export const SettingsMessage = Obj({ v: V, type: Type.Literal("settings"), allowDownload: Type.Boolean() });
+export const RelayedCommandMessage = Obj(
   { v: V, type: Type.Literal("command"), action: LiveCommandAction, page: Type.Optional(Page), blank: Type.Optional(Type.Union([Type.Literal("none"), Type.Literal("black"), Type.Literal("white")])) },
   { description: "Server → presenter: a remote asked for this; the presenter applies it and sends the resulting `state`" },
 );
-export const PausedMessage = Type.Object({ v: V, type: Type.Literal("paused"), until: Type.String({ description: "ISO-8601: the session ends then unless the presenter returns" }) });
-export const ResumedMessage = Type.Object({ v: V, type: Type.Literal("resumed") });
-export const EndedMessage = Type.Object({
+export const PausedMessage = Obj({ v: V, type: Type.Literal("paused"), until: Type.String({ description: "ISO-8601: the session ends then unless the presenter returns" }) });
+export const ResumedMessage = Obj({ v: V, type: Type.Literal("resumed") });
+export const EndedMessage = Obj({
   v: V,
   type: Type.Literal("ended"),
   reason: Type.Union([Type.Literal("ended"), Type.Literal("expired"), Type.Literal("presenter-gone"), Type.Literal("quota")]),
 });
-export const ErrorMessage = Type.Object({ v: V, type: Type.Literal("error"), code: LiveErrorCode, message: Type.String() });
-export const PongMessage = Type.Object({ v: V, type: Type.Literal("pong"), t: Type.Optional(Type.Number()), serverTime: Type.Number() });
+export const ErrorMessage = Obj({ v: V, type: Type.Literal("error"), code: LiveErrorCode, message: Type.String() });
+export const PongMessage = Obj({ v: V, type: Type.Literal("pong"), t: Type.Optional(Type.Number()), serverTime: Type.Number() });
 
 export const LiveServerMessage = Type.Union([HelloMessage, StateMessage, PointerMessage, InkMessage, CountsMessage, SettingsMessage, RelayedCommandMessage, PausedMessage, ResumedMessage, EndedMessage, ErrorMessage, PongMessage]);
 
@@ -262,13 +271,55 @@ export interface LiveSnapshot {
   state: LiveStateT | null;
 }
 
-/** Whether a state's ink is within what a talk keeps: checked by the server before it takes a state or a stroke. */
-export function inkWithinBounds(state: LiveStateT | null): boolean {
-  if (!state) return true;
-  if (state.ink.length > MAX_LIVE_INK_STROKES) return false;
+/**
+ * Bytes (UTF-8 JSON, as the server stores and sends it) of one stroke: a stroke travels in one
+ * message, so none may be larger than a message; re-serialised numbers can be longer than
+ * they came in (`1e5` → `100000`), so the stroke is measured, not the message.
+ */
+export const MAX_LIVE_STROKE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN;
+/** Bytes of one slide's strokes together: 400,000 numbers at the client's tenth-of-a-point (`-1234.5,`) ≈ 3 MB, plus ids and colours. */
+export const MAX_LIVE_INK_BYTES = 4 * 1024 * 1024;
+/** Bytes of a talk's whole saved state (what `hello` carries): the slide's ink plus everything else one state message and the stroke being drawn can add. */
+export const MAX_LIVE_STATE_BYTES = MAX_LIVE_INK_BYTES + 4 * MAX_LIVE_MESSAGE_BYTES_IN;
+
+const utf8 = new TextEncoder();
+/** Measured once per stroke object (the snapshot keeps the same objects from message to message). */
+const strokeSizes = new WeakMap<object, number>();
+
+export function strokeBytes(stroke: Static<typeof LiveStroke>): number {
+  let size = strokeSizes.get(stroke);
+  if (size === undefined) {
+    size = utf8.encode(JSON.stringify(stroke)).byteLength;
+    strokeSizes.set(stroke, size);
+  }
+  return size;
+}
+
+/** Why a state is over what a talk keeps (for the TOO_LARGE message), or null when within every bound. */
+export function liveStateOverBounds(state: LiveStateT | null): string | null {
+  if (!state) return null;
+  if (state.ink.length > MAX_LIVE_INK_STROKES) return `A slide keeps at most ${MAX_LIVE_INK_STROKES} strokes for viewers; clear the slide's ink to draw more.`;
   let numbers = 0;
-  for (const stroke of state.ink) numbers += stroke.points.length;
-  return numbers <= MAX_LIVE_INK_NUMBERS;
+  let inkBytes = 0;
+  for (const stroke of state.ink) {
+    numbers += stroke.points.length;
+    const size = strokeBytes(stroke);
+    if (size > MAX_LIVE_STROKE_BYTES) return `A stroke is at most ${MAX_LIVE_STROKE_BYTES} bytes as JSON; draw it in shorter strokes.`;
+    inkBytes += size;
+  }
+  if (numbers > MAX_LIVE_INK_NUMBERS || inkBytes > MAX_LIVE_INK_BYTES) {
+    return `A slide keeps at most ${MAX_LIVE_INK_NUMBERS} numbers (${MAX_LIVE_INK_BYTES} bytes) of ink for viewers; clear the slide's ink to draw more.`;
+  }
+  const live = state.overlays.live;
+  if (live && strokeBytes(live) > MAX_LIVE_STROKE_BYTES) return `A stroke is at most ${MAX_LIVE_STROKE_BYTES} bytes as JSON; draw it in shorter strokes.`;
+  const rest = utf8.encode(JSON.stringify({ ...state, ink: [] })).byteLength;
+  if (rest + inkBytes > MAX_LIVE_STATE_BYTES) return `A talk's state is at most ${MAX_LIVE_STATE_BYTES} bytes; clear the slide's ink or send less.`;
+  return null;
+}
+
+/** Whether a state is within what a talk keeps: checked by the server before it takes a state, a pointer or a stroke. */
+export function inkWithinBounds(state: LiveStateT | null): boolean {
+  return liveStateOverBounds(state) === null;
 }
 
 /**

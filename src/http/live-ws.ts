@@ -45,7 +45,20 @@ export async function upgradeLiveSocket(request: Request, code: string, server: 
       throw new AppError("ORIGIN_NOT_ALLOWED", `Web pages at ${origin.slice(0, 200)} may not join live talks on this server; start deckhand with --allow-origin ${origin.slice(0, 200)} to allow them.`);
     }
     const { address } = await openTalk(deps, code, request);
-    if (server.upgrade(request, { data: deps.liveHub.socketData(code, address) })) return undefined;
+    // Every socket is a descriptor: past the instance's cap the upgrade is refused, so uploads,
+    // files and the database always find one.
+    const place = deps.liveHub.reserveSocket(address);
+    if (place !== "ok") {
+      deps.logger.info("live_sockets_full", { code, address, sockets: deps.liveHub.socketCount, reason: place });
+      throw new AppError(place === "full" ? "LIVE_SOCKETS_FULL" : "TOO_MANY_LIVE_SOCKETS", undefined, { headers: { "retry-after": "30" } });
+    }
+    let upgraded = false;
+    try {
+      upgraded = server.upgrade(request, { data: deps.liveHub.socketData(code, address) });
+    } finally {
+      if (!upgraded) deps.liveHub.releaseSocket(address);
+    }
+    if (upgraded) return undefined;
     throw new AppError("BAD_REQUEST", "The WebSocket handshake is malformed; connect with a WebSocket client.");
   } catch (error) {
     return problemResponse(isAppError(error) ? error : new AppError("INTERNAL", undefined, { cause: error }));

@@ -25,9 +25,8 @@ import {
   type LiveServerMessageT,
   type LiveSnapshot,
   MAX_LIVE_MESSAGE_BYTES_IN,
-  inkWithinBounds,
-  MAX_LIVE_INK_NUMBERS,
-  MAX_LIVE_INK_STROKES,
+  liveStateOverBounds,
+  LiveState,
   mergeLive,
 } from "../deck/live-protocol.ts";
 import type { LiveBus, LiveSubscription } from "../handoff/ports/live.ts";
@@ -39,8 +38,10 @@ import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import type { LiveService } from "./service.ts";
 import { TokenBucket } from "./token-bucket.ts";
+import { addressKey } from "../upload/slots.ts";
 
 const checkClient = TypeCompiler.Compile(LiveClientMessage);
+const checkState = TypeCompiler.Compile(LiveState);
 
 /** A socket that has not sent `join` within this time is closed. */
 const JOIN_TIMEOUT_MS = 10_000;
@@ -84,6 +85,8 @@ type EnvelopeBody = Envelope extends infer E ? (E extends unknown ? Omit<E, "fro
 export interface LiveSocketData {
   code: string;
   address: string;
+  /** The address as seats are counted (an IPv6 address by its /64). */
+  addressKey: string;
   role: LiveRoleT | null;
   generation: number;
   bucket: TokenBucket;
@@ -100,6 +103,8 @@ interface Room {
   presenter: Socket | null;
   controls: Set<Socket>;
   viewers: Set<Socket>;
+  /** Viewer seats by address key: one address holds at most --max-viewers-per-address. */
+  viewersByAddress: Map<string, number>;
   graceTimer: ReturnType<typeof setTimeout> | null;
   pausedUntil: number | null;
   countsTimer: ReturnType<typeof setTimeout> | null;
@@ -117,6 +122,10 @@ export interface LiveHubDeps {
   logger: Logger;
   clock: () => number;
   maxViewers: number;
+  /** Viewer seats of one talk one address (IPv6 /64) may hold. */
+  maxViewersPerAddress: number;
+  /** Live sockets this instance holds at most (below its descriptor limit). */
+  maxSockets: number;
   graceMs: number;
   /** Counts failed joins (wrong secret) per address; see http/live-ws.ts. */
   onAuthFailure: (address: string) => void;
@@ -130,6 +139,10 @@ export class LiveHub {
   private readonly loading = new Map<string, Promise<Room>>();
   private readonly instance = randomBytes(8).toString("hex");
   private publishLocal: (topic: string, data: string) => void = () => {};
+  /** Live sockets upgraded and not yet closed (joined or not). */
+  private sockets = 0;
+  /** The same, by address key: one address holds at most half the instance's places. */
+  private socketsByAddress = new Map<string, number>();
 
   constructor(private readonly deps: LiveHubDeps) {
     deps.service.onEnd = (code, reason, already) => this.ended(code, reason, { bus: !already });
@@ -156,9 +169,38 @@ export class LiveHub {
     return this.viewerCount(code) >= this.deps.maxViewers;
   }
 
+  /**
+   * Take one of the instance's live socket places before an upgrade; false when all are held
+   * (the upgrade is refused with a problem instead of running out of descriptors). Given back
+   * when the socket closes, or by `releaseSocket` when the upgrade did not happen.
+   */
+  reserveSocket(address: string): "ok" | "full" | "address" {
+    if (this.sockets >= this.deps.maxSockets) return "full";
+    const key = addressKey(address);
+    const held = this.socketsByAddress.get(key) ?? 0;
+    // Half the places: one address (sockets it never joins, across talks) cannot take them all.
+    if (held >= Math.max(1, Math.ceil(this.deps.maxSockets / 2))) return "address";
+    this.sockets++;
+    this.socketsByAddress.set(key, held + 1);
+    return "ok";
+  }
+
+  releaseSocket(address: string): void {
+    this.sockets = Math.max(0, this.sockets - 1);
+    const key = addressKey(address);
+    const held = (this.socketsByAddress.get(key) ?? 1) - 1;
+    if (held > 0) this.socketsByAddress.set(key, held);
+    else this.socketsByAddress.delete(key);
+  }
+
+  /** Live sockets this instance holds now. */
+  get socketCount(): number {
+    return this.sockets;
+  }
+
   /** Data for a socket about to be upgraded. */
   socketData(code: string, address: string): LiveSocketData {
-    return { code, address, role: null, generation: 0, bucket: new TokenBucket(BUDGET.joining.rate, BUDGET.joining.burst), strikes: 0, joinTimer: null };
+    return { code, address, addressKey: addressKey(address), role: null, generation: 0, bucket: new TokenBucket(BUDGET.joining.rate, BUDGET.joining.burst), strikes: 0, joinTimer: null };
   }
 
   readonly websocket: WebSocketHandler<LiveSocketData> = {
@@ -182,7 +224,10 @@ export class LiveHub {
         this.send(ws, { v: 1, type: "error", code: "INTERNAL", message: "The server could not handle that message; reconnect." });
       });
     },
-    close: (ws) => this.left(ws),
+    close: (ws) => {
+      this.releaseSocket(ws.data.address);
+      this.left(ws);
+    },
   };
 
   private send(ws: Socket, message: LiveServerMessageT): void {
@@ -257,6 +302,9 @@ export class LiveHub {
         if (row.stateJson) {
           try {
             snapshot = JSON.parse(row.stateJson) as LiveSnapshot;
+            // A state saved before every object was closed may carry unknown properties or be
+            // over today's bounds: it is dropped (the seq stays), the presenter sends it again.
+            if (snapshot.state !== null && (!checkState.Check(snapshot.state) || liveStateOverBounds(snapshot.state) !== null)) snapshot = { seq: snapshot.seq, state: null };
           } catch {
             // A damaged snapshot only costs the resync: the presenter sends its state again.
           }
@@ -268,6 +316,7 @@ export class LiveHub {
           presenter: null,
           controls: new Set(),
           viewers: new Set(),
+          viewersByAddress: new Map(),
           graceTimer: null,
           pausedUntil: null,
           countsTimer: null,
@@ -317,6 +366,11 @@ export class LiveHub {
     if (role === "viewer" && room.viewers.size >= this.deps.maxViewers) {
       return this.refuse(ws, "FULL", "This live talk has as many viewers as the server admits; try again later.", LIVE_CLOSE.FULL);
     }
+    const perAddress = Math.min(this.deps.maxViewersPerAddress, this.deps.maxViewers);
+    if (role === "viewer" && (room.viewersByAddress.get(ws.data.addressKey) ?? 0) >= perAddress) {
+      this.deps.logger.info("live_refused", { code: room.code, role, reason: "FULL", address: ws.data.address, perAddress });
+      return this.refuse(ws, "FULL", `This network address already holds ${perAddress} of this talk's seats, as many as one address may (--max-viewers-per-address); try again later or from another network.`, LIVE_CLOSE.FULL);
+    }
     if (ws.data.joinTimer) clearTimeout(ws.data.joinTimer);
     ws.data.joinTimer = null;
     ws.data.role = role;
@@ -343,6 +397,7 @@ export class LiveHub {
     } else {
       ws.data.generation = room.row.controlGeneration;
       (role === "control" ? room.controls : room.viewers).add(ws);
+      if (role === "viewer") room.viewersByAddress.set(ws.data.addressKey, (room.viewersByAddress.get(ws.data.addressKey) ?? 0) + 1);
       ws.subscribe(topicOf(room.code));
     }
     this.send(ws, {
@@ -371,7 +426,11 @@ export class LiveHub {
     if (ws.data.joinTimer) clearTimeout(ws.data.joinTimer);
     const room = this.rooms.get(ws.data.code);
     if (!room || ws.data.role === null) return;
-    room.viewers.delete(ws);
+    if (room.viewers.delete(ws)) {
+      const seats = (room.viewersByAddress.get(ws.data.addressKey) ?? 1) - 1;
+      if (seats > 0) room.viewersByAddress.set(ws.data.addressKey, seats);
+      else room.viewersByAddress.delete(ws.data.addressKey);
+    }
     room.controls.delete(ws);
     if (room.presenter === ws) {
       room.presenter = null;
@@ -517,10 +576,10 @@ export class LiveHub {
 
   private relay(ws: Socket, room: Room, message: Extract<LiveClientMessageT, { type: "state" | "pointer" | "ink" }>): void {
     const next = mergeLive(room.snapshot, message);
-    // The snapshot is kept, saved and sent to every late joiner: its ink is bounded.
-    if (message.type !== "pointer" && !inkWithinBounds(next.state)) {
-      return this.error(ws, "TOO_LARGE", `A slide keeps at most ${MAX_LIVE_INK_STROKES} strokes of ${MAX_LIVE_INK_NUMBERS} numbers in all for viewers; clear the slide's ink to draw more.`);
-    }
+    // The snapshot is kept, saved and sent to every late joiner: bounded in strokes, numbers
+    // and bytes (per stroke, per slide, in all) before anything is taken or relayed.
+    const over = liveStateOverBounds(next.state);
+    if (over !== null) return this.error(ws, "TOO_LARGE", over);
     room.snapshot = next;
     const seq = room.snapshot.seq;
     if (message.type !== "state") {
@@ -578,6 +637,7 @@ export class LiveHub {
     room.presenter = null;
     room.controls.clear();
     room.viewers.clear();
+    room.viewersByAddress.clear();
     this.unload(room);
   }
 

@@ -146,9 +146,9 @@ describe("remote commands", () => {
 });
 
 describe("a state fitted to the protocol's bounds", () => {
-  test("a state within them is sent as it is (the same object)", () => {
+  test("a state within them is sent as it is (same content, rebuilt with exactly the protocol's fields)", () => {
     const s = state(2, { label: "2", ink: [stroke] });
-    expect(fitLiveState(s)).toBe(s);
+    expect(fitLiveState(s)).toEqual(s);
   });
 
   test("a long stroke keeps its ends and fits in 12,000 numbers; a long label is cut; too many strokes keep the newest", () => {
@@ -176,5 +176,23 @@ describe("a state fitted to the protocol's bounds", () => {
     const playback = { playing: true, time: 1, at: 2 };
     const s = fitLiveState(state(1, { media: { ok: playback, ["m".repeat(200)]: playback } }));
     expect(Object.keys(s.media)).toEqual(["ok"]);
+  });
+});
+
+describe("fitLiveState sends exactly the protocol's fields", () => {
+  test("a state whose objects carry extra local properties leaves with none of them (the server refuses unknown properties)", async () => {
+    const { fitLiveState: fit } = await import("../../client/src/live/fit-state.ts");
+    const { TypeCompiler } = await import("@sinclair/typebox/compiler");
+    const { LiveState } = await import("../../src/deck/live-protocol.ts");
+    const stroke = { id: "a", color: "#000", width: 2, points: [1, 2, 0.5], cache: { path: "M0 0" } };
+    const state = {
+      page: 2, label: "2", blank: "none", mode: "pen", frozen: false, local: true,
+      overlays: { pointer: { x: 1, y: 2, r: 3, seenAt: 5 }, live: stroke, zoom: { x: 0, y: 0, w: 1, h: 1, scale: 2 }, inkHidden: false, extra: 1 },
+      ink: [stroke], media: { m: { playing: true, time: 1, at: 2, element: "video" } },
+      timer: { status: "running", startedAt: 1, accumulatedMs: 0, laps: [] },
+    };
+    const out = fit(state as never);
+    expect(TypeCompiler.Compile(LiveState).Check(out)).toBe(true);
+    expect(JSON.stringify(out)).not.toMatch(/cache|seenAt|scale|extra|element|laps|local/);
   });
 });

@@ -376,7 +376,8 @@ describe("live presenting", () => {
     await server.kill9();
     for (const v of allViewers()) await v.waitFor("the viewer noticed", () => document.body.dataset.socket !== "open", [], 20_000);
     // The restart also caps viewers at the three connected, to show the "full" screen below.
-    server = await startBinary({ ...serverOptions, args: ["--max-viewers", "3"] });
+    // Every browser here is 127.0.0.1: one address may hold all three seats (by default half).
+    server = await startBinary({ ...serverOptions, args: ["--max-viewers", "3", "--max-viewers-per-address", "3"] });
     await presenter.waitFor("the presenter reconnected", () => document.body.dataset.live === "open", [], 30_000);
     for (const page of [viewerA, viewerB, viewerC, remote]) await page.waitFor("reconnected", () => document.body.dataset.socket === "open", [], 30_000);
     for (const v of viewers()) await viewerAt(v, 4);

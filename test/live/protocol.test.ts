@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import Ajv2020 from "ajv/dist/2020.js";
-import { inkWithinBounds, LIVE_CODE_ALPHABET, LiveClientMessage, LiveServerMessage, type LiveSnapshot, MAX_LIVE_INK_NUMBERS, MAX_LIVE_INK_STROKES, mergeLive, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
+import { inkWithinBounds, liveStateOverBounds, MAX_LIVE_INK_BYTES, LIVE_CODE_ALPHABET, LiveClientMessage, LiveServerMessage, type LiveSnapshot, MAX_LIVE_INK_NUMBERS, MAX_LIVE_INK_STROKES, mergeLive, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
 import { newLiveCode } from "../../src/live/service.ts";
 import { SCHEMAS } from "../../src/schemas.ts";
 import { sampleState } from "./helpers.ts";
@@ -146,7 +146,42 @@ describe("inkWithinBounds", () => {
     expect(inkWithinBounds(null)).toBe(true);
     expect(inkWithinBounds(withInk(Array.from({ length: MAX_LIVE_INK_STROKES }, (_, i) => stroke(i, 3))))).toBe(true);
     expect(inkWithinBounds(withInk(Array.from({ length: MAX_LIVE_INK_STROKES + 1 }, (_, i) => stroke(i, 3))))).toBe(false);
-    expect(inkWithinBounds(withInk([stroke(1, MAX_LIVE_INK_NUMBERS / 2), stroke(2, MAX_LIVE_INK_NUMBERS / 2)]))).toBe(true);
-    expect(inkWithinBounds(withInk([stroke(1, MAX_LIVE_INK_NUMBERS / 2), stroke(2, MAX_LIVE_INK_NUMBERS / 2 + 3)]))).toBe(false);
+    // 40 strokes of 10,000 numbers: exactly the count bound; one number more is over.
+    const full = Array.from({ length: 40 }, (_, i) => stroke(i, 10_000));
+    expect(inkWithinBounds(withInk(full))).toBe(true);
+    expect(inkWithinBounds(withInk([...full, stroke(99, 1)]))).toBe(false);
+  });
+
+  test("counts bytes too: per stroke (as re-serialised), per slide, and the whole state", () => {
+    const long = (id: number, numbers: number, value: number) => ({ id: `s${id}`, color: "#000000", width: 2, points: new Array<number>(numbers).fill(value) });
+    // 12,000 numbers is within the count, but 12,000 × "100000," is over a stroke's 64 KiB.
+    expect(liveStateOverBounds(withInk([long(1, 12_000, 100_000)]))).toContain("stroke is at most");
+    // Long numbers: 90 strokes of 4,400 × "-12345.678," (396,000 numbers) are over the slide's bytes before its count.
+    const many = Array.from({ length: 90 }, (_, i) => long(i, 4_400, -12345.678));
+    expect(many.reduce((n, s) => n + s.points.length, 0)).toBeLessThan(MAX_LIVE_INK_NUMBERS);
+    expect(liveStateOverBounds(withInk(many))).toContain(`${MAX_LIVE_INK_BYTES} bytes`);
+    // The stroke being drawn counts as a stroke.
+    expect(liveStateOverBounds({ ...withInk([]), overlays: { pointer: null, live: long(1, 12_000, 100_000), zoom: null, inkHidden: false } })).toContain("stroke is at most");
+  });
+});
+
+describe("closed objects", () => {
+  test("an unknown property anywhere in a message refuses it (the schema and the served JSON Schema)", () => {
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(JSON.parse(SCHEMAS["live-message.schema.json"]!));
+    for (const message of [
+      { v: 1, type: "ink", ink: { op: "add", page: 2, stroke: { ...stroke, junk: "x" } } },
+      { v: 1, type: "ink", ink: { op: "add", page: 2, stroke, extra: 1 } },
+      { v: 1, type: "command", action: "next", injected: { html: "<img src=x onerror=alert(1)>" } },
+      { v: 1, type: "state", state: sampleState(1, { junk: "x" }) },
+      { v: 1, type: "state", state: sampleState(1, { overlays: { pointer: { x: 1, y: 1, r: 1, glow: true }, live: null, zoom: null, inkHidden: false } }) },
+      { v: 1, type: "state", state: sampleState(1, { media: { m: { playing: true, time: 1, at: 1, src: "x" } } }) },
+      { v: 1, type: "join", role: "viewer", name: "x" },
+      { v: 1, type: "ping", pad: "x" },
+    ]) {
+      expect({ message, ok: client.Check(message) }).toEqual({ message, ok: false });
+      expect({ message, ok: validate(message) }).toEqual({ message, ok: false });
+    }
+    expect(JSON.stringify(JSON.parse(SCHEMAS["live-message.schema.json"]!))).toContain('"additionalProperties":false');
   });
 });

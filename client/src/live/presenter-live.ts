@@ -275,7 +275,8 @@ export class PresenterLive {
     this.pointerFrame = requestAnimationFrame(() => {
       this.pointerFrame = 0;
       const overlays = audienceView(this.deps.state()).overlays;
-      this.socket?.send({ type: "pointer", pointer: overlays.pointer, live: overlays.live && fitStroke(overlays.live) });
+      const pointer = overlays.pointer && { x: overlays.pointer.x, y: overlays.pointer.y, r: overlays.pointer.r };
+      this.socket?.send({ type: "pointer", pointer, live: overlays.live && fitStroke(overlays.live) });
     });
   }
 

@@ -276,7 +276,7 @@ export interface LiveSnapshot {
  * message, so none may be larger than a message; re-serialised numbers can be longer than
  * they came in (`1e5` → `100000`), so the stroke is measured, not the message.
  */
-export const MAX_LIVE_STROKE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN;
+const MAX_LIVE_STROKE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN;
 /** Bytes of one slide's strokes together: 400,000 numbers at the client's tenth-of-a-point (`-1234.5,`) ≈ 3 MB, plus ids and colours. */
 export const MAX_LIVE_INK_BYTES = 4 * 1024 * 1024;
 /** Bytes of a talk's whole saved state (what `hello` carries): the slide's ink plus everything else one state message and the stroke being drawn can add. */

@@ -37,6 +37,7 @@ export async function admitUpload(request: Request, deps: AppDeps, options: { ra
   const caller = await deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth);
   const address = clientAddress(request, deps);
   if (options.rateLimit && !caller.authenticated) await deps.rateLimiter.admit(address);
-  const release = deps.uploadSlots.acquire(address, { perAddress: !caller.authenticated });
+  // The request is registered with its slot: its body reader reports progress, so a trickle can be evicted when the server is full.
+  const release = deps.uploadSlots.acquire(address, { perAddress: !caller.authenticated, request });
   return { caller, release };
 }

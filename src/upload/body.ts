@@ -5,6 +5,7 @@
  * instead of holding a socket, a temp file and an upload slot for as long as the client likes.
  */
 import { AppError } from "../errors.ts";
+import { slotProgress } from "./slots.ts";
 
 /** No byte of the body for this long and the request is given up (a phone on a bad line still sends within seconds). */
 export const DEFAULT_BODY_IDLE_MS = 20_000;
@@ -44,6 +45,17 @@ export async function* bodyChunks(request: Request, idleMs: number): AsyncGenera
   let finished = false;
   const started = performance.now();
   let received = 0;
+  // The upload slot this request holds (upload/slots): told our progress, and able to take the slot back.
+  const slot = slotProgress(request);
+  if (slot) slot.received = 0;
+  // One reaction on the slot's promise, pointing at the current read only (a reaction per read
+  // would keep every chunk reachable, as noted below).
+  let failRead: ((error: unknown) => void) | null = null;
+  let evictedBy: unknown = null;
+  slot?.evicted.catch((error: unknown) => {
+    evictedBy = error;
+    failRead?.(error);
+  });
   try {
     for (;;) {
       // A fresh promise and timer per read. (Racing every read against one long-lived "stalled"
@@ -55,13 +67,17 @@ export async function* bodyChunks(request: Request, idleMs: number): AsyncGenera
       const next = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
         timer = setTimeout(() => reject(rateMs < idleMs ? tooSlow(received, performance.now() - started) : stalled(idleMs)), Math.min(idleMs, rateMs));
         reader.read().then(resolve, reject);
+        if (evictedBy) reject(evictedBy);
+        failRead = reject;
       });
+      failRead = null;
       clearTimeout(timer);
       if (next.done) {
         finished = true;
         return;
       }
       received += next.value.byteLength;
+      if (slot) slot.received = received;
       yield next.value;
     }
   } finally {

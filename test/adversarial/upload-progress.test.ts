@@ -80,3 +80,23 @@ describe("an upload judged by its progress", () => {
     expect(seconds).toBeLessThan(20);
   }, 60_000);
 });
+
+describe("trickling uploads from a few addresses", () => {
+  test("cannot take every slot: when all are held, the slowest gives its slot to a normal upload (408 for it)", async () => {
+    const server = await space.start({ args: ["--rate-limit", "0", "--max-uploads", "8", "--max-uploads-per-address", "2"], ...binary });
+    // Four addresses (Linux routes all of 127/8 to loopback), two trickles each: every slot.
+    const trickles = Array.from({ length: 8 }, (_, i) => trickleUpload(server.port, "/api/present", { localAddress: `127.0.0.${2 + (i % 4)}`, bytesPerTick: 1, intervalMs: 200 }));
+    try {
+      // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace (10 s).
+      await Bun.sleep(4000);
+      const { rawRequest } = await import("../helpers/raw-http.ts");
+      const answer = await rawRequest(server.port, rawUpload("/api/present", await makeDeck({ pages: 1 })), { localAddress: "127.0.0.9", timeoutMs: 15_000 });
+      expect(answer.status).toBe(200);
+      const first = await Promise.race(trickles.map((t) => t.response));
+      expect(first.status).toBe(408);
+      expect(JSON.parse(first.body).code).toBe("REQUEST_TIMEOUT");
+    } finally {
+      for (const t of trickles) t.stop();
+    }
+  }, 60_000);
+});

@@ -144,3 +144,24 @@ describe("PdfPool: owners that keep sending files past the bounds (issue 20)", (
     expect((await readers.inspect(good)).pageCount).toBe(1);
   }, 60_000);
 });
+
+describe("PdfPool: a full line (issue 20)", () => {
+  test("a newcomer's file takes the place of the newest waiting file of the address holding most of the line", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2 });
+    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS)).path;
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    const settled = (p: Promise<unknown>) => p.then((v) => ({ ok: true, v }), (e: { code: string }) => ({ ok: false, code: e.code }));
+    // A loaded worker first, so that the bomb runs at once and the line holds only the rest.
+    await readers.inspect(good);
+    const running = settled(asPdfOwner("A", () => readers.inspect(bomb)));
+    await Bun.sleep(100);
+    expect(readers.stats.running).toBe(1);
+    const waitingA = [settled(asPdfOwner("A", () => readers.inspect(good))), settled(asPdfOwner("A", () => readers.inspect(good)))];
+    const newcomer = settled(asPdfOwner("B", () => readers.inspect(good)));
+    expect(await waitingA[1]).toEqual({ ok: false, code: "SERVER_BUSY" });
+    expect((await newcomer).ok).toBe(true);
+    expect((await waitingA[0]).ok).toBe(true);
+    expect(await running).toEqual({ ok: false, code: "PDF_TOO_COMPLEX" });
+  }, 60_000);
+});

@@ -26,7 +26,8 @@ const space = scratch();
 let server: BinaryServer;
 
 beforeAll(async () => {
-  server = await space.start({ args: ["--pdf-timeout", String(PDF_TIMEOUT_S), "--rate-limit", "0"] });
+  // One address sends every hostile file here: no refusal for repeated slow files (--pdf-strike-limit 0; test/adversarial/fair-pdf covers it).
+  server = await space.start({ args: ["--pdf-timeout", String(PDF_TIMEOUT_S), "--rate-limit", "0", "--pdf-strike-limit", "0"] });
 });
 afterAll(() => space.cleanup());
 

@@ -159,9 +159,9 @@ describe("PdfPool: a full line (issue 20)", () => {
     expect(readers.stats.running).toBe(1);
     const waitingA = [settled(asPdfOwner("A", () => readers.inspect(good))), settled(asPdfOwner("A", () => readers.inspect(good)))];
     const newcomer = settled(asPdfOwner("B", () => readers.inspect(good)));
-    expect(await waitingA[1]).toEqual({ ok: false, code: "SERVER_BUSY" });
+    expect(await waitingA[1]!).toEqual({ ok: false, code: "SERVER_BUSY" });
     expect((await newcomer).ok).toBe(true);
-    expect((await waitingA[0]).ok).toBe(true);
+    expect((await waitingA[0]!).ok).toBe(true);
     expect(await running).toEqual({ ok: false, code: "PDF_TOO_COMPLEX" });
   }, 60_000);
 });

@@ -10,7 +10,7 @@
  * key). A waiting job whose owner runs fewer jobs goes first, so one address looping slow files
  * cannot hold the line; `check` jobs never take the last worker, so validating an upload
  * (`inspect`, the cheap, common job) never waits behind expensive checks; an owner whose jobs
- * hit the deadline or the memory bound STRIKE_LIMIT times within STRIKE_WINDOW_MS is refused
+ * hit the deadline or the memory bound `strikeLimit` times (--pdf-strike-limit) within STRIKE_WINDOW_MS is refused
  * (429 PDF_TOO_SLOW with Retry-After) for COOLDOWN_MS, before it costs others more.
  *
  * Processes rather than threads: a Worker thread stuck in WASM cannot be stopped reliably, a
@@ -50,6 +50,8 @@ export interface PdfPoolOptions {
   maxWaiting: number;
   /** How long a job may wait for a worker before SERVER_BUSY. */
   maxWaitMs: number;
+  /** Files past the deadline or memory bound from one owner before it is refused for COOLDOWN_MS (0: never). */
+  strikeLimit: number;
   logger?: Logger;
 }
 
@@ -62,6 +64,8 @@ export const PDF_POOL_DEFAULTS: PdfPoolOptions = {
   memoryBytes: 512 * 1024 * 1024,
   maxWaiting: 32,
   maxWaitMs: 30_000,
+  // One file past the bounds may be an honest mistake; two in a few minutes is a pattern.
+  strikeLimit: 2,
 };
 
 /** mupdf's WASM heap never shrinks: a worker that grew past this after a job is replaced. */
@@ -70,11 +74,9 @@ const RECYCLE_FRACTION = 0.5;
 const MAX_START_FAILURES = 3;
 /** Seconds a refused caller should wait before retrying. */
 const RETRY_AFTER_SECONDS = 5;
-/** Files past the deadline (or memory bound) from one owner before it is refused: one may be an honest mistake, two in a row is a pattern. */
-const STRIKE_LIMIT = 2;
 /** Strikes older than this are forgotten: a few minutes covers a loop, not a day's honest uploads. */
 const STRIKE_WINDOW_MS = 5 * 60_000;
-/** How long an owner with STRIKE_LIMIT strikes is refused: long enough that a loop costs a worker at most a few times an hour. */
+/** How long an owner with `strikeLimit` strikes is refused: long enough that a loop costs a worker at most a few times an hour. */
 const COOLDOWN_MS = 60_000;
 /** Owners whose strikes are remembered at most (one small entry each; beyond it the oldest go). */
 const MAX_STRIKE_OWNERS = 10_000;
@@ -198,12 +200,12 @@ export class PdfPool implements PdfReader {
     const seconds = Math.max(1, Math.ceil(wait / 1000));
     return new AppError(
       "PDF_TOO_SLOW",
-      `${STRIKE_LIMIT} PDFs from this address took longer (or more memory) than the server allows for one file; it reads no more from this address for ${seconds} s. Export the deck again from its source, then send it after that time.`,
+      `${this.options.strikeLimit} PDFs from this address took longer (or more memory) than the server allows for one file; it reads no more from this address for ${seconds} s. Export the deck again from its source, then send it after that time.`,
       { headers: { "retry-after": String(seconds) } },
     );
   }
 
-  /** Count a job of `owner` that ran into the deadline or the memory bound; refuse it for a while at STRIKE_LIMIT. */
+  /** Count a job of `owner` that ran into the deadline or the memory bound; refuse it for a while at `strikeLimit`. */
   private strike(owner: string): void {
     const now = Date.now();
     const entry = this.strikes.get(owner) ?? { at: [], refusedUntil: 0 };
@@ -211,7 +213,7 @@ export class PdfPool implements PdfReader {
     entry.at = [...entry.at.filter((t) => now - t < STRIKE_WINDOW_MS), now];
     // Re-inserted last: the map's first entries are the least recently struck.
     this.strikes.set(owner, entry);
-    if (entry.at.length >= STRIKE_LIMIT) {
+    if (entry.at.length >= this.options.strikeLimit) {
       entry.refusedUntil = now + COOLDOWN_MS;
       entry.at = [];
       this.options.logger?.info("pdf_owner_refused", { owner, seconds: COOLDOWN_MS / 1000 });
@@ -351,7 +353,7 @@ export class PdfPool implements PdfReader {
       this.released(running.job.owner);
       const error = this.deathError(slot, exitCode, signalCode);
       // Work without a request (the CLI's own files) is never refused.
-      if (error.code === "PDF_TOO_COMPLEX" && running.job.owner !== LOCAL_OWNER) this.strike(running.job.owner);
+      if (error.code === "PDF_TOO_COMPLEX" && running.job.owner !== LOCAL_OWNER && this.options.strikeLimit > 0) this.strike(running.job.owner);
       this.finish(running.job, { ok: false, error });
     }
     if (!slot.ready && slot.killedFor === null && ++this.startFailures >= MAX_START_FAILURES) {

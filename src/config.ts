@@ -32,6 +32,8 @@ export interface Config {
   pdfTimeoutMs: number;
   /** Memory bound of one PDF worker process, in bytes. */
   pdfMemoryBytes: number;
+  /** PDFs past the deadline or memory bound from one address before it is refused for a while (0: never). */
+  pdfStrikeLimit: number;
   /** Uploads (present, check, large MCP calls) receiving at once from one address (IPv6: its /64). */
   maxUploadsPerAddress: number;
   /** Uploads receiving at once in total. */
@@ -72,6 +74,8 @@ export const DEFAULTS = {
   pdfWorkers: 2,
   pdfTimeoutSeconds: 10,
   pdfMemoryMb: 512,
+  // One file past the bounds may be an honest mistake; two in a few minutes is a pattern (issue 20).
+  pdfStrikeLimit: 2,
   // Each upload holds a socket and a temp file; these bound file descriptors and disk
   // bandwidth against a trickle of slow uploads (a browser uploads one deck at a time).
   maxUploadsPerAddress: 4,
@@ -102,6 +106,7 @@ export const SERVE_OPTIONS = {
   "pdf-workers": { type: "string" },
   "pdf-timeout": { type: "string" },
   "pdf-memory-mb": { type: "string" },
+  "pdf-strike-limit": { type: "string" },
   "max-uploads": { type: "string" },
   "max-uploads-per-address": { type: "string" },
   "body-timeout": { type: "string" },
@@ -231,6 +236,7 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     pdfWorkers: Math.floor(number("--pdf-workers", pick("pdf-workers", "PDF_WORKERS"), DEFAULTS.pdfWorkers, 1, 64)),
     pdfTimeoutMs: Math.round(number("--pdf-timeout", pick("pdf-timeout", "PDF_TIMEOUT"), DEFAULTS.pdfTimeoutSeconds, 0.1, 3600) * 1000),
     pdfMemoryBytes: Math.floor(number("--pdf-memory-mb", pick("pdf-memory-mb", "PDF_MEMORY_MB"), DEFAULTS.pdfMemoryMb, 128, 1_000_000) * MB),
+    pdfStrikeLimit: Math.floor(number("--pdf-strike-limit", pick("pdf-strike-limit", "PDF_STRIKE_LIMIT"), DEFAULTS.pdfStrikeLimit, 0, 1000)),
     maxUploads: Math.floor(number("--max-uploads", pick("max-uploads", "MAX_UPLOADS"), DEFAULTS.maxUploads, 1, 100_000)),
     maxUploadsPerAddress: Math.floor(number("--max-uploads-per-address", pick("max-uploads-per-address", "MAX_UPLOADS_PER_ADDRESS"), DEFAULTS.maxUploadsPerAddress, 1, 100_000)),
     bodyTimeoutMs: Math.round(number("--body-timeout", pick("body-timeout", "BODY_TIMEOUT"), DEFAULTS.bodyTimeoutSeconds, 0.1, 3600) * 1000),

@@ -37,7 +37,7 @@ export interface RuntimeOptions {
 
 /** The PDF worker pool that `config` asks for. */
 export function pdfPoolFor(config: Config, logger?: Logger): PdfPool {
-  return new PdfPool({ workers: config.pdfWorkers, timeoutMs: config.pdfTimeoutMs, memoryBytes: config.pdfMemoryBytes, ...(logger ? { logger } : {}) });
+  return new PdfPool({ workers: config.pdfWorkers, timeoutMs: config.pdfTimeoutMs, memoryBytes: config.pdfMemoryBytes, strikeLimit: config.pdfStrikeLimit, ...(logger ? { logger } : {}) });
 }
 
 export function createRuntime(config: Config, options: RuntimeOptions = {}): Runtime {

@@ -32,6 +32,13 @@ export const SHUTDOWN_GRACE_MS = 10_000;
  * upload slots and the body deadline (--body-timeout) instead.
  */
 const IDLE_TIMEOUT_SECONDS = 30;
+/**
+ * Routes whose bodies are read by upload/body, which judges progress (an idle deadline and a
+ * minimum average rate, answering 408). Bun's idle timer does not see body bytes arriving: it
+ * cut a steady 4 KB/s upload at ~31 s with no answer at all (issue 20), so it is off while such
+ * a body is read and back on for the connection once the answer is ready.
+ */
+const BODY_JUDGED_PATHS = new Set(["/api/present", "/api/check", "/api/live", "/mcp"]);
 
 export interface RunningServer {
   server: Server<LiveSocketData>;
@@ -179,12 +186,17 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
       fetch: async (request, srv) => {
         const started = performance.now();
         let response: Response;
+        let bodyJudged = false;
         try {
           const routed = routableRequest(request);
           // DNS rebinding: a loopback-bound server answers only for its own names.
           hostGuard(request, config);
           const peer = srv.requestIP(request)?.address;
           if (peer) peers.set(routed, peer);
+          if (request.method === "POST" && BODY_JUDGED_PATHS.has(pathOf(request))) {
+            srv.timeout(request, 0);
+            bodyJudged = true;
+          }
           const liveCode = liveSocketCode(routed);
           if (liveCode !== null) {
             // The original request: only it can be upgraded.
@@ -201,6 +213,7 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
           if (!isAppError(error)) logger.error("unhandled", errorFields(error));
           response = problemResponse(error);
         }
+        if (bodyJudged) srv.timeout(request, IDLE_TIMEOUT_SECONDS);
         logger.info("request", {
           requestId: response.headers.get(REQUEST_ID_HEADER),
           method: request.method,

@@ -24,6 +24,7 @@ describe("config", () => {
       pdfWorkers: 2,
       pdfTimeoutMs: 10_000,
       pdfMemoryBytes: 512 * MB,
+      pdfStrikeLimit: 2,
       maxUploads: 64,
       maxUploadsPerAddress: 4,
       bodyTimeoutMs: 20_000,

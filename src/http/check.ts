@@ -10,7 +10,8 @@ import { Elysia } from "elysia";
 import { notesFilename } from "../handoff/filename.ts";
 import { notesFileLimit, receiveMultipartPdf } from "../upload/receive.ts";
 import type { AppDeps } from "../deps.ts";
-import { admitUpload } from "./deps.ts";
+import { asPdfOwner } from "../pdf/worker/owner.ts";
+import { admitUpload, pdfOwner } from "./deps.ts";
 import { UploadForm, routeDoc } from "./models.ts";
 
 export function checkController(deps: AppDeps) {
@@ -27,7 +28,8 @@ export function checkController(deps: AppDeps) {
           // Waits in the PDF pool's bounded line (503 SERVER_BUSY past it): the check gate. The
           // report arrives as JSON text and goes out as is.
           const notes = upload.notes ? { path: upload.notes.temp.path, filename: notesFilename(upload.notes.uploadName) } : undefined;
-          const report = await deps.pdf.checkJson(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 }, undefined, notes);
+          // Counted under this address: the pool shares its workers fairly between addresses.
+          const report = await asPdfOwner(pdfOwner(request, deps), () => deps.pdf.checkJson(upload.temp.path, { bytes: upload.bytes, sha256: upload.sha256 }, undefined, notes));
           return new Response(report, { headers: { "content-type": "application/json" } });
         } finally {
           await Promise.all([upload.temp.discard(), upload.notes?.temp.discard()]);

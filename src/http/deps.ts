@@ -5,6 +5,7 @@
  */
 import type { Caller } from "../auth/access-tokens.ts";
 import type { AppDeps } from "../deps.ts";
+import { addressKey } from "../upload/slots.ts";
 import { lastHop } from "./host.ts";
 
 /** The client address for rate limiting: X-Forwarded-For only behind a trusted proxy. */
@@ -14,6 +15,11 @@ export function clientAddress(request: Request, deps: AppDeps): string {
     if (forwarded) return forwarded;
   }
   return deps.peerAddress?.(request) ?? "unknown";
+}
+
+/** The owner the PDF pool counts this request's jobs under (pdf/worker/owner): its address key (an IPv6 /64). */
+export function pdfOwner(request: Request, deps: AppDeps): string {
+  return addressKey(clientAddress(request, deps));
 }
 
 export interface AdmittedUpload {
@@ -31,6 +37,7 @@ export async function admitUpload(request: Request, deps: AppDeps, options: { ra
   const caller = await deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth);
   const address = clientAddress(request, deps);
   if (options.rateLimit && !caller.authenticated) await deps.rateLimiter.admit(address);
-  const release = deps.uploadSlots.acquire(address, { perAddress: !caller.authenticated });
+  // The request is registered with its slot: its body reader reports progress, so a trickle can be evicted when the server is full.
+  const release = deps.uploadSlots.acquire(address, { perAddress: !caller.authenticated, request });
   return { caller, release };
 }

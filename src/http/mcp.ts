@@ -24,7 +24,8 @@ import { maxMcpBodyBytes } from "../mcp/limits.ts";
 import { fileTooLarge } from "../upload/receive.ts";
 import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
-import { admitUpload, clientAddress } from "./deps.ts";
+import { asPdfOwner } from "../pdf/worker/owner.ts";
+import { admitUpload, clientAddress, pdfOwner } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { jsonRpcFailure, withProblem } from "./mcp-errors.ts";
 import { routeDoc } from "./models.ts";
@@ -178,12 +179,13 @@ export function mcpController(deps: AppDeps) {
         try {
           const release = large ? await gate.acquire() : null;
           try {
-            return await serveMcp(request, deps, {
+            // Every PDF job of these tool calls is counted under this address (fair shares, issue 20).
+            return await asPdfOwner(pdfOwner(request, deps), () => serveMcp(request, deps, {
               authenticated: caller.authenticated,
               // Set by the app's onRequest hook; correlates a logged failure with the agent's text.
               requestId: String(set.headers["x-request-id"] ?? "") || undefined,
               large,
-            });
+            }));
           } finally {
             if (release) {
               // Before the next waiting call starts: its memory then reuses this one's.

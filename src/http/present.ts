@@ -7,7 +7,8 @@
 import { Elysia } from "elysia";
 import { NOTES_FIELD, notesFileLimit, receiveMultipartPdf } from "../upload/receive.ts";
 import type { AppDeps } from "../deps.ts";
-import { admitUpload } from "./deps.ts";
+import { asPdfOwner } from "../pdf/worker/owner.ts";
+import { admitUpload, pdfOwner } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { HandoffRecord, UploadForm, routeDoc } from "./models.ts";
 
@@ -27,7 +28,8 @@ export function presentController(deps: AppDeps) {
           notes: { maxBytes: notesFileLimit(deps.config.maxUploadBytes) },
         });
         // stage() consumes the temp file in every case: moved into place or deleted.
-        return await deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl });
+        // Its validation waits in the PDF pool's line under this address (fair shares, issue 20).
+        return await asPdfOwner(pdfOwner(request, deps), () => deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl }));
       } finally {
         release();
       }

@@ -5,6 +5,7 @@
  * instead of holding a socket, a temp file and an upload slot for as long as the client likes.
  */
 import { AppError } from "../errors.ts";
+import { slotProgress } from "./slots.ts";
 
 /** No byte of the body for this long and the request is given up (a phone on a bad line still sends within seconds). */
 export const DEFAULT_BODY_IDLE_MS = 20_000;
@@ -15,26 +16,68 @@ function stalled(idleMs: number, what = `No data of the request body arrived for
   });
 }
 
-/** The body's chunks in order; throws REQUEST_TIMEOUT when none arrives for `idleMs`. */
+/**
+ * Slowest average rate a body may arrive at once MIN_RATE_GRACE_MS have passed (issue 20): a
+ * phone on a poor line sends tens of KB/s, and a steady 4 KB/s upload must finish; a trickle
+ * of a few bytes now and then (which resets any idle timer) is what holds upload slots.
+ */
+export const MIN_BODY_BYTES_PER_SECOND_STREAMED = 2 * 1024;
+/** Time before the rate is judged: a connection's slow start, a proxy's first buffering. */
+export const MIN_RATE_GRACE_MS = 10_000;
+
+function tooSlow(received: number, elapsedMs: number): AppError {
+  const rate = Math.round(received / Math.max(1, elapsedMs / 1000));
+  return stalled(
+    0,
+    `The request body arrived at ${rate} bytes/s on average, slower than the ${MIN_BODY_BYTES_PER_SECOND_STREAMED / 1024} KB/s the server needs to keep an upload slot for it`,
+  );
+}
+
+/**
+ * The body's chunks in order. Judged by progress, not by total time: throws REQUEST_TIMEOUT
+ * when no chunk arrives for `idleMs`, or when, past MIN_RATE_GRACE_MS, fewer bytes than
+ * MIN_BODY_BYTES_PER_SECOND_STREAMED per second since the start have arrived.
+ */
 export async function* bodyChunks(request: Request, idleMs: number): AsyncGenerator<Uint8Array> {
   if (!request.body) return;
   const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
+  const started = performance.now();
+  let received = 0;
+  // The upload slot this request holds (upload/slots): told our progress, and able to take the slot back.
+  const slot = slotProgress(request);
+  if (slot) slot.received = 0;
+  // One reaction on the slot's promise, pointing at the current read only (a reaction per read
+  // would keep every chunk reachable, as noted below).
+  let failRead: ((error: unknown) => void) | null = null;
+  let evictedBy: unknown = null;
+  slot?.evicted.catch((error: unknown) => {
+    evictedBy = error;
+    failRead?.(error);
+  });
   try {
     for (;;) {
       // A fresh promise and timer per read. (Racing every read against one long-lived "stalled"
       // promise kept each chunk reachable from that promise's reactions: a 200 MB upload held
       // 200 MB.) The deadline runs only while we wait for the client, not while the consumer works.
+      // It is the sooner of the idle deadline and the moment the average rate falls below the minimum.
+      const behindAt = started + MIN_RATE_GRACE_MS + (received / MIN_BODY_BYTES_PER_SECOND_STREAMED) * 1000;
+      const rateMs = Math.max(0, behindAt - performance.now());
       const next = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
-        timer = setTimeout(() => reject(stalled(idleMs)), idleMs);
+        timer = setTimeout(() => reject(rateMs < idleMs ? tooSlow(received, performance.now() - started) : stalled(idleMs)), Math.min(idleMs, rateMs));
         reader.read().then(resolve, reject);
+        if (evictedBy) reject(evictedBy);
+        failRead = reject;
       });
+      failRead = null;
       clearTimeout(timer);
       if (next.done) {
         finished = true;
         return;
       }
+      received += next.value.byteLength;
+      if (slot) slot.received = received;
       yield next.value;
     }
   } finally {

@@ -54,9 +54,43 @@ function expandIpv6(address: string): string[] | null {
   return groups.map((g) => Number.parseInt(g, 16).toString(16));
 }
 
+/**
+ * Issue 20: when every slot is taken, the upload arriving slowest gives its slot to a newcomer,
+ * so trickling clients (from as many addresses as they like) cannot hold the whole server. A
+ * holder is judged once it had EVICT_AFTER_MS, and only while it averages below HEALTHY_RATE.
+ */
+/** Time a holder has before its rate is judged: a connection's slow start. */
+const EVICT_AFTER_MS = 3_000;
+/** An upload at least this fast (bytes/s) is never evicted: a phone on a poor line sends more. */
+const HEALTHY_RATE = 16 * 1024;
+
+/** What the body reader (upload/body) reports of an upload holding a slot. */
+export interface SlotProgress {
+  /** Bytes of the body received so far. */
+  received: number;
+  /** Rejects when the slot is given to another upload (408 REQUEST_TIMEOUT). */
+  readonly evicted: Promise<never>;
+}
+
+interface Holder {
+  started: number;
+  progress: SlotProgress;
+  evict(error: AppError): void;
+  release(): void;
+}
+
+/** The slot each admitted request holds, for its body reader to report progress to. */
+const progressOf = new WeakMap<Request, SlotProgress>();
+
+/** The progress record of the slot `request` holds, if it holds one. */
+export function slotProgress(request: Request): SlotProgress | undefined {
+  return progressOf.get(request);
+}
+
 export class UploadSlots {
   private readonly byKey = new Map<string, number>();
   private active = 0;
+  private readonly holders = new Set<Holder>();
 
   constructor(private readonly limits: UploadSlotLimits) {}
 
@@ -70,7 +104,7 @@ export class UploadSlots {
    * 429 TOO_MANY_UPLOADS when this address has all of its own, 503 SERVER_BUSY when the
    * server has none left. Both close the connection: the body is never read.
    */
-  acquire(address: string, options: { perAddress: boolean } = { perAddress: true }): () => void {
+  acquire(address: string, options: { perAddress: boolean; request?: Request } = { perAddress: true }): () => void {
     const key = addressKey(address);
     const mine = this.byKey.get(key) ?? 0;
     // A caller with an access token is trusted with its own concurrency (a CI runner, say);
@@ -82,6 +116,7 @@ export class UploadSlots {
         { headers: { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" } },
       );
     }
+    if (this.active >= this.limits.total) this.evictSlowest();
     if (this.active >= this.limits.total) {
       throw new AppError("SERVER_BUSY", `The server is receiving ${this.active} uploads, as many as it takes at once; retry in ${RETRY_AFTER_SECONDS} s.`, {
         headers: { "retry-after": String(RETRY_AFTER_SECONDS), connection: "close" },
@@ -90,13 +125,45 @@ export class UploadSlots {
     this.byKey.set(key, mine + 1);
     this.active++;
     let released = false;
-    return () => {
+    const release = () => {
       if (released) return;
       released = true;
+      this.holders.delete(holder);
       this.active--;
       const left = (this.byKey.get(key) ?? 1) - 1;
       if (left <= 0) this.byKey.delete(key);
       else this.byKey.set(key, left);
     };
+    let evict: (error: AppError) => void = () => {};
+    const evicted = new Promise<never>((_, reject) => (evict = reject));
+    evicted.catch(() => {});
+    const holder: Holder = { started: performance.now(), progress: { received: -1, evicted }, evict, release };
+    this.holders.add(holder);
+    if (options.request) progressOf.set(options.request, holder.progress);
+    return release;
+  }
+
+  /** Give the slot of the slowest upload below HEALTHY_RATE (past EVICT_AFTER_MS) back, failing its body read with 408. */
+  private evictSlowest(): void {
+    const now = performance.now();
+    let slowest: Holder | null = null;
+    let slowestRate = HEALTHY_RATE;
+    for (const holder of this.holders) {
+      const elapsed = now - holder.started;
+      // Only bodies read by upload/body report progress (received >= 0).
+      if (holder.progress.received < 0 || elapsed < EVICT_AFTER_MS) continue;
+      const rate = holder.progress.received / (elapsed / 1000);
+      if (rate < slowestRate) {
+        slowest = holder;
+        slowestRate = rate;
+      }
+    }
+    if (!slowest) return;
+    slowest.release();
+    slowest.evict(
+      new AppError("REQUEST_TIMEOUT", `The request body arrived at ${Math.round(slowestRate)} bytes/s, too slowly to keep an upload slot while the server is full; send the request again on a faster connection.`, {
+        headers: { connection: "close" },
+      }),
+    );
   }
 }

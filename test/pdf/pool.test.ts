@@ -125,3 +125,43 @@ describe("PdfPool", () => {
     expect(await failure(p.inspect(deck.path))).toMatchObject({ code: "SERVER_BUSY" });
   });
 });
+
+describe("PdfPool: owners that keep sending files past the bounds (issue 20)", () => {
+  test("two files past the deadline from one owner: 429 PDF_TOO_SLOW with Retry-After for it, others still served", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 1, timeoutMs: 1000 });
+    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS)).path;
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    for (let i = 0; i < 2; i++) {
+      const error = await asPdfOwner("203.0.113.9", () => readers.inspect(bomb)).catch((e: unknown) => e);
+      expect((error as { code: string }).code).toBe("PDF_TOO_COMPLEX");
+    }
+    const refused = (await asPdfOwner("203.0.113.9", () => readers.inspect(good)).catch((e: unknown) => e)) as { code: string; status: number; headers?: Record<string, string> };
+    expect([refused.code, refused.status]).toEqual(["PDF_TOO_SLOW", 429]);
+    expect(Number(refused.headers?.["retry-after"])).toBeGreaterThan(0);
+    // Another address, and work without a request (the CLI), are not refused.
+    expect((await asPdfOwner("198.51.100.1", () => readers.inspect(good))).pageCount).toBe(1);
+    expect((await readers.inspect(good)).pageCount).toBe(1);
+  }, 60_000);
+});
+
+describe("PdfPool: a full line (issue 20)", () => {
+  test("a newcomer's file takes the place of the newest waiting file of the address holding most of the line", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2 });
+    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS)).path;
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    const settled = (p: Promise<unknown>) => p.then((v) => ({ ok: true, v }), (e: { code: string }) => ({ ok: false, code: e.code }));
+    // A loaded worker first, so that the bomb runs at once and the line holds only the rest.
+    await readers.inspect(good);
+    const running = settled(asPdfOwner("A", () => readers.inspect(bomb)));
+    await Bun.sleep(100);
+    expect(readers.stats.running).toBe(1);
+    const waitingA = [settled(asPdfOwner("A", () => readers.inspect(good))), settled(asPdfOwner("A", () => readers.inspect(good)))];
+    const newcomer = settled(asPdfOwner("B", () => readers.inspect(good)));
+    expect(await waitingA[1]!).toEqual({ ok: false, code: "SERVER_BUSY" });
+    expect((await newcomer).ok).toBe(true);
+    expect((await waitingA[0]!).ok).toBe(true);
+    expect(await running).toEqual({ ok: false, code: "PDF_TOO_COMPLEX" });
+  }, 60_000);
+});

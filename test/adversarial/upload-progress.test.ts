@@ -1,0 +1,102 @@
+/**
+ * Issue 20, findings 3 and 6: uploads are judged by progress, not by total time. Against the
+ * compiled binary: a steady 4 KB/s upload of a modest size is read to its end and answered
+ * (before: cut at ~31 s by Bun's idle timer with no answer at all); a body that stalls gets 408
+ * REQUEST_TIMEOUT with a problem body; a trickle too slow to ever finish (a byte a second) loses
+ * its upload slot with 408 after the grace time instead of holding it for as long as it likes.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { connect } from "node:net";
+import { makeDeck } from "../fixtures/pdfs.ts";
+import { parseResponse, rawUpload, trickleUpload } from "../helpers/raw-http.ts";
+import { scratch } from "../helpers/server.ts";
+
+const space = scratch();
+afterAll(() => space.cleanup());
+const binary = process.env.DECKHAND_BINARY ? { binary: process.env.DECKHAND_BINARY } : {};
+
+/** Send a whole request `bytesPerTick` bytes every `intervalMs`; the answer and the bytes sent. */
+function steadyRequest(port: number, request: Uint8Array, bytesPerTick: number, intervalMs: number): Promise<{ status: number; body: string; sent: number }> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let sent = 0;
+    const socket = connect({ port, host: "127.0.0.1" });
+    const interval = setInterval(() => {
+      if (socket.destroyed || sent >= request.length) return clearInterval(interval);
+      const end = Math.min(request.length, sent + bytesPerTick);
+      socket.write(request.subarray(sent, end));
+      sent = end;
+    }, intervalMs);
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => {
+      clearInterval(interval);
+      const parsed = parseResponse(Buffer.concat(chunks).toString("latin1"));
+      resolve({ status: parsed.status, body: parsed.body, sent });
+    });
+  });
+}
+
+describe("an upload judged by its progress", () => {
+  test("a steady 4 KB/s upload of 160 KB (40 s) is read to its end and answered", async () => {
+    const server = await space.start({ args: ["--rate-limit", "0"], ...binary });
+    const started = performance.now();
+    // A valid deck padded with blank lines after its end to 160 KB, sent at 800 bytes every 200 ms: 4 KB/s, never idle.
+    const deck = await makeDeck({ pages: 1 });
+    const padded = new Uint8Array(160 * 1024).fill(0x0a);
+    padded.set(deck);
+    const request = rawUpload("/api/check", padded);
+    const response = await steadyRequest(server.port, request, 800, 200);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`steady 4 KB/s: answered ${response.status} after ${seconds.toFixed(1)} s, ${response.sent} of ${request.length} bytes sent`);
+    expect(response.sent).toBe(request.length);
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body).ok).toBeDefined();
+    expect(seconds).toBeGreaterThan(35);
+  }, 90_000);
+
+  test("a body that stalls gets 408 REQUEST_TIMEOUT with a problem body a client can read", async () => {
+    const server = await space.start({ args: ["--rate-limit", "0", "--body-timeout", "3"], ...binary });
+    const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 60_000 });
+    const response = await trickle.response;
+    expect(response.status).toBe(408);
+    expect(response.headers["content-type"]).toContain("application/problem+json");
+    const problem = JSON.parse(response.body) as { code: string; detail: string };
+    expect(problem.code).toBe("REQUEST_TIMEOUT");
+    expect(problem.detail).toContain("send the request again");
+  }, 30_000);
+
+  test("a trickle of a byte a second loses its slot with 408 after the grace time, well before Bun's 30 s", async () => {
+    const server = await space.start({ args: ["--rate-limit", "0"], ...binary });
+    const started = performance.now();
+    const trickle = trickleUpload(server.port, "/api/present", { bytesPerTick: 1, intervalMs: 1000 });
+    const response = await trickle.response;
+    const seconds = (performance.now() - started) / 1000;
+    expect(response.status).toBe(408);
+    const problem = JSON.parse(response.body) as { code: string; detail: string };
+    expect(problem.code).toBe("REQUEST_TIMEOUT");
+    expect(problem.detail).toContain("bytes/s");
+    // 10 s of grace, then the rate is judged; generous for a loaded machine.
+    expect(seconds).toBeLessThan(20);
+  }, 60_000);
+});
+
+describe("trickling uploads from a few addresses", () => {
+  test("cannot take every slot: when all are held, the slowest gives its slot to a normal upload (408 for it)", async () => {
+    const server = await space.start({ args: ["--rate-limit", "0", "--max-uploads", "8", "--max-uploads-per-address", "2"], ...binary });
+    // Four addresses (Linux routes all of 127/8 to loopback), two trickles each: every slot.
+    const trickles = Array.from({ length: 8 }, (_, i) => trickleUpload(server.port, "/api/present", { localAddress: `127.0.0.${2 + (i % 4)}`, bytesPerTick: 1, intervalMs: 200 }));
+    try {
+      // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace (10 s).
+      await Bun.sleep(4000);
+      const { rawRequest } = await import("../helpers/raw-http.ts");
+      const answer = await rawRequest(server.port, rawUpload("/api/present", await makeDeck({ pages: 1 })), { localAddress: "127.0.0.9", timeoutMs: 15_000 });
+      expect(answer.status).toBe(200);
+      const first = await Promise.race(trickles.map((t) => t.response));
+      expect(first.status).toBe(408);
+      expect(JSON.parse(first.body).code).toBe("REQUEST_TIMEOUT");
+    } finally {
+      for (const t of trickles) t.stop();
+    }
+  }, 60_000);
+});

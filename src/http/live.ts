@@ -11,7 +11,8 @@ import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
 import { isoSeconds } from "../handoff/service.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
-import { admitUpload, clientAddress } from "./deps.ts";
+import { asPdfOwner } from "../pdf/worker/owner.ts";
+import { admitUpload, clientAddress, pdfOwner } from "./deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 import { UploadForm, routeDoc } from "./models.ts";
@@ -89,7 +90,8 @@ export function liveController(deps: AppDeps) {
           const declared = Number(request.headers.get("content-length") ?? 0);
           if (declared > 0) await live.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
           const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs, durable: true });
-          const created = await live.create(upload, { baseUrl, ...(grantSha256 !== undefined ? { grantSha256 } : {}) });
+          // The PDF readers are shared per address (pdf/worker/fair-line): going live waits its turn like a present.
+          const created = await asPdfOwner(pdfOwner(request, deps), () => live.create(upload, { baseUrl, ...(grantSha256 !== undefined ? { grantSha256 } : {}) }));
           deps.logger.info("live_started", { code: created.code, bytes: created.bytes, totalSlides: created.totalSlides });
           set.status = 201;
           return created;

@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { createHash } from "node:crypto";
 import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
+import { currentPdfOwner } from "../../src/pdf/worker/owner.ts";
+import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 import type { Created } from "./helpers.ts";
 
@@ -53,6 +55,26 @@ describe("POST /api/live", () => {
     expect(JSON.stringify(row)).not.toContain(body.presenterSecret);
     expect(JSON.stringify(row)).not.toContain(secret);
     expect(row.presenter_hash).toBe(createHash("sha256").update(body.presenterSecret).digest("hex"));
+  });
+
+  test("its PDF is read as the caller's job: the readers are shared per address, as for a present", async () => {
+    // A reader that notes whose job each validation is (pdf/worker/owner), then reads it.
+    class OwnerNotingPool extends PdfPool {
+      owners: string[] = [];
+      override inspect(...args: Parameters<PdfPool["inspect"]>) {
+        this.owners.push(currentPdfOwner());
+        return super.inspect(...args);
+      }
+    }
+    const pdf = new OwnerNotingPool({ workers: 1 });
+    try {
+      t = makeTestApp({ trustProxy: true }, { pdf });
+      const res = await goLive(t, await makeDeck({ pages: 2 }), { "x-forwarded-for": "203.0.113.7" });
+      expect(res.status).toBe(201);
+      expect(pdf.owners).toEqual(["203.0.113.7"]);
+    } finally {
+      await pdf.close();
+    }
   });
 
   test("bad input gets the same problems as /api/present, and leaves no file", async () => {

@@ -8,7 +8,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
 import { makeDeck } from "../fixtures/pdfs.ts";
-import { parseResponse, rawUpload, trickleUpload } from "../helpers/raw-http.ts";
+import { readFileSync } from "node:fs";
+import { parseResponse, rawUpload, trickleUpload, watchHealth } from "../helpers/raw-http.ts";
 import { scratch } from "../helpers/server.ts";
 
 const space = scratch();
@@ -85,6 +86,7 @@ describe("trickling uploads from a few addresses", () => {
   test("cannot take every slot: when all are held, the slowest gives its slot to a normal upload (408 for it)", async () => {
     const server = await space.start({ args: ["--rate-limit", "0", "--max-uploads", "8", "--max-uploads-per-address", "2"], ...binary });
     // Four addresses (Linux routes all of 127/8 to loopback), two trickles each: every slot.
+    const health = watchHealth(server.url, 50, 3000);
     const trickles = Array.from({ length: 8 }, (_, i) => trickleUpload(server.port, "/api/present", { localAddress: `127.0.0.${2 + (i % 4)}`, bytesPerTick: 1, intervalMs: 200 }));
     try {
       // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace (10 s).
@@ -95,7 +97,16 @@ describe("trickling uploads from a few addresses", () => {
       const first = await Promise.race(trickles.map((t) => t.response));
       expect(first.status).toBe(408);
       expect(JSON.parse(first.body).code).toBe("REQUEST_TIMEOUT");
+      // The issue's bounds during the attack: /healthz p99 under 250 ms, the server under 1 GB
+      // (its peak resident set; the PDF workers only read the one legitimate deck).
+      const seen = await health.stop();
+      const sorted = [...seen.latencies].sort((a, b) => a - b);
+      expect(seen.failures).toBe(0);
+      expect(sorted[Math.floor(sorted.length * 0.99)]!).toBeLessThan(250);
+      const peak = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.proc.pid}/status`, "utf8"))?.[1]) * 1024;
+      expect(peak).toBeLessThan(1024 ** 3);
     } finally {
+      await health.stop();
       for (const t of trickles) t.stop();
     }
   }, 60_000);

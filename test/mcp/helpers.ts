@@ -2,6 +2,7 @@
  * A real listening deckhand server (127.0.0.1, port 0, own temp data dir) and an MCP client
  * connected to its /mcp with the SDK's Streamable HTTP transport.
  */
+import { expect } from "bun:test";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,4 +78,13 @@ export function makeAjv(): Ajv {
 /** Validator of the REST API's HandoffRecord schema (the one /openapi.json publishes). */
 export function handoffRecordValidator() {
   return makeAjv().compile(JSON.parse(JSON.stringify(HandoffRecord)));
+}
+
+/** A tool result that is an error whose text starts with `code`; returns the text. */
+export function expectToolError(result: unknown, code: string): string {
+  const r = result as CallToolResult;
+  expect(r.isError).toBe(true);
+  const text = textOf(r);
+  expect(text).toStartWith(`${code}: `);
+  return text;
 }

@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { billionLaughsPptx, pdfpcFile, pptxFile } from "../http/notes-fixtures.ts";
-import { base64, handoffRecordValidator, type McpTestServer, startMcpTestServer, textOf } from "./helpers.ts";
+import { base64, expectToolError, handoffRecordValidator, type McpTestServer, startMcpTestServer, textOf } from "./helpers.ts";
 
 let s: McpTestServer;
 let client: Client;
@@ -21,14 +21,6 @@ beforeAll(async () => {
 afterAll(() => s.close());
 // Only staged decks stay: never a temp file of either input.
 afterEach(() => expect(s.stagedFiles().filter((f) => !f.endsWith(".pdf"))).toEqual([]));
-
-function expectToolError(result: unknown, code: string): string {
-  const r = result as CallToolResult;
-  expect(r.isError).toBe(true);
-  const text = textOf(r);
-  expect(text).toStartWith(`${code}: `);
-  return text;
-}
 
 type Record_ = { id: string; url: string; next: string; notes?: { filename: string; kind: string; slides: number; warnings: Array<{ code: string; message: string }> } };
 

@@ -14,7 +14,7 @@ import { buildFixturePdf, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { pptxFile, zipBombPptx } from "../http/notes-fixtures.ts";
 import { BINARY, type BinaryServer, freePort, startBinary } from "../helpers/server.ts";
-import { base64, handoffRecordValidator, textOf } from "./helpers.ts";
+import { base64, expectToolError, handoffRecordValidator, textOf } from "./helpers.ts";
 
 const DAY = 86_400_000;
 
@@ -37,14 +37,6 @@ async function spawnMcp(args: string[]): Promise<Client> {
   await client.connect(transport);
   clients.push(client);
   return client;
-}
-
-function expectToolError(result: unknown, code: string): string {
-  const r = result as CallToolResult;
-  expect(r.isError).toBe(true);
-  const text = textOf(r);
-  expect(text).toStartWith(`${code}: `);
-  return text;
 }
 
 function claim(record: { id: string; url: string }) {

@@ -291,11 +291,16 @@ describe("failure paths never consume the link", () => {
     const handoff = await present("Flaky network.pdf");
     const s = await browser({ width: 1100, height: 760 });
     const rangeHeaders: (string | null)[] = [];
+    const tokenSent: { inUrl: boolean; inHeader: boolean }[] = [];
+    // The download: GET …/handoff (the token rides in x-controller-token, never in the URL).
+    const isDownload = (url: string) => /\/api\/sessions\/[^/]+\/handoff$/.test(new URL(url).pathname);
     s.page.on("request", (req) => {
-      if (req.url().includes("/handoff?")) rangeHeaders.push(req.headers()["range"] ?? null);
+      if (!isDownload(req.url())) return;
+      rangeHeaders.push(req.headers()["range"] ?? null);
+      tokenSent.push({ inUrl: new URL(req.url()).searchParams.has("t"), inHeader: Boolean(req.headers()["x-controller-token"]) });
     });
     let cut = true;
-    await s.page.route("**/api/sessions/*/handoff?*", async (route) => {
+    await s.page.route((url) => isDownload(url.href), async (route) => {
       if (!cut) return route.continue();
       cut = false;
       const upstream = await route.fetch();
@@ -318,6 +323,7 @@ describe("failure paths never consume the link", () => {
     expect(rangeHeaders.length).toBe(2);
     expect(rangeHeaders[0]).toBeNull();
     expect(rangeHeaders[1]).toMatch(/^bytes=\d+-$/);
+    expect(tokenSent).toEqual([{ inUrl: false, inHeader: true }, { inUrl: false, inHeader: true }]);
     const decks = await storedDecks(s.page);
     expect(decks.find((d) => d.handoffId === handoff.id)?.sha256).toBe(handoff.sha256);
   });

@@ -138,9 +138,21 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         // takes (38 px of height here). Its window is never narrower than 447 px, so an
         // "upright phone" in WebKit is 447 px wide — still a phone layout (≤ 480 px).
         await focus();
-        await driver.manage().window().setRect({ width, height });
+        const window = driver.manage().window();
+        await window.setRect({ width, height });
+        // The window may report its new size a moment after setRect returns: read the frame's
+        // size (window minus viewport) only once the window has it, never from a stale viewport
+        // (that once asked for a negative height: "Invalid height value").
+        const deadline = Date.now() + 2000;
+        let rect = await window.getRect();
+        while ((rect.width !== width || rect.height !== height) && Date.now() < deadline) {
+          await Bun.sleep(50);
+          rect = await window.getRect();
+        }
         const [innerW, innerH] = (await driver.executeScript("return [innerWidth, innerHeight]")) as [number, number];
-        if (innerH !== height || innerW !== width) await driver.manage().window().setRect({ width: width + Math.max(0, width - innerW), height: height + (height - innerH) });
+        const frameW = Math.max(0, rect.width - innerW);
+        const frameH = Math.max(0, rect.height - innerH);
+        if (frameW > 0 || frameH > 0) await window.setRect({ width: width + frameW, height: height + frameH });
       },
       swipe: async (selector, dx) => {
         // A WebDriver touch pointer. WebKitWebDriver delivers it as mouse events (see the phone test).

@@ -290,14 +290,12 @@ class FilePartParser {
         this.notesFound = true;
         this.notesName = filename ?? null;
         this.onNotesStart();
-        stream.on("data", (chunk: Buffer) => {
-          if (this.failure) return;
+        this.readPart(stream, () => notesFileTooLarge(notesMaxBytes), (chunk) => {
           this.notesBytes += chunk.length;
-          if (this.notesBytes > notesMaxBytes) this.fail(notesFileTooLarge(notesMaxBytes));
-          else this.onNotes(chunk);
+          if (this.notesBytes > notesMaxBytes) return false;
+          this.onNotes(chunk);
+          return true;
         });
-        stream.on("limit", () => this.fail(notesFileTooLarge(notesMaxBytes)));
-        stream.on("error", () => {});
         return;
       }
       if (field !== FILE_FIELD || this.found || this.failure) {
@@ -306,19 +304,29 @@ class FilePartParser {
       }
       this.found = true;
       this.uploadName = filename ?? null;
-      stream.on("data", (chunk: Buffer) => {
-        if (this.failure) return;
+      this.readPart(stream, () => fileTooLarge(maxBytes), (chunk) => {
         this.bytes += chunk.length;
-        if (this.bytes > maxBytes) this.fail(fileTooLarge(maxBytes));
-        else this.onData(chunk);
+        if (this.bytes > maxBytes) return false;
+        this.onData(chunk);
+        return true;
       });
-      stream.on("limit", () => this.fail(fileTooLarge(maxBytes)));
-      // A truncated part errors the part stream as well as busboy; busboy's error decides.
-      stream.on("error", () => {});
     });
     this.busboy.on("partsLimit", () => {
       this.fail(new AppError("BAD_REQUEST", 'The multipart/form-data body has too many parts; send only the field named "file" (and "notes" for a notes file): curl -F file=@deck.pdf.'));
     });
+  }
+
+  /**
+   * Hand a part's chunks to `take` until the upload fails; `take` returns false when the part
+   * passed its limit (our count, or busboy's `limit` event), which fails it with `tooLarge()`.
+   */
+  private readPart(stream: NodeJS.ReadableStream, tooLarge: () => AppError, take: (chunk: Buffer) => boolean): void {
+    stream.on("data", (chunk: Buffer) => {
+      if (!this.failure && !take(chunk)) this.fail(tooLarge());
+    });
+    stream.on("limit", () => this.fail(tooLarge()));
+    // A truncated part errors the part stream as well as busboy; busboy's error decides.
+    stream.on("error", () => {});
   }
 
   /** Record the first failure; returns the one that stands. */

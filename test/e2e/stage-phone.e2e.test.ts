@@ -29,7 +29,7 @@ const MIN_NOTES_PX = 14;
 
 const LONG_NOTES = Array.from({ length: 30 }, (_, i) => `Paragraph ${i + 1}: say why this matters to the people in the room, slowly.`).join("\n\n");
 
-/** Four 16:9 pages with page labels; long notes on slide 1, short ones on slide 2. */
+/** Four 16:9 pages with page labels; long notes on slide 1, short ones on slide 2; a 20-minute talk. */
 async function makePhoneDeck(): Promise<Uint8Array> {
   const doc = await PDFDocument.create();
   doc.setTitle("A talk given from a phone, with a title long enough to be cut");
@@ -45,6 +45,8 @@ async function makePhoneDeck(): Promise<Uint8Array> {
   doc.catalog.set(PDFName.of("PageLabels"), doc.context.obj({ Nums: [0, doc.context.obj({ P: PDFString.of("1") }), 1, doc.context.obj({ P: PDFString.of("2") }), 2, doc.context.obj({ P: PDFString.of("3") }), 3, doc.context.obj({ P: PDFString.of("4") })] }));
   const notes = { 1: LONG_NOTES, 2: "Short notes for the second slide." };
   for (const [slide, text] of Object.entries(notes)) await doc.attach(new TextEncoder().encode(JSON.stringify({ slide, notes: text })), `notes-slide-${slide}.json`, { mimeType: "application/json" });
+  // A talk with a length: the timer box shows Remaining as well as Elapsed and the clock.
+  await doc.attach(new TextEncoder().encode(JSON.stringify({ pdfpcFormat: 2, duration: 20, pages: [] })), "talk.pdfpc", { mimeType: "application/json" });
   return doc.save();
 }
 
@@ -202,12 +204,15 @@ for (const name of ENGINES) {
       expect(slide.top - bar.bottom).toBeLessThan(24);
       expect(slide.bottom).toBeLessThanOrEqual(g.boxes[".pfoot"]!.top);
       expect(g.controls).toContain("#btn-menu");
+      // The title keeps its room in the bar (cut with an ellipsis when long).
+      expect(await presenter.evaluate(() => document.querySelector("#deck-title")!.getBoundingClientRect().width)).toBeGreaterThan(250);
       for (const folded of ["#btn-audience", "#btn-overview", "#btn-blank", "#tool-zoom", "#btn-export"]) expect(g.controls).not.toContain(folded);
       // Previous, Next, the timer's buttons and the notes' size buttons stay at hand.
       for (const atHand of ["#btn-prev", "#btn-next", "#btn-timer", "#btn-notes-bigger"]) expect(g.controls).toContain(atHand);
       // The slide is the largest thing on the screen.
       const area = (b: { top: number; bottom: number; left: number; right: number }) => (b.bottom - b.top) * (b.right - b.left);
       for (const other of ["#next-frame", ".clock-pane"]) expect(area(slide)).toBeGreaterThan(area(g.boxes[other]!));
+      expect(await presenter.evaluate(() => !document.querySelector("#countdown-box")!.hasAttribute("hidden"))).toBe(true);
       const notes = await presenter.evaluate(notesLines, "#notes");
       expect(notes.px).toBeGreaterThanOrEqual(MIN_NOTES_PX);
       expect(notes.lines).toBeGreaterThanOrEqual(MIN_NOTES_LINES[orientation]);
@@ -218,6 +223,8 @@ for (const name of ENGINES) {
     async function expectMenu(orientation: "landscape" | "portrait") {
       await presenter.click("#btn-menu");
       await presenter.waitFor("the menu open", () => document.querySelector("#btn-menu")?.getAttribute("aria-expanded") === "true" && !!document.querySelector("#stage-menu") && getComputedStyle(document.querySelector("#stage-menu")!).display !== "none");
+      // Let it paint before the screenshot (WebKit's can otherwise show the frame before).
+      await presenter.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
       const g = await presenter.evaluate(geometry, "#stage-menu", []);
       expect({ orientation, outside: g.outside, overlaps: g.overlaps, covered: g.covered }).toEqual({ orientation, outside: [], overlaps: [], covered: [] });
       for (const id of ["#btn-audience", "#btn-live", "#btn-overview", "#btn-blank", "#btn-white", "#btn-fullscreen", "#btn-help", "#tool-zoom", "#tool-freeze", "#btn-layout", "#btn-times", "#btn-export"]) expect(g.controls).toContain(id);

@@ -11,14 +11,9 @@
  */
 
 /** The media query under which app.css folds the toolbars (keep the two in step). */
-export const SMALL_SCREEN_QUERY = "(max-width: 900px), (max-height: 500px) and (orientation: landscape)";
+const SMALL_SCREEN_QUERY = "(max-width: 900px), (max-height: 500px) and (orientation: landscape)";
 
-export interface MenuView {
-  isOpen(): boolean;
-  close(focusButton?: boolean): void;
-}
-
-export function watchMenu(button: HTMLElement, menu: HTMLElement): MenuView {
+export function watchMenu(button: HTMLElement, menu: HTMLElement): void {
   const isOpen = () => button.getAttribute("aria-expanded") === "true";
   const set = (open: boolean) => {
     button.setAttribute("aria-expanded", String(open));
@@ -56,5 +51,4 @@ export function watchMenu(button: HTMLElement, menu: HTMLElement): MenuView {
     if (!small.matches) close();
   });
   set(false);
-  return { isOpen, close };
 }

@@ -243,6 +243,23 @@ for (const name of ENGINES) {
       await presenter.click("#btn-menu");
       await presenter.click("#btn-blank");
       await presenter.waitFor("black off", () => document.querySelector("#btn-blank")?.getAttribute("aria-pressed") === "false");
+      // A tap on the slide beside the open menu only closes the menu: the talk does not move.
+      await presenter.click("#btn-menu");
+      await presenter.waitFor("the menu open again", () => document.querySelector("#btn-menu")?.getAttribute("aria-expanded") === "true");
+      const frame = await presenter.evaluate(() => {
+        const r = document.querySelector("#current-frame")!.getBoundingClientRect();
+        return { x: r.left + 30, y: r.top + r.height / 2 };
+      });
+      await presenter.mouse([{ type: "move", ...frame }, { type: "down" }, { type: "up" }]);
+      await presenter.waitFor("the menu closed by the tap", () => document.querySelector("#btn-menu")?.getAttribute("aria-expanded") === "false");
+      // A slide change would show within a frame or two; give it several before reading.
+      await presenter.evaluate(() => new Promise<boolean>((resolve) => setTimeout(() => requestAnimationFrame(() => resolve(true)), 300)));
+      expect(await presenter.evaluate(() => document.body.dataset.slide)).toBe("1");
+      // The next tap on the slide is the slide's again (a click on it is Next).
+      await presenter.mouse([{ type: "move", ...frame }, { type: "down" }, { type: "up" }]);
+      await presenter.waitFor("slide 2 from a tap", () => document.body.dataset.slide === "2");
+      await presenter.press("Home");
+      await presenter.waitFor("back on slide 1", () => document.body.dataset.slide === "1");
       await expectPresenterLayout("landscape");
     });
 

@@ -7,7 +7,8 @@
  * menu: the button says whether it is open (`aria-expanded`), the controls follow it in Tab
  * order and keep their own names and keys. It closes when one of its buttons has acted
  * (the tool is in hand, the slide in sight again), on Esc (focus back on the button), on a
- * press outside it, and when the window grows past the small-screen layout.
+ * press outside it (which does nothing else), and when the window grows past the
+ * small-screen layout.
  */
 
 /** The media query under which app.css folds the toolbars (keep the two in step). */
@@ -42,10 +43,32 @@ export function watchMenu(button: HTMLElement, menu: HTMLElement): void {
     },
     true,
   );
-  document.addEventListener("pointerdown", (event) => {
-    const target = event.target as Node;
-    if (isOpen() && !menu.contains(target) && !button.contains(target)) close();
-  });
+  // A press outside only closes the menu: the tap that dismisses it must not also advance the
+  // slide, draw a dot or start a swipe (capture, so the page's own handlers never see it).
+  let swallowClick = false;
+  window.addEventListener(
+    "pointerdown",
+    (event) => {
+      swallowClick = false;
+      const target = event.target as Node;
+      if (!isOpen() || menu.contains(target) || button.contains(target)) return;
+      close();
+      swallowClick = true;
+      event.stopPropagation();
+      event.preventDefault();
+    },
+    true,
+  );
+  window.addEventListener(
+    "click",
+    (event) => {
+      if (!swallowClick) return;
+      swallowClick = false;
+      event.stopPropagation();
+      event.preventDefault();
+    },
+    true,
+  );
   const small = window.matchMedia(SMALL_SCREEN_QUERY);
   small.addEventListener("change", () => {
     if (!small.matches) close();

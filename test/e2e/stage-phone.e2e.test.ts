@@ -288,7 +288,7 @@ for (const name of ENGINES) {
     });
 
     it("back to a laptop window: the toolbar is a toolbar again, the menu button gone", async () => {
-      await presenter.resize(1280, 800);
+      await presenter.resize(1440, 900);
       await presenter.waitFor("the wide layout", () => innerWidth > 1000);
       const g = await presenter.evaluate(geometry, "body", [".pbar", "#toolbox", "#current-frame", ".pfoot"]);
       expect(g.controls).not.toContain("#btn-menu");

@@ -164,7 +164,7 @@ for (const name of ENGINES) {
       await presenter.resize(LANDSCAPE.width, LANDSCAPE.height);
       await presenter.goto(handoff.url);
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready" && (document.querySelector("#notes")?.textContent ?? "").includes("Paragraph 30"), [], 30_000);
+      await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready" && (document.querySelector("#notes")?.textContent ?? "").includes("Paragraph 30"), [], 45_000);
     }, STEP_MS);
 
     afterAll(async () => {

@@ -56,6 +56,7 @@ import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-v
 import { renderTimer } from "../presenter/views/timer-view.ts";
 import { renderTimes, timeRows, timesCsv } from "../presenter/views/times-view.ts";
 import { renderToolbox } from "../presenter/views/toolbox-view.ts";
+import { watchMenu } from "../presenter/views/menu-view.ts";
 import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 import { PresenterLive } from "../live/presenter-live.ts";
 import { DeckStore, type DeckRecord } from "../storage/deck-store.ts";
@@ -579,6 +580,7 @@ function onKey(event: KeyboardEvent) {
 
 function wireInput() {
   document.addEventListener("keydown", onKey);
+  watchMenu($("#btn-menu"), $("#stage-menu"));
   for (const button of document.querySelectorAll<HTMLElement>("[data-action]")) {
     const name = button.dataset.action!;
     button.addEventListener("click", () => {

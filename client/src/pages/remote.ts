@@ -29,6 +29,8 @@ import { LiveSocket, type Stopped } from "../live/socket.ts";
 
 /** How often the clock redraws. */
 const TICK_MS = 500;
+/** A turned phone fires several resizes in a row: paint again once they have settled. */
+const RELAYOUT_MS = 120;
 
 let renderer: Renderer | null = null;
 let sizes: PageSizes | null = null;
@@ -156,6 +158,20 @@ function wireInput(): void {
   });
 }
 
+/** The phone turned (or the window changed): lay the slides out, sharp, for their new boxes. */
+function watchResize(): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const observer = new ResizeObserver(() => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      if (current.page) void current.relayout(slideName(layout, current.page));
+      if (next.page) void next.relayout(`Next: ${slideName(layout, next.page)}`);
+    }, RELAYOUT_MS);
+  });
+  observer.observe($("#current-box"));
+  observer.observe($("#next-box"));
+}
+
 async function main(): Promise<void> {
   const parsed = codeFromPath(location.pathname);
   const secret = decodeURIComponent(location.hash.replace(/^#/, ""));
@@ -189,6 +205,7 @@ async function main(): Promise<void> {
     return screen("The remote cannot start", "The slides could not be loaded. Reload to try again.", "error");
   }
   wireInput();
+  watchResize();
   tick();
   setInterval(tick, TICK_MS);
   socket = new LiveSocket({

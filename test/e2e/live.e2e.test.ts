@@ -439,6 +439,8 @@ describe("live presenting", () => {
   it("“End live”: viewers see the end screen, and no deck file is left in the server's data dir", async () => {
     expect(pdfFilesIn(server.dataDir).length).toBeGreaterThan(0);
     await presenter.click("#live-end");
+    // End live asks first (the code dies for good).
+    await presenter.click("#live-end-confirm");
     for (const v of allViewers()) await v.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
     await presenter.waitFor("the presenter not live", () => document.body.dataset.live === "off");
     expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("The talk has ended");
@@ -479,6 +481,8 @@ describe("after the talk", () => {
     expect(again).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
     expect(again).not.toBe(code);
     await presenter.click("#live-end");
+    // End live asks first (the code dies for good).
+    await presenter.click("#live-end-confirm");
     await presenter.waitFor("ended", () => document.body.dataset.live === "off");
   });
 });
@@ -531,6 +535,8 @@ describe("going live on a --require-auth server", () => {
     await page.waitFor("live with the grant", () => document.body.dataset.live === "open", [], 30_000);
     expect(await page.evaluate(() => (document.querySelector("#live-token") as HTMLElement).hidden)).toBe(true);
     await page.click("#live-end");
+    // End live asks first (the code dies for good).
+    await page.click("#live-end-confirm");
     await page.waitFor("ended", () => document.body.dataset.live === "off");
   });
 
@@ -557,6 +563,8 @@ describe("going live on a --require-auth server", () => {
     await page.press("Enter");
     await page.waitFor("live with the typed token", () => document.body.dataset.live === "open", [], 30_000);
     await page.click("#live-end");
+    // End live asks first (the code dies for good).
+    await page.click("#live-end-confirm");
     await page.waitFor("ended", () => document.body.dataset.live === "off");
   });
 });

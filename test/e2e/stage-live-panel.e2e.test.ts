@@ -176,7 +176,7 @@ for (const name of ENGINES) {
       await presenter.press("ArrowRight");
       await audiencePainted(audience, 2);
       await audience.waitFor("the join card gone", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden !== false);
-      await presenter.waitFor("the button released", () => document.querySelector("#live-project")?.getAttribute("aria-pressed") === "false" && (document.querySelector("#join-banner") as HTMLElement).hidden);
+      await presenter.waitFor("the button released", () => document.querySelector("#live-project")?.getAttribute("aria-pressed") === "false" && (document.querySelector("#join-banner") as HTMLElement).hidden === true);
       // Shown again, then Hide (the banner's button) takes it away without changing the slide.
       await presenter.click("#live-project");
       await audience.waitFor("the join card again", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden === false);

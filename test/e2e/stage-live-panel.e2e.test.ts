@@ -211,7 +211,7 @@ for (const name of ENGINES) {
       await tap(presenter, "#live-project");
       await audience.waitFor("shown", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden === false);
       await audience.goto(`${server.url}/view/${presenterUrl.split("/").pop()}`);
-      await audience.waitFor("the reopened audience window", () => document.body.dataset.ready === "true", [], 30_000);
+      await audience.waitFor("the reopened audience window", () => document.body.dataset.ready === "true", [], 60_000);
       await audience.waitFor("the join card in the reopened window", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden === false);
       await tap(presenter, "#live-project");
       await audience.waitFor("hidden from the panel's button", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden !== false);

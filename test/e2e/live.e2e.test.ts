@@ -206,6 +206,10 @@ describe("live presenting", () => {
   });
 
   it("viewers follow the pen's ink (and its clearing), a zoom and a freeze", async () => {
+    // The open live panel sits over the current slide's pane (the timer and notes stay in
+    // view): it is put away to draw on the whole slide, and opened again at the end.
+    await presenter.click("#live-hide");
+    await presenter.waitFor("the panel put away", () => (document.querySelector("#live-panel") as HTMLElement).hidden === true);
     const box = await presenter.evaluate(() => {
       const r = document.querySelector("#current-frame")!.getBoundingClientRect();
       return { x: r.x, y: r.y, w: r.width, h: r.height };
@@ -246,6 +250,9 @@ describe("live presenting", () => {
     await presenter.press("f");
     for (const v of viewers()) await v.waitFor("unfrozen", () => document.body.dataset.frozen === "false");
     for (const v of viewers()) await viewerAt(v, 2);
+    await presenter.click("#btn-live");
+    await presenter.waitFor("the panel open again", () => !(document.querySelector("#live-panel") as HTMLElement).hidden);
+    await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   });
 
   it("a third viewer, in WebKit, joins by URL mid-talk and opens at the presenter's slide", async () => {

@@ -123,15 +123,21 @@ function showStatus(): void {
   replace(status, remoteStatus(link, held, last));
 }
 
+/** The held press is done with: sent, or dropped. */
+function settle(outcome: { sent?: HeldAction; dropped?: HeldAction }): void {
+  held = null;
+  clearTimeout(holdTimer);
+  last = outcome;
+}
+
 /** The presenter can be reached (again): a held press goes now, or is reported as dropped. */
 function reachable(now: boolean): void {
   link = now ? "connected" : "away";
-  if (now) {
+  if (now && held) {
     const { send, dropped } = release(held, Date.now());
-    held = null;
-    clearTimeout(holdTimer);
-    if (send && socket?.send({ type: "command", ...send })) last = { sent: send };
-    else if (dropped) last = { dropped };
+    // A press the socket did not take stays held (the next hello tries again).
+    if (send && socket?.send({ type: "command", ...send })) settle({ sent: send });
+    else if (dropped) settle({ dropped });
   }
   showStatus();
 }
@@ -164,7 +170,7 @@ function onStop(stopped: Stopped): void {
   screen("Remote link no longer valid", "The presenter changed the remote link, or this one is incomplete. Scan the new QR code in the presenter's live panel.", "refused");
 }
 
-/** Send a press, or hold it (./held-command.ts) while the presenter or the connection is away. */
+/** Send a press, or hold it (../live/held-command.ts) while the presenter or the connection is away. */
 function command(press: HeldAction): void {
   last = {};
   if (link === "connected" && socket?.send({ type: "command", ...press })) return showStatus();
@@ -172,9 +178,8 @@ function command(press: HeldAction): void {
   clearTimeout(holdTimer);
   // Said as soon as it is dropped, not only when the presenter is back.
   holdTimer = setTimeout(() => {
-    if (!expired(held, Date.now())) return;
-    last = { dropped: held!.command };
-    held = null;
+    if (!held || !expired(held, Date.now())) return;
+    settle({ dropped: held.command });
     showStatus();
   }, HOLD_MS + 100);
   showStatus();

@@ -8,7 +8,7 @@
  * the remotes' commands. The panel shows the code, the viewer link and its QR code, the
  * remote's QR code, how many viewers and remotes are connected, the download setting,
  * "Show join code on the projector", "Rotate remote link" and "End live" — which asks first,
- * since the code dies for good. The panel opens over the current slide's pane
+ * since the code dies for good (markup: ./live-panel-view.ts). The panel opens over the current slide's pane
  * (./panel-place.ts), so the timer, the notes and the toolbars stay in view; a code is never
  * broken across lines. The join card goes to the audience window only (./join-card.ts: code
  * and viewer link, never the remote link) and leaves at the next slide change.
@@ -23,7 +23,8 @@ import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-s
 import { clockOffset, shiftMedia } from "./clock.ts";
 import { commandActions } from "./commands.ts";
 import { fitLiveState, fitStroke } from "./fit-state.ts";
-import { linkText, qrImage, type JoinCard } from "./join-card.ts";
+import type { JoinCard } from "./join-card.ts";
+import { sessionPanel } from "./live-panel-view.ts";
 import { placePanel } from "./panel-place.ts";
 import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
 
@@ -57,12 +58,6 @@ interface Problem {
 const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
 
 type Status = "idle" | "uploading" | "connecting" | "open" | "waiting" | "stopped";
-
-function qr(text: string, alt: string): HTMLImageElement {
-  const img = qrImage(text, alt, "live-qr");
-  img.width = img.height = 180;
-  return img;
-}
 
 async function problemOf(response: Response): Promise<Problem> {
   const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
@@ -424,33 +419,13 @@ export class PresenterLive {
       replace(body, status, again);
       return;
     }
-    const allow = h("input", { type: "checkbox", id: "live-allow-download" }) as HTMLInputElement;
-    allow.addEventListener("change", () => this.setAllowDownload(allow.checked));
-    const actions = this.confirmingEnd
-      ? h("div", { class: "live-end-ask", id: "live-end-ask", role: "group", "aria-labelledby": "live-end-question" },
-          h("p", { id: "live-end-question" }, `End the live talk for everyone? Viewers see the end screen, remotes stop, the server deletes its copy of the deck, and the code `, h("span", { class: "code-nowrap" }, session.code), " stops working for good."),
-          h("div", { class: "actions" },
-            h("button", { type: "button", class: "btn", id: "live-end-keep", onclick: () => this.askEnd(false) }, "Keep live"),
-            h("button", { type: "button", class: "btn btn-danger", id: "live-end-confirm", onclick: () => void this.end() }, "End live for everyone"),
-          ))
-      : h("div", { class: "actions" },
-          h("button", { type: "button", class: "btn", id: "live-rotate", onclick: () => void this.rotate() }, "Rotate remote link"),
-          h("button", { type: "button", class: "btn btn-danger", id: "live-end", onclick: () => this.askEnd(true) }, "End live"),
-        );
-    replace(
-      body,
-      h("p", { class: "live-code-label" }, "Talk code"),
-      h("p", { class: "live-code code-nowrap", id: "live-code" }, session.code),
-      h("button", { type: "button", class: "btn btn-small", id: "live-project", "aria-pressed": String(this.projecting), onclick: () => this.project(!this.projecting) }, "Show join code on the projector"),
-      h("div", { class: "live-links" },
-        h("figure", { class: "live-link" }, qr(session.viewerUrl, "QR code of the viewer link"), h("figcaption", {}, h("a", { href: session.viewerUrl, id: "live-viewer-url", target: "_blank", rel: "noopener" }, ...linkText(session.viewerUrl, session.code)))),
-        h("figure", { class: "live-link" }, qr(session.controlUrl, "QR code of the remote link"), h("figcaption", {}, "Use your phone as a remote: ", h("a", { href: session.controlUrl, id: "live-control-url", target: "_blank", rel: "noopener" }, "remote link"))),
-      ),
-      h("p", { class: "live-counts", id: "live-counts", "aria-live": "polite" }),
-      h("label", { class: "setting" }, allow, " Allow viewers to save the PDF"),
-      status,
-      actions,
-    );
+    replace(body, ...sessionPanel(session, { confirmingEnd: this.confirmingEnd, projecting: this.projecting }, status, {
+      project: () => this.project(!this.projecting),
+      allowDownload: (allow) => this.setAllowDownload(allow),
+      rotate: () => void this.rotate(),
+      askEnd: (asking) => this.askEnd(asking),
+      end: () => void this.end(),
+    }));
   }
 
   private statusText(): string {

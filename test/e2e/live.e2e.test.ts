@@ -206,6 +206,10 @@ describe("live presenting", () => {
   });
 
   it("viewers follow the pen's ink (and its clearing), a zoom and a freeze", async () => {
+    // The open live panel sits over the current slide's pane (the timer and notes stay in
+    // view): it is put away to draw on the whole slide, and opened again at the end.
+    await presenter.click("#live-hide");
+    await presenter.waitFor("the panel put away", () => (document.querySelector("#live-panel") as HTMLElement).hidden === true);
     const box = await presenter.evaluate(() => {
       const r = document.querySelector("#current-frame")!.getBoundingClientRect();
       return { x: r.x, y: r.y, w: r.width, h: r.height };
@@ -246,6 +250,9 @@ describe("live presenting", () => {
     await presenter.press("f");
     for (const v of viewers()) await v.waitFor("unfrozen", () => document.body.dataset.frozen === "false");
     for (const v of viewers()) await viewerAt(v, 2);
+    await presenter.click("#btn-live");
+    await presenter.waitFor("the panel open again", () => !(document.querySelector("#live-panel") as HTMLElement).hidden);
+    await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   });
 
   it("a third viewer, in WebKit, joins by URL mid-talk and opens at the presenter's slide", async () => {
@@ -439,6 +446,8 @@ describe("live presenting", () => {
   it("“End live”: viewers see the end screen, and no deck file is left in the server's data dir", async () => {
     expect(pdfFilesIn(server.dataDir).length).toBeGreaterThan(0);
     await presenter.click("#live-end");
+    // End live asks first (the code dies for good).
+    await presenter.click("#live-end-confirm");
     for (const v of allViewers()) await v.waitFor("the end screen", () => document.body.dataset.screen === "ended", [], 20_000);
     await presenter.waitFor("the presenter not live", () => document.body.dataset.live === "off");
     expect(await viewerA.evaluate(() => document.querySelector("#screen-title")?.textContent)).toBe("The talk has ended");
@@ -479,6 +488,8 @@ describe("after the talk", () => {
     expect(again).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
     expect(again).not.toBe(code);
     await presenter.click("#live-end");
+    // End live asks first (the code dies for good).
+    await presenter.click("#live-end-confirm");
     await presenter.waitFor("ended", () => document.body.dataset.live === "off");
   });
 });
@@ -531,6 +542,8 @@ describe("going live on a --require-auth server", () => {
     await page.waitFor("live with the grant", () => document.body.dataset.live === "open", [], 30_000);
     expect(await page.evaluate(() => (document.querySelector("#live-token") as HTMLElement).hidden)).toBe(true);
     await page.click("#live-end");
+    // End live asks first (the code dies for good).
+    await page.click("#live-end-confirm");
     await page.waitFor("ended", () => document.body.dataset.live === "off");
   });
 
@@ -557,6 +570,8 @@ describe("going live on a --require-auth server", () => {
     await page.press("Enter");
     await page.waitFor("live with the typed token", () => document.body.dataset.live === "open", [], 30_000);
     await page.click("#live-end");
+    // End live asks first (the code dies for good).
+    await page.click("#live-end-confirm");
     await page.waitFor("ended", () => document.body.dataset.live === "off");
   });
 });

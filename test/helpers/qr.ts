@@ -35,3 +35,24 @@ export function drawsQrOf(lines: string[], data: string): boolean {
   }
   return true;
 }
+
+/**
+ * Does an SVG drawn by uqr's renderSVG (one `Mx,yh…` square per dark module) show exactly the
+ * modules uqr encodes for `data`, at some error-correction level? Reads the modules back from
+ * the path, so a test checks what the picture encodes, not how the page asked for it.
+ */
+export function svgDrawsQrOf(svg: string, data: string): boolean {
+  const box = /viewBox="0 0 (\d+) \d+"/.exec(svg);
+  const squares = [...svg.matchAll(/M(\d+),(\d+)h(\d+)/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]), w: Number(m[3]) }));
+  if (!box || squares.length === 0) return false;
+  const unit = squares[0]!.w;
+  const border = Math.min(...squares.map((s) => s.x)) / unit;
+  const size = Number(box[1]) / unit - 2 * border;
+  const dark = new Set(squares.map((s) => `${s.x / unit - border},${s.y / unit - border}`));
+  return (["L", "M", "Q", "H"] as const).some((ecc) => {
+    const { data: matrix, size: n } = encode(data, { ecc, border: 0 });
+    if (n !== size) return false;
+    for (let row = 0; row < n; row++) for (let col = 0; col < n; col++) if (matrix[row]![col] !== dark.has(`${col},${row}`)) return false;
+    return true;
+  });
+}

@@ -39,7 +39,9 @@ export type ChannelMessage =
   /** Presenter → audience: move to this screen area and go full screen there (swap). */
   | { v: 2; type: "place"; placement: Placement }
   /** Presenter → audience: the presenter window closed; the audience keeps the last picture. */
-  | { v: 2; type: "bye" };
+  | { v: 2; type: "bye" }
+  /** Presenter → audience: show a live talk's join card over the slide (null: take it away). Code and viewer link only. */
+  | { v: 2; type: "join-card"; card: { code: string; viewerUrl: string } | null };
 
 export type ChannelMessageBody = ChannelMessage extends infer M ? (M extends { v: 2 } ? Omit<M, "v"> : never) : never;
 

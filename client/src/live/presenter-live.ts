@@ -7,10 +7,14 @@
  * the socket whenever it changes — the very value the audience window gets — and carry out
  * the remotes' commands. The panel shows the code, the viewer link and its QR code, the
  * remote's QR code, how many viewers and remotes are connected, the download setting,
- * "Rotate remote link" and "End live".
+ * "Show join code on the projector", "Rotate remote link" and "End live" — which asks first,
+ * since the code dies for good (markup: ./live-panel-view.ts). The panel opens over the current slide's pane
+ * (./panel-place.ts), so the timer, the notes and the toolbars stay in view; a code is never
+ * broken across lines. The join card goes to the audience window only (./join-card.ts: code
+ * and viewer link, never the remote link) and leaves at the next slide change.
  */
-import { renderSVG } from "uqr";
 import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/deck/live-protocol.ts";
+import type { Channel } from "../lib/channel.ts";
 import { h, replace } from "../lib/dom.ts";
 import type { ActionName } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
@@ -19,6 +23,9 @@ import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-s
 import { clockOffset, shiftMedia } from "./clock.ts";
 import { commandActions } from "./commands.ts";
 import { fitLiveState, fitStroke } from "./fit-state.ts";
+import type { JoinCard } from "./join-card.ts";
+import { sessionPanel } from "./live-panel-view.ts";
+import { placePanel } from "./panel-place.ts";
 import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
 
 export interface PresenterLiveDeps {
@@ -33,6 +40,12 @@ export interface PresenterLiveDeps {
   button: HTMLElement;
   tokenForm: HTMLFormElement;
   tokenInput: HTMLInputElement;
+  /** To the audience window (the join card). */
+  channel?: () => Channel | null;
+  /** The current slide's pane: the panel opens over it. */
+  anchor?: HTMLElement;
+  /** Says in the presenter window that the projector shows the join card; its button hides it. */
+  joinBanner?: HTMLElement;
 }
 
 interface Problem {
@@ -45,11 +58,6 @@ interface Problem {
 const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
 
 type Status = "idle" | "uploading" | "connecting" | "open" | "waiting" | "stopped";
-
-function qr(text: string, alt: string): HTMLImageElement {
-  const svg = renderSVG(text, { ecc: "M", border: 2 });
-  return h("img", { class: "live-qr", src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`, alt, width: 180, height: 180 });
-}
 
 async function problemOf(response: Response): Promise<Problem> {
   const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
@@ -66,8 +74,20 @@ export class PresenterLive {
   private open = false;
   /** Server clock minus this device's (media times travel in the server's clock). */
   private offset = 0;
+  /** "End live" was pressed once: the panel asks before ending. */
+  private confirmingEnd = false;
+  /** The audience window shows the join card. */
+  private projecting = false;
 
   constructor(private readonly deps: PresenterLiveDeps) {
+    const place = () => {
+      if (this.open && deps.anchor) placePanel(deps.panel, deps.anchor);
+    };
+    if (deps.anchor) {
+      new ResizeObserver(place).observe(deps.anchor);
+      window.addEventListener("resize", place);
+    }
+    deps.joinBanner?.querySelector("button")?.addEventListener("click", () => this.project(false));
     // Esc closes the token dialog like its Cancel button.
     deps.tokenForm.addEventListener("keydown", (event) => {
       if (event.key !== "Escape") return;
@@ -97,9 +117,29 @@ export class PresenterLive {
     this.deps.panel.hidden = !open;
     this.deps.button.setAttribute("aria-expanded", String(open));
     if (open) {
+      if (this.deps.anchor) placePanel(this.deps.panel, this.deps.anchor);
       this.built = "";
       this.render();
     }
+  }
+
+  // ---- the join card on the projector ------------------------------------------------------
+
+  private card(): JoinCard | null {
+    return this.projecting && this.session ? { code: this.session.code, viewerUrl: this.session.viewerUrl } : null;
+  }
+
+  /** Show or take away the join card on the audience window. */
+  private project(on: boolean): void {
+    const was = this.projecting;
+    this.projecting = on && !!this.session;
+    if (was || this.projecting) this.deps.channel?.()?.post({ type: "join-card", card: this.card() });
+    this.render();
+  }
+
+  /** An audience window (re)opened: it gets the card too while one is shown. */
+  audienceHello(): void {
+    if (this.projecting) this.deps.channel?.()?.post({ type: "join-card", card: this.card() });
   }
 
   // ---- going live -----------------------------------------------------------------------
@@ -231,6 +271,8 @@ export class PresenterLive {
   }
 
   private async forget(message: string): Promise<void> {
+    this.project(false);
+    this.confirmingEnd = false;
     this.socket?.close();
     this.socket = null;
     this.session = null;
@@ -260,6 +302,8 @@ export class PresenterLive {
 
   /** Every change of the presenter state: viewers get what the audience window gets. */
   changed(state: PresenterState, previous: PresenterState): void {
+    // The join card leaves at the next slide change (the audience window drops it too).
+    if (this.projecting && state.page !== previous.page) this.project(false);
     if (!this.socket?.open) return;
     const seen = audienceView(state);
     const before = audienceView(previous);
@@ -294,7 +338,15 @@ export class PresenterLive {
     }
   }
 
+  /** First press of "End live": ask (the code dies for good); the safe answer takes the focus. */
+  private askEnd(asking: boolean): void {
+    this.confirmingEnd = asking;
+    this.render();
+    this.deps.body.querySelector<HTMLElement>(asking ? "#live-end-keep" : "#live-end")?.focus();
+  }
+
   private async end(): Promise<void> {
+    this.confirmingEnd = false;
     const response = await this.post("end");
     if (!response) return;
     if (response.ok || response.status === 404 || response.status === 410) return this.forget("Live ended. Viewers see the end screen; the server deleted its copy of the deck.");
@@ -338,8 +390,9 @@ export class PresenterLive {
     const controls = this.counts.controls;
     document.body.dataset.liveViewers = String(viewers);
     document.body.dataset.liveControls = String(controls);
+    if (this.deps.joinBanner) this.deps.joinBanner.hidden = !this.projecting;
     if (!this.open) return;
-    const key = session ? `${session.code} ${session.controlUrl}` : `off ${this.status === "uploading"}`;
+    const key = session ? `${session.code} ${session.controlUrl} ${this.confirmingEnd}` : `off ${this.status === "uploading"}`;
     if (key !== this.built) {
       this.built = key;
       this.build();
@@ -352,6 +405,8 @@ export class PresenterLive {
     if (counts && counts.textContent !== countText) counts.textContent = countText;
     const allow = body.querySelector<HTMLInputElement>("#live-allow-download");
     if (allow && session) allow.checked = session.allowDownload;
+    const project = body.querySelector("#live-project");
+    project?.setAttribute("aria-pressed", String(this.projecting));
   }
 
   /** The panel's elements for the current session (or for none). */
@@ -364,24 +419,13 @@ export class PresenterLive {
       replace(body, status, again);
       return;
     }
-    const allow = h("input", { type: "checkbox", id: "live-allow-download" }) as HTMLInputElement;
-    allow.addEventListener("change", () => this.setAllowDownload(allow.checked));
-    replace(
-      body,
-      h("p", { class: "live-code-label" }, "Talk code"),
-      h("p", { class: "live-code", id: "live-code" }, session.code),
-      h("div", { class: "live-links" },
-        h("figure", { class: "live-link" }, qr(session.viewerUrl, "QR code of the viewer link"), h("figcaption", {}, h("a", { href: session.viewerUrl, id: "live-viewer-url", target: "_blank", rel: "noopener" }, session.viewerUrl.replace(/^https?:\/\//, "")))),
-        h("figure", { class: "live-link" }, qr(session.controlUrl, "QR code of the remote link"), h("figcaption", {}, "Use your phone as a remote: ", h("a", { href: session.controlUrl, id: "live-control-url", target: "_blank", rel: "noopener" }, "remote link"))),
-      ),
-      h("p", { class: "live-counts", id: "live-counts", "aria-live": "polite" }),
-      h("label", { class: "setting" }, allow, " Allow viewers to save the PDF"),
-      status,
-      h("div", { class: "actions" },
-        h("button", { type: "button", class: "btn", id: "live-rotate", onclick: () => void this.rotate() }, "Rotate remote link"),
-        h("button", { type: "button", class: "btn btn-danger", id: "live-end", onclick: () => void this.end() }, "End live"),
-      ),
-    );
+    replace(body, ...sessionPanel(session, { confirmingEnd: this.confirmingEnd, projecting: this.projecting }, status, {
+      project: () => this.project(!this.projecting),
+      allowDownload: (allow) => this.setAllowDownload(allow),
+      rotate: () => void this.rotate(),
+      askEnd: (asking) => this.askEnd(asking),
+      end: () => void this.end(),
+    }));
   }
 
   private statusText(): string {

@@ -825,7 +825,10 @@ async function main() {
   document.body.dataset.notesDetected = notesPositionOf(opened.detected);
 
   channel = openChannel(deck.id, (message) => {
-    if (message.type === "hello") channel?.post({ type: "state", state: audienceView(presenter.current) });
+    if (message.type === "hello") {
+      channel?.post({ type: "state", state: audienceView(presenter.current) });
+      live?.audienceHello();
+    }
     else if (message.type === "command" && getAction(message.action)?.remote) presenter.dispatch(message.action, message.arg);
     else if (message.type === "report") notice("The audience window could not show this deck: " + (message.problem === "deck-missing" ? "it is not stored in this browser." : "the browser refused to read it."), "warn", "audience-report");
   });
@@ -844,6 +847,9 @@ async function main() {
     button: $("#btn-live"),
     tokenForm: $("#live-token") as HTMLFormElement,
     tokenInput: $("#live-token-input") as HTMLInputElement,
+    channel: () => channel,
+    anchor: $(".current-pane"),
+    joinBanner: $("#join-banner"),
   });
   void live.resume();
 

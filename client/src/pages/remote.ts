@@ -7,7 +7,10 @@
  * browser, downloaded once). When the presenter rotates the link, or the secret is refused,
  * the remote says so and stops. With Beamer's notes on a second screen the slides are the
  * slide halves and the notes are the notes halves' text, split as the presenter splits them
- * (the live state carries the position).
+ * (the live state carries the position). A press while the presenter window is away (or this
+ * remote's connection is down) is held and sent on their return — only the last one, for up to
+ * a minute — and the status line says which press waits, was sent, or was dropped
+ * (../live/held-command.ts).
  */
 import type { LiveServerMessageT, LiveStateT } from "../../../src/deck/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
@@ -26,6 +29,7 @@ import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { codeFromPath } from "../live/code.ts";
 import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
 import { LiveSocket, type Stopped } from "../live/socket.ts";
+import { HOLD_MS, expired, release, remoteStatus, type Held, type HeldAction, type RemoteLink } from "../live/held-command.ts";
 
 /** How often the clock redraws. */
 const TICK_MS = 500;
@@ -42,6 +46,11 @@ let socket: LiveSocket | null = null;
 let code = "";
 /** The split this remote's worker applies ("none": whole pages). */
 let notesPosition: NotesPosition = "none";
+/** Whether a press reaches the presenter now, the press waiting until it does, and what became of the last one. */
+let link: RemoteLink = "offline";
+let held: Held | null = null;
+let last: { sent?: HeldAction; dropped?: HeldAction } = {};
+let holdTimer: ReturnType<typeof setTimeout> | undefined;
 
 const current = new SlideView($("#current-frame"), $("#current-box"), $("#current") as HTMLCanvasElement, () => renderer, () => sizes, 100);
 const next = new SlideView($("#next-frame"), $("#next-box"), $("#next") as HTMLCanvasElement, () => renderer, () => sizes, 90);
@@ -110,18 +119,43 @@ function tick(): void {
   }
 }
 
+function showStatus(): void {
+  document.body.dataset.link = link;
+  document.body.dataset.held = held ? held.command.action : "";
+  replace(status, remoteStatus(link, held, last));
+}
+
+/** The held press is done with: sent, or dropped. */
+function settle(outcome: { sent?: HeldAction; dropped?: HeldAction }): void {
+  held = null;
+  clearTimeout(holdTimer);
+  last = outcome;
+}
+
+/** The presenter can be reached (again): a held press goes now, or is reported as dropped. */
+function reachable(now: boolean): void {
+  link = now ? "connected" : "away";
+  if (now && held) {
+    const { send, dropped } = release(held, Date.now());
+    // A press the socket did not take stays held (the next hello tries again).
+    if (send && socket?.send({ type: "command", ...send })) settle({ sent: send });
+    else if (dropped) settle({ dropped });
+  }
+  showStatus();
+}
+
 function onMessage(message: LiveServerMessageT): void {
   if (message.type === "hello") {
     seq = message.seq;
     if (message.state) state = message.state;
-    replace(status, message.paused ? "The presenter is away; commands wait for them." : "Connected");
     document.body.dataset.screen = "live";
+    reachable(!message.paused);
   } else if (message.type === "state") {
     if (message.seq <= seq) return;
     seq = message.seq;
     state = message.state;
-  } else if (message.type === "paused") replace(status, "The presenter is away; commands wait for them.");
-  else if (message.type === "resumed") replace(status, "Connected");
+  } else if (message.type === "paused") reachable(false);
+  else if (message.type === "resumed") reachable(true);
   else if (message.type === "ended") return ended();
   else return;
   render();
@@ -138,21 +172,32 @@ function onStop(stopped: Stopped): void {
   screen("Remote link no longer valid", "The presenter changed the remote link, or this one is incomplete. Scan the new QR code in the presenter's live panel.", "refused");
 }
 
-function command(action: "next" | "prev"): void {
-  if (!socket?.send({ type: "command", action })) replace(status, "Not connected — trying again…");
+/** Send a press, or hold it (../live/held-command.ts) while the presenter or the connection is away. */
+function command(press: HeldAction): void {
+  last = {};
+  if (link === "connected" && socket?.send({ type: "command", ...press })) return showStatus();
+  held = { command: press, at: Date.now() };
+  clearTimeout(holdTimer);
+  // Said as soon as it is dropped, not only when the presenter is back.
+  holdTimer = setTimeout(() => {
+    if (!held || !expired(held, Date.now())) return;
+    settle({ dropped: held.command });
+    showStatus();
+  }, HOLD_MS + 100);
+  showStatus();
 }
 
 function wireInput(): void {
-  $("#remote-prev").addEventListener("click", () => command("prev"));
-  $("#remote-next").addEventListener("click", () => command("next"));
-  $("#remote-blank").addEventListener("click", () => socket?.send({ type: "command", action: "blank", blank: state?.blank === "none" ? "black" : "none" }));
-  watchGestures([$(".remote-slides")], () => true, (direction) => command(direction));
+  $("#remote-prev").addEventListener("click", () => command({ action: "prev" }));
+  $("#remote-next").addEventListener("click", () => command({ action: "next" }));
+  $("#remote-blank").addEventListener("click", () => command({ action: "blank", blank: state?.blank === "none" ? "black" : "none" }));
+  watchGestures([$(".remote-slides")], () => true, (direction) => command({ action: direction }));
   document.addEventListener("keydown", (event) => {
     // A clicker or a keyboard paired with the phone; Space on a focused button is that button's.
     if (event.key === " " && (event.target as HTMLElement).closest("button, a")) return;
     if (event.ctrlKey || event.altKey || event.metaKey) return;
-    if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") command("next");
-    else if (event.key === "ArrowLeft" || event.key === "PageUp") command("prev");
+    if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " ") command({ action: "next" });
+    else if (event.key === "ArrowLeft" || event.key === "PageUp") command({ action: "prev" });
     else return;
     event.preventDefault();
   });
@@ -215,7 +260,10 @@ async function main(): Promise<void> {
     onMessage,
     onStatus: (s) => {
       document.body.dataset.socket = s;
-      if (s !== "open") replace(status, "Reconnecting…");
+      // "open" is followed by hello, which says whether the presenter is there.
+      if (s === "open") return;
+      link = "offline";
+      showStatus();
     },
     onStop,
   });

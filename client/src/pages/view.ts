@@ -5,7 +5,8 @@
  * spotlight, a zoomed region re-rendered sharp) and black or white screens — exactly the
  * AudienceState the presenter sends over the channel, and nothing else: no deckhand text
  * ever reaches the projector. Problems (the deck is not stored here, storage refused) go to
- * the presenter window. A clicker pressed while this window has focus is resolved by the
+ * the presenter window. The one exception the speaker asks for: a live talk's join card (code,
+ * QR code and viewer link — ../live/join-card.ts) until the next slide. A clicker pressed while this window has focus is resolved by the
  * same key map (the user's own) and sent to the presenter. It keeps the screen on, and
  * goes where the presenter places it (Window Management API) and full screen there. With
  * Beamer's notes on a second screen, only the slide half of each page ever reaches it.
@@ -25,6 +26,7 @@ import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/key
 import { parseStrokes } from "../presenter/ink.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
 import { DeckStore } from "../storage/deck-store.ts";
+import { JoinCardView } from "../live/join-card.ts";
 
 /** The pointer hides after this long without moving: the projector shows only the slide. */
 const CURSOR_HIDE_MS = 2500;
@@ -56,6 +58,7 @@ const stage = new AudienceStage(
   { frame: $("#frame"), main: $("#main"), canvas: $("#slide") as HTMLCanvasElement, mediaLayer: $("#media-layer"), blankCover: $("#blank-cover"), body: document.body },
   mediaCtx,
 );
+const joinCard = new JoinCardView($("#main"), $("#blank-cover"));
 (window as unknown as { __deckhand: unknown }).__deckhand = { pointerLatency, state: () => stage.state };
 
 /** Only the pointer or the stroke being drawn moved: draw now, and time it to the next frame. */
@@ -124,7 +127,10 @@ async function main() {
       else if (pending) pending = { ...pending, overlays: message.overlays };
       return;
     }
+    if (message.type === "join-card") return joinCard.show(message.card);
     if (message.type !== "state") return;
+    // The join card stays until the next slide change (or the presenter hides it).
+    if (joinCard.shown && stage.state && message.state.page !== stage.state.page) joinCard.show(null);
     if (ready) stage.apply(message.state);
     else pending = message.state;
   });

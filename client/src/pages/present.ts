@@ -25,7 +25,7 @@ import { failMedium, mountMedia, type MediaContext } from "../lib/media.ts";
 import { offlineNotice, offlineReady, registerOffline } from "../lib/offline.ts";
 import { RenderError, Renderer } from "../lib/renderer.ts";
 import { parseTimer, restoreTimer } from "../lib/timer.ts";
-import { storeUrlMedia } from "../lib/url-media.ts";
+import { offlineCopyNotice, storeUrlMedia } from "../lib/url-media.ts";
 import { saveFile } from "../lib/download.ts";
 import { canPlaceWindows } from "../lib/screens.ts";
 import { keepScreenOn } from "../lib/wake-lock.ts";
@@ -764,9 +764,9 @@ async function loadExtras() {
   document.body.dataset.extras = "ready";
   if (!navigator.onLine || !extras.media.some((m) => m.kind === "url")) return;
   const outcomes = await storeUrlMedia(deck.id, extras.media, store);
-  const refused = [...outcomes.values()].filter((o) => o === "refused" || o === "failed" || o === "too-large").length;
   document.body.dataset.urlMedia = "stored";
-  if (refused) notice(`${refused} URL medi${refused === 1 ? "um" : "a"} of this deck could not be kept for offline use (the server does not allow it) and will play only while online.`, "warn", "url-media");
+  const unkept = offlineCopyNotice(outcomes);
+  if (unkept) notice(unkept, "warn", "url-media");
 }
 
 async function main() {

@@ -28,7 +28,7 @@ describe("offlineCopyNotice", () => {
 });
 
 test("a YouTube embed asks its player to talk to the page (enablejsapi, this page's origin)", () => {
-  const base = { id: "v", slide: 1, rect: { x: 0, y: 0, w: 1, h: 1 }, autoplay: false, loop: false };
+  const base = { id: "v", slide: 1, mime: "", rect: { x: 0, y: 0, w: 1, h: 1 }, autoplay: false, loop: false };
   const url = new URL(embedUrl({ ...base, kind: "youtube", videoId: "dQw4w9WgXcQ" }, "https://talk.example")!);
   expect(url.searchParams.get("enablejsapi")).toBe("1");
   expect(url.searchParams.get("origin")).toBe("https://talk.example");

@@ -249,10 +249,14 @@ export async function mountMedia(
         frame.style.visibility = "hidden";
         box.dataset.embed = "waiting";
         entry.element = frame;
+        // Meanwhile the presenter knows it is on its way (a blocked network may take LOAD_MS to tell).
+        const waiting = ctx.role === "presenter" ? mediaNote(labelOf(media, kind), `Waiting for its player to load from ${hostOf(src)}…`) : null;
+        if (waiting) waiting.style.position = "absolute";
         watchEmbed(frame, media.kind as "youtube" | "vimeo", (outcome) => {
           if (outcome.ok) {
             frame.style.visibility = "";
             box.dataset.embed = "playing";
+            waiting?.remove();
             return;
           }
           box.dataset.embed = "failed";
@@ -260,6 +264,7 @@ export async function mountMedia(
           failMedium(entry, ctx.role);
         });
         box.append(frame);
+        if (waiting) box.append(waiting);
       } else {
         box.dataset.state = "unavailable";
         if (ctx.role === "presenter") box.append(mediaNote(labelOf(media, kind), src ? "Needs a network: it plays when the computer is online." : "The video id is missing."));

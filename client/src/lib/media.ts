@@ -173,14 +173,19 @@ export function failMedium(mounted: MountedMedia, role: MediaRole): void {
 }
 
 /**
- * The audience's copy stays invisible until it has a picture: a medium that never loads never
- * shows an empty frame or a broken-image icon there, only the slide.
+ * The audience's copy shows nothing until it has a picture: a medium that never loads never
+ * shows an empty frame or a broken-image icon there, only the slide. An image is hidden until
+ * it loads; a video is never hidden (engines may hold back playing an invisible video), only
+ * its black backdrop waits for the first frame — a video without one paints nothing else.
  */
 function showOnceLoaded(el: HTMLElement): void {
-  if (!(el instanceof HTMLImageElement || el instanceof HTMLVideoElement)) return;
-  el.style.visibility = "hidden";
-  const shown = () => (el.style.visibility = "");
-  el.addEventListener(el instanceof HTMLImageElement ? "load" : "loadeddata", shown, { once: true });
+  if (el instanceof HTMLImageElement) {
+    el.style.visibility = "hidden";
+    el.addEventListener("load", () => (el.style.visibility = ""), { once: true });
+  } else if (el instanceof HTMLVideoElement) {
+    el.style.background = "transparent";
+    el.addEventListener("loadeddata", () => (el.style.background = ""), { once: true });
+  }
 }
 
 function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean) {

@@ -409,17 +409,17 @@ for (const name of ENGINES) {
         await presenter.waitFor("the presenter told the no-CORS video is online-only", () => /plays when online/.test(document.querySelector("[data-media='nocors']")?.textContent ?? ""), [], 30_000);
       } else {
         // With the servers merely stopped (Firefox, WebKit) the browser is still "online": it
-        // either fails to reach the medium (told to the presenter: an error, or the stall
-        // watchdog at 20 s) or plays it from its own media cache (Firefox keeps the earlier
-        // copy in memory). Either way the audience sees no message.
-        await presenter.waitFor("the no-CORS video told as online-only, or playing from the browser's cache", () => {
+        // either fails to reach the medium (told to the presenter: the load failed and no copy
+        // is stored, from an error or the stall watchdog at 20 s) or plays it from its own media
+        // cache (Firefox keeps the earlier copy in memory). Either way the audience sees no message.
+        await presenter.waitFor("the no-CORS video told as not loading with no stored copy, or playing from the browser's cache", () => {
           const box = document.querySelector("[data-media='nocors']");
-          return /plays when online/.test(box?.textContent ?? "") || (box?.querySelector("video")?.readyState ?? 0) >= 2;
+          return /failed .*no copy is stored in this browser/.test(box?.textContent ?? "") || (box?.querySelector("video")?.readyState ?? 0) >= 2;
         }, [], 30_000);
       }
-      // Embeds are judged by navigator.onLine (a cross-origin frame's failure cannot be seen
-      // from the page): only real network emulation (Chromium) takes it offline; with the
-      // servers merely stopped, Firefox and WebKit stay "online" and show the frames.
+      // Embeds are judged by navigator.onLine and by their player speaking (lib/embed-watch):
+      // only real network emulation (Chromium) takes the browser offline; with the servers
+      // merely stopped, Firefox and WebKit stay "online" and wait, frames out of sight.
       const offlineIds = engine.setOffline ? ["nocors", "yt", "vimeo", "broken"] : ["broken"];
       if (engine.setOffline) expect(await presenter.evaluate(() => /Needs a network/.test(document.querySelector("[data-media='yt']")?.textContent ?? ""))).toBe(true);
       for (const id of offlineIds) {

@@ -48,7 +48,9 @@ function wrap(page: Page): EnginePage {
 }
 
 export async function launchChromiumEngine(options: LaunchOptions): Promise<Engine & { raw: Page }> {
-  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors"], ignoreHTTPSErrors: true, hasTouch: true });
+  // Chromium never sends loopback through a proxy, so only hosts off this machine meet the closed port.
+  const firewall = options.refuseOffMachine ? [`--proxy-server=http://127.0.0.1:${options.refuseOffMachine.closedPort}`] : [];
+  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors", ...firewall], ignoreHTTPSErrors: true, hasTouch: true });
   return {
     name: "chromium",
     page: wrap(session.page),

@@ -19,6 +19,11 @@ function keys(chord: string): { mods: string[]; key: string } {
 
 export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engine> {
   const profile = mkdtempSync(join(tmpdir(), "deckhand-firefox-"));
+  // A manual proxy at a closed port for every host but this machine's (Firefox never proxies loopback by default).
+  const closed = options.refuseOffMachine?.closedPort;
+  const firewall = closed
+    ? { "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": closed, "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": closed, "network.proxy.no_proxies_on": "localhost, 127.0.0.1" }
+    : {};
   const browser = await puppeteer.launch({
     browser: "firefox",
     executablePath: BINARIES.firefox.path,
@@ -26,7 +31,7 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
     userDataDir: profile,
     acceptInsecureCerts: true,
     // Service workers and IndexedDB stay on in automation; pop-ups are the tests' own.
-    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0 },
+    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0, ...firewall },
   });
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   const problems: string[] = [];

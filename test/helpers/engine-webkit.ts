@@ -65,7 +65,13 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
     await pollUntil(async () => (await fetch(`http://127.0.0.1:${port}/status`).then((r) => r.ok, () => false)) as boolean, "WebKitWebDriver to listen", 10_000);
     driver = await new Builder()
       .usingServer(`http://127.0.0.1:${port}`)
-      .withCapabilities({ browserName: "MiniBrowser", acceptInsecureCerts: true, "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] } })
+      .withCapabilities({
+        browserName: "MiniBrowser",
+        acceptInsecureCerts: true,
+        "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+        // WebDriver's own proxy capability: every host but this machine's meets a closed port.
+        ...(options.refuseOffMachine ? { proxy: { proxyType: "manual", httpProxy: `127.0.0.1:${options.refuseOffMachine.closedPort}`, sslProxy: `127.0.0.1:${options.refuseOffMachine.closedPort}`, noProxy: ["127.0.0.1", "localhost"] } } : {}),
+      })
       .build();
   } catch (error) {
     stop();

@@ -79,6 +79,12 @@ export interface Engine {
 
 export interface LaunchOptions {
   viewport?: { width: number; height: number };
+  /**
+   * A venue firewall: every host off this machine (YouTube, Vimeo, any CDN) is refused, through
+   * a proxy at this closed 127.0.0.1 port; 127.0.0.1 itself stays reachable. Each engine's own
+   * proxy setting, so the page sees exactly what a blocked network gives it.
+   */
+  refuseOffMachine?: { closedPort: number };
 }
 
 export const BINARIES: Record<EngineName, { path: string; install: string }> = {

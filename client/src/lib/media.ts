@@ -6,11 +6,16 @@
  * when online.
  *
  * What cannot play is said only to the presenter, as a small tag at the medium's corner
- * that leaves the slide readable; the audience window shows nothing there, so the projector
- * shows the slide itself (and the placeholder its author printed on it), never an error.
+ * that leaves the slide readable, and says only what is known (a failed load cannot tell a
+ * refusal from a dead network). The audience window shows nothing there — no outline, no
+ * frame, no broken-image or broken-page icon: its copy of a medium stays out of sight until
+ * it has a picture (an embed until its player has spoken: lib/embed-watch), and a failed one
+ * leaves the box hidden, so the projector shows the slide itself (and the placeholder its
+ * author printed on it), never an error.
  */
 import type { SlideMedia } from "../../../src/deck/sidecar/types.ts";
 import { h } from "./dom.ts";
+import { watchEmbed, type EmbedOutcome } from "./embed-watch.ts";
 import type { Renderer } from "./renderer.ts";
 
 export type MediaRole = "presenter" | "audience";
@@ -42,12 +47,16 @@ export function kindOf(media: SlideMedia): "video" | "audio" | "image" | "embed"
   return "video";
 }
 
-/** The embed URL of a YouTube/Vimeo media, or null when no id is known. */
-export function embedUrl(media: SlideMedia): string | null {
+/**
+ * The embed URL of a YouTube/Vimeo media, or null when no id is known. YouTube's carries
+ * `enablejsapi=1` (and this page's origin), so its player answers lib/embed-watch.
+ */
+export function embedUrl(media: SlideMedia, pageOrigin?: string): string | null {
   const id = media.videoId;
   if (!id || !/^[A-Za-z0-9_-]{1,64}$/.test(id)) return null;
   const flags = (media.autoplay ? "autoplay=1&mute=1&" : "") + (media.loop ? "loop=1&" : "");
-  if (media.kind === "youtube") return `https://www.youtube-nocookie.com/embed/${id}?${flags}${media.loop ? `playlist=${id}&` : ""}rel=0&playsinline=1`;
+  const api = `enablejsapi=1&${pageOrigin ? `origin=${encodeURIComponent(pageOrigin)}&` : ""}`;
+  if (media.kind === "youtube") return `https://www.youtube-nocookie.com/embed/${id}?${flags}${media.loop ? `playlist=${id}&` : ""}${api}rel=0&playsinline=1`;
   if (media.kind === "vimeo") return `https://player.vimeo.com/video/${id}?${flags}${media.autoplay ? "muted=1&" : ""}dnt=1`;
   return null;
 }
@@ -78,7 +87,7 @@ export async function sourceOf(media: SlideMedia, ctx: MediaContext): Promise<{ 
     const stored = media.url ? await ctx.storedMedium(media.url).catch(() => undefined) : undefined;
     if (stored) return { src: blobOf(media.url!, stored.data, stored.mime || media.mime || "application/octet-stream", ctx), stored: true };
     if (!playableUrl(media.url)) return { problem: "Only https addresses play (the page's security policy); this medium stays off." };
-    if (!ctx.online()) return { problem: "Not stored for offline use (its server does not allow it): it plays when online." };
+    if (!ctx.online()) return { problem: "No copy is stored in this browser and the computer is offline: it plays when online." };
     return { src: media.url, stored: false };
   }
   if (!media.attachment) return { problem: "No attachment is named for this medium." };
@@ -121,16 +130,62 @@ export interface MountedMedia {
 /** Why a stored medium cannot play. */
 const DAMAGED = "Its file is damaged or in a format this browser cannot play.";
 
+/** The host a URL medium comes from, as the presenter's tag names it. */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+/** What is known when a network medium fails: loading it failed; whether refused, unreachable or undecodable is not. */
+function networkFailure(url: string): string {
+  return `Loading it from ${hostOf(url)} failed (no answer, a refusal, or a file this browser cannot play), and no copy is stored in this browser.`;
+}
+
+/** What is known when an embed fails: its player never spoke, or it reported an error. */
+function embedFailure(media: SlideMedia, src: string, outcome: EmbedOutcome): string {
+  if (outcome.ok) return "";
+  if (outcome.why === "player-error") return `Its player reported an error${outcome.code !== undefined ? ` (${outcome.code})` : ""}: the video may be private, removed, or not allowed in embeds.`;
+  return `Its player did not load from ${hostOf(src)}. The audience sees the slide.`;
+}
+
 /**
- * Show a playback failure: a tag for the presenter with the medium's own reason (a stored
- * file, or a network medium whose server is gone), nothing (the slide) for the audience.
+ * The audience's copy of a medium that has nothing to show: the box is emptied and hidden, so
+ * nothing of it (no outline, no frame) is drawn over the slide.
+ */
+function silence(box: HTMLElement): void {
+  box.replaceChildren();
+  box.hidden = true;
+}
+
+/**
+ * Show a playback failure: a tag for the presenter with what is known (a stored file that does
+ * not decode, a network medium that did not load), nothing (the slide) for the audience.
  */
 export function failMedium(mounted: MountedMedia, role: MediaRole): void {
   mounted.element?.remove();
   mounted.element = null;
   mounted.box.dataset.state = "failed";
   if (role === "presenter") mounted.box.replaceChildren(mediaNote(`${labelOf(mounted.media, kindOf(mounted.media))} cannot play.`, mounted.why ?? DAMAGED));
-  else mounted.box.replaceChildren();
+  else silence(mounted.box);
+}
+
+/**
+ * The audience's copy shows nothing until it has a picture: a medium that never loads never
+ * shows an empty frame or a broken-image icon there, only the slide. An image is hidden until
+ * it loads; a video is never hidden (engines may hold back playing an invisible video), only
+ * its black backdrop waits for the first frame — a video without one paints nothing else.
+ */
+function showOnceLoaded(el: HTMLElement): void {
+  if (el instanceof HTMLImageElement) {
+    el.style.visibility = "hidden";
+    el.addEventListener("load", () => (el.style.visibility = ""), { once: true });
+  } else if (el instanceof HTMLVideoElement) {
+    el.style.background = "transparent";
+    el.addEventListener("loadeddata", () => (el.style.background = ""), { once: true });
+  }
 }
 
 function watchStall(entry: MountedMedia, role: MediaRole, stored: boolean) {
@@ -191,13 +246,34 @@ export async function mountMedia(
     const entry: MountedMedia = { media, box, element: null };
     mounted.push(entry);
     if (kind === "embed") {
-      const src = embedUrl(media);
+      const src = embedUrl(media, location.origin);
       if (src && ctx.online()) {
-        entry.element = h("iframe", { src, title: labelOf(media, kind), allow: "autoplay; fullscreen; picture-in-picture", allowfullscreen: true, referrerpolicy: "strict-origin-when-cross-origin" });
-        box.append(entry.element);
-      } else if (ctx.role === "presenter") {
-        box.append(mediaNote(labelOf(media, kind), src ? "Needs a network: it plays when the computer is online." : "The video id is missing."));
+        const frame = h("iframe", { src, title: labelOf(media, kind), allow: "autoplay; fullscreen; picture-in-picture", allowfullscreen: true, referrerpolicy: "strict-origin-when-cross-origin" });
+        // Out of sight (in both windows) until its player speaks: a frame that cannot load
+        // shows the browser's error page, which must never reach the projector.
+        frame.style.visibility = "hidden";
+        box.dataset.embed = "waiting";
+        entry.element = frame;
+        // Meanwhile the presenter knows it is on its way (a blocked network may take LOAD_MS to tell).
+        const waiting = ctx.role === "presenter" ? mediaNote(labelOf(media, kind), `Waiting for its player to load from ${hostOf(src)}…`) : null;
+        if (waiting) waiting.style.position = "absolute";
+        watchEmbed(frame, media.kind as "youtube" | "vimeo", (outcome) => {
+          if (outcome.ok) {
+            frame.style.visibility = "";
+            box.dataset.embed = "playing";
+            waiting?.remove();
+            return;
+          }
+          box.dataset.embed = "failed";
+          entry.why = embedFailure(media, src, outcome);
+          failMedium(entry, ctx.role);
+        });
+        box.append(frame);
+        if (waiting) box.append(waiting);
+      } else {
         box.dataset.state = "unavailable";
+        if (ctx.role === "presenter") box.append(mediaNote(labelOf(media, kind), src ? "Needs a network: it plays when the computer is online." : "The video id is missing."));
+        else silence(box);
       }
       continue;
     }
@@ -205,11 +281,13 @@ export async function mountMedia(
     if ("problem" in source) {
       box.dataset.state = "unavailable";
       if (ctx.role === "presenter") box.append(mediaNote(labelOf(media, kind), source.problem));
+      else silence(box);
       continue;
     }
     box.dataset.source = source.stored ? "stored" : "network";
     entry.element = element(media, kind, source.src, ctx.role);
-    entry.why = source.stored ? DAMAGED : "Not stored for offline use, and its server cannot be reached now: it plays when online.";
+    entry.why = source.stored ? DAMAGED : networkFailure(source.src);
+    if (ctx.role === "audience") showOnceLoaded(entry.element);
     entry.element.addEventListener("error", () => failMedium(entry, ctx.role), { once: true });
     box.append(entry.element);
     watchStall(entry, ctx.role, source.stored);

@@ -2,9 +2,12 @@
  * @module client/lib/timer
  * The presenter's clock as plain data. Like pdfpc, the elapsed timer waits on the title
  * slide while the room fills and starts at the first slide change (or an explicit start);
- * it can be paused and reset. It counts in wall-clock milliseconds, so a saved timer picks
- * up where it was after a reload or a crash of the presenter window. From pdfpc data, a
- * countdown to the talk's duration or end time, with a warning in the last minutes.
+ * it can be paused and reset. It counts in wall-clock milliseconds, and only while a presenter
+ * window is open: the window says it is there (a heartbeat, kept with the saved timer), and a
+ * saved running timer is restored by `restoreTimer` — still running after a reload or a crash
+ * within a short grace, stopped where the window was last seen after a longer gap (the speaker
+ * then continues or resets it in one click). From pdfpc data, a countdown to the talk's
+ * duration or end time, with a warning in the last minutes.
  */
 import type { TimerSettings } from "../../../src/deck/sidecar/types.ts";
 
@@ -44,6 +47,39 @@ export function resetTimer(): TimerState {
 export function elapsedSeconds(timer: TimerState, now: number): number {
   const running = timer.status === "running" && timer.startedAt !== null ? Math.max(0, now - timer.startedAt) : 0;
   return (timer.accumulatedMs + running) / 1000;
+}
+
+/**
+ * How long a presenter window may be gone while its timer keeps running through the gap: a
+ * reload, or a crash and reopening it. Longer than a background tab's throttled heartbeat
+ * (browsers slow a hidden tab's timers to one a minute) plus the time to reopen the window.
+ */
+export const PRESENCE_GRACE_MS = 2 * 60_000;
+
+/** How often an open presenter window with a running timer says it is still there: at most this much is lost at a crash. */
+export const PRESENCE_BEAT_MS = 5000;
+
+export interface RestoredTimer {
+  timer: TimerState;
+  /** Set when the window was gone longer than the grace: how long, for the Continue/Reset offer. */
+  awayMs: number | null;
+}
+
+/**
+ * A saved timer as a newly opened presenter window takes it over. `seenAt` is when the last
+ * window with this timer was last known open (its last save). A running timer whose window
+ * was gone within the grace runs on, the gap counted (a reload or a crash is part of the
+ * talk); after a longer gap it is stopped where the window was last seen, so the closed time
+ * is never counted, and the speaker is offered to continue or reset it. A record without
+ * `seenAt` only knows when the stretch began: it is treated as seen then.
+ */
+export function restoreTimer(saved: TimerState, seenAt: number | undefined, now: number, graceMs = PRESENCE_GRACE_MS): RestoredTimer {
+  if (saved.status !== "running" || saved.startedAt === null) return { timer: saved, awayMs: null };
+  const seen = Number.isFinite(seenAt) ? Math.max(seenAt!, saved.startedAt) : saved.startedAt;
+  const away = now - seen;
+  // A clock set back (away < 0) says nothing about a gap: the timer runs on.
+  if (away <= graceMs) return { timer: saved, awayMs: null };
+  return { timer: pauseTimer(saved, seen), awayMs: away };
 }
 
 /** A stored timer from an older or damaged record reads as idle rather than failing. */

@@ -3,7 +3,8 @@
  * URL media (`kind: "url"` sidecars) are fetched once while online and kept with the deck,
  * so the talk plays them offline too. Only where the medium's server allows it: a page may
  * read another origin's bytes only with CORS, and a medium that refuses keeps playing from
- * the network while there is one (the presenter is told; the audience never sees a message).
+ * the network while there is one (the presenter is told what is known; the audience never
+ * sees a message).
  */
 import type { SlideMedia } from "../../../src/deck/sidecar/types.ts";
 import type { DeckStore } from "../storage/deck-store.ts";
@@ -50,4 +51,23 @@ export async function storeUrlMedia(deckId: string, media: readonly SlideMedia[]
     else outcomes.set(m.url, (await store.putMediaFile(deckId, m.url, got.data, got.mime || m.mime || "").catch(() => false)) ? "stored" : "failed");
   }
   return outcomes;
+}
+
+/**
+ * What the presenter is told about URL media that could not be kept, or null when all were.
+ * Only what is known: a fetch that fails cannot tell a server that does not let pages copy its
+ * files (CORS) from one that did not answer.
+ */
+export function offlineCopyNotice(outcomes: Map<string, StoreOutcome>): string | null {
+  const count = (o: StoreOutcome) => [...outcomes.values()].filter((v) => v === o).length;
+  const parts: string[] = [];
+  const refused = count("refused");
+  const failed = count("failed");
+  const large = count("too-large");
+  if (refused) parts.push(`${refused} could not be fetched (the server did not answer, or does not let pages copy its files)`);
+  if (failed) parts.push(`${failed} ${failed === 1 ? "was" : "were"} answered with an error or could not be written to this browser's storage`);
+  if (large) parts.push(`${large} ${large === 1 ? "is" : "are"} larger than ${MAX_BYTES / 1024 / 1024} MB`);
+  if (!parts.length) return null;
+  const total = refused + failed + large;
+  return `${total} URL medi${total === 1 ? "um" : "a"} of this deck ${total === 1 ? "is" : "are"} not kept for offline use and will play only while online: ${parts.join("; ")}.`;
 }

@@ -24,8 +24,8 @@ import { $, h, replace } from "../lib/dom.ts";
 import { failMedium, mountMedia, type MediaContext } from "../lib/media.ts";
 import { offlineNotice, offlineReady, registerOffline } from "../lib/offline.ts";
 import { RenderError, Renderer } from "../lib/renderer.ts";
-import { parseTimer } from "../lib/timer.ts";
-import { storeUrlMedia } from "../lib/url-media.ts";
+import { parseTimer, restoreTimer } from "../lib/timer.ts";
+import { offlineCopyNotice, storeUrlMedia } from "../lib/url-media.ts";
 import { saveFile } from "../lib/download.ts";
 import { canPlaceWindows } from "../lib/screens.ts";
 import { keepScreenOn } from "../lib/wake-lock.ts";
@@ -53,7 +53,8 @@ import { NotesView } from "../presenter/views/notes-view.ts";
 import { OverlayView } from "../presenter/views/overlay-view.ts";
 import { OverviewView } from "../presenter/views/overview-view.ts";
 import { pageSizes, SlideView, type PageSizes } from "../presenter/views/slide-view.ts";
-import { renderTimer } from "../presenter/views/timer-view.ts";
+import { renderTimer, TimerAwayView } from "../presenter/views/timer-view.ts";
+import { keepPresence } from "../presenter/timer-presence.ts";
 import { renderTimes, timeRows, timesCsv } from "../presenter/views/times-view.ts";
 import { renderToolbox } from "../presenter/views/toolbox-view.ts";
 import { watchMenu } from "../presenter/views/menu-view.ts";
@@ -153,6 +154,8 @@ const timerSettings = (): TimerSettings => effectiveTimer(extras.timer, ownTimer
 const currentView = new SlideView(els.currentFrame, els.currentBox, els.current, () => renderer, () => sizes, 100);
 const nextView = new SlideView(els.nextFrame, els.nextBox, els.next, () => renderer, () => sizes, 90);
 const notesView = new NotesView($("#notes"));
+// After a long gap the timer waits stopped; the speaker continues or resets it in one click.
+const timerAway = new TimerAwayView($(".clock-pane"), (choice) => presenter.dispatch(choice === "continue" ? "timerStart" : "timerReset"));
 // The laser dot is drawn on the audience window only; this window aims with a crosshair.
 const overlayView = new OverlayView(els.currentFrame, els.mediaLayer, $("#zoom-box"), false);
 const keysView = new KeysView({
@@ -454,7 +457,10 @@ function render(state: PresenterState, previous: PresenterState | null) {
   if (moved || state.notesScale !== previous.notesScale || state.notesPosition !== previous.notesPosition) renderNotesPane(state);
   if (!previous || state.blank !== previous.blank) renderBlank(state);
   renderPanels(state, previous);
-  if (!previous || state.timer !== previous.timer) renderTimer(timerEls(), state.timer, timerSettings());
+  if (!previous || state.timer !== previous.timer) {
+    renderTimer(timerEls(), state.timer, timerSettings());
+    timerAway.update(state.timer);
+  }
   renderToolbox(els.toolbox, state, previous);
   $("#frozen-banner").hidden = !state.frozen;
   $("#zoom-banner").hidden = !state.zoomSelect;
@@ -504,13 +510,16 @@ function onChange(state: PresenterState, previous: PresenterState) {
   render(state, previous);
 }
 
+/** Write where the talk is (its `updatedAt` is also when this window was last seen: timer-presence). */
+function saveProgress(state: PresenterState) {
+  void store.saveProgress(deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
+    if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
+    if (presenter.current.page === state.page) document.body.dataset.savedPage = String(state.page);
+  }, () => {});
+}
+
 function save(state: PresenterState, previous: PresenterState) {
-  if (deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) {
-    void store.saveProgress(deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
-      if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
-      if (presenter.current.page === state.page) document.body.dataset.savedPage = String(state.page);
-    }, () => {});
-  }
+  if (deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) saveProgress(state);
   if (deck && state.ink !== previous.ink) saveInk(state);
   if (state.notesScale !== previous.notesScale || state.wheelNavigation !== previous.wheelNavigation) {
     savePreferences({ notesScale: state.notesScale, wheelNavigation: state.wheelNavigation, notesPicture });
@@ -757,9 +766,9 @@ async function loadExtras() {
   document.body.dataset.extras = "ready";
   if (!navigator.onLine || !extras.media.some((m) => m.kind === "url")) return;
   const outcomes = await storeUrlMedia(deck.id, extras.media, store);
-  const refused = [...outcomes.values()].filter((o) => o === "refused" || o === "failed" || o === "too-large").length;
   document.body.dataset.urlMedia = "stored";
-  if (refused) notice(`${refused} URL medi${refused === 1 ? "um" : "a"} of this deck could not be kept for offline use (the server does not allow it) and will play only while online.`, "warn", "url-media");
+  const unkept = offlineCopyNotice(outcomes);
+  if (unkept) notice(unkept, "warn", "url-media");
 }
 
 async function main() {
@@ -794,10 +803,13 @@ async function main() {
     savedInk.set(page, ink[page]!);
   }
   const fromHash = slideFromHash();
+  // The timer counts only while a presenter window is open: after a reload it runs on, after a
+  // longer gap it waits where the last window was seen (saved.updatedAt) for Continue or Reset.
+  const restored = restoreTimer(parseTimer(saved?.timer), saved?.updatedAt, Date.now());
   presenter.set({
     ...presenter.current,
     page: fromHash || saved?.slide || 1,
-    timer: parseTimer(saved?.timer),
+    timer: restored.timer,
     ink,
     bookmark: typeof saved?.bookmark === "number" ? saved.bookmark : null,
     slideTimes: parseSlideTimes(saved?.slideTimes),
@@ -857,6 +869,8 @@ async function main() {
   wireDeckSettings();
   presenter.subscribe(onChange);
   render(presenter.current, null);
+  if (restored.awayMs !== null) timerAway.show(restored.awayMs, restored.timer);
+  keepPresence(() => presenter.current.timer.status === "running", () => saveProgress(presenter.current));
   setInterval(() => renderTimer(timerEls(), presenter.current.timer, timerSettings()), TICK_MS);
   void loadExtras();
 }

@@ -1,9 +1,10 @@
 /**
  * @module client/presenter/views/timer-view
  * The clocks: elapsed (waiting, running or paused), the pdfpc countdown when the deck has a
- * duration or end time, and the wall clock. Each is a `role="timer"` with its own name.
+ * duration or end time, and the wall clock. Each is a `role="timer"` with its own name. After
+ * the presenter window was closed for long, the offer to continue or reset the timer.
  */
-import { replace } from "../../lib/dom.ts";
+import { h, replace } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import { countdown, elapsedSeconds, type TimerState } from "../../lib/timer.ts";
 import type { TimerSettings } from "../../../../src/deck/sidecar/types.ts";
@@ -29,4 +30,56 @@ export function renderTimer(els: TimerEls, timer: TimerState, settings: TimerSet
     els.countdownBox.dataset.state = cd.state;
   }
   replace(els.wallclock, new Date(now).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));
+}
+
+/** "8 min", "2 h 5 min", "3 days": how long a deck was closed, as the offer says it. */
+export function formatAway(ms: number): string {
+  const minutes = Math.max(1, Math.round(ms / 60_000));
+  if (minutes < 120) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+/**
+ * The offer after a long gap (lib/timer restoreTimer): the timer stopped where the presenter
+ * window was last seen, and the speaker continues from there or resets in one click. It goes
+ * once the timer changes in any way (these buttons, a key, the toolbar).
+ */
+export class TimerAwayView {
+  private box: HTMLElement | null = null;
+  /** The restored timer the offer is about; any other timer means the speaker chose. */
+  private about: TimerState | null = null;
+
+  constructor(
+    private readonly pane: HTMLElement,
+    private readonly choose: (choice: "continue" | "reset") => void,
+  ) {}
+
+  show(awayMs: number, timer: TimerState): void {
+    this.hide();
+    this.about = timer;
+    const stopped = formatClock(elapsedSeconds(timer, 0));
+    this.box = h(
+      "div",
+      { class: "timer-away", id: "timer-away", role: "group", "aria-labelledby": "timer-away-text" },
+      h("p", { id: "timer-away-text" }, `This deck was closed for ${formatAway(awayMs)}: the timer stopped at ${stopped} and did not count that time.`),
+      h("div", { class: "timer-away-actions" },
+        h("button", { type: "button", class: "btn btn-small btn-primary", id: "timer-continue", onclick: () => this.choose("continue") }, `Continue from ${stopped}`),
+        h("button", { type: "button", class: "btn btn-small", id: "timer-restart", onclick: () => this.choose("reset") }, "Reset to 0:00"),
+      ),
+    );
+    this.pane.append(this.box);
+  }
+
+  /** The timer changed: an offer about another timer is gone. */
+  update(timer: TimerState): void {
+    if (this.about && timer !== this.about) this.hide();
+  }
+
+  hide(): void {
+    this.box?.remove();
+    this.box = null;
+    this.about = null;
+  }
 }

@@ -1,0 +1,301 @@
+/**
+ * Issue 21 items 2 and 3 on stage, in Chromium, Firefox ESR and WebKit, against the compiled
+ * binary.
+ *
+ * Item 2 — behind a venue firewall (each engine's own proxy setting refuses every host off
+ * this machine, so YouTube and Vimeo cannot load; the URL media's https origin is a closed
+ * port): the audience window shows the PDF page at each medium's rectangle — read from a
+ * screenshot: the printed placeholder's flat colour inside, no outline on its edge, no frame
+ * or broken-page icon — and the presenter gets a tag that says what is known, not a guess.
+ * In Chromium a stand-in YouTube player (routed) proves a player that answers is still shown.
+ *
+ * Item 3 — the timer counts only while a presenter window is open: a deck closed and reopened
+ * (8 minutes later: the saved record is moved 8 minutes back, which is all the page can see of
+ * a gap) shows the time counted before it closed, stopped, with Continue and Reset one click
+ * away; slide times never book the closed time; a reload within the grace keeps it running.
+ *
+ * Screenshots go to test-output/stage-media-timer/<engine>/.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { decode } from "fast-png";
+import type { Page } from "playwright-core";
+import { seriousViolations } from "../helpers/axe.ts";
+import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { audiencePainted, pressToPage } from "../helpers/stage.ts";
+import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
+import { BLOCKED_PAGE, BLOCKED_RECTS, makeBlockedMediaDeck, PLACEHOLDER_RGB, type BlockedRect } from "../fixtures/blocked-media-deck.ts";
+import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+/** Browser steps wait on real rendering and on embeds timing out; a loaded two-core machine is slow. */
+const STEP_MS = 180_000;
+const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
+/** An embed behind the firewall fails once its player has not answered (lib/embed-watch: 8 s after load, 30 s at most). */
+const EMBED_FAIL_MS = 45_000;
+const MINUTE = 60_000;
+
+const visibleText = (page: EnginePage) => page.evaluate(() => document.body.innerText.trim());
+
+/** "1:23" or "1:02:03" → seconds. */
+function seconds(clock: string): number {
+  return clock.split(":").reduce((total, part) => total * 60 + Number(part), 0);
+}
+
+/**
+ * What the audience window shows at `rect` (PDF points), read from a screenshot: the fill
+ * well inside the rectangle (its corners, clear of the caption) and the ring just inside its
+ * edge, where an outline would be drawn.
+ */
+async function pixelsAt(page: EnginePage, file: string, rect: BlockedRect): Promise<{ fill: number[][]; ring: number[][] }> {
+  await page.screenshot(file);
+  const png = decode(readFileSync(file));
+  const frame = await page.evaluate(() => {
+    const r = document.querySelector("#frame")!.getBoundingClientRect();
+    return { x: r.x, y: r.y, w: r.width, h: r.height, innerWidth };
+  });
+  const scale = png.width / frame.innerWidth;
+  const at = (fx: number, fy: number) => {
+    const x = Math.round((frame.x + (fx / BLOCKED_PAGE.w) * frame.w) * scale);
+    const y = Math.round((frame.y + (fy / BLOCKED_PAGE.h) * frame.h) * scale);
+    const i = (y * png.width + x) * png.channels;
+    return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+  };
+  const { x_pt: x, y_pt: y, w_pt: w, h_pt: h } = rect;
+  const inset = 0.12;
+  const fill = [at(x + w * inset, y + h * inset), at(x + w * (1 - inset), y + h * inset), at(x + w * inset, y + h * 0.55), at(x + w * (1 - inset), y + h * 0.55)];
+  // One CSS pixel inside the edge, in points: where a 2 px outline drawn inward would show.
+  const px = BLOCKED_PAGE.w / frame.w;
+  const ring: number[][] = [];
+  for (let i = 1; i < 10; i++) {
+    ring.push(at(x + (w * i) / 10, y + px), at(x + (w * i) / 10, y + h - px), at(x + px, y + (h * i) / 10), at(x + w - px, y + (h * i) / 10));
+  }
+  return { fill, ring };
+}
+
+const near = (rgb: number[], target: readonly number[], tolerance = 14) => rgb.every((v, i) => Math.abs(v - target[i]!) <= tolerance);
+/** deckhand's presenter-only outline colour family (amber/orange). */
+const orange = (rgb: number[]) => rgb[0]! > 170 && rgb[1]! > 70 && rgb[1]! < 170 && rgb[2]! < 90;
+
+/** The audience window draws nothing of this medium: no box, no frame, no picture. */
+function audienceDrawsNothing(audience: EnginePage, id: string) {
+  return audience.evaluate((m: string) => {
+    const box = document.querySelector<HTMLElement>(`[data-media='${m}']`);
+    if (!box) return "no box";
+    const style = getComputedStyle(box);
+    const drawn = style.display !== "none" && style.visibility !== "hidden" && (box.childElementCount > 0 || style.outlineStyle !== "none");
+    return drawn ? `drawn: ${box.outerHTML.slice(0, 200)} outline ${style.outlineStyle}` : "nothing";
+  }, id);
+}
+
+const PRESENTER_TAG = (page: EnginePage, id: string) => page.evaluate((m: string) => document.querySelector(`[data-media='${m}'] .media-note`)?.textContent ?? "", id);
+
+/** The progress record as if its window had closed `ms` earlier: what a gap looks like to the page. */
+function moveProgressBack(page: EnginePage, deckId: string, ms: number) {
+  return page.evaluate(
+    async (id: string, back: number) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("deckhand");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      const tx = db.transaction("progress", "readwrite");
+      const store = tx.objectStore("progress");
+      const record = await new Promise<{ updatedAt: number; timer?: { status: string; startedAt: number | null } }>((resolve) => {
+        const req = store.get(id);
+        req.onsuccess = () => resolve(req.result);
+      });
+      record.updatedAt -= back;
+      if (record.timer?.startedAt) record.timer.startedAt -= back;
+      store.put(record);
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+      return record.timer?.status ?? "none";
+    },
+    deckId,
+    ms,
+  );
+}
+
+for (const name of ENGINES) {
+  describe(`media and timer on stage in ${name}`, () => {
+    let engine: Engine;
+    let server: BinaryServer;
+    let presenter: EnginePage;
+    let audience: EnginePage;
+    let deckId = "";
+    let closedPort = 0;
+    const shots = join(OUTPUT, "stage-media-timer", name);
+    const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
+
+    beforeAll(async () => {
+      mkdirSync(shots, { recursive: true });
+      closedPort = await freePort();
+      server = await startBinary();
+      engine = await launchEngine(name as EngineName, { viewport: { width: 1280, height: 800 }, refuseOffMachine: { closedPort } });
+      presenter = engine.page;
+    }, STEP_MS);
+
+    afterAll(async () => {
+      await engine?.close();
+      if (server?.proc.exitCode === null) await server.stop();
+      server?.cleanup();
+    });
+
+    it("claims the deck and opens the presenter and the audience window", async () => {
+      const form = new FormData();
+      form.append("file", new File([(await makeBlockedMediaDeck(`https://127.0.0.1:${closedPort}`)) as Uint8Array<ArrayBuffer>], "Blocked media.pdf", { type: "application/pdf" }));
+      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
+      expect(res.status).toBe(200);
+      const handoff = (await res.json()) as { url: string };
+      await presenter.goto(handoff.url);
+      await presenter.waitFor("the presenter ready with its extras", () => document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 45_000);
+      deckId = (await presenter.href()).split("/").pop()!;
+      audience = await engine.newPage();
+      await audience.goto(`${server.url}/view/${deckId}`);
+      await audience.waitFor("the audience ready", () => document.body.dataset.ready === "true", [], 30_000);
+      await audiencePainted(audience, 1);
+    });
+
+    it("item 2: URL media from a refusing origin — the audience sees the PDF page at their rectangles; the presenter is told what is known", async () => {
+      await pressToPage(presenter, "ArrowRight", 2);
+      await audiencePainted(audience, 2);
+      for (const id of ["gif", "video"] as const) {
+        await audience.waitFor(`the audience's ${id} given up`, (m: string) => document.querySelector(`[data-media='${m}']`)?.getAttribute("data-state") === "failed", [id], 30_000);
+        const { fill, ring } = await pixelsAt(audience, join(shots, `01-audience-failed-url-${id}.png`), BLOCKED_RECTS[id]);
+        expect({ id, fill: fill.filter((p) => !near(p, PLACEHOLDER_RGB)) }).toEqual({ id, fill: [] });
+        expect({ id, ring: ring.filter(orange) }).toEqual({ id, ring: [] });
+        expect(await audienceDrawsNothing(audience, id)).toBe("nothing");
+      }
+      for (const id of ["gif", "video"]) {
+        await presenter.waitFor(`the presenter's tag for ${id}`, (m: string) => /cannot play/.test(document.querySelector(`[data-media='${m}'] .media-note`)?.textContent ?? ""), [id], 30_000);
+        const tag = await PRESENTER_TAG(presenter, id);
+        expect(tag).toContain(`Loading it from 127.0.0.1:${closedPort} failed`);
+        expect(tag).toContain("no copy is stored in this browser");
+        // No guessed cause.
+        expect(tag).not.toMatch(/does not allow|server cannot be reached/);
+      }
+      // The notice about offline copies says both things a failed fetch may be, not one guess.
+      await presenter.waitFor("the offline-copy notice", () => /not kept for offline use/.test(document.querySelector("#url-media")?.textContent ?? ""), [], 30_000);
+      expect(await presenter.evaluate(() => document.querySelector("#url-media")?.textContent ?? "")).toContain("did not answer, or does not let pages copy its files");
+      expect(await visibleText(audience)).toBe("");
+      await shot(presenter, "02-presenter-failed-url-media");
+    });
+
+    it("item 2: YouTube and Vimeo behind the firewall — hidden from the audience (no broken page), a tag for the presenter", async () => {
+      await pressToPage(presenter, "ArrowRight", 3);
+      await audiencePainted(audience, 3);
+      // While the players have not spoken, neither window shows the frame.
+      for (const page of [audience, presenter]) {
+        expect(await page.evaluate(() => Array.from(document.querySelectorAll<HTMLIFrameElement>(".media-item iframe")).filter((f) => getComputedStyle(f).visibility !== "hidden").map((f) => f.title))).toEqual([]);
+      }
+      for (const [id, label, host] of [["yt", "YouTube video", "www.youtube-nocookie.com"], ["vimeo", "Vimeo video", "player.vimeo.com"]] as const) {
+        await presenter.waitFor(`the presenter's tag for ${id}`, (m: string) => /cannot play/.test(document.querySelector(`[data-media='${m}'] .media-note`)?.textContent ?? ""), [id], EMBED_FAIL_MS);
+        expect(await PRESENTER_TAG(presenter, id)).toBe(`${label} cannot play. Its player did not load from ${host}. The audience sees the slide.`);
+        await audience.waitFor(`the audience's ${id} given up`, (m: string) => document.querySelector(`[data-media='${m}']`)?.getAttribute("data-embed") === "failed", [id], EMBED_FAIL_MS);
+        expect(await audienceDrawsNothing(audience, id)).toBe("nothing");
+        expect(await audience.evaluate((m: string) => document.querySelector(`[data-media='${m}'] iframe`), id)).toBeNull();
+        const { fill, ring } = await pixelsAt(audience, join(shots, `03-audience-failed-${id}.png`), BLOCKED_RECTS[id]);
+        expect({ id, fill: fill.filter((p) => !near(p, PLACEHOLDER_RGB)) }).toEqual({ id, fill: [] });
+        expect({ id, ring: ring.filter(orange) }).toEqual({ id, ring: [] });
+      }
+      expect(await visibleText(audience)).toBe("");
+      await shot(presenter, "04-presenter-failed-embeds");
+    });
+
+    if (name === "chromium") {
+      it("item 2: a player that answers is shown in both windows (a stand-in YouTube player, routed; Vimeo stays blocked)", async () => {
+        const raw = (engine as Engine & { raw: Page }).raw;
+        // The stand-in answers the IFrame API's `listening` the way YouTube's player does.
+        await raw.context().route("https://www.youtube-nocookie.com/**", (route) =>
+          route.fulfill({
+            contentType: "text/html",
+            body: `<!doctype html><body style="margin:0;background:#c026d3"><script>addEventListener("message", (e) => { if (String(e.data).includes("listening")) e.source.postMessage(JSON.stringify({ event: "onReady", info: null }), e.origin); });</script></body>`,
+          }),
+        );
+        try {
+          await pressToPage(presenter, "ArrowRight", 4);
+          await pressToPage(presenter, "ArrowLeft", 3);
+          await audiencePainted(audience, 3);
+          for (const page of [presenter, audience]) {
+            await page.waitFor("the answering player shown", () => {
+              const box = document.querySelector<HTMLElement>("[data-media='yt']");
+              const frame = box?.querySelector("iframe");
+              return box?.dataset.embed === "playing" && !!frame && getComputedStyle(frame).visibility === "visible";
+            }, [], EMBED_FAIL_MS);
+          }
+          const src = await audience.evaluate(() => document.querySelector<HTMLIFrameElement>("[data-media='yt'] iframe")!.src);
+          expect(new URL(src).searchParams.get("enablejsapi")).toBe("1");
+          await audience.waitFor("the blocked Vimeo still given up", () => document.querySelector("[data-media='vimeo']")?.getAttribute("data-embed") === "failed", [], EMBED_FAIL_MS);
+          await shot(audience, "05-audience-answering-player");
+        } finally {
+          await raw.context().unroute("https://www.youtube-nocookie.com/**");
+        }
+      });
+    }
+
+    it("item 3: closed for 8 minutes — the timer shows the time counted before, stopped, with Continue and Reset; slide times never book the gap", async () => {
+      // The first slide change (item 2's) started the timer; one more slide for the times table.
+      await pressToPage(presenter, "ArrowRight", 4);
+      expect(await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"))).toBe("running");
+      await presenter.waitFor("page 4 saved", () => document.body.dataset.savedPage === "4");
+      const before = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
+      await presenter.close();
+      expect(await moveProgressBack(audience, deckId, 8 * MINUTE)).toBe("running");
+
+      presenter = await engine.newPage();
+      await presenter.goto(`${server.url}/present/${deckId}`);
+      await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the offer after the gap", () => !!document.querySelector("#timer-away"));
+      expect(await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"))).toBe("paused");
+      const stopped = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
+      // What was counted before the close (plus at most the moment between the read and the close), never the 8 minutes.
+      expect(stopped).toBeGreaterThanOrEqual(before);
+      expect(stopped).toBeLessThan(before + 30);
+      expect(await presenter.evaluate(() => document.querySelector("#timer-away-text")?.textContent)).toMatch(/^This deck was closed for 8 min: the timer stopped at \d+:\d\d and did not count that time\.$/);
+      await shot(presenter, "06-presenter-timer-after-gap");
+      const violations = await seriousViolations(presenter);
+      expect(violations).toEqual([]);
+
+      // Slide times: no slide has the gap.
+      await presenter.click("#btn-times");
+      await presenter.waitFor("the slide times", () => document.querySelectorAll("#times-table tbody tr").length === 4);
+      const booked = (await presenter.evaluate(() => Array.from(document.querySelectorAll("#times-table tbody tr td:first-of-type")).map((td) => td.textContent ?? ""))).map(seconds);
+      expect(Math.max(...booked)).toBeLessThan(2 * MINUTE / 1000);
+      expect(booked.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(stopped + 2);
+      await presenter.press("Escape");
+      await presenter.waitFor("the times panel closed", () => document.querySelector("#times-panel")!.hasAttribute("hidden"));
+
+      // Continue: one click, counting on from where it stopped.
+      await presenter.click("#timer-continue");
+      await presenter.waitFor("the timer running again, the offer gone", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" && !document.querySelector("#timer-away"));
+      expect(seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "")).toBeLessThan(stopped + 30);
+    });
+
+    it("item 3: a reload within the grace keeps the timer running, with no offer", async () => {
+      await presenter.waitFor("the running timer saved", () => document.body.dataset.savedTimer === "running");
+      const before = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
+      await presenter.goto(await presenter.href());
+      await presenter.waitFor("the presenter reloaded", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the timer still running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running");
+      expect(await presenter.evaluate(() => !!document.querySelector("#timer-away"))).toBe(false);
+      const after = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
+      expect(after).toBeGreaterThanOrEqual(before);
+      expect(after).toBeLessThan(before + 60);
+    });
+
+    it("item 3: closed for a day — Reset in one click starts from 0:00 at the next slide change", async () => {
+      await presenter.close();
+      expect(await moveProgressBack(audience, deckId, 24 * 60 * MINUTE)).toBe("running");
+      presenter = await engine.newPage();
+      await presenter.goto(`${server.url}/present/${deckId}`);
+      await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the offer after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? ""));
+      await presenter.click("#timer-restart");
+      await presenter.waitFor("a reset timer, the offer gone", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "idle" && document.querySelector("#elapsed")?.textContent === "0:00" && !document.querySelector("#timer-away"));
+      await pressToPage(presenter, "ArrowLeft", 3);
+      await presenter.waitFor("the timer started by the slide change", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running");
+      await shot(presenter, "07-presenter-timer-reset");
+    });
+  });
+}

@@ -32,7 +32,7 @@ import { keepScreenOn } from "../lib/wake-lock.ts";
 import { getAction, type ActionName, type Effect } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import { AudienceWindow } from "../presenter/audience-window.ts";
-import { clampPage, layoutFromLabels, nextStepPage, plainLayout, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
+import { clampPage, layoutFromLabels, nextStepPage, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
 import { effectiveTimer, parseNotesPosition, parseTimerSettings, notesPositionOf, readTimerInputs, timerInputsOf } from "../presenter/deck-settings.ts";
 import { downloadDeck, exportName, inkForExport } from "../presenter/export.ts";
 import { watchGestures } from "../presenter/gestures.ts";
@@ -97,6 +97,7 @@ const els = {
   nextFrame: $("#next-frame"),
   next: $("#next") as HTMLCanvasElement,
   endCard: $("#end-card"),
+  nextLabel: $("#next-label"),
   stepLabel: $("#step-label"),
   stepBox: $("#step-box"),
   stepFrame: $("#step-frame"),
@@ -252,12 +253,17 @@ function showPreviews(page: number) {
   els.next.hidden = preview === null;
   if (preview !== null) void nextView.show(preview, `Next: ${slideName(layout, preview)}`);
   else nextView.size(page);
+  // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.
+  const backup = preview !== null && positionOf(layout, preview).backup;
+  replace(els.nextLabel, backup ? "Next: a backup slide" : "Next slide");
   const builds = layout.slides.length < layout.pageCount;
   els.stepLabel.hidden = els.stepBox.hidden = !builds;
+  $("#previews").classList.toggle("has-step", builds);
   if (!builds) return;
   const step = nextStepPage(layout, page);
   els.stepEnd.hidden = step !== null;
   els.step.hidden = step === null;
+  if (step === null) replace(els.stepEnd, positionOf(layout, page).steps > 1 ? "Last step — Next goes to the next slide" : "No build on this slide");
   document.body.dataset.nextStep = String(step ?? "");
   if (step !== null) void stepView.show(step, `Next step: ${slideName(layout, step)}`);
   else stepView.size(page);

@@ -5,8 +5,9 @@
  * beside the PDF (sent with `deckhand present`'s `notes` part) that hides frame 4 (page 6).
  * In the presenter: Next passes the hidden page by and Shift+P still reaches it; the counter
  * counts to the end slide ("/ 10") and End goes there, then on to the backup slides; Ctrl+→ /
- * Ctrl+← move ten slides; Shift+Space goes forward in the history after Shift+Backspace; and
- * in a build the next-step preview shows what the next click reveals. Screenshots go to
+ * Ctrl+← move ten slides; Shift+Space goes forward in the history after Shift+Backspace; the
+ * overview dims the hidden slide and names the backup slides; and in a build the next-step
+ * preview shows what the next click reveals. Screenshots go to
  * test-output/stage-pdfpc/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -117,16 +118,25 @@ for (const name of ENGINES) {
       await shot("03-hidden-page-reached-with-shift-n");
       await pressTo(page, "Shift+p", 5);
       await pressTo(page, "Shift+ArrowRight", 7);
+      // The overview dims the hidden slide and names the backup slides; the hidden one can still be chosen.
+      await page.press("o");
+      await page.waitFor("the overview", () => !document.querySelector("#overview")!.hasAttribute("hidden") && document.querySelectorAll("#overview-grid canvas[data-painted]").length >= 6, [], 20_000);
+      const names = await page.evaluate(() => Array.from(document.querySelectorAll("#overview-grid .thumb-num")).map((el) => el.textContent));
+      expect(names).toEqual(["Slide 1", "Slide 2", "Slide 3 (3 steps)", "Slide 4 — hidden", "Slide 5", "Slide 6", "Slide 7 (3 steps)", "Slide 8", "Slide 9", "Slide 10", "Slide 11 — backup", "Slide 12 — backup"]);
+      await shot("04-overview-hidden-and-backup");
+      await page.click("#overview-grid li:nth-child(4) button");
+      await page.waitFor("page 6 from the overview", () => document.body.dataset.slide === "6" && document.querySelector("#overview")!.hasAttribute("hidden"), [], 20_000);
+      await pressTo(page, "ArrowRight", 7);
     });
 
     it("End goes to the end slide, again to the last backup slide; Ctrl+← / Ctrl+→ move ten slides", async () => {
       await pressTo(page, "End", 14);
       // On the end slide the next preview says what follows is backup.
       expect(await stage(page)).toMatchObject({ counter: "10 / 10", nextLabel: "Next: a backup slide" });
-      await shot("04-end-slide");
+      await shot("05-end-slide");
       await pressTo(page, "End", 16);
       expect((await stage(page)).counter).toBe("12 / 10");
-      await shot("05-backup-slide-past-the-end");
+      await shot("06-backup-slide-past-the-end");
       await pressTo(page, "Ctrl+ArrowLeft", 2);
       expect((await stage(page)).counter).toBe("2 / 10");
       await pressTo(page, "Home", 1);
@@ -143,7 +153,7 @@ for (const name of ENGINES) {
       await page.press("Shift+Space");
       await page.waitFor("the notice that there is no later page", () => (document.querySelector("#goto")?.textContent ?? "").includes("No later page"), [], 20_000);
       expect((await stage(page)).page).toBe(15);
-      await shot("06-history-forward-at-its-end");
+      await shot("07-history-forward-at-its-end");
       expect(engine.problems).toEqual([]);
     });
   });

@@ -102,9 +102,13 @@ for (const name of ENGINES) {
       await page.waitFor("the next step painted", () => document.body.dataset.nextStep === "4" && document.querySelector("#step-frame")?.getAttribute("data-state") === "painted", [], 20_000);
       expect(await stage(page)).toMatchObject({ page: 3, counter: "3 / 10", nextStep: "4", stepEnd: false, stepPainted: true });
       await shot("01-build-step-1-next-step-preview");
+      // The previews follow the slide once it is shown: wait for them, then look.
+      const previewsFor = (step: string) => page.waitFor(`the next step "${step}"`, (s: string) => document.body.dataset.nextStep === s, [step], 20_000);
       await pressTo(page, "ArrowRight", 4);
+      await previewsFor("5");
       expect(await stage(page)).toMatchObject({ nextStep: "5", stepEnd: false });
       await pressTo(page, "ArrowRight", 5);
+      await previewsFor("");
       expect(await stage(page)).toMatchObject({ nextStep: "", stepEnd: true, stepCard: "Last step — Next goes to the next slide" });
       await shot("02-build-last-step");
     });
@@ -131,8 +135,9 @@ for (const name of ENGINES) {
 
     it("End goes to the end slide, again to the last backup slide; Ctrl+← / Ctrl+→ move ten slides", async () => {
       await pressTo(page, "End", 14);
-      // On the end slide the next preview says what follows is backup.
-      expect(await stage(page)).toMatchObject({ counter: "10 / 10", nextLabel: "Next: a backup slide" });
+      // On the end slide the next preview says what follows is backup (once the slide is shown: the previews follow it).
+      await page.waitFor("the backup label", () => document.querySelector("#next-label")?.textContent === "Next: a backup slide", [], 20_000);
+      expect((await stage(page)).counter).toBe("10 / 10");
       await shot("05-end-slide");
       await pressTo(page, "End", 16);
       expect((await stage(page)).counter).toBe("12 / 10");

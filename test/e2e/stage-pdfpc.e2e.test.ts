@@ -7,7 +7,8 @@
  * counts to the end slide ("/ 10") and End goes there, then on to the backup slides; Ctrl+→ /
  * Ctrl+← move ten slides; Shift+Space goes forward in the history after Shift+Backspace; the
  * overview dims the hidden slide and names the backup slides; and in a build the next-step
- * preview shows what the next click reveals. Screenshots go to
+ * preview shows what the next click reveals (not on a phone, where the slide comes first).
+ * Screenshots go to
  * test-output/stage-pdfpc/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -159,6 +160,28 @@ for (const name of ENGINES) {
       await page.waitFor("the notice that there is no later page", () => (document.querySelector("#goto")?.textContent ?? "").includes("No later page"), [], 20_000);
       expect((await stage(page)).page).toBe(15);
       await shot("07-history-forward-at-its-end");
+    });
+
+    it("on a phone on its side the slide comes first: the next-step preview stays out, the next slide keeps its box", async () => {
+      await pressTo(page, "Home", 1);
+      await pressTo(page, "ArrowRight", 2);
+      await pressTo(page, "ArrowRight", 3);
+      await page.resize(844, 390);
+      await page.waitFor("the phone layout", () => window.innerHeight <= 500 && document.querySelector("#step-box")!.getClientRects().length === 0, [], 20_000);
+      const boxes = await page.evaluate(() => {
+        const r = (sel: string) => document.querySelector(sel)!.getBoundingClientRect();
+        return { next: r("#next-box").height, step: document.querySelector("#step-label")!.getClientRects().length, nextStep: document.body.dataset.nextStep };
+      });
+      expect(boxes).toMatchObject({ step: 0, nextStep: "4" });
+      expect(boxes.next).toBeGreaterThan(40);
+      await page.waitFor("the slide fitted to the phone", () => {
+        const box = document.querySelector("#current-box")!.getBoundingClientRect();
+        const frame = document.querySelector("#current-frame")!.getBoundingClientRect();
+        return frame.width <= box.width + 1 && frame.height <= box.height + 1;
+      }, [], 20_000);
+      await shot("08-phone-landscape-no-step-preview");
+      await page.resize(1280, 800);
+      await page.waitFor("the step preview back and painted", () => document.querySelector("#step-box")!.getClientRects().length > 0 && document.querySelector("#step-frame")?.getAttribute("data-state") === "painted", [], 20_000);
       expect(engine.problems).toEqual([]);
     });
   });

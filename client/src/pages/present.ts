@@ -259,14 +259,23 @@ function showPreviews(page: number) {
   const builds = layout.slides.length < layout.pageCount;
   els.stepLabel.hidden = els.stepBox.hidden = !builds;
   $("#previews").classList.toggle("has-step", builds);
-  if (!builds) return;
+  if (builds) showStep(page);
+}
+
+/** The next-step preview for `page`: the page the next click shows on this slide, or a card. */
+function showStep(page: number) {
   const step = nextStepPage(layout, page);
   els.stepEnd.hidden = step !== null;
   els.step.hidden = step === null;
-  if (step === null) replace(els.stepEnd, positionOf(layout, page).steps > 1 ? "Last step — Next goes to the next slide" : "No build on this slide");
   document.body.dataset.nextStep = String(step ?? "");
-  if (step !== null) void stepView.show(step, `Next step: ${slideName(layout, step)}`);
-  else stepView.size(page);
+  if (step === null) {
+    replace(els.stepEnd, positionOf(layout, page).steps > 1 ? "Last step — Next goes to the next slide" : "No build on this slide");
+    stepView.size(page);
+    return;
+  }
+  // A phone's layout leaves the preview out: nothing to render at no size (a resize brings it back).
+  if (!els.stepBox.getClientRects().length) return;
+  void stepView.show(step, `Next step: ${slideName(layout, step)}`);
 }
 
 /**
@@ -697,10 +706,7 @@ function wireInput() {
     else nextView.size(page);
   }).observe(els.nextBox);
   new ResizeObserver(() => {
-    const step = nextStepPage(layout, presenter.current.page);
-    if (els.stepBox.hidden) return;
-    if (step !== null) void stepView.relayout(`Next step: ${slideName(layout, step)}`);
-    else stepView.size(presenter.current.page);
+    if (!els.stepBox.hidden) showStep(presenter.current.page);
   }).observe(els.stepBox);
 }
 

@@ -10,6 +10,7 @@ import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { AppError, isAppError } from "../errors.ts";
 import { notesFilename } from "../handoff/filename.ts";
+import { pageName, pagesAreNotSlides } from "../deck/page-names.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
 import { PdfPool, type PdfReader } from "../pdf/worker/pool.ts";
 import { digestFile } from "../upload/digest.ts";
@@ -114,10 +115,10 @@ function issueLines(issues: ReportIssue[], indent: string): string[] {
   return issues.map((i) => `${indent}${i.level === "error" ? "error  " : "warning"} ${i.code}: ${i.message}`);
 }
 
-function attachmentLines(a: AttachmentResult, indent: string): string[] {
+function attachmentLines(a: AttachmentResult, indent: string, labels: readonly string[]): string[] {
   const mark = a.validity === "valid" ? "ok" : a.validity === "warning" ? "warning" : "INVALID";
   const label = a.name !== a.filename ? `${a.filename} (${a.name})` : a.filename;
-  const where = a.source === "page-annotation" && a.page !== undefined ? `, on page ${a.page}` : "";
+  const where = a.source === "page-annotation" && a.page !== undefined ? `, on ${pagesAreNotSlides(labels) ? pageName(a.page, labels) : `page ${a.page}`}` : "";
   return [`${indent}${a.kind.padEnd(10)} ${label}${where} — ${mark}`, ...issueLines(a.issues, `${indent}    `)];
 }
 
@@ -128,31 +129,42 @@ function oneLine(text: string, max = 72): string {
 
 const LAYOUT_FROM = { xmp: "pdfpc:NotesPosition in the XMP metadata", geometry: "found from the page geometry", override: "set by the presenter" } as const;
 
-/** The human-readable summary: only slides with something to say are listed. */
+/** How many slides the labels make: consecutive pages with one label are one slide, as the presenter counts. */
+function slideCount(labels: readonly string[]): number {
+  return labels.filter((label, i) => i === 0 || label !== labels[i - 1]).length;
+}
+
+/**
+ * The human-readable summary: only slides with something to say are listed. In a deck with
+ * builds a page is named with its slide, "Page 14 (slide 10)", as the presenter counts.
+ */
 export function formatReport(report: CheckReport, label: string): string {
   const lines: string[] = [];
   const s = report.summary;
-  lines.push(`${label}: ${plural(report.pageCount, "page")}, ${plural(s.total, "attachment")} (${s.valid} valid, ${s.warning} with warnings, ${s.invalid} invalid)`);
+  const labels = report.pages.map((p) => p.label ?? String(p.page));
+  const size = pagesAreNotSlides(labels) ? `${plural(report.pageCount, "page")} (${plural(slideCount(labels), "slide")})` : plural(report.pageCount, "page");
+  lines.push(`${label}: ${size}, ${plural(s.total, "attachment")} (${s.valid} valid, ${s.warning} with warnings, ${s.invalid} invalid)`);
   for (const page of report.pages) {
     const attachments = [...(page.notes ? [page.notes] : []), ...page.media];
     if (attachments.length === 0 && !page.presenterNotes && page.issues.length === 0) continue;
-    lines.push("", `Slide ${page.page}`);
+    const name = pageName(page.page, labels);
+    lines.push("", name.charAt(0).toUpperCase() + name.slice(1));
     if (page.presenterNotes) {
       const from = page.presenterNotes.attachment ? `${page.presenterNotes.source}: ${page.presenterNotes.attachment}` : page.presenterNotes.source;
       lines.push(`  notes      "${oneLine(page.presenterNotes.text)}" (from ${from})`);
     }
-    for (const a of attachments) lines.push(...attachmentLines(a, "  "));
+    for (const a of attachments) lines.push(...attachmentLines(a, "  ", labels));
     lines.push(...issueLines(page.issues, "  "));
   }
   const t = report.timer;
-  const timer = [t.durationMinutes !== undefined ? `${t.durationMinutes} min talk` : null, t.endTime ? `ends at ${t.endTime}` : null, t.lastMinutes !== undefined ? `warn ${t.lastMinutes} min before the end` : null].filter(Boolean);
+  const timer = [t.durationMinutes !== undefined ? `${t.durationMinutes} min talk` : null, t.endTime ? `ends at ${t.endTime}` : null, t.lastMinutes !== undefined ? `warn ${t.lastMinutes} min before the end` : null, t.endSlide !== undefined ? `the talk ends with its slide ${t.endSlide} (later slides are backup)` : null].filter(Boolean);
   const layout = report.notesLayout;
   if (report.documentAttachments.length > 0 || timer.length > 0 || layout.kind !== "none") {
     lines.push("", "Whole deck");
     // Beamer's notes on a second screen: the one line that tells an author the projector will
     // show only the slide half (or, with no layout found, the whole page).
     if (layout.kind !== "none") lines.push(`  layout     notes on the ${layout.position} half of every page (${LAYOUT_FROM[layout.from ?? "geometry"]}); the audience sees the other half`);
-    for (const a of report.documentAttachments) lines.push(...attachmentLines(a, "  "));
+    for (const a of report.documentAttachments) lines.push(...attachmentLines(a, "  ", labels));
     if (timer.length > 0) lines.push(`  timer      ${timer.join(", ")}`);
   }
   const notesFile = report.notesFile;
@@ -165,7 +177,7 @@ export function formatReport(report: CheckReport, label: string): string {
   }
   if (report.orphans.length > 0) {
     lines.push("", "Not used by any slide");
-    for (const a of report.orphans) lines.push(...attachmentLines(a, "  "));
+    for (const a of report.orphans) lines.push(...attachmentLines(a, "  ", labels));
   }
   if (report.issues.length > 0) {
     lines.push("", "PDF structure");

@@ -68,6 +68,10 @@ export interface CheckReport {
 export interface Page {
   page: number;
   /**
+   * The page's label (its /PageLabels entry, as the presenter reads it): the slide it belongs to. The steps of a build (Beamer overlays, Typst/Touying animations) share one label, so page 14 may be slide 10.
+   */
+  label?: string;
+  /**
    * The notes sidecar of this slide, if any.
    */
   notes: Attachment | null;

@@ -8,6 +8,8 @@ import { finding } from "./sidecar/findings.ts";
 import { analyzeDeck, type AnalyzeOptions } from "./analyze.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
 import { NO_NOTES_LAYOUT } from "./notes-layout.ts";
+import { nameSlidesIn } from "./page-names.ts";
+import { readPageLabels } from "./page-labels.ts";
 import { readNotesFile } from "./notes-file/index.ts";
 import type { NotesFileResult } from "./notes-file/types.ts";
 import { CHECK_REPORT_SCHEMA_PATH, validityOf, type CheckReport, type DocumentMeta } from "./report-types.ts";
@@ -53,6 +55,8 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
   for (const a of attachments) summary[a.validity]++;
   const structural = [...analysis.issues, ...analysis.pages.flatMap((p) => p.issues)];
   const fileIssues = notesFile?.issues ?? [];
+  const labels = pageLabels(doc, pageCount);
+  labelPages(analysis, fileIssues, labels);
   return {
     $schema: CHECK_REPORT_SCHEMA_PATH,
     ok: summary.invalid === 0 && validityOf(structural) !== "invalid" && validityOf(fileIssues) !== "invalid",
@@ -78,4 +82,34 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
         }
       : null,
   };
+}
+
+/** The presenter's page labels; page numbers when they cannot be read (never a failed report). */
+function pageLabels(doc: PdfDoc, pageCount: number): string[] {
+  try {
+    return readPageLabels(doc, pageCount);
+  } catch {
+    return Array.from({ length: pageCount }, (_, i) => String(i + 1));
+  }
+}
+
+/**
+ * Each page gets its label, and every finding about a page names it as the presenter counts:
+ * "page 14 (slide 10)" in a deck with builds (deck/page-names), so an author looks at the
+ * right slide.
+ */
+function labelPages(analysis: ReturnType<typeof analyzeDeck>, fileIssues: { message: string; slide?: number }[], labels: string[]): void {
+  const rename = (issues: { message: string; slide?: number }[]) => {
+    for (const issue of issues) issue.message = nameSlidesIn(issue.message, issue.slide, labels);
+  };
+  for (const page of analysis.pages) {
+    const label = labels[page.page - 1];
+    if (label !== undefined) page.label = label;
+    rename(page.issues);
+    if (page.notes) rename(page.notes.issues);
+    for (const media of page.media) rename(media.issues);
+  }
+  rename(analysis.issues);
+  for (const a of [...analysis.orphans, ...analysis.documentAttachments]) rename(a.issues);
+  rename(fileIssues);
 }

@@ -3,8 +3,16 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { runCheckCommand } from "../../src/cli/check.ts";
 import { buildNotesDeck, framesWithNotes, xmpPacket } from "../fixtures/notes-layouts.ts";
-import { mediaSidecar, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
+import { mediaSidecar, notesSidecar, pdfpcFile, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
+import { PDFDocument, PDFName, PDFString } from "pdf-lib";
+
+/** The deck's pages labelled as Beamer and Typst label builds: one range per page, the label its prefix. */
+async function withLabels(bytes: Uint8Array, labels: string[]): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(bytes);
+  doc.catalog.set(PDFName.of("PageLabels"), doc.context.obj({ Nums: labels.flatMap((label, i) => [i, doc.context.obj({ P: PDFString.of(label) })]) }));
+  return doc.save();
+}
 
 async function run(argv: string[]) {
   let out = "";
@@ -34,6 +42,34 @@ describe("deckhand check", () => {
     expect(out).toContain("Whole deck\n  layout     notes on the left half of every page (pdfpc:NotesPosition in the XMP metadata); the audience sees the other half");
     expect(out).toContain("  timer      25 min talk");
     expect(out).toMatch(/Slide 1\n  notes      ".+" \(from notes-page\)/);
+  });
+
+  test("a deck with builds names each page with its slide, in the summary and in the findings (issue 21, item 8)", async () => {
+    // Six pages, four slides: slide 2 is a build of three steps (pages 2–4).
+    const built = await writeFixture({
+      pages: 6,
+      attachments: [pdfpcFile({ pdfpcFormat: 2, endSlide: 2, pages: [] }), notesSidecar(4, "Third step: the punchline"), notesSidecar(6, "Thanks"), mediaSidecar(3, "far", { kind: "youtube", video_id: "dQw4w9WgXcQ", x_pt: 5000, y_pt: 10, w_pt: 100, h_pt: 80 })],
+    });
+    const file = writeBytes(await withLabels(built.data, ["1", "2", "2", "2", "3", "4"]), "builds.pdf");
+    const { out } = await run([file.path]);
+    expect(out).toContain("builds.pdf: 6 pages (4 slides), 4 attachments");
+    expect(out).toContain("\nPage 4 (slide 2)\n  notes      \"Third step: the punchline\"");
+    expect(out).toContain("\nPage 6 (slide 4)\n");
+    expect(out).not.toContain("\nSlide 4\n");
+    expect(out).toContain("  timer      the talk ends with its slide 3 (later slides are backup)");
+    expect(out).toMatch(/MEDIA_RECT_OUTSIDE_PAGE: media-slide-3-far\.json: the media rectangle .* lies outside page 3 \(slide 2\), a 612×792 pt page;/);
+    const json = JSON.parse((await run(["--json", file.path])).out);
+    expectValidReport(json);
+    expect(json.pages.map((p: { label: string }) => p.label)).toEqual(["1", "2", "2", "2", "3", "4"]);
+    expect(json.pages[2].media[0].issues[0].message).toContain("lies outside page 3 (slide 2)");
+  });
+
+  test("a deck whose pages are its slides keeps saying “slide”", async () => {
+    const file = await writeFixture({ pages: 2, attachments: [mediaSidecar(2, "far", { kind: "youtube", video_id: "dQw4w9WgXcQ", x_pt: 5000, y_pt: 10, w_pt: 100, h_pt: 80 })] });
+    const { out } = await run([file.path]);
+    expect(out).toContain(": 2 pages, 1 attachment");
+    expect(out).toContain("\nSlide 2\n");
+    expect(out).toContain("lies outside slide 2, a 612×792 pt page;");
   });
 
   test("warnings still exit 0", async () => {

@@ -17,6 +17,18 @@ async function open(spec: FixtureSpec) {
 }
 
 describe("readDeckExtras", () => {
+  test("pages hidden and the end slide of a .pdfpc reach the presenter: the notes file beside the PDF wins over the attached one", async () => {
+    const attached = pdfpcFile({ pdfpcFormat: 2, endSlide: 2, pages: [{ idx: 1, hidden: true }] });
+    const { extras, mupdf, doc } = await open({ pages: 5, attachments: [attached] });
+    expect(extras.hidden).toEqual([2]);
+    expect(extras.timer).toEqual({ endSlide: 3, sources: { endSlide: "pdfpc" } });
+    const beside = JSON.stringify({ pdfpcFormat: 2, endSlide: 3, pages: [{ idx: 3, hidden: true }, { idx: 4, hidden: true }] });
+    const withFile = readDeckExtras(mupdf, doc, { notesFile: beside });
+    expect(withFile.hidden).toEqual([4, 5]);
+    expect(withFile.timer).toEqual({ endSlide: 4, sources: { endSlide: "notes-file" } });
+    expect(readDeckExtras(mupdf, doc, { notesFile: JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, note: "hi" }] }) }).hidden).toEqual([2]);
+  });
+
   test("notes priority: sidecar, then pdfpc, then annotation; an invalid sidecar falls back", async () => {
     const { extras, report } = await open({
       pages: 4,

@@ -122,8 +122,26 @@ describe("pdfpc notes file", () => {
     expect(result.kind).toBe("pdfpc");
     expect(result.issues).toEqual([]);
     expect(result.slideCount).toBe(3);
-    expect(result.timer).toEqual({ durationMinutes: 20, startTime: "09:30", endTime: "10:00", lastMinutes: 5, endSlide: 3 });
+    // pdfpc writes endSlide 0-based (Ctrl+E on the fourth slide writes 3); kept 1-based, written back as pdfpc writes it.
+    expect(result.timer).toEqual({ durationMinutes: 20, startTime: "09:30", endTime: "10:00", lastMinutes: 5, endSlide: 4 });
     expect(JSON.parse(result.pdfpc as string)).toEqual({ pdfpcFormat: 2, disableMarkdown: false, duration: 20, startTime: "09:30", endTime: "10:00", lastMinutes: 5, endSlide: 3, pages: [{ idx: 0, note: "Say **hello**" }, { idx: 2, note: "Bye" }] });
+  });
+
+  test("pages hidden in pdfpc (Ctrl+H) are kept through the normalised text; page 1 and pages past the deck are not", () => {
+    const pages = [{ idx: 0, hidden: true }, { idx: 2, label: "3", overlay: 0, hidden: true }, { idx: 3, hidden: true, note: "Backup" }, { idx: 9, hidden: true }, { idx: 1, hidden: false }];
+    const result = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 2, endSlide: -1, pages })), "talk.pdfpc", 5);
+    expect(result.issues).toEqual([]);
+    expect(result.hidden).toEqual([3, 4]);
+    expect(result.timer.endSlide).toBeUndefined();
+    expect(JSON.parse(result.pdfpc as string).pages).toEqual([{ idx: 2, hidden: true }, { idx: 3, note: "Backup", hidden: true }]);
+    const again = readNotesFile(strToU8(result.pdfpc as string), "notes file", 5);
+    expect(again.hidden).toEqual([3, 4]);
+  });
+
+  test("a hidden flag that is not true or false is a coded finding", () => {
+    const result = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 1, hidden: "yes", note: "x" }] })), "talk.pdfpc", 3);
+    expect(codes(result)).toEqual(["INVALID_FIELD"]);
+    expect(result.hidden).toEqual([]);
   });
 
   test("format 1: plain text notes are escaped as markdown", () => {

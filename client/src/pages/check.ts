@@ -7,6 +7,7 @@
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
+import { pageName } from "../../../src/deck/page-names.ts";
 // The one report type, generated from schemas/check-report.schema.json (scripts/gen-types.ts).
 import type { Attachment as AttachmentResult, CheckReport as Report, Issue, Page as PageResult } from "../../../src/deck/check-report.gen.ts";
 
@@ -52,14 +53,17 @@ function renderReport(report: Report, renderer: Renderer | null) {
     issueList(report.issues),
   );
   const pages = h("ol", { class: "report-pages" });
+  // A deck with builds: "Page 14 (slide 10)", as the presenter counts (deck/page-names).
+  const labels = report.pages.map((p) => p.label ?? String(p.page));
   for (const page of report.pages) {
     const notes = asArray(page.notes);
     const media = page.media ?? [];
-    const canvas = h("canvas", { class: "report-thumb", "aria-label": `Slide ${page.page}` });
+    const name = pageName(page.page, labels).replace(/^./, (c) => c.toUpperCase());
+    const canvas = h("canvas", { class: "report-thumb", "aria-label": name });
     if (renderer) void renderer.renderOnce(page.page, 320 * Math.min(devicePixelRatio || 1, 2), 10).then((r) => paint(canvas, r), () => {});
     pages.append(
       h("li", { class: "report-page" },
-        h("div", { class: "report-page-thumb" }, canvas, h("span", { class: "thumb-num" }, `Slide ${page.page}`)),
+        h("div", { class: "report-page-thumb" }, canvas, h("span", { class: "thumb-num" }, name)),
         h("div", { class: "report-page-body" },
           h("h3", {}, "Notes"),
           notes.length ? h("div", {}, ...notes.map(attachment)) : h("p", { class: "muted" }, "No notes."),

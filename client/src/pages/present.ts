@@ -32,7 +32,7 @@ import { keepScreenOn } from "../lib/wake-lock.ts";
 import { getAction, type ActionName, type Effect } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import { AudienceWindow } from "../presenter/audience-window.ts";
-import { clampPage, layoutFromLabels, plainLayout, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { clampPage, layoutFromLabels, nextStepPage, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
 import { effectiveTimer, parseNotesPosition, parseTimerSettings, notesPositionOf, readTimerInputs, timerInputsOf } from "../presenter/deck-settings.ts";
 import { downloadDeck, exportName, inkForExport } from "../presenter/export.ts";
 import { watchGestures } from "../presenter/gestures.ts";
@@ -99,6 +99,12 @@ const els = {
   nextFrame: $("#next-frame"),
   next: $("#next") as HTMLCanvasElement,
   endCard: $("#end-card"),
+  nextLabel: $("#next-label"),
+  stepLabel: $("#step-label"),
+  stepBox: $("#step-box"),
+  stepFrame: $("#step-frame"),
+  step: $("#step") as HTMLCanvasElement,
+  stepEnd: $("#step-end"),
   counter: $("#counter"),
   steps: $("#steps"),
   entry: $("#goto"),
@@ -153,6 +159,8 @@ const timerSettings = (): TimerSettings => effectiveTimer(extras.timer, ownTimer
 
 const currentView = new SlideView(els.currentFrame, els.currentBox, els.current, () => renderer, () => sizes, 100);
 const nextView = new SlideView(els.nextFrame, els.nextBox, els.next, () => renderer, () => sizes, 90);
+// pdfpc's "next overlay" preview: what the next click reveals on this slide.
+const stepView = new SlideView(els.stepFrame, els.stepBox, els.step, () => renderer, () => sizes, 80);
 const notesView = new NotesView($("#notes"));
 // After a long gap the timer waits stopped; the speaker continues or resets it in one click.
 const timerAway = new TimerAwayView($(".clock-pane"), (choice) => presenter.dispatch(choice === "continue" ? "timerStart" : "timerReset"));
@@ -233,13 +241,59 @@ async function showPage(page: number) {
       document.body.dataset.ready = "true";
     } else metrics.steps.push(performance.now() - startedAt);
   });
+  showPreviews(page);
+  renderer?.prefetch(page, width, LOOKAHEAD, layout.pageCount);
+  await mountPageMedia(page);
+}
+
+/**
+ * The next slide finished and, in a deck with builds, pdfpc's next-step preview: the page the
+ * next click shows on this slide, or a card saying the next click leaves the slide. A deck
+ * without builds never shows the step box (its space stays with the next slide).
+ */
+function showPreviews(page: number) {
   const preview = previewPage(layout, page);
   els.endCard.hidden = preview !== null;
   els.next.hidden = preview === null;
   if (preview !== null) void nextView.show(preview, `Next: ${slideName(layout, preview)}`);
   else nextView.size(page);
-  renderer?.prefetch(page, width, LOOKAHEAD, layout.pageCount);
-  await mountPageMedia(page);
+  // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.
+  const backup = preview !== null && positionOf(layout, preview).backup;
+  replace(els.nextLabel, backup ? "Next: a backup slide" : "Next slide");
+  const builds = layout.slides.length < layout.pageCount;
+  els.stepLabel.hidden = els.stepBox.hidden = !builds;
+  $("#previews").classList.toggle("has-step", builds);
+  if (builds) showStep(page);
+}
+
+/** The next-step preview for `page`: the page the next click shows on this slide, or a card. */
+function showStep(page: number) {
+  const step = nextStepPage(layout, page);
+  els.stepEnd.hidden = step !== null;
+  els.step.hidden = step === null;
+  document.body.dataset.nextStep = String(step ?? "");
+  if (step === null) {
+    replace(els.stepEnd, positionOf(layout, page).steps > 1 ? "Last step — Next goes to the next slide" : "No build on this slide");
+    stepView.size(page);
+    return;
+  }
+  // A phone's layout leaves the preview out: nothing to render at no size (a resize brings it back).
+  if (!els.stepBox.getClientRects().length) return;
+  void stepView.show(step, `Next step: ${slideName(layout, step)}`);
+}
+
+/**
+ * What the deck's pdfpc data says about the talk — pages hidden in pdfpc and the end slide
+ * (a .pdfpc's endSlide, pdfpc.sty's EndUserSlide) — applied to the layout: Next passes the
+ * hidden pages by, the counter counts to the end slide and End goes there.
+ */
+function applyTalk() {
+  layout = withTalk(layout, { hidden: extras.hidden, endSlide: timerSettings().endSlide });
+  document.body.dataset.hiddenPages = String(layout.hidden?.size ?? 0);
+  document.body.dataset.endSlide = layout.endSlide === undefined ? "" : String(layout.endSlide + 1);
+  const state = presenter.current;
+  renderCounter({ counter: els.counter, steps: els.steps, entry: els.entry, prev: els.prev, next: els.nextBtn }, layout, state, deck?.title ?? "deckhand");
+  showPreviews(state.page);
 }
 
 async function mountPageMedia(page: number) {
@@ -363,9 +417,11 @@ async function changeNotesPosition(override: NotesPosition | null) {
   presenter.set({ ...state, notesPosition: notesPositionOf(result.layout), overlays: state.overlays.zoom ? { ...state.overlays, zoom: null } : state.overlays });
   currentView.clear();
   nextView.clear();
+  stepView.clear();
   void showPage(presenter.current.page);
   if (presenter.current.panel === "overview" && sizes) overviewView.open(layout, renderer, sizes, presenter.current.page);
   extras = await renderer.extras(notesFile()).catch(() => EMPTY_EXTRAS);
+  applyTalk();
   notesView.reset();
   renderNotesPane(presenter.current);
   renderDeckSettings();
@@ -660,6 +716,9 @@ function wireInput() {
     if (preview !== null) void nextView.relayout(`Next: ${slideName(layout, preview)}`);
     else nextView.size(page);
   }).observe(els.nextBox);
+  new ResizeObserver(() => {
+    if (!els.stepBox.hidden) showStep(presenter.current.page);
+  }).observe(els.stepBox);
 }
 
 // ---- start-up ----------------------------------------------------------------------------
@@ -759,6 +818,7 @@ function adoptOpened(opened: { pageCount: number; firstPage: { w: number; h: num
 /** Notes, media and the pdfpc timer arrive after the first slide; then URL media are kept for offline. */
 async function loadExtras() {
   extras = await renderer!.extras(notesFile()).catch(() => EMPTY_EXTRAS);
+  applyTalk();
   const state = presenter.current;
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());

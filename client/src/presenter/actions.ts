@@ -8,8 +8,8 @@
  * presenter state. The stage tools (modes, ink, zoom, freeze) are in ./tool-actions.ts.
  */
 import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
-import { nextSlideStart, pageForLabel, previousSlideStart, type DeckLayout } from "./deck-layout.ts";
-import { goTo, historyBack, markSlideTime } from "./navigation.ts";
+import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart, type DeckLayout } from "./deck-layout.ts";
+import { goTo, historyBack, historyForward, markSlideTime } from "./navigation.ts";
 import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type Mode, type PresenterState } from "./state.ts";
 import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
 
@@ -43,6 +43,11 @@ export type ActionName =
   | "prevSlide"
   | "first"
   | "last"
+  | "nextForced"
+  | "prevForced"
+  | "next10"
+  | "prev10"
+  | "histFwd"
   | "digit"
   | "commitEntry"
   | "eraseEntry"
@@ -169,8 +174,28 @@ function escape(s: PresenterState): PresenterState {
 }
 
 const core: PresenterAction[] = [
-  { name: "next", label: "Next page (the next step of a slide's overlays)", remote: true, perform: (s, c) => goTo(s, c, s.page + 1) },
-  { name: "prev", label: "Previous page", remote: true, perform: (s, c) => goTo(s, c, s.page - 1) },
+  { name: "next", label: "Next page (the next step of a slide's overlays); hidden pages are passed by", remote: true, perform: (s, c) => goTo(s, c, nextShownPage(c.layout, s.page) ?? s.page) },
+  { name: "prev", label: "Previous page; hidden pages are passed by", remote: true, perform: (s, c) => goTo(s, c, previousShownPage(c.layout, s.page) ?? s.page) },
+  { name: "nextForced", label: "Next page, even a hidden one (pdfpc)", remote: true, perform: (s, c) => goTo(s, c, s.page + 1) },
+  { name: "prevForced", label: "Previous page, even a hidden one (pdfpc)", remote: true, perform: (s, c) => goTo(s, c, s.page - 1) },
+  {
+    name: "next10",
+    label: "Ten slides on, the slide finished (pdfpc)",
+    remote: true,
+    perform: (s, c) => {
+      const page = jumpSlides(c.layout, s.page, 10);
+      return page === null ? s : goTo(s, c, page, { jump: true });
+    },
+  },
+  {
+    name: "prev10",
+    label: "Ten slides back, the slide finished (pdfpc)",
+    remote: true,
+    perform: (s, c) => {
+      const page = jumpSlides(c.layout, s.page, -10);
+      return page === null ? s : goTo(s, c, page, { jump: true });
+    },
+  },
   {
     name: "nextSlide",
     label: "Next slide, skipping the rest of its overlays",
@@ -184,7 +209,12 @@ const core: PresenterAction[] = [
     perform: (s, c) => goTo(s, c, previousSlideStart(c.layout, s.page) ?? 1),
   },
   { name: "first", label: "First slide", remote: true, perform: (s, c) => goTo(s, c, 1, { jump: true }) },
-  { name: "last", label: "Last slide", remote: true, perform: (s, c) => goTo(s, c, c.layout.pageCount, { jump: true }) },
+  {
+    name: "last",
+    label: "The talk's last slide (a pdfpc end slide, if the deck names one; again for the deck's last page)",
+    remote: true,
+    perform: (s, c) => goTo(s, c, endPage(c.layout, s.page), { jump: true }),
+  },
   { name: "digit", label: "Type a slide number (then Enter goes to it)", perform: (s, _c, arg) => typeDigit(s, arg) },
   { name: "commitEntry", label: "Go to the typed slide", perform: commitEntry },
   { name: "eraseEntry", label: "Erase the last typed digit", perform: (s) => ({ ...s, entry: s.entry.slice(0, -1) }) },
@@ -197,6 +227,7 @@ const core: PresenterAction[] = [
   { name: "gotoPrompt", label: "Go to a slide: asks for its label (pdfpc)", perform: (s) => panel(s, "goto") },
   { name: "gotoLabel", label: "Go to the slide with the label given", internal: true, perform: gotoLabel },
   { name: "histBack", label: "Back to where the last jump came from (history)", perform: historyBack },
+  { name: "histFwd", label: "Forward again in the history (after going back)", perform: historyForward },
   { name: "bookmarkSet", label: "Bookmark this page", perform: (s) => ({ ...s, bookmark: s.page, notice: "Bookmarked; Shift+M returns here." }) },
   {
     name: "bookmarkGo",

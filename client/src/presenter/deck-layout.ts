@@ -21,6 +21,101 @@ export interface DeckLayout {
   slides: SlideGroup[];
   /** Index into `slides` of each page, index 0 = page 1. */
   slideOfPage: number[];
+  /**
+   * Pages the speaker hid in pdfpc (`.pdfpc` `pages[].hidden`): next, previous, ±10 and the
+   * previews pass them by; the overview, "go to" and Shift+N / Shift+P still reach them.
+   */
+  hidden?: ReadonlySet<number>;
+  /**
+   * Index into `slides` of the talk's last slide (pdfpc's `endSlide`, pdfpc.sty's
+   * EndUserSlide): the counter counts to it and End goes there; slides after it are backup.
+   */
+  endSlide?: number;
+}
+
+/**
+ * The layout with what the deck's pdfpc data says about the talk: hidden pages and the end
+ * slide (`endSlide` 1-based, counted in slides as pdfpc counts user slides). Out-of-range
+ * values are dropped; page 1 is never hidden (pdfpc refuses to hide it too).
+ */
+export function withTalk(layout: DeckLayout, talk: { hidden?: readonly number[]; endSlide?: number }): DeckLayout {
+  const hidden = new Set((talk.hidden ?? []).filter((p) => Number.isInteger(p) && p > 1 && p <= layout.pageCount));
+  const end = talk.endSlide !== undefined && Number.isInteger(talk.endSlide) && talk.endSlide >= 1 ? Math.min(talk.endSlide, layout.slides.length) - 1 : undefined;
+  const { hidden: _h, endSlide: _e, ...plain } = layout;
+  return { ...plain, ...(hidden.size ? { hidden } : {}), ...(end !== undefined ? { endSlide: end } : {}) };
+}
+
+export function isHidden(layout: DeckLayout, page: number): boolean {
+  return layout.hidden?.has(page) ?? false;
+}
+
+/**
+ * The nearest page from `page` on (step +1) or back (step -1) that is not hidden, `page`
+ * itself included; null when there is none that way (pdfpc's nearest_nonhidden).
+ */
+export function nearestShown(layout: DeckLayout, page: number, step: 1 | -1): number | null {
+  for (let p = page; p >= 1 && p <= layout.pageCount; p += step) if (!isHidden(layout, p)) return p;
+  return null;
+}
+
+/** The page Next goes to: the next page that is not hidden, or null at the end. */
+export function nextShownPage(layout: DeckLayout, page: number): number | null {
+  return nearestShown(layout, clampPage(layout, page) + 1, 1);
+}
+
+/** The page Previous goes to: the page before that is not hidden, or null at the start. */
+export function previousShownPage(layout: DeckLayout, page: number): number | null {
+  return nearestShown(layout, clampPage(layout, page) - 1, -1);
+}
+
+/** First and last page of slide `index` that are not hidden, or null when all are. */
+function shownRange(layout: DeckLayout, index: number): { first: number; last: number } | null {
+  const slide = layout.slides[index];
+  if (!slide) return null;
+  const first = nearestShown(layout, slide.first, 1);
+  if (first === null || first > slide.last) return null;
+  return { first, last: nearestShown(layout, slide.last, -1)! };
+}
+
+/** The nearest slide index from `index` on in direction `step` with a page shown, or null. */
+function shownSlide(layout: DeckLayout, index: number, step: 1 | -1): number | null {
+  for (let i = index; i >= 0 && i < layout.slides.length; i += step) if (shownRange(layout, i)) return i;
+  return null;
+}
+
+/**
+ * pdfpc's next10/prev10: ten slides on or back (clamped to the deck), the slide finished —
+ * its last page that is not hidden, as pdfpc lands. A hidden slide counts, but is passed by
+ * to the nearest shown one in the direction of travel. Null when there is nowhere to go.
+ */
+export function jumpSlides(layout: DeckLayout, page: number, by: number): number | null {
+  const from = slideIndexOf(layout, page);
+  const target = Math.min(Math.max(0, from + by), layout.slides.length - 1);
+  const step = by >= 0 ? 1 : -1;
+  const index = shownSlide(layout, target, step) ?? shownSlide(layout, target, step === 1 ? -1 : 1);
+  if (index === null) return null;
+  const last = shownRange(layout, index)!.last;
+  return last === clampPage(layout, page) ? null : last;
+}
+
+/**
+ * The page End goes to: the end slide finished (pdfpc's gotoLast); from there or past it,
+ * the deck's last page (the backup slides' end). Without an end slide, the last page.
+ */
+export function endPage(layout: DeckLayout, page: number): number {
+  const last = nearestShown(layout, layout.pageCount, -1) ?? layout.pageCount;
+  if (layout.endSlide === undefined) return last;
+  const end = shownRange(layout, shownSlide(layout, layout.endSlide, -1) ?? 0)?.last ?? last;
+  return clampPage(layout, page) >= end ? last : end;
+}
+
+/**
+ * pdfpc's "next overlay" preview: the next step of the slide being shown (the page Next
+ * brings when it stays on this slide), or null on a slide's last step.
+ */
+export function nextStepPage(layout: DeckLayout, page: number): number | null {
+  const next = nextShownPage(layout, page);
+  return next !== null && slideIndexOf(layout, next) === slideIndexOf(layout, page) ? next : null;
 }
 
 /**
@@ -55,22 +150,26 @@ export function slideIndexOf(layout: DeckLayout, page: number): number {
   return layout.slideOfPage[clampPage(layout, page) - 1] ?? 0;
 }
 
-/** First page of the slide after the one showing `page`, or null at the last slide. */
+/** First shown page of the slide after the one showing `page` (hidden ones passed by), or null at the last slide. */
 export function nextSlideStart(layout: DeckLayout, page: number): number | null {
-  return layout.slides[slideIndexOf(layout, page) + 1]?.first ?? null;
+  const index = shownSlide(layout, slideIndexOf(layout, page) + 1, 1);
+  return index === null ? null : shownRange(layout, index)!.first;
 }
 
-/** First page of the slide before the one showing `page`, or null at the first slide. */
+/** First shown page of the slide before the one showing `page` (hidden ones passed by), or null at the first slide. */
 export function previousSlideStart(layout: DeckLayout, page: number): number | null {
-  return layout.slides[slideIndexOf(layout, page) - 1]?.first ?? null;
+  const index = shownSlide(layout, slideIndexOf(layout, page) - 1, -1);
+  return index === null ? null : shownRange(layout, index)!.first;
 }
 
 /**
  * The page the next-slide preview shows: the last page of the next slide, its finished
- * state (pdfpc's default, `next-slide-first-overlay = false`); null after the last slide.
+ * state (pdfpc's default, `next-slide-first-overlay = false`); hidden pages and slides are
+ * passed by, as Next passes them; null after the last slide.
  */
 export function previewPage(layout: DeckLayout, page: number): number | null {
-  return layout.slides[slideIndexOf(layout, page) + 1]?.last ?? null;
+  const index = shownSlide(layout, slideIndexOf(layout, page) + 1, 1);
+  return index === null ? null : shownRange(layout, index)!.last;
 }
 
 /** The first page whose slide carries `label` (compared as typed, trimmed), or null. */
@@ -87,8 +186,10 @@ export function pageForLabel(layout: DeckLayout, label: string): number | null {
 export interface Position {
   /** Label of the current slide. */
   label: string;
-  /** Label of the last slide: the counter reads "label / lastLabel". */
+  /** Label of the talk's last slide (the end slide, else the deck's last): the counter reads "label / lastLabel". */
   lastLabel: string;
+  /** Past the end slide: a backup slide. */
+  backup: boolean;
   /** 1-based step within the slide's overlays, and how many it has. */
   step: number;
   steps: number;
@@ -101,7 +202,8 @@ export function positionOf(layout: DeckLayout, page: number): Position {
   const slide = layout.slides[index]!;
   return {
     label: slide.label,
-    lastLabel: layout.slides[layout.slides.length - 1]!.label,
+    lastLabel: layout.slides[layout.endSlide ?? layout.slides.length - 1]!.label,
+    backup: layout.endSlide !== undefined && index > layout.endSlide,
     step: clampPage(layout, page) - slide.first + 1,
     steps: slide.last - slide.first + 1,
     slideIndex: index,

@@ -51,6 +51,13 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "eraseEntry", keys: ["Backspace"], when: "entry" },
   { action: "gotoPrompt", keys: ["g"] },
   { action: "histBack", keys: ["Shift+Backspace"] },
+  // pdfpc's histFwd, next10/prev10 and nextForced/prevForced. pdfpc's own keys for ±10
+  // (Shift+→/←) skip the rest of a build here, so ±10 takes Ctrl with the arrows.
+  { action: "histFwd", keys: ["Shift+Space"] },
+  { action: "next10", keys: ["Ctrl+ArrowRight"] },
+  { action: "prev10", keys: ["Ctrl+ArrowLeft"] },
+  { action: "nextForced", keys: ["Shift+n"] },
+  { action: "prevForced", keys: ["Shift+p"] },
   { action: "bookmarkSet", keys: ["m"] },
   { action: "bookmarkGo", keys: ["Shift+m"] },
   { action: "overview", keys: ["Tab", "o"] },

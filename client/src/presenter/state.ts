@@ -99,6 +99,8 @@ export interface PresenterState {
   frozen: Frozen | null;
   /** Pages left by jumps (not by steps), newest last: Shift+Backspace goes back. */
   history: readonly number[];
+  /** Pages left by going back in the history, newest last: Shift+Space goes forward (pdfpc's histFwd). */
+  future: readonly number[];
   bookmark: number | null;
   /** The mode before a lone digit previewed a tool (pdfpc's 1–5), restored by Enter. */
   modeBeforeEntry: Mode | null;
@@ -139,6 +141,7 @@ export function initialState(overrides: Partial<PresenterState> = {}): Presenter
     zoomSelect: false,
     frozen: null,
     history: [],
+    future: [],
     bookmark: null,
     modeBeforeEntry: null,
     slideTimes: { current: {}, previous: null, mark: null },

@@ -69,6 +69,9 @@ export function resolvePresenterNotes(state: Placement): { timer: TimerSettings;
   const pdfpcUsable = pdfpc && pdfpc.result.usable ? pdfpc : null;
   const fileUsable = notesFile && notesFile.usable ? notesFile : null;
   const extras: DeckExtras = { layout, notes: {}, notesSource: {}, media: [], timer };
+  // Hidden pages, like the timer, from the notes file first: the speaker chose it for this talk.
+  const hidden = [fileUsable?.hidden, pdfpcUsable?.result.hidden].find((list) => list && list.length > 0);
+  if (hidden) extras.hidden = hidden;
   const found = new Set<NotesSource>();
   for (const page of pages) {
     const candidates: PresenterNotes[] = [];

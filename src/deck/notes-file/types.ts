@@ -18,6 +18,8 @@ export interface NotesFileResult {
   /** slide (1-based) → markdown notes. */
   notes: Map<number, string>;
   timer: TimerSettings;
+  /** pdfpc: pages (1-based) the speaker hid in pdfpc; kept in the normalised text. */
+  hidden: number[];
   /** pptx: slides in the presentation (hidden ones included); pdfpc: pages it names. */
   slideCount: number | null;
   /** The normalised `.pdfpc` text (format 2) to store and hand over; null when unusable. */

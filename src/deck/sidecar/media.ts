@@ -188,9 +188,9 @@ export function checkMediaRect(rect: MediaRect, page: { width: number; height: n
   const describe = `(${round(x)}, ${round(y)}, ${round(w)}×${round(h)} pt)`;
   const box = `${round(page.width)}×${round(page.height)} pt`;
   if (x >= page.width || y >= page.height || x + w <= 0 || y + h <= 0) {
-    return finding("MEDIA_RECT_OUTSIDE_PAGE", `${where.attachment}: the media rectangle ${describe} lies outside slide ${where.slide}'s page (${box}); measure x_pt/y_pt from the page's top-left corner.`, where);
+    return finding("MEDIA_RECT_OUTSIDE_PAGE", `${where.attachment}: the media rectangle ${describe} lies outside slide ${where.slide}, a ${box} page; measure x_pt/y_pt from the page's top-left corner.`, where);
   }
-  return finding("MEDIA_RECT_CLIPPED", `${where.attachment}: the media rectangle ${describe} extends past slide ${where.slide}'s page (${box}); the overflow is cut off.`, where);
+  return finding("MEDIA_RECT_CLIPPED", `${where.attachment}: the media rectangle ${describe} extends past slide ${where.slide}, a ${box} page; the overflow is cut off.`, where);
 }
 
 function round(n: number): number {

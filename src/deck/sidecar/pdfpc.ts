@@ -1,8 +1,10 @@
 /**
  * @module deck/sidecar/pdfpc
- * pdfpc's JSON file (`pdfpcFormat` 1 or 2): notes per physical page (`pages[].idx`, 0-based)
- * and the presenter timer (`duration`, `endTime`, `lastMinutes`). Format 2 notes are
- * markdown unless `disableMarkdown` is true; format 1 notes are plain text. Browser-safe.
+ * pdfpc's JSON file (`pdfpcFormat` 1 or 2): notes per physical page (`pages[].idx`, 0-based),
+ * the pages the speaker hid (`pages[].hidden`, pdfpc's Ctrl+H: skipped by next and previous),
+ * the end of the talk proper (`endSlide`, pdfpc's Ctrl+E) and the presenter timer
+ * (`duration`, `endTime`, `lastMinutes`). Format 2 notes are markdown unless
+ * `disableMarkdown` is true; format 1 notes are plain text. Browser-safe.
  */
 import type { TimerSettings } from "./types.ts";
 import { finding, slideOutOfRangeMessage, type Finding } from "./findings.ts";
@@ -19,13 +21,15 @@ export interface PdfpcResult {
   format: number | null;
   /** Pages the file names (highest `idx` + 1), null when it names none. */
   pagesNamed: number | null;
+  /** Pages (1-based, ascending) marked `"hidden": true`: next and previous pass them by. */
+  hidden: number[];
 }
 
 const KNOWN_FIELDS = new Set(["pdfpcFormat", "disableMarkdown", "duration", "endTime", "lastMinutes", "endSlide", "savedSlide", "noteFontSize", "pages", "defaultTransition", "lastSlide", "startTime", "$schema"]);
 
 /** `maxBytes`: the JSON's size cap (an attached sidecar's by default; a notes file beside the PDF allows more). */
 export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: number, maxBytes = MAX_SIDECAR_BYTES): PdfpcResult {
-  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null, pagesNamed: null };
+  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null, pagesNamed: null, hidden: [] };
   // The pre-4.5 pdfpc format is INI-like text ("[file]", "[notes]"); it is not JSON.
   const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
   if (head.startsWith("[")  && /^\[(file|notes|duration|end_time|last_minutes|font_size|skip|end_user_slide|last_saved_slide)\]/.test(head)) {
@@ -69,6 +73,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
   }
   result.usable = true;
   const collected = new Map<number, string[]>();
+  const hidden = new Set<number>();
   for (const [index, page] of value.pages.entries()) {
     if (!isPlainObject(page)) {
       result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}] is ${describeType(page)}; it must be an object with "idx".`, { attachment }));
@@ -85,6 +90,11 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
     }
     const slide = idx + 1;
     result.pagesNamed = Math.max(result.pagesNamed ?? 0, slide);
+    if ("hidden" in page) {
+      if (typeof page.hidden !== "boolean") result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].hidden must be true or false.`, { attachment, slide: slide <= pageCount ? slide : undefined }));
+      // pdfpc never hides the first page (its Ctrl+H refuses it): the talk must start somewhere.
+      else if (page.hidden && slide > 1 && slide <= pageCount && !hidden.has(slide)) hidden.add(slide);
+    }
     if (!("note" in page) || page.note === "") continue;
     if (typeof page.note !== "string") {
       result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].note is ${describeType(page.note)}; it must be a string.`, { attachment, slide: slide <= pageCount ? slide : undefined }));
@@ -101,6 +111,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
     collected.set(slide, list);
   }
   for (const [slide, list] of collected) if (list.length > 0) result.notes.set(slide, list.join("\n\n"));
+  result.hidden = [...hidden].sort((a, b) => a - b);
   return result;
 }
 
@@ -119,11 +130,12 @@ function readTimer(value: Record<string, unknown>, attachment: string, result: P
     else result.issues.push(finding("INVALID_FIELD", `${attachment}: "startTime" must be a time of day "HH:MM" (or an ISO date-time).`, { attachment }));
   }
   if ("endSlide" in value) {
-    // pdfpc writes the last user slide of the talk proper; read as 1-based, like pdfpc.sty's enduserslide.
-    // pdfpc keeps -1/0 for "not set": those are not an error.
+    // pdfpc writes its own 0-based index of the last user slide (Ctrl+E on the fourth slide
+    // writes 3; pdfpc.sty's XMP EndUserSlide is 1-based and pdfpc subtracts one from it);
+    // -1 is pdfpc's "not set". Kept 1-based here, like the XMP field.
     if (typeof value.endSlide === "number" && Number.isSafeInteger(value.endSlide)) {
-      if (value.endSlide >= 1) result.timer.endSlide = value.endSlide;
-    } else result.issues.push(finding("INVALID_FIELD", `${attachment}: "endSlide" must be a slide number (1 or more).`, { attachment }));
+      if (value.endSlide >= 0) result.timer.endSlide = value.endSlide + 1;
+    } else result.issues.push(finding("INVALID_FIELD", `${attachment}: "endSlide" must be the 0-based index of the talk's last slide, as pdfpc writes it.`, { attachment }));
   }
   if ("endTime" in value) {
     const endTime = typeof value.endTime === "string" ? normalizeEndTime(value.endTime) : null;

@@ -66,6 +66,12 @@ export interface DeckExtras {
   notesSource: Record<number, NotesSource>;
   media: SlideMedia[];
   timer: TimerSettings;
+  /**
+   * Pages (1-based, ascending) the speaker hid in pdfpc (`pages[].hidden`): next and previous
+   * pass them by, the overview and "go to" still reach them. From the notes file beside the
+   * PDF, else the attached .pdfpc (the first that hides any). Absent: none.
+   */
+  hidden?: number[];
 }
 
 /** Page size in PDF points (the CropBox, else the MediaBox). */

@@ -3,11 +3,13 @@
  * All slides in a grid, one per logical slide (its finished state, as pdfpc shows them),
  * driven from the keyboard: opening it focuses the current slide, arrow keys move in the
  * grid, Enter goes to the slide (Shift+Enter to its first overlay, as in pdfpc), Esc closes.
- * Thumbnails render only when they scroll into view.
+ * Thumbnails render only when they scroll into view. A slide hidden in pdfpc (every page of
+ * it) is dimmed and says so — it can still be chosen here — and the slides after pdfpc's
+ * end slide say they are backup.
  */
 import { h } from "../../lib/dom.ts";
 import { paint, type Renderer } from "../../lib/renderer.ts";
-import { slideIndexOf, type DeckLayout } from "../deck-layout.ts";
+import { isHidden, slideIndexOf, type DeckLayout } from "../deck-layout.ts";
 import { devicePixelRatioCapped } from "../../lib/fit.ts";
 import type { PageSizes } from "./slide-view.ts";
 
@@ -47,9 +49,7 @@ export class OverviewView {
       const canvas = h("canvas", { "data-page": slide.last, "aria-hidden": "true" });
       const size = sizes.get(slide.last);
       canvas.style.aspectRatio = `${size.w} / ${size.h}`;
-      const steps = slide.last - slide.first + 1;
-      const name = `Slide ${slide.label}` + (steps > 1 ? ` (${steps} steps)` : "");
-      const button = h("button", { type: "button", class: "thumb", "data-first": slide.first, "data-last": slide.last }, canvas, h("span", { class: "thumb-num" }, name));
+      const button = h("button", { type: "button", class: "thumb", "data-first": slide.first, "data-last": slide.last }, canvas, h("span", { class: "thumb-num" }));
       button.addEventListener("click", (event) => this.go(event.shiftKey ? slide.first : slide.last));
       this.grid.append(h("li", {}, button));
       observer.observe(canvas);
@@ -61,6 +61,14 @@ export class OverviewView {
     if (!this.built) this.build(layout, renderer, sizes);
     const current = slideIndexOf(layout, page);
     this.buttons().forEach((b, i) => {
+      // Named here, not at build: the deck's pdfpc data (hidden pages, end slide) comes later.
+      const slide = layout.slides[i]!;
+      const steps = slide.last - slide.first + 1;
+      let hidden = true;
+      for (let p = slide.first; p <= slide.last && hidden; p++) hidden = isHidden(layout, p);
+      const backup = layout.endSlide !== undefined && i > layout.endSlide;
+      b.querySelector(".thumb-num")!.textContent = `Slide ${slide.label}` + (steps > 1 ? ` (${steps} steps)` : "") + (hidden ? " — hidden" : backup ? " — backup" : "");
+      b.parentElement!.classList.toggle("is-hidden", hidden);
       b.parentElement!.classList.toggle("is-current", i === current);
       if (i === current) b.setAttribute("aria-current", "true");
       else b.removeAttribute("aria-current");

@@ -100,8 +100,14 @@ export interface PresenterState {
   /** Pages left by jumps (not by steps), newest last: Shift+Backspace goes back. */
   history: readonly number[];
   bookmark: number | null;
-  /** The mode before a lone digit previewed a tool (pdfpc's 1–5), restored by Enter. */
-  modeBeforeEntry: Mode | null;
+  /**
+   * The tool a lone typed digit picks (pdfpc's 1–5) if Enter does not follow in time: it is
+   * only pending — never in `mode`, so never on the projector — until the number expires
+   * (./entry.ts). Null once a second digit makes it a number.
+   */
+  entryTool: Mode | null;
+  /** Wall-clock ms (Date.now) of the last digit typed: the pending number expires from it. */
+  entryAt: number | null;
   slideTimes: SlideTimes;
   /** Media of the current page, by media id. */
   media: Record<string, MediaPlayback>;
@@ -140,7 +146,8 @@ export function initialState(overrides: Partial<PresenterState> = {}): Presenter
     frozen: null,
     history: [],
     bookmark: null,
-    modeBeforeEntry: null,
+    entryTool: null,
+    entryAt: null,
     slideTimes: { current: {}, previous: null, mark: null },
     media: {},
     timer: IDLE_TIMER,

@@ -37,6 +37,8 @@ export function renderCounter(els: { counter: HTMLElement; steps: HTMLElement; e
   els.steps.hidden = p.steps <= 1;
   if (p.steps > 1) {
     replace(els.steps, ...Array.from({ length: p.steps }, (_, i) => h("span", { class: i < p.step ? "dot on" : "dot", "aria-hidden": "true" })));
+    // A label needs a role to be allowed on a span (axe: aria-prohibited-attr): the dots are a picture.
+    els.steps.setAttribute("role", "img");
     els.steps.setAttribute("aria-label", `step ${p.step} of ${p.steps}`);
   }
   const text = state.entry ? entryText(state) : (state.notice ?? "");

@@ -63,6 +63,14 @@ for (const name of ENGINES) {
     /** The modes the audience was told since recording started. */
     const modesSeen = async () => [...new Set((await seen()).filter((m) => m.type === "state").map((m) => m.mode))];
     const prompt = () => presenter.evaluate(() => (document.querySelector("#goto") as HTMLElement).hidden ? "" : document.querySelector("#goto")!.textContent);
+    /** A real mouse click at an element's centre (the engine's own input, as a hand would). */
+    async function clickWithMouse(selector: string) {
+      const c = await presenter.evaluate((sel: string) => {
+        const r = document.querySelector(sel)!.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+      }, selector);
+      await presenter.mouse([{ type: "move", ...c }, { type: "down" }, { type: "up" }]);
+    }
     /** Move the real mouse over the presenter's slide. */
     async function moveOverSlide(fx: number) {
       const b = await presenter.evaluate(() => {
@@ -172,7 +180,7 @@ for (const name of ENGINES) {
       await presenter.press("1");
       expect(await prompt()).toBe("Go to 1 ⏎");
       // The number expires (about 2 s) with no key or pointer: the prompt is gone.
-      await presenter.waitFor("the prompt gone", () => (document.querySelector("#goto") as HTMLElement).hidden, [], 10_000);
+      await presenter.waitFor("the prompt gone", () => (document.querySelector("#goto") as HTMLElement).hidden === true, [], 10_000);
       expect((await state()).entry).toBe("");
       await go("Enter", 51);
     });
@@ -201,17 +209,17 @@ for (const name of ENGINES) {
 
     it("item 6: after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {
       await go("Home", 1);
-      await presenter.click("#btn-blank");
+      await clickWithMouse("#btn-blank");
       await audience.waitFor("black", () => document.body.dataset.blank === "black");
       expect(await presenter.evaluate(() => document.activeElement?.id ?? "")).not.toBe("btn-blank");
       await go("Space", 2);
       await go("Enter", 3);
       expect((await state()).blank).toBe("black");
       await shot(presenter, "03-space-after-black-click");
-      await presenter.click("#btn-blank");
+      await clickWithMouse("#btn-blank");
       await audience.waitFor("not black", () => document.body.dataset.blank === "none");
       // The toolbox's buttons too: Pen clicked, then Space is Next, not Pen again.
-      await presenter.click("[data-action='modePen']");
+      await clickWithMouse("#toolbox [data-action='modePen']");
       await modeIs("pen");
       await go("Space", 4);
       expect((await state()).mode).toBe("pen");
@@ -237,12 +245,21 @@ for (const name of ENGINES) {
       expect(reached).toContain("btn-overview");
       expect(reached[reached.length - 1]).toBe("btn-blank");
       await shot(presenter, "04-tab-reached-black");
-      // The keyboard user's Enter presses the button they reached (and the talk stays put).
+      // The keyboard user's Enter and Space are the button's, not the talk's: not taken (no
+      // preventDefault), the talk stays put. Firefox's WebDriver BiDi keys never activate a
+      // button, even on a bare page (tried), so only Chromium and WebKit see the click itself.
       const page = (await state()).page;
-      await presenter.press("Enter");
-      await audience.waitFor("black by keyboard", () => document.body.dataset.blank === "black");
-      await presenter.press("Enter");
-      await audience.waitFor("not black", () => document.body.dataset.blank === "none");
+      await presenter.evaluate(() => {
+        const w = window as unknown as { __taken: boolean[] };
+        w.__taken = [];
+        window.addEventListener("keydown", (e) => w.__taken.push(e.defaultPrevented));
+        return true;
+      });
+      for (const chord of ["Enter", "Space"]) {
+        await presenter.press(chord);
+        if (name !== "firefox") await audience.waitFor(`black toggled by ${chord}`, (b: string) => document.body.dataset.blank === b, [chord === "Enter" ? "black" : "none"]);
+      }
+      expect(await presenter.evaluate(() => (window as unknown as { __taken: boolean[] }).__taken)).toEqual([false, false]);
       expect((await state()).page).toBe(page);
       expect(await seriousViolations(presenter)).toEqual([]);
     });

@@ -573,13 +573,20 @@ function focusDefaultDownload(state: PresenterState) {
 const inOpenPanel = (target: HTMLElement) => !!target.closest("[role='dialog']:not([hidden])");
 
 /**
+ * The control the pointer last pressed, until Tab moves the focus. Not `:focus-visible`: under
+ * automation Firefox does not report it after Tab, and the engines' heuristics differ.
+ */
+let pointerControl: Element | null = null;
+
+/**
  * Whether a focused button or link keeps Enter and Space (they activate it) instead of the
- * talk: only inside an open panel, or when the focus came from the keyboard (Tab) — a button
+ * talk: inside an open panel, or when the keyboard put the focus there (Tab) — a button
  * clicked with the mouse never holds a clicker's Space or Enter (issue 21, item 6).
  */
 function controlKeepsKey(target: HTMLElement): boolean {
-  if (!target.closest("button, a, summary")) return false;
-  return inOpenPanel(target) || target.matches(":focus-visible");
+  const control = target.closest("button, a, summary");
+  if (!control) return false;
+  return inOpenPanel(target) || control !== pointerControl;
 }
 
 function onKey(event: KeyboardEvent) {
@@ -588,6 +595,7 @@ function onKey(event: KeyboardEvent) {
   if (target.closest("input, textarea, select, [contenteditable='true'], [role='separator']")) return;
   const chord = chordOf(event);
   // Tab and Shift+Tab always move the focus (never bound: keymap.ts RESERVED_KEYS).
+  if (chord === "Tab" || chord === "Shift+Tab") pointerControl = null;
   if (!chord || chord === "Tab" || chord === "Shift+Tab") return;
   const state = presenter.current;
   const resolved = resolveChord(chord, { entry: entryPending(state, Date.now()) }, bindings);
@@ -634,6 +642,7 @@ function watchPointerForEntry() {
  * 0) keeps the focus where the keyboard user put it; modal panels keep theirs.
  */
 function releaseClickedButtons() {
+  document.addEventListener("pointerdown", (event) => (pointerControl = (event.target as HTMLElement).closest?.("button, a, summary") ?? null), true);
   document.addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest?.("button, summary");
     if (!(button instanceof HTMLElement) || event.detail === 0 || button.closest("[aria-modal='true']")) return;

@@ -115,7 +115,7 @@ for (const name of ENGINES) {
         release!();
       }
       await opening;
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
       if (raw) await raw.unroute(/\/api\/sessions\/[^/]+\/handoff\/complete/);
       deckId = (await presenter.href()).split("/").pop()!;
       const counter = await presenter.evaluate(() => ({ text: document.querySelector("#counter")!.textContent, label: document.querySelector("#counter")!.getAttribute("aria-label") }));
@@ -196,13 +196,16 @@ for (const name of ENGINES) {
       await go("Enter", 2);
       expect((await state()).mode).toBe("pointer");
       await audience.waitFor("the pointer told to the audience", () => (window as unknown as { __seen: Seen[] }).__seen.some((m) => m.mode === "pointer"));
+      await record();
       await presenter.press("Escape");
       await modeIs("normal");
+      await audience.waitFor("Normal told to the audience", () => (window as unknown as { __seen: Seen[] }).__seen.some((m) => m.mode === "normal"));
       await record();
       await presenter.press("5");
-      expect(await modesSeen()).toEqual([]);
       await modeIs("spotlight");
       await audience.waitFor("the spotlight mode told", () => (window as unknown as { __seen: Seen[] }).__seen.some((m) => m.mode === "spotlight"));
+      // The spotlight and nothing else: no other tool flashed on the way.
+      expect(await modesSeen()).toEqual(["spotlight"]);
       await presenter.press("Escape");
       await modeIs("normal");
     });
@@ -230,7 +233,7 @@ for (const name of ENGINES) {
     it("item 8: Tab walks the controls from the page and never opens the overview; a button reached by Tab takes Enter; axe passes", async () => {
       // A keyboard user arriving: a fresh presenter page, nothing focused.
       await presenter.goto(await presenter.href());
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
       await audience.waitFor("the audience", () => document.body.dataset.ready === "true", [], 30_000);
       const reached: string[] = [];
       for (let i = 0; i < 16; i++) {

@@ -118,8 +118,9 @@ for (const name of ENGINES) {
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
       if (raw) await raw.unroute(/\/api\/sessions\/[^/]+\/handoff\/complete/);
       deckId = (await presenter.href()).split("/").pop()!;
-      const counter = await presenter.evaluate(() => ({ text: document.querySelector("#counter")!.textContent, label: document.querySelector("#counter")!.getAttribute("aria-label") }));
-      expect(counter.text).toBe("1 / 46page 1 / 51");
+      const counter = await presenter.evaluate(() => ({ text: document.querySelector("#counter")!.textContent, pages: document.querySelector("#counter-pages")!.textContent, label: document.querySelector("#counter")!.getAttribute("aria-label") }));
+      expect(counter.text).toBe("1 / 46");
+      expect(counter.pages).toBe("page 1 / 51");
       expect(counter.label).toBe("Slide 1 of 46 (page 1 of 51)");
       audience = await engine.newPage();
       await audience.goto(`${server.url}/`);
@@ -155,7 +156,7 @@ for (const name of ENGINES) {
       const states = (await seen()).filter((m) => m.type === "state");
       expect([...new Set(states.map((m) => m.mode))]).toEqual(["normal"]);
       expect([...new Set(states.map((m) => m.page))]).toEqual([keysPageOf("45")]);
-      expect(await presenter.evaluate(() => document.querySelector("#counter")!.textContent)).toBe(`45 / 46page ${keysPageOf("45")} / 51`);
+      expect(await presenter.evaluate(() => document.querySelector("#counter")!.textContent + " · " + document.querySelector("#counter-pages")!.textContent)).toBe(`45 / 46 · page ${keysPageOf("45")} / 51`);
     });
 
     it("item 1: no number with a 2–5 flashes a tool on the projector", async () => {

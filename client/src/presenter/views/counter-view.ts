@@ -32,8 +32,15 @@ function pagesDiffer(layout: DeckLayout): boolean {
 export function renderCounter(els: { counter: HTMLElement; steps: HTMLElement; entry: HTMLElement; prev: HTMLButtonElement; next: HTMLButtonElement }, layout: DeckLayout, state: PresenterState, title: string): void {
   const p = positionOf(layout, state.page);
   const pages = pagesDiffer(layout) ? ` (page ${state.page} of ${layout.pageCount})` : "";
-  replace(els.counter, h("strong", {}, p.label), ` / ${p.lastLabel}`, ...(pages ? [h("small", { class: "counter-pages", "aria-hidden": "true" }, `page ${state.page} / ${layout.pageCount}`)] : []));
+  replace(els.counter, h("strong", {}, p.label), ` / ${p.lastLabel}`);
   els.counter.setAttribute("aria-label", slideName(layout, state.page) + pages);
+  // The PDF page under the slide count (its own line; the counter's label already says it).
+  const pageLine = document.getElementById("counter-pages");
+  if (pageLine) {
+    pageLine.hidden = !pages;
+    pageLine.setAttribute("aria-hidden", "true");
+    replace(pageLine, pages ? `page ${state.page} / ${layout.pageCount}` : "");
+  }
   els.steps.hidden = p.steps <= 1;
   if (p.steps > 1) {
     replace(els.steps, ...Array.from({ length: p.steps }, (_, i) => h("span", { class: i < p.step ? "dot on" : "dot", "aria-hidden": "true" })));

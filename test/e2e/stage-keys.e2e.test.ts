@@ -265,6 +265,11 @@ for (const name of ENGINES) {
       }
       expect(await presenter.evaluate(() => (window as unknown as { __taken: boolean[] }).__taken)).toEqual([false, false]);
       expect((await state()).page).toBe(page);
+      // A number typed with the focus still there: its Enter is the number's (slide 12), not the button's.
+      await presenter.press("1");
+      await presenter.press("2");
+      await go("Enter", keysPageOf("12"));
+      expect((await state()).blank).toBe("none");
       expect(await seriousViolations(presenter)).toEqual([]);
     });
 

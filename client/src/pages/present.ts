@@ -600,7 +600,8 @@ function onKey(event: KeyboardEvent) {
   const state = presenter.current;
   const resolved = resolveChord(chord, { entry: entryPending(state, Date.now()) }, bindings);
   if (!resolved) return;
-  if ((chord === "Enter" || chord === "Space") && controlKeepsKey(target)) return;
+  // A typed number's Enter is the number's, even on a focused button (number + Enter).
+  if ((chord === "Enter" || chord === "Space") && resolved.action !== "commitEntry" && controlKeepsKey(target)) return;
   // In an open panel only the keys that close it act; the grid handles its own arrows.
   if (MODAL_PANELS.has(state.panel) && !["escape", "overview", "help", "slideTimes", "exportPanel", "gotoPrompt"].includes(resolved.action)) return;
   event.preventDefault();

@@ -44,7 +44,6 @@ describe("resolution", () => {
       [key("ArrowRight", { shiftKey: true }), "nextSlide"],
       [key("PageDown", { shiftKey: true }), "nextSlide"],
       [key("PageUp", { shiftKey: true }), "prevSlide"],
-      [key("Tab"), "overview"],
       [key("o"), "overview"],
       [key("g"), "gotoPrompt"],
       [key("f"), "freeze"],
@@ -74,6 +73,12 @@ describe("resolution", () => {
       [key("?", { shiftKey: true }), "help"],
     ];
     for (const [event, action] of cases) expect(resolveKey(event, plain)?.action).toBe(action as never);
+  });
+
+  test("Tab is never bound: it moves the keyboard focus (issue 21, item 8)", () => {
+    expect(resolveKey(key("Tab"), plain)).toBeNull();
+    expect(resolveKey(key("Tab", { shiftKey: true }), plain)).toBeNull();
+    for (const b of DEFAULT_BINDINGS) expect(b.keys).not.toContain("Tab");
   });
 
   test("digits are typed; Enter and Backspace act on them only while typing", () => {

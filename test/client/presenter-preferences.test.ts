@@ -47,6 +47,16 @@ describe("the key map editor and its storage", () => {
     expect(setKeys(DEFAULT_BINDINGS, "nope", ["q"]).ok).toBe(false);
   });
 
+  test("Tab cannot be bound (it moves the focus); an old stored overview edit with Tab keeps its other keys", () => {
+    expect(setKeys(DEFAULT_BINDINGS, "overview", ["Tab", "o"])).toEqual({ ok: false, reason: expect.stringContaining("Tab moves between the controls") });
+    expect(setKeys(DEFAULT_BINDINGS, "next", ["Shift+Tab"]).ok).toBe(false);
+    const storage = memory();
+    storage.setItem(KEYMAP_STORAGE_KEY, JSON.stringify({ v: 1, bindings: { overview: ["Tab", "o", "v"] } }));
+    const loaded = loadKeymap(storage);
+    expect(resolveChord("Tab", plain, loaded)).toBeNull();
+    expect(resolveChord("v", plain, loaded)?.action).toBe("overview");
+  });
+
   test("an action without a default key can be given one; a tool's lone digit can move", () => {
     let mine = edit(DEFAULT_BINDINGS, "theme", ["Shift+d"]);
     expect(resolveChord("Shift+d", plain, mine)?.action).toBe("theme");

@@ -29,7 +29,3 @@ export function formatClock(totalSeconds: number): string {
   const sec = String(s % 60).padStart(2, "0");
   return h > 0 ? `${sign}${h}:${String(m).padStart(2, "0")}:${sec}` : `${sign}${m}:${sec}`;
 }
-
-export function pluralSlides(n: number): string {
-  return `${n} slide${n === 1 ? "" : "s"}`;
-}

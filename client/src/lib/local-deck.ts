@@ -179,7 +179,8 @@ export async function importLocalPdf(file: File, store: DeckStore, notesFile?: F
     // The deck is open in the worker already: its library thumbnail costs one small render.
     // A failure here only leaves the placeholder, which the library fills in later.
     await storeThumbnail(renderer, store, deck.id).catch((error: unknown) => console.warn("thumbnail", error));
-    return { deck, notes };
+    // With its labels: the library says "N pages · M slides" of it at once (lib/deck-size).
+    return { deck: { ...deck, pageSize: opened.firstPage, labels: opened.labels }, notes };
   } finally {
     renderer.terminate();
   }

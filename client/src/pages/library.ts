@@ -10,7 +10,8 @@
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { normalizeLiveCode } from "../../../src/deck/live-protocol.ts";
-import { formatBytes, formatDate, pluralSlides } from "../lib/format.ts";
+import { formatBytes, formatDate } from "../lib/format.ts";
+import { deckSize, slidesOf } from "../lib/deck-size.ts";
 import { addNotesToDeck, importLocalPdf, LocalDeckError, sortDroppedFiles, type NotesCheck } from "../lib/local-deck.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { Renderer } from "../lib/renderer.ts";
@@ -161,11 +162,11 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
         "span",
         { class: thumb ? "deck-thumb has-image" : "deck-thumb", "aria-hidden": "true" },
         thumb ? thumbImage(deck, thumb.url, thumb.record) : null,
-        h("span", { class: "deck-thumb-count" }, String(deck.totalSlides || "?")),
+        h("span", { class: "deck-thumb-count" }, String(slidesOf(deck.totalSlides, deck.labels) ?? (deck.totalSlides || "?"))),
       ),
       h("span", { class: "deck-title" }, deck.title),
     ),
-    h("p", { class: "deck-meta" }, [deck.totalSlides ? pluralSlides(deck.totalSlides) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
+    h("p", { class: "deck-meta" }, [deck.totalSlides ? deckSize(deck.totalSlides, slidesOf(deck.totalSlides, deck.labels)) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
     h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
     notesRow(deck),
     h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), downloads, del),
@@ -244,7 +245,7 @@ async function refresh() {
 }
 
 function showShare(deck: DeckRecord, notes: NotesCheck | null) {
-  replace($("#share-deck"), `“${deck.title}” · ${pluralSlides(deck.totalSlides)} · stored in this browser, nothing uploaded`);
+  replace($("#share-deck"), `“${deck.title}” · ${deckSize(deck.totalSlides, slidesOf(deck.totalSlides, deck.labels))} · stored in this browser, nothing uploaded`);
   const notesEl = $("#share-notes");
   if (notes) replace(notesEl, notesOutcome(notes, "share"), findingList(notes));
   else replace(notesEl, deck.notes ? `With the notes from “${deck.notes.filename}”.` : "");

@@ -33,6 +33,7 @@ import { getAction, type ActionName, type Effect } from "../presenter/actions.ts
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import { AudienceWindow } from "../presenter/audience-window.ts";
 import { clampPage, layoutFromLabels, nextStepPage, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
+import { entryExpiresIn, entryPending } from "../presenter/entry.ts";
 import { effectiveTimer, parseNotesPosition, parseTimerSettings, notesPositionOf, readTimerInputs, timerInputsOf } from "../presenter/deck-settings.ts";
 import { downloadDeck, exportName, inkForExport } from "../presenter/export.ts";
 import { watchGestures } from "../presenter/gestures.ts";
@@ -344,7 +345,7 @@ function renderPanels(state: PresenterState, previous: PresenterState | null) {
   else if (state.panel === "times") {
     renderTimes($("#times-table"), $("#times-summary"), currentTimeRows());
     $("#times-csv").focus();
-  } else if (state.panel === "export") $("#export-ink").focus();
+  } else if (state.panel === "export") focusDefaultDownload(state);
   else if (previous && previous.panel !== "none") {
     const open = [els.overview, els.help, els.gotoPanel, els.layoutEditor, els.timesPanel, els.exportPanel];
     if (open.some((p) => p.contains(document.activeElement))) (document.activeElement as HTMLElement | null)?.blur();
@@ -561,6 +562,7 @@ function onChange(state: PresenterState, previous: PresenterState) {
     if (!laserOnly) scheduleOverlays();
     return;
   }
+  if (state.entry !== previous.entry || state.entryAt !== previous.entryAt) scheduleEntryExpiry(state);
   // Storage next, before painting: the sooner the write starts, the less a crash or a reload loses.
   save(state, previous);
   render(state, previous);
@@ -616,11 +618,41 @@ async function exportDeck(withInk: boolean) {
   }
 }
 
+/**
+ * The download the export panel offers first: with the ink only when there is ink; else the
+ * deck as it came (Enter on the panel never writes an "ink" copy that has none).
+ */
+function focusDefaultDownload(state: PresenterState) {
+  const hasInk = inkForExport(state.ink).length > 0;
+  const original = $("#export-original");
+  const ink = $("#export-ink");
+  original.classList.toggle("btn-primary", !hasInk);
+  ink.classList.toggle("btn-primary", hasInk);
+  replace(ink, hasInk ? "With the ink" : "With the ink (none yet)");
+  replace($("#export-status"), "");
+  (hasInk ? ink : original).focus();
+}
+
 // ---- input -----------------------------------------------------------------------------------
 
-/** Where Tab keeps its usual meaning (moving focus): on a control, or inside an open panel. */
-function tabMovesFocus(target: HTMLElement, state: PresenterState): boolean {
-  return state.panel !== "none" || (target !== document.body && target.matches("button, a, input, select, textarea, [tabindex]"));
+/** An open panel (a dialog) holding the focus: its controls keep Enter and Space. */
+const inOpenPanel = (target: HTMLElement) => !!target.closest("[role='dialog']:not([hidden])");
+
+/**
+ * The control the pointer last pressed, until Tab moves the focus. Not `:focus-visible`: under
+ * automation Firefox does not report it after Tab, and the engines' heuristics differ.
+ */
+let pointerControl: Element | null = null;
+
+/**
+ * Whether a focused button or link keeps Enter and Space (they activate it) instead of the
+ * talk: inside an open panel, or when the keyboard put the focus there (Tab) — a button
+ * clicked with the mouse never holds a clicker's Space or Enter (issue 21, item 6).
+ */
+function controlKeepsKey(target: HTMLElement): boolean {
+  const control = target.closest("button, a, summary");
+  if (!control) return false;
+  return inOpenPanel(target) || control !== pointerControl;
 }
 
 function onKey(event: KeyboardEvent) {
@@ -628,13 +660,14 @@ function onKey(event: KeyboardEvent) {
   const target = event.target as HTMLElement;
   if (target.closest("input, textarea, select, [contenteditable='true'], [role='separator']")) return;
   const chord = chordOf(event);
-  if (!chord) return;
+  // Tab and Shift+Tab always move the focus (never bound: keymap.ts RESERVED_KEYS).
+  if (chord === "Tab" || chord === "Shift+Tab") pointerControl = null;
+  if (!chord || chord === "Tab" || chord === "Shift+Tab") return;
   const state = presenter.current;
-  const resolved = resolveChord(chord, { entry: !!state.entry }, bindings);
+  const resolved = resolveChord(chord, { entry: entryPending(state, Date.now()) }, bindings);
   if (!resolved) return;
-  // Buttons and links keep their own Enter and Space, unless a number is being typed.
-  if ((chord === "Enter" || chord === "Space") && target.closest("button, a") && !state.entry) return;
-  if (chord === "Tab" && tabMovesFocus(target, state)) return;
+  // A typed number's Enter is the number's, even on a focused button (number + Enter).
+  if ((chord === "Enter" || chord === "Space") && resolved.action !== "commitEntry" && controlKeepsKey(target)) return;
   // In an open panel only the keys that close it act; the grid handles its own arrows.
   if (MODAL_PANELS.has(state.panel) && !["escape", "overview", "help", "slideTimes", "exportPanel", "gotoPrompt"].includes(resolved.action)) return;
   event.preventDefault();
@@ -643,9 +676,52 @@ function onKey(event: KeyboardEvent) {
   else presenter.dispatch(resolved.action, resolved.arg);
 }
 
+/** The pending number's expiry (entry.ts): settled on time even if no key or pointer comes. */
+let entryTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleEntryExpiry(state: PresenterState) {
+  clearTimeout(entryTimer);
+  const wait = entryExpiresIn(state, Date.now());
+  if (wait !== null) entryTimer = setTimeout(() => presenter.dispatch("expireEntry"), wait + 10);
+}
+
+/**
+ * Pointer actions settle a typed number at once (entry.ts): a press, a wheel turn, or a move
+ * of the pointer — a real one: engines send moves with no movement after a layout change.
+ * Capture phase, so the slide's own input (slide-input.ts) already sees the tool picked.
+ */
+function watchPointerForEntry() {
+  let last: { x: number; y: number } | null = null;
+  const settle = () => {
+    if (presenter.current.entry) presenter.dispatch("settleEntry");
+  };
+  document.addEventListener("pointermove", (event) => {
+    const moved = !last || Math.abs(event.clientX - last.x) > 1 || Math.abs(event.clientY - last.y) > 1;
+    last = { x: event.clientX, y: event.clientY };
+    if (moved) settle();
+  }, true);
+  document.addEventListener("pointerdown", settle, true);
+  document.addEventListener("wheel", settle, { capture: true, passive: true });
+}
+
+/**
+ * A button clicked with the pointer gives the focus back (issue 21, item 6): a clicker's Space
+ * or Enter then steps the talk instead of pressing *Black* again. Keyboard activation (detail
+ * 0) keeps the focus where the keyboard user put it; modal panels keep theirs.
+ */
+function releaseClickedButtons() {
+  document.addEventListener("pointerdown", (event) => (pointerControl = (event.target as HTMLElement).closest?.("button, a, summary") ?? null), true);
+  document.addEventListener("click", (event) => {
+    const button = (event.target as HTMLElement).closest?.("button, summary");
+    if (!(button instanceof HTMLElement) || event.detail === 0 || button.closest("[aria-modal='true']")) return;
+    if (document.activeElement === button) button.blur();
+  });
+}
+
 function wireInput() {
   document.addEventListener("keydown", onKey);
   watchMenu($("#btn-menu"), $("#stage-menu"));
+  watchPointerForEntry();
+  releaseClickedButtons();
   for (const button of document.querySelectorAll<HTMLElement>("[data-action]")) {
     const name = button.dataset.action!;
     button.addEventListener("click", () => {

@@ -9,7 +9,8 @@
  * used up with the notes lost.
  */
 import { $, h, replace } from "../lib/dom.ts";
-import { formatBytes, pluralSlides } from "../lib/format.ts";
+import { formatBytes } from "../lib/format.ts";
+import { deckSize, slidesOf } from "../lib/deck-size.ts";
 import {
   cleanedStartUrl,
   ClaimFailure,
@@ -42,7 +43,10 @@ interface Download {
   received: number;
   total: number | null;
   filename: string;
+  /** PDF pages, as the server's X-Total-Slides counts them (the record's `totalSlides`). */
   totalSlides: number | null;
+  /** Slides by page label, once the probe read the labels (lib/deck-size); null until then. */
+  slides: number | null;
   serverDigest: string | null;
   hasher: StreamingSha256;
   /** Every byte is here: a retry (after a notes or storage failure) need not download again. */
@@ -72,7 +76,7 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 let probe: Renderer | null = null;
 let store: DeckStore | null = null;
-const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
+const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
 
 function setProgress(fraction: number | null) {
   progressEl.hidden = false;
@@ -84,7 +88,8 @@ function setProgress(fraction: number | null) {
 
 function showMeta() {
   const parts: string[] = [];
-  if (download.totalSlides) parts.push(pluralSlides(download.totalSlides));
+  // The server counts PDF pages; the slides (by page label) are known once the probe read them.
+  if (download.totalSlides) parts.push(deckSize(download.totalSlides, download.slides));
   if (download.total) parts.push(formatBytes(download.total));
   replace(metaEl, parts.join(" · "));
   if (download.filename) replace(titleEl, download.filename);
@@ -209,6 +214,10 @@ function probeDeck(data: ArrayBuffer): { layout: Promise<DeckLayout | null>; fir
 
 async function rememberLayout(deck: DeckRecord, measured: Promise<DeckLayout | null>): Promise<void> {
   const layout = await measured;
+  if (layout && download.totalSlides) {
+    download.slides = slidesOf(download.totalSlides, layout.labels);
+    showMeta();
+  }
   if (layout) await store!.setDeckLayout(deck.id, layout).catch(() => {});
 }
 

@@ -9,8 +9,9 @@
  */
 import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
 import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart, type DeckLayout } from "./deck-layout.ts";
+import { clearEntry, entryPending, eraseDigit, expireEntry, settleEntry, typeDigit } from "./entry.ts";
 import { goTo, historyBack, historyForward, markSlideTime } from "./navigation.ts";
-import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type Mode, type PresenterState } from "./state.ts";
+import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type PresenterState } from "./state.ts";
 import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
 
 export interface ActionContext {
@@ -51,6 +52,8 @@ export type ActionName =
   | "digit"
   | "commitEntry"
   | "eraseEntry"
+  | "expireEntry"
+  | "settleEntry"
   | "goToPage"
   | "gotoPrompt"
   | "gotoLabel"
@@ -101,8 +104,6 @@ export type ActionName =
 
 /** Steps of the notes size: each press is a visible change, and the ends stay readable. */
 const NOTES_STEP = 1.15;
-/** Digits kept for "number + Enter": no deck has a label longer than this. */
-const MAX_ENTRY = 8;
 
 function toggleBlank(state: PresenterState, blank: Exclude<Blank, "none">): PresenterState {
   return { ...state, blank: state.blank === blank ? "none" : blank };
@@ -127,24 +128,16 @@ function isPlayback(value: unknown): value is { id: string; playback: MediaPlayb
 }
 
 /**
- * A typed digit: it joins the number being typed (Enter goes there, PowerPoint's habit) and,
- * when the key map gives that digit a tool (pdfpc's 1–5), switches to it at once; Enter then
- * restores the tool that was in hand, so "3 Enter" is slide 3 and a lone "3" is the pen.
+ * Enter: while a typed number is pending, go to the slide with that label; otherwise (nothing
+ * typed, or the number expired — ./entry.ts) it is Next, after the expired number settled.
  */
-function typeDigit(state: PresenterState, arg: unknown): PresenterState {
-  const { digit, mode } = typeof arg === "string" ? { digit: arg, mode: undefined } : ((arg ?? {}) as { digit?: unknown; mode?: Mode });
-  if (typeof digit !== "string" || !/^[0-9]$/.test(digit) || state.entry.length >= MAX_ENTRY) return state;
-  const before = state.modeBeforeEntry ?? state.mode;
-  const next: PresenterState = { ...state, entry: state.entry + digit, notice: null };
-  if (!mode) return state.modeBeforeEntry ? { ...next, mode: state.modeBeforeEntry } : next;
-  return { ...next, mode, modeBeforeEntry: before, overlays: mode === state.mode ? state.overlays : { ...state.overlays, pointer: null } };
-}
-
 function commitEntry(s: PresenterState, c: ActionContext): PresenterState {
-  const restored = s.modeBeforeEntry ? { ...s, mode: s.modeBeforeEntry, modeBeforeEntry: null } : s;
-  if (!s.entry) return goTo(restored, c, s.page + 1);
+  if (!entryPending(s, c.now)) {
+    const settled = settleEntry(s);
+    return goTo(settled, c, nextShownPage(c.layout, settled.page) ?? settled.page);
+  }
   const page = pageForLabel(c.layout, s.entry);
-  return page === null ? { ...restored, entry: "", notice: `No slide “${s.entry}” in this deck.` } : goTo(restored, c, page, { jump: true });
+  return page === null ? { ...clearEntry(s), notice: `No slide “${s.entry}” in this deck.` } : goTo(clearEntry(s), c, page, { jump: true });
 }
 
 function gotoLabel(s: PresenterState, c: ActionContext, arg: unknown): PresenterState {
@@ -164,7 +157,7 @@ function panel(s: PresenterState, which: PresenterState["panel"]): PresenterStat
  */
 function escape(s: PresenterState): PresenterState {
   if (s.panel !== "none") return { ...s, panel: "none" };
-  if (s.entry || s.notice) return { ...s, entry: "", notice: null, modeBeforeEntry: null };
+  if (s.entry || s.notice) return { ...clearEntry(s), notice: null };
   if (s.zoomSelect) return { ...s, zoomSelect: false };
   if (s.overlays.zoom) return { ...s, overlays: { ...s.overlays, zoom: null } };
   if (s.blank !== "none") return { ...s, blank: "none" };
@@ -215,9 +208,11 @@ const core: PresenterAction[] = [
     remote: true,
     perform: (s, c) => goTo(s, c, endPage(c.layout, s.page), { jump: true }),
   },
-  { name: "digit", label: "Type a slide number (then Enter goes to it)", perform: (s, _c, arg) => typeDigit(s, arg) },
+  { name: "digit", label: "Type a slide number (then Enter goes to it)", perform: (s, c, arg) => typeDigit(s, c.now, arg) },
   { name: "commitEntry", label: "Go to the typed slide", perform: commitEntry },
-  { name: "eraseEntry", label: "Erase the last typed digit", perform: (s) => ({ ...s, entry: s.entry.slice(0, -1) }) },
+  { name: "eraseEntry", label: "Erase the last typed digit", perform: (s, c) => eraseDigit(s, c.now) },
+  { name: "expireEntry", label: "A typed number waited too long", internal: true, perform: (s, c) => expireEntry(s, c.now) },
+  { name: "settleEntry", label: "A pointer action: a typed number is not a slide number", internal: true, perform: settleEntry },
   {
     name: "goToPage",
     label: "Go to a page",
@@ -282,7 +277,23 @@ const core: PresenterAction[] = [
   },
 ];
 
-const list: PresenterAction[] = [...core, ...TOOL_ACTIONS];
+/**
+ * Actions that leave a typed number pending: the number keys themselves, Esc (it clears the
+ * number without picking a tool) and what no one pressed (a medium reporting its playback).
+ */
+const KEEPS_ENTRY = new Set<ActionName>(["digit", "commitEntry", "eraseEntry", "expireEntry", "settleEntry", "escape", "media"]);
+
+/**
+ * Any other action — a key, a button, the pointer, a remote — first settles the typed number
+ * (./entry.ts): `3` then `→` is the pen and the next page; `4` `5` then `B` drops the 45.
+ */
+function settlingEntry(action: PresenterAction): PresenterAction {
+  if (KEEPS_ENTRY.has(action.name)) return action;
+  const perform = action.perform;
+  return { ...action, perform: (state, context, arg) => perform(settleEntry(state), context, arg) };
+}
+
+const list: PresenterAction[] = [...core, ...TOOL_ACTIONS].map(settlingEntry);
 
 export const ACTIONS: ReadonlyMap<ActionName, PresenterAction> = new Map(list.map((a) => [a.name, a]));
 

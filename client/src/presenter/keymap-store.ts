@@ -7,7 +7,7 @@
  * later version reaches users who never touched that action.
  */
 import { getAction, type ActionName } from "./actions.ts";
-import { DEFAULT_BINDINGS, DIGITS, findConflicts, MODE_OF, type Binding } from "./keymap.ts";
+import { DEFAULT_BINDINGS, DIGITS, findConflicts, MODE_OF, RESERVED_KEYS, type Binding } from "./keymap.ts";
 
 /** Do not change without reading the old name too: it would drop every user's key map. */
 export const KEYMAP_STORAGE_KEY = "deckhand:keymap";
@@ -38,7 +38,7 @@ const CHORD = /^((Ctrl|Alt|Meta|Shift)\+)*([^+\s]|\+|[A-Z][A-Za-z0-9]+)$/;
 
 function validKeys(keys: unknown, when: When): keys is string[] {
   if (!Array.isArray(keys) || keys.length > 12) return false;
-  return keys.every((k) => typeof k === "string" && CHORD.test(k) && (when !== "digit" || DIGITS.includes(k)));
+  return keys.every((k) => typeof k === "string" && CHORD.test(k) && !RESERVED_KEYS.includes(k) && (when !== "digit" || DIGITS.includes(k)));
 }
 
 /** The bindings someone may change in the editor: every action with a key, never the digits themselves. */
@@ -90,6 +90,7 @@ export type KeyEdit = { ok: true; bindings: Binding[] } | { ok: false; reason: s
 export function setKeys(bindings: readonly Binding[], id: string, keys: readonly string[]): KeyEdit {
   const parsed = parseId(id);
   if (!parsed) return { ok: false, reason: `Unknown action “${id}”.` };
+  if (keys.some((k) => RESERVED_KEYS.includes(k))) return { ok: false, reason: "Tab moves between the controls (keyboard users need it to reach them); pick another key." };
   if (!validKeys(keys, parsed.when)) return { ok: false, reason: parsed.when === "digit" ? "A tool's lone key must be a digit." : "That is not a key this map can hold." };
   const next = withKeys(bindings, id, keys);
   const conflict = findConflicts(next).find((c) => c.actions.includes(parsed.action) && keys.includes(c.chord));
@@ -111,8 +112,10 @@ export function loadKeymap(storage: KeyValueStorage | null): Binding[] {
   const saved = raw as { v?: unknown; bindings?: Record<string, unknown> } | null;
   if (!saved || saved.v !== FORMAT || !saved.bindings || typeof saved.bindings !== "object") return DEFAULT_BINDINGS.slice();
   let bindings = DEFAULT_BINDINGS.slice();
-  for (const [id, keys] of Object.entries(saved.bindings)) {
+  for (const [id, stored] of Object.entries(saved.bindings)) {
     const parsed = parseId(id);
+    // An edit kept before Tab was reserved (the overview's old key) keeps its other keys.
+    const keys = Array.isArray(stored) ? stored.filter((k) => !RESERVED_KEYS.includes(k)) : stored;
     if (!parsed || !validKeys(keys, parsed.when)) continue;
     bindings = withKeys(bindings, id, keys);
   }

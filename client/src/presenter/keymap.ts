@@ -7,16 +7,21 @@
  * editor refuses on).
  *
  * The defaults follow the anchors a presenter already knows: PowerPoint and Keynote
- * (arrows, Space, N/P, B/. black, W/, white, number + Enter), and pdfpc (Tab overview,
+ * (arrows, Space, N/P, B/. black, W/, white, number + Enter), and pdfpc (O overview,
  * Shift+Page Up/Down past overlays, +/- sizes, S start and T pause of the timer, F freeze,
  * Z zoom, C clear, D hide ink, M / Shift+M bookmark, G go to, Shift+Backspace history,
  * Ctrl+Z / Ctrl+Y undo and redo). Two of pdfpc's keys collide with older habits here:
  * - pdfpc's digits 1–5 pick a tool, and digits + Enter go to a slide (PowerPoint, Keynote,
- *   deckhand before): a lone digit does both — it picks its tool at once and starts a
- *   number; Enter goes to that slide and puts the tool back ("digit" bindings below).
+ *   deckhand before): a digit starts a number that waits for Enter (about 2 s); a lone digit
+ *   that is not followed by Enter becomes its tool when the number expires, at a pointer
+ *   action or at another key — never earlier, so nothing flashes on the projector while a
+ *   number is typed ("digit" bindings below, rules in ./entry.ts).
  * - pdfpc's F freezes; deckhand's F was full screen, which moves to Shift+F (and the
  *   browser's own F11); G asked for a label in pdfpc and opened the overview here, which
- *   keeps Tab and O.
+ *   keeps O.
+ * - pdfpc's Tab opens the overview; here Tab is never bound: it moves the keyboard focus
+ *   between the controls, and a keyboard-only user must be able to reach them (WCAG 2.1.1,
+ *   2.1.2). RESERVED_KEYS are refused by the key editor too.
  */
 import { getAction, type ActionName } from "./actions.ts";
 import type { Mode } from "./state.ts";
@@ -35,6 +40,9 @@ export interface Binding {
 }
 
 export const DIGITS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+
+/** Keys a binding may not take: Tab and Shift+Tab move the focus (see above). */
+export const RESERVED_KEYS: readonly string[] = ["Tab", "Shift+Tab"];
 
 /** The tool each mode action picks (a "digit" binding hands it to the digit action). */
 export const MODE_OF: Partial<Record<ActionName, Mode>> = { modeNormal: "normal", modePointer: "pointer", modePen: "pen", modeEraser: "eraser", modeSpotlight: "spotlight" };
@@ -60,7 +68,7 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "prevForced", keys: ["Shift+p"] },
   { action: "bookmarkSet", keys: ["m"] },
   { action: "bookmarkGo", keys: ["Shift+m"] },
-  { action: "overview", keys: ["Tab", "o"] },
+  { action: "overview", keys: ["o"] },
   { action: "modeNormal", keys: ["1"], when: "digit" },
   { action: "modePointer", keys: ["l"] },
   { action: "modePointer", keys: ["2"], when: "digit" },
@@ -129,7 +137,7 @@ export function chordOf(event: KeyEventLike): string | null {
 export interface Resolved {
   action: ActionName;
   arg?: string;
-  /** A digit that also picks a tool (pdfpc's 1–5): the digit action previews it. */
+  /** A digit that also picks a tool (pdfpc's 1–5) if the number it starts expires. */
   mode?: Mode;
 }
 
@@ -206,6 +214,9 @@ function displayKeys(b: Binding): string[] {
   return b.keys.map((k) => (b.when === "digit" ? `${k} (alone)` : displayChord(k)));
 }
 
+/** What the digits row adds to its label: the rule of ./entry.ts in one sentence. */
+const DIGIT_NOTE = "; the number waits about 2 s for Enter, and nothing shows on the audience meanwhile. A digit marked “alone” below, typed alone and not followed by Enter, then picks its tool (at once on a mouse move, a click or another key); after that Enter is Next again";
+
 /**
  * One row per action (its plain and "digit" keys together), in the order above; the
  * number-entry bindings keep rows of their own: what `?` shows and the README lists.
@@ -223,7 +234,7 @@ export function keyTable(bindings: readonly Binding[] = DEFAULT_BINDINGS): KeyRo
     const row: KeyRow = {
       action: b.action,
       keys: displayKeys(b),
-      label: (getAction(b.action)?.label ?? b.action) + (b.when === "entry" ? " (while typing a number)" : b.keyIsArg ? "; a digit marked “alone” below also picks its tool at once, as in pdfpc — Enter then goes to the slide and puts the tool back" : ""),
+      label: (getAction(b.action)?.label ?? b.action) + (b.when === "entry" ? " (while typing a number)" : b.keyIsArg ? DIGIT_NOTE : ""),
     };
     byAction.set(id, row);
     rows.push(row);

@@ -42,7 +42,7 @@ export function markSlideTime(times: SlideTimes, layout: DeckLayout, page: numbe
  */
 export function goTo(state: PresenterState, context: NavContext, page: number, options: { jump?: boolean } = {}): PresenterState {
   const target = clampPage(context.layout, page);
-  const base = { ...state, entry: "", notice: null, modeBeforeEntry: null };
+  const base = { ...state, entry: "", notice: null, entryTool: null, entryAt: null };
   if (target === state.page) return base;
   const timer = state.timer.status === "idle" ? startTimer(state.timer, context.now) : state.timer;
   const history = options.jump ? [...state.history, state.page].slice(-HISTORY_LIMIT) : state.history;

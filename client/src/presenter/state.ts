@@ -102,8 +102,14 @@ export interface PresenterState {
   /** Pages left by going back in the history, newest last: Shift+Space goes forward (pdfpc's histFwd). */
   future: readonly number[];
   bookmark: number | null;
-  /** The mode before a lone digit previewed a tool (pdfpc's 1–5), restored by Enter. */
-  modeBeforeEntry: Mode | null;
+  /**
+   * The tool a lone typed digit picks (pdfpc's 1–5) if Enter does not follow in time: it is
+   * only pending — never in `mode`, so never on the projector — until the number expires
+   * (./entry.ts). Null once a second digit makes it a number.
+   */
+  entryTool: Mode | null;
+  /** Wall-clock ms (Date.now) of the last digit typed: the pending number expires from it. */
+  entryAt: number | null;
   slideTimes: SlideTimes;
   /** Media of the current page, by media id. */
   media: Record<string, MediaPlayback>;
@@ -143,7 +149,8 @@ export function initialState(overrides: Partial<PresenterState> = {}): Presenter
     history: [],
     future: [],
     bookmark: null,
-    modeBeforeEntry: null,
+    entryTool: null,
+    entryAt: null,
     slideTimes: { current: {}, previous: null, mark: null },
     media: {},
     timer: IDLE_TIMER,

@@ -57,9 +57,9 @@ function undoRedo(state: PresenterState, direction: "undo" | "redo"): PresenterS
 }
 
 function setMode(state: PresenterState, mode: Mode): PresenterState {
-  if (state.mode === mode && !state.modeBeforeEntry) return state;
-  // A tool picked by its own key ends a pdfpc-style digit preview: it is the choice now.
-  return { ...state, mode, modeBeforeEntry: null, entry: state.modeBeforeEntry ? "" : state.entry, overlays: { ...state.overlays, pointer: null, live: null } };
+  // A typed number was settled before this runs (actions.ts): the tool's own key is the choice.
+  if (state.mode === mode) return state;
+  return { ...state, mode, overlays: { ...state.overlays, pointer: null, live: null } };
 }
 
 /** The size a +/- press acts on in this mode. */
@@ -108,8 +108,8 @@ function eraseAt(state: PresenterState, points: Point[]): PresenterState {
 function strokeStart(state: PresenterState, c: ActionContext, arg: unknown): PresenterState {
   const [first] = samples(arg);
   if (!first) return state;
-  // Drawing is the choice of the previewed tool: the typed digit was not a slide number.
-  const s = state.entry && state.modeBeforeEntry ? { ...state, entry: "", modeBeforeEntry: null } : state;
+  // A typed number was settled before this runs (actions.ts): a lone digit's tool is in hand.
+  const s = state;
   if (s.mode === "eraser") return eraseAt(s, [first]);
   if (s.mode !== "pen") return s;
   const live: Stroke = { id: strokeId(c.now, ++sequence), color: s.pen.color, width: s.sizes.pen, points: samplePoint(first.x, first.y, first.pressure) };

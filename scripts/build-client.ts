@@ -37,7 +37,7 @@ function fail(what: string, logs: unknown[]): never {
 //    10.4 MB and the server needs it too: it is embedded once, gzip-compressed (4.7 MB), and
 //    served as gzip (every browser accepts it, also over plain http where brotli is not
 //    offered) or inflated for the rare client that accepts no gzip. Shipping it raw plus
-//    mupdf's brotli copy cost 14 MB of every binary (README, "Binary size").
+//    mupdf's brotli copy cost 14 MB of every binary (docs/development/release.md).
 const mupdfPkg = JSON.parse(readFileSync(join(root, "node_modules/mupdf/package.json"), "utf8")) as { version: string };
 const vendorPath = `vendor/mupdf-${mupdfPkg.version}`;
 mkdirSync(join(outDir, vendorPath), { recursive: true });

@@ -31,7 +31,7 @@ export async function compile({ outfile, target, info }: CompileOptions): Promis
     minify: false,
     sourcemap: "none",
     // Precompiled bytecode halves cold start (parsing the bundle dominated it); needs ESM here
-    // because mupdf uses top-level await. It costs ~5 MB per binary (measured, README).
+    // because mupdf uses top-level await. It costs ~5 MB per binary (measured: docs/development/release.md).
     bytecode: true,
     define: {
       DECKHAND_VERSION: JSON.stringify(info.version),
@@ -43,7 +43,7 @@ export async function compile({ outfile, target, info }: CompileOptions): Promis
       outfile,
       ...(target ? { target } : {}),
       // What Windows shows in the file's Properties (and SmartScreen's "Publisher" line stays
-      // "Unknown publisher": that needs an Authenticode signature, see README).
+      // "Unknown publisher": that needs an Authenticode signature, see docs/operating/install.md).
       ...(target?.startsWith("bun-windows")
         ? { windows: { title: "deckhand", description: "deckhand: hand a PDF deck to a browser and present it offline", version: `${info.version}.0`, publisher: "deckhand", copyright: "AGPL-3.0-or-later" } }
         : {}),

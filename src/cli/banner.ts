@@ -83,7 +83,7 @@ export function bannerText(input: BannerInput): string {
     lines.push("", renderUnicodeCompact(`${qrTarget}/`, { ecc: "L" }));
   }
   if (lan.length > 0 && !input.tls && !input.baseUrl?.startsWith("https:")) {
-    lines.push("", dim("Over plain http, browsers on other computers cannot keep decks offline (no service worker)."), dim("For that, serve HTTPS: --tls-cert and --tls-key, or a proxy in front (see the README)."));
+    lines.push("", dim("Over plain http, browsers on other computers cannot keep decks offline (no service worker)."), dim("For that, serve HTTPS: --tls-cert and --tls-key, or a proxy in front (see docs/operating/https-and-proxies.md)."));
   }
   lines.push("", dim("Ctrl+C stops the server."), "");
   return `${lines.join("\n")}\n`;

@@ -106,7 +106,7 @@ export function liveController(deps: AppDeps) {
           operationId: "goLive",
           summary: "Go live with a PDF deck",
           description:
-            "Uploads the deck (streamed, same limits and problems as POST /api/present) and opens a live session: viewers follow at `viewerUrl`, a phone drives the talk at `controlUrl`, and the presenter's window connects to the WebSocket /api/live/{code}/ws with `presenterSecret` (see the README's live protocol). On a --require-auth server it needs a Bearer token or `Authorization: Grant <liveGrant>` from a handoff claim of the same deck.",
+            "Uploads the deck (streamed, same limits and problems as POST /api/present) and opens a live session: viewers follow at `viewerUrl`, a phone drives the talk at `controlUrl`, and the presenter's window connects to the WebSocket /api/live/{code}/ws with `presenterSecret` (see docs/api/live-protocol.md). On a --require-auth server it needs a Bearer token or `Authorization: Grant <liveGrant>` from a handoff claim of the same deck.",
           tags: ["Live"],
           security: [{}, { bearerAuth: [] }, { liveGrant: [] }],
           requestBody: {

@@ -96,7 +96,7 @@ export function originAllowed(origin: string | null, config: Pick<AppDeps["confi
 /**
  * Collect garbage now. The text and body buffer of a large request are garbage once parsed,
  * and a finished call leaves its PDF behind; left to itself JSC collects them late, and two
- * gated calls measured 850 MB at peak instead of ~520 MB (README "AI agents (MCP)").
+ * gated calls measured 850 MB at peak instead of ~520 MB (docs/api/mcp.md).
  */
 function collectLargeGarbage(): void {
   Bun.gc(true);

@@ -77,7 +77,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
     tags: [
       { name: "Handoff", description: "Stage a PDF and hand it to a browser." },
       { name: "Check", description: "Validate the sidecar attachments of a PDF." },
-      { name: "Live", description: "Present live to viewers on their own devices; the WebSocket protocol is in the README and /schema/live-message.schema.json." },
+      { name: "Live", description: "Present live to viewers on their own devices; the WebSocket protocol is in docs/api/live-protocol.md and /schema/live-message.schema.json." },
       { name: "MCP", description: "Model Context Protocol endpoint for AI agents." },
       { name: "Description", description: "Machine-readable descriptions." },
       { name: "Operations", description: "Health." },

@@ -14,7 +14,7 @@ export interface GateOptions {
   maxWaiting: number;
 }
 
-/** Two large calls at once (~2.3× the body each, see README "AI agents (MCP)"). */
+/** Two large calls at once (~2.3× the body each, see docs/api/mcp.md). */
 export const MCP_GATE_DEFAULTS: GateOptions = { slots: 2, maxWaitMs: 30_000, maxWaiting: 16 };
 
 /** Bodies up to this size are not gated: tools/list, the handshake, small decks. */

@@ -8,7 +8,7 @@
  *
  * Per instance by nature: a slot stands for this process's sockets, descriptors and spool
  * disk, which other instances do not share. Behind a load balancer each instance bounds its
- * own; the totals add up (README, "Several instances").
+ * own; the totals add up (docs/operating/several-instances.md).
  */
 import { AppError } from "../errors.ts";
 

@@ -1,7 +1,7 @@
 /**
  * Malformed and misleading HTTP against the compiled binary: Host headers a library would
  * never send, short Hosts that used to misroute, proxy headers, Origin on /mcp, and what Bun
- * answers itself before deckhand sees a request (pinned here, documented in the README).
+ * answers itself before deckhand sees a request (pinned here, documented in docs/operating/availability.md).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
@@ -112,7 +112,7 @@ describe("/mcp and Origin (DNS rebinding)", () => {
   });
 });
 
-describe("what Bun answers itself, before deckhand sees the request (README: Known issues)", () => {
+describe("what Bun answers itself, before deckhand sees the request (docs/operating/availability.md: Known issues)", () => {
   const cases: Array<[string, string, number]> = [
     ["a header section over 16 KiB", `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(17_000)}\r\n\r\n`, 431],
     ["a malformed Content-Length", "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400],

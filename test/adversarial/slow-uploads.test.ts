@@ -78,7 +78,7 @@ describe("a body that stops arriving", () => {
 /**
  * A refusal closes the connection while the client is still sending its body; the client's
  * kernel may then take the server's close as a reset and drop the answer it had not yet read
- * (README, Known issues). So the client sees either the problem document or a bare close.
+ * (docs/operating/availability.md, Known issues). So the client sees either the problem document or a bare close.
  */
 function expectRefusal(response: { status: number; body: string; headers: Record<string, string> }, status: number, code: string): void {
   if (response.status === 0) return;
@@ -148,7 +148,7 @@ describe("upload slots", () => {
       // is 5 s away at every moment): at most 32 receive, the other 268 are answered.
       await waitFor("268 refusals", () => statuses.length >= 268, 15_000);
       // 0: the connection was closed before the answer could be read (the client was still
-      // sending its body, so the close came as a reset: README, Known issues). Never another status.
+      // sending its body, so the close came as a reset: docs/operating/availability.md, Known issues). Never another status.
       expect(statuses.filter((s) => s !== 429 && s !== 503 && s !== 0)).toEqual([]);
       expect(statuses.filter((s) => s === 429 || s === 503).length).toBeGreaterThan(200);
       expect(staged(server).filter((n) => n.endsWith(".tmp")).length).toBeLessThanOrEqual(32);

@@ -1,6 +1,6 @@
 /**
  * The one key map: chords from key events, resolution in and out of number entry, no
- * conflicts in the defaults, every binding naming a real action, and the README's key table
+ * conflicts in the defaults, every binding naming a real action, and the key table in docs/presenting/keys.md
  * made from it.
  */
 import { describe, expect, test } from "bun:test";
@@ -121,10 +121,10 @@ describe("the default map", () => {
     expect(rows.find((r) => r.action === "undo")?.keys).toEqual(["Ctrl+Z", "Meta+Z"]);
   });
 
-  test("README.md carries the key table exactly as the key map makes it", () => {
-    const readme = readFileSync(join(import.meta.dir, "../../README.md"), "utf8");
+  test("docs/presenting/keys.md carries the key table exactly as the key map makes it", () => {
+    const readme = readFileSync(join(import.meta.dir, "../../docs/presenting/keys.md"), "utf8");
     const table = keyTableMarkdown();
-    // Not toContain: on failure that prints the whole README; this prints the table to paste.
-    if (!readme.includes(table)) throw new Error(`README.md's key table is out of date. It must read:\n${table}`);
+    // Not toContain: on failure that prints the whole page; this prints the table to paste.
+    if (!readme.includes(table)) throw new Error(`docs/presenting/keys.md's key table is out of date. It must read:\n${table}`);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The Caddy and nginx examples in deploy/ are valid and work: each is checked by the proxy's
- * own validator, then run in front of the compiled binary (with --trust-proxy, as the README
+ * own validator, then run in front of the compiled binary (with --trust-proxy, as docs/operating/https-and-proxies.md
  * says) and a whole handoff goes through it over TLS. Only the name, ports and certificate
  * paths of the examples are replaced. Fails when caddy, nginx or openssl is missing.
  */

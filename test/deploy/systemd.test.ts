@@ -1,7 +1,7 @@
 /**
  * deploy/systemd/deckhand.service: systemd itself accepts it (`systemd-analyze verify`), its
  * hardening rates "OK" or better (`systemd-analyze security --offline`), and the settings it
- * passes in Environment= start the real binary as the README says (127.0.0.1, behind a
+ * passes in Environment= start the real binary as docs/operating/deploy.md says (127.0.0.1, behind a
  * proxy, tokens required). This machine runs no systemd, so the unit is not started by
  * systemd here. Fails when systemd-analyze is missing.
  */

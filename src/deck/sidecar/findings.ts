@@ -7,7 +7,7 @@
 
 export type FindingLevel = "error" | "warning";
 
-/** code → level and a one-line meaning (the meaning is what the README lists). */
+/** code → level and a one-line meaning (the meaning is what docs/decks/check-report.md lists). */
 export const FINDING_CODES = {
   // Names and slide numbers
   NAME_PATTERN_INVALID: { level: "warning", meaning: "An attachment looks like a sidecar but its name does not follow the convention, so it is ignored." },

@@ -639,8 +639,9 @@ function focusDefaultDownload(state: PresenterState) {
 const inOpenPanel = (target: HTMLElement) => !!target.closest("[role='dialog']:not([hidden])");
 
 /**
- * The control the pointer last pressed, until Tab moves the focus. Not `:focus-visible`: under
- * automation Firefox does not report it after Tab, and the engines' heuristics differ.
+ * The control the pointer last pressed, until Tab or a focus the pointer did not cause moves
+ * it. Not `:focus-visible`: under automation Firefox does not report it after Tab, and the
+ * engines' heuristics differ.
  */
 let pointerControl: Element | null = null;
 
@@ -709,7 +710,18 @@ function watchPointerForEntry() {
  * 0) keeps the focus where the keyboard user put it; modal panels keep theirs.
  */
 function releaseClickedButtons() {
-  document.addEventListener("pointerdown", (event) => (pointerControl = (event.target as HTMLElement).closest?.("button, a, summary") ?? null), true);
+  // Within the task of a pointer press, a focus is the press's; any other focus (Esc giving it
+  // back to the Menu button, a panel closing) came from the keyboard or the page, and the
+  // control it lands on keeps its Enter and Space again.
+  let pressing = false;
+  document.addEventListener("pointerdown", (event) => {
+    pointerControl = (event.target as HTMLElement).closest?.("button, a, summary") ?? null;
+    pressing = true;
+    setTimeout(() => (pressing = false), 0);
+  }, true);
+  document.addEventListener("focusin", () => {
+    if (!pressing) pointerControl = null;
+  }, true);
   document.addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest?.("button, summary");
     if (!(button instanceof HTMLElement) || event.detail === 0 || button.closest("[aria-modal='true']")) return;

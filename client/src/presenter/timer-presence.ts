@@ -14,14 +14,15 @@ export function keepPresence(running: () => boolean, save: () => void): () => vo
   };
   const interval = setInterval(beat, PRESENCE_BEAT_MS);
   // The last word before the window goes; a crash gets no such word and loses at most one beat.
-  const leaving = () => {
-    if (document.visibilityState === "hidden") beat();
+  // Not when the page goes into the back-forward cache (`persisted`): WebKit freezes it with the
+  // write still open, and the next page's reads of the same store wait behind it for good (the
+  // next deck's presenter in that tab never opened). A cached page that comes back beats again.
+  const leaving = (event: PageTransitionEvent) => {
+    if (!event.persisted) beat();
   };
-  window.addEventListener("pagehide", beat);
-  document.addEventListener("visibilitychange", leaving);
+  window.addEventListener("pagehide", leaving);
   return () => {
     clearInterval(interval);
-    window.removeEventListener("pagehide", beat);
-    document.removeEventListener("visibilitychange", leaving);
+    window.removeEventListener("pagehide", leaving);
   };
 }

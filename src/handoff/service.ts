@@ -16,7 +16,7 @@ import type { BlobStore, ScratchFile, TempFile } from "./ports/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "./ports/coordination.ts";
 import type { SessionNotes, SessionRepository, SessionRow } from "./ports/sessions.ts";
 import { displayTitle, notesFilename } from "./filename.ts";
-import type { HandoffRecord } from "./record.ts";
+import type { HandoffRecord } from "../shared/handoff-record.ts";
 import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
 
 const HOUR = 60 * 60 * 1000;

@@ -28,7 +28,7 @@ import {
   liveStateOverBounds,
   LiveState,
   mergeLive,
-} from "../deck/live-protocol.ts";
+} from "../shared/live-protocol.ts";
 import type { LiveBus, LiveSubscription } from "../handoff/ports/live.ts";
 import { MAX_LIVE_MESSAGE_BYTES } from "../handoff/ports/live.ts";
 import type { LiveEndReason, LiveSessionRow } from "../handoff/ports/live-sessions.ts";

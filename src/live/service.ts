@@ -6,8 +6,9 @@
  * and no sockets here: the socket hub (./hub.ts) listens to `onEnd` / `onRotate`.
  */
 import { randomInt } from "node:crypto";
-import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../deck/live-protocol.ts";
+import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import { AppError } from "../errors.ts";
+import type { LiveCreated } from "../shared/live-created.ts";
 import type { BlobStore } from "../handoff/ports/blobs.ts";
 import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../handoff/ports/live-sessions.ts";
 import type { SessionRepository } from "../handoff/ports/sessions.ts";
@@ -21,19 +22,6 @@ export const LIVE_GRANT_TTL_MS = 2 * 60 * 60 * 1000;
 /** Codes drawn before giving up: with 31^6 ≈ 887 M codes a collision is already rare. */
 const CODE_ATTEMPTS = 20;
 const CODE_RE = new RegExp(LIVE_CODE_PATTERN);
-
-export interface LiveCreated {
-  code: string;
-  viewerUrl: string;
-  controlUrl: string;
-  presenterSecret: string;
-  expiresAt: string;
-  filename: string;
-  totalSlides: number;
-  bytes: number;
-  sha256: string;
-  allowDownload: boolean;
-}
 
 export interface LiveServiceDeps {
   repo: LiveSessionRepository;

@@ -9,8 +9,9 @@
  * the server's problem relayed as it came, or SERVER_UNAVAILABLE when no deckhand answers.
  */
 import { randomBytes } from "node:crypto";
-import { AppError, ERROR_CODES, type ErrorCode } from "../errors.ts";
-import type { HandoffRecord } from "../handoff/record.ts";
+import { AppError } from "../errors.ts";
+import { ERROR_CODES, type ErrorCode } from "../shared/problem.ts";
+import type { HandoffRecord } from "../shared/handoff-record.ts";
 import { fileTooLarge } from "../upload/receive.ts";
 
 export interface RemoteServer {

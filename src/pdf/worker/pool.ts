@@ -19,7 +19,8 @@
  */
 import type { Subprocess } from "bun";
 import { join } from "node:path";
-import { AppError, type ErrorCode } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
+import type { ErrorCode } from "../../shared/problem.ts";
 import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
 import { checkShare, nextInLine } from "./fair-line.ts";

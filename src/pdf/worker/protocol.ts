@@ -4,7 +4,7 @@
  * Everything mupdf does on the server runs in such a process: a job that runs past its
  * deadline or its memory bound is killed with its process, and the server never waits on it.
  */
-import type { ErrorCode } from "../../errors.ts";
+import type { ErrorCode } from "../../shared/problem.ts";
 import type { AnalyzeOptions } from "../../deck/analyze.ts";
 import type { InspectedNotes, NotesFileInput } from "../notes.ts";
 import type { PdfInfo } from "../open.ts";

@@ -10,7 +10,7 @@ import { LiveCreatedSchema } from "../shared/live-created.ts";
 import { LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isoSeconds } from "../handoff/service.ts";
+import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { admitUpload, clientAddress, pdfOwner } from "./deps.ts";

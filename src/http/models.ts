@@ -7,7 +7,7 @@ import { Type } from "@sinclair/typebox";
 import { type DocumentDecoration, t } from "elysia";
 import { HandoffRecordSchema } from "../shared/handoff-record.ts";
 import { ERROR_CODES, ProblemSchema } from "../shared/problem.ts";
-import { FILE_FIELD, NOTES_FIELD, NOTES_FILE_MAX_BYTES } from "../upload/receive.ts";
+import { FILE_FIELD, NOTES_FIELD, NOTES_FILE_MAX_BYTES } from "../tools/upload-limits.ts";
 
 /** The handoff record's schema lives in the shared vocabulary (shared/handoff-record): MCP publishes it too. */
 export const HandoffRecord = HandoffRecordSchema;

@@ -7,11 +7,12 @@
  */
 import { stat } from "node:fs/promises";
 import { AppError } from "../errors.ts";
-import type { ScratchFile } from "../handoff/ports/blobs.ts";
+import type { ScratchFile } from "../core/blobs.ts";
 import { notesFilename } from "../handoff/filename.ts";
 import type { NotesFileInput } from "../pdf/notes.ts";
 import { digestFile } from "../upload/digest.ts";
-import { fileTooLarge, notesFileLimit, notesFileTooLarge, receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
+import { receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
+import { fileTooLarge, notesFileLimit, notesFileTooLarge } from "../tools/upload-limits.ts";
 import type { CheckReport } from "../shared/check-report.ts";
 import type { NotesSource, PdfSource } from "./server.ts";
 

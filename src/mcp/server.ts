@@ -17,7 +17,7 @@ import type { HandoffRecord } from "../shared/handoff-record.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import { VERSION } from "../version.ts";
-import { notesFileLimit } from "../upload/receive.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 import { decodeNotesBase64, decodePdfBase64 } from "./base64.ts";
 import { describeCheckReport, describeHandoff } from "./summary.ts";
 import { CHECK_PDF, checkInput, PRESENT_PDF, presentInput, type ToolSurface, toolList } from "./tools.ts";

@@ -9,7 +9,7 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { HandoffRecordSchema as HandoffRecord } from "../shared/handoff-record.ts";
-import { notesFileLimit } from "../upload/receive.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 import { formatMegabytes } from "./limits.ts";
 import { checkReportOutputSchema } from "./report-schema.ts";
 

@@ -12,7 +12,7 @@ import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { ERROR_CODES, type ErrorCode } from "../shared/problem.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
-import { fileTooLarge } from "../upload/receive.ts";
+import { fileTooLarge } from "../tools/upload-limits.ts";
 
 export interface RemoteServer {
   /** Base URL without a trailing slash. */

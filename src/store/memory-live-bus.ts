@@ -4,7 +4,7 @@
  * nothing publishes yet). Delivery is asynchronous, as over PostgreSQL, so a subscriber never
  * runs inside the publisher's call stack, and in publication order.
  */
-import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../handoff/ports/live.ts";
+import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";
 
 export class MemoryLiveBus implements LiveBus {
   private readonly channels = new Map<string, Set<(message: string) => void>>();

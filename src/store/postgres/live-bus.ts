@@ -5,7 +5,7 @@
  * listening connection, so each instance receives each message once, in order; Bun's client
  * keeps one dedicated LISTEN connection and re-subscribes after a reconnect.
  */
-import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../../handoff/ports/live.ts";
+import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../../core/live.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 /** Channel names are PostgreSQL identifiers: prefixed, and at most 63 bytes. */

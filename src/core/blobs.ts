@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/blobs
+ * @module core/blobs
  * The bytes of staged decks. An upload is received into a local temporary file (streamed,
  * hashed, validated by a PDF worker), then committed under its session id: renamed into the
  * data dir, or streamed to a bucket as a multipart upload. Downloads get an opened body,

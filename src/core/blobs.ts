@@ -29,13 +29,19 @@ export interface ByteRange {
   end: number;
 }
 
+/**
+ * What a `Response` takes as its body, in whichever types are loaded (Bun's on the server,
+ * the DOM's where tests drive pages too).
+ */
+export type ResponseBody = NonNullable<ConstructorParameters<typeof Response>[0]>;
+
 export interface OpenedBlob {
   /**
    * The bytes as a response body: a file the server sends without copying, or a stream
    * whose first bytes have already arrived (so a deck deleted meanwhile is found out before
    * any status is sent, never as a truncated body).
    */
-  body: BodyInit;
+  body: ResponseBody;
 }
 
 export interface BlobStore {

@@ -14,7 +14,7 @@ import type { PdfReader } from "../../src/core/pdf-reader.ts";
 import type { Storage } from "../../src/store/backends.ts";
 
 /** One instance's view of the storage: what store/backends opens, less its lifecycle. */
-// Live sessions have their own tests (test/live/); only SQLite implements them so far.
+// Live sessions have their own contract (test/live/repository.test.ts), run against SQLite and PostgreSQL.
 export type Instance = Omit<Storage, "ready" | "close" | "liveSessions" | "dependencies">;
 
 export interface Backend {

@@ -142,6 +142,10 @@ describe("architecture", () => {
     expect(importOffenders(["handoff", "live", "mcp", "upload", "core"], (target) => !target.startsWith("pdf/worker/"))).toEqual([]);
   });
 
+  test("the upload receivers (upload/) hand uploads to the domains without importing one", () => {
+    expect(importOffenders(["upload"], (target) => !inside(target, ["handoff/", "live/", "http/", "mcp/"]))).toEqual([]);
+  });
+
   test("live/ stays behind its ports: no http/, mcp/, store/, or PDF reading of its own", () => {
     expect(importOffenders(["live"], (target) => !inside(target, ["http/", "mcp/", "store/", "pdf/", "cli/", "app.ts", "server.ts", "runtime.ts"]))).toEqual([]);
   });

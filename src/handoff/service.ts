@@ -13,8 +13,9 @@ import type { Clock } from "../core/clock.ts";
 import { AppError } from "../errors.ts";
 import { errorFields, type Logger } from "../log.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
-import type { BlobStore, ScratchFile, TempFile } from "../core/blobs.ts";
+import type { BlobStore } from "../core/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../core/coordination.ts";
+import type { ReceivedUpload } from "../core/received-upload.ts";
 import type { SessionNotes, SessionRepository, SessionRow } from "../core/sessions.ts";
 import { displayTitle, notesFilename } from "./filename.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
@@ -29,28 +30,6 @@ export const ANONYMOUS_TTL_MS = 24 * HOUR;
 export const AUTHENTICATED_TTL_MS = 7 * DAY;
 /** Ended sessions stay as byte-less tombstones this long so late requests get 410, not 404. */
 export const TOMBSTONE_TTL_MS = 7 * DAY;
-
-export interface ReceivedUpload {
-  temp: TempFile;
-  bytes: number;
-  sha256: string;
-  /** The name the client gave, untrusted. */
-  uploadName: string | null;
-  /** The notes file that came beside the PDF (issue 19), when one did. */
-  notes?: ReceivedNotes;
-}
-
-/**
- * A notes file received beside a PDF, in a temp file of its own. Never kept as a file: a PDF
- * worker reads it, its normalised notes go into the session row, and the file is discarded
- * with the upload's.
- */
-export interface ReceivedNotes {
-  temp: ScratchFile;
-  bytes: number;
-  /** The name the client gave, untrusted. */
-  uploadName: string | null;
-}
 
 /** A staged deck's notes, for the holder of its controller token. */
 export interface StagedNotesText {

@@ -14,7 +14,8 @@ import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../co
 import type { SessionRepository } from "../core/sessions.ts";
 import { displayTitle } from "../handoff/filename.ts";
 import type { Clock } from "../core/clock.ts";
-import { TOMBSTONE_TTL_MS, type ReceivedUpload } from "../handoff/service.ts";
+import type { ReceivedUpload } from "../core/received-upload.ts";
+import { TOMBSTONE_TTL_MS } from "../handoff/service.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";

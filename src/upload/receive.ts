@@ -29,7 +29,7 @@ import { digestAsWritten, digestBytes } from "./digest-thread.ts";
 import { FileWriter, writeAllAt } from "./file-writer.ts";
 import { openNew, PartSpool } from "./part-spool.ts";
 import { FILE_FIELD, fileTooLarge, megabytes, NOTES_FIELD, notesFileTooLarge } from "../tools/upload-limits.ts";
-import type { ReceivedNotes, ReceivedUpload } from "../handoff/service.ts";
+import type { ReceivedNotes, ReceivedUpload } from "../core/received-upload.ts";
 import type { BlobStore, ScratchFile, TempFile } from "../core/blobs.ts";
 
 /** Room for multipart boundaries and part headers on top of the file itself. */

@@ -36,7 +36,8 @@ export function inflate(file: EmbeddedFile): Promise<Uint8Array<ArrayBuffer>> {
 
 /**
  * mupdf's WASM for the server's own mupdf: the client's embedded copy, so the binary carries
- * it once. From source without a client build, the package's file.
+ * it once (main.ts hands it to pdf/mupdf). From source pdf/mupdf reads the package's file
+ * itself; the fallback below only serves a client build that lists no WASM.
  */
 export async function mupdfWasmBinary(): Promise<Uint8Array> {
   const embedded = Object.entries(embeddedFiles).find(([url]) => url.endsWith("/mupdf-wasm.wasm.gz"))?.[1];

@@ -6,15 +6,16 @@
  */
 import type { AccessTokens } from "./auth/access-tokens.ts";
 import type { Config } from "./config.ts";
-import type { BlobStore } from "./handoff/ports/blobs.ts";
+import type { BlobStore } from "./core/blobs.ts";
 import type { RateLimiter } from "./handoff/rate-limit.ts";
-import type { Clock, HandoffService } from "./handoff/service.ts";
+import type { Clock } from "./core/clock.ts";
+import type { HandoffService } from "./handoff/service.ts";
 import type { Logger } from "./log.ts";
 import type { LiveHub } from "./live/hub.ts";
 import type { LiveJoinGuard } from "./live/join-guard.ts";
 import type { LiveService } from "./live/service.ts";
 import type { Gate } from "./mcp/gate.ts";
-import type { PdfReader } from "./pdf/worker/pool.ts";
+import type { PdfReader } from "./core/pdf-reader.ts";
 import type { DependencyMonitor } from "./store/dependencies.ts";
 import type { UploadSlots } from "./upload/slots.ts";
 

@@ -5,56 +5,7 @@
  * may hold paths or stack traces) only ever reaches the log.
  */
 
-export const PROBLEM_CONTENT_TYPE = "application/problem+json";
-
-/** Stable codes that clients branch on. Never rename one: add a new code instead. */
-export const ERROR_CODES = {
-  FILE_MISSING: { status: 400, title: "File missing" },
-  BAD_REQUEST: { status: 400, title: "Bad request" },
-  UNAUTHORIZED: { status: 401, title: "Unauthorized" },
-  TOKEN_MISSING: { status: 401, title: "Controller token missing" },
-  TOKEN_INVALID: { status: 403, title: "Controller token invalid" },
-  ORIGIN_NOT_ALLOWED: { status: 403, title: "Origin not allowed" },
-  HOST_NOT_ALLOWED: { status: 403, title: "Host not allowed" },
-  SESSION_NOT_FOUND: { status: 404, title: "Session not found" },
-  LIVE_NOT_FOUND: { status: 404, title: "Live session not found" },
-  LIVE_SECRET_MISSING: { status: 401, title: "Presenter secret missing" },
-  LIVE_SECRET_INVALID: { status: 403, title: "Presenter secret invalid" },
-  LIVE_GRANT_INVALID: { status: 403, title: "Live grant invalid" },
-  LIVE_ENDED: { status: 410, title: "Live session ended" },
-  LIVE_FULL: { status: 503, title: "Live session full" },
-  LIVE_SOCKETS_FULL: { status: 503, title: "Live connections full" },
-  NOT_FOUND: { status: 404, title: "Not found" },
-  METHOD_NOT_ALLOWED: { status: 405, title: "Method not allowed" },
-  NOT_ACCEPTABLE: { status: 406, title: "Not acceptable" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: "Unsupported media type" },
-  CHECKSUM_MISMATCH: { status: 409, title: "Checksum mismatch" },
-  HANDOFF_CLAIMED: { status: 410, title: "Handoff already claimed" },
-  HANDOFF_EXPIRED: { status: 410, title: "Handoff expired" },
-  FILE_TOO_LARGE: { status: 413, title: "File too large" },
-  NOTES_FILE_TOO_LARGE: { status: 413, title: "Notes file too large" },
-  NOT_A_PDF: { status: 415, title: "Not a PDF" },
-  RANGE_NOT_SATISFIABLE: { status: 416, title: "Range not satisfiable" },
-  PDF_UNREADABLE: { status: 422, title: "PDF unreadable" },
-  PDF_ENCRYPTED: { status: 422, title: "PDF encrypted" },
-  PDF_NO_PAGES: { status: 422, title: "PDF has no pages" },
-  TOO_MANY_PAGES: { status: 422, title: "Too many pages" },
-  PDF_TOO_COMPLEX: { status: 422, title: "PDF too complex" },
-  NOTES_FILE_UNREADABLE: { status: 422, title: "Notes file unreadable" },
-  NOTES_FILE_INVALID: { status: 422, title: "Notes file invalid" },
-  REQUEST_TIMEOUT: { status: 408, title: "Request timeout" },
-  RATE_LIMITED: { status: 429, title: "Too many requests" },
-  TOO_MANY_UPLOADS: { status: 429, title: "Too many uploads at once" },
-  TOO_MANY_LIVE_SOCKETS: { status: 429, title: "Too many live connections from this address" },
-  PDF_TOO_SLOW: { status: 429, title: "Too many PDFs past the bounds" },
-  INTERNAL: { status: 500, title: "Internal error" },
-  SERVER_UNAVAILABLE: { status: 502, title: "Server unavailable" },
-  SERVER_BUSY: { status: 503, title: "Server busy" },
-  STORAGE_UNAVAILABLE: { status: 503, title: "Storage unavailable" },
-  STORAGE_FULL: { status: 507, title: "Storage full" },
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
+import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE, type Problem, problemType } from "./shared/problem.ts";
 
 /** The default sentence for each code: what happened and what to do about it. */
 const DEFAULT_DETAIL: Record<ErrorCode, string> = {
@@ -103,15 +54,6 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   STORAGE_FULL: "The server's staging space is full; claim or let expire existing handoffs, or raise --max-staged-gb.",
 };
 
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: ErrorCode;
-  requestId?: string;
-}
-
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
@@ -145,11 +87,6 @@ export class AppError extends Error {
     if (requestId) problem.requestId = requestId;
     return problem;
   }
-}
-
-/** A stable, dereferenceable-looking identifier per code (RFC 9457 §3.1.1). */
-export function problemType(code: ErrorCode): string {
-  return `https://deckhand.dev/problems/${code.toLowerCase().replaceAll("_", "-")}`;
 }
 
 export function isAppError(error: unknown): error is AppError {

@@ -10,6 +10,8 @@ import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
 import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
 import { runServeCommand } from "./cli/serve.ts";
 import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
+import { mupdfWasmBinary } from "./assets.ts";
+import { useMupdfWasm } from "./pdf/mupdf.ts";
 import { runPdfWorker } from "./pdf/worker/main.ts";
 import { WORKER_COMMAND } from "./pdf/worker/protocol.ts";
 import { DataDirLockedError } from "./store/lock.ts";
@@ -116,6 +118,8 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+// In the binary mupdf's WASM is the embedded copy (pdf/mupdf cannot find it beside mupdf's JS).
+useMupdfWasm(mupdfWasmBinary);
 // The binary starts its own PDF worker processes with this hidden command (pdf/worker/pool).
 if (process.argv[2] === WORKER_COMMAND) await runPdfWorker();
 else runMain();

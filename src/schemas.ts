@@ -9,7 +9,7 @@
 import checkReportText from "../schemas/check-report.schema.json" with { type: "text" };
 import mediaSidecarText from "../schemas/media-sidecar.schema.json" with { type: "text" };
 import notesSidecarText from "../schemas/notes-sidecar.schema.json" with { type: "text" };
-import { LiveMessage } from "./deck/live-protocol.ts";
+import { LiveMessage } from "./shared/live-protocol.ts";
 
 /**
  * The live WebSocket protocol's schema is generated from its TypeBox definitions (the server

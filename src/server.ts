@@ -10,7 +10,7 @@ import type { Server } from "bun";
 import { type App, buildApp, REQUEST_ID_HEADER } from "./app.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
-import type { Clock } from "./handoff/service.ts";
+import type { Clock } from "./core/clock.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
 import { hostGuard } from "./http/request-guard.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";

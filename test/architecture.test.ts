@@ -1,8 +1,12 @@
 /**
- * The architecture the layout promises, checked on the import graph of src/: the MCP code
- * never imports the HTTP layer (no http ⇄ mcp cycle), the stdio `deckhand mcp` never loads
- * Elysia, the domain never imports Elysia, the storage backends are reached only through
- * store/, and the browser-safe code (src/deck, with its sidecar/) imports nothing of Bun or Node.
+ * The architecture the layout promises, checked on the import graph of src/ and client/src/:
+ * the MCP code never imports the HTTP layer (no http ⇄ mcp cycle), the stdio `deckhand mcp`
+ * never loads Elysia, the domain never imports Elysia, the storage backends are reached only
+ * through store/, the browser-safe code (src/deck, src/shared) imports nothing of Bun or Node,
+ * the shared vocabulary (src/shared) imports nothing server-only, the ports (src/core) and
+ * helpers (src/tools) import no domain, the domains reach the PDF workers only through the
+ * PdfReader port, live/ stays behind its ports, and the browser client takes from src/ only
+ * the shared vocabulary and the browser-safe deck reader.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -10,6 +14,7 @@ import { dirname, join, relative, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SRC = join(ROOT, "src");
+const CLIENT = join(ROOT, "client", "src");
 
 /** Runtime imports of a module (type-only imports are erased and load nothing). */
 function importsOf(file: string): string[] {
@@ -52,6 +57,30 @@ function sourceFiles(dir: string): string[] {
 
 const rel = (file: string) => relative(SRC, file);
 
+/** Every relative import of a module, type-only ones included (a type names a dependency too). */
+function allImportsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const found: string[] = [];
+  const pattern = /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'"]*?\sfrom\s+)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/gm;
+  for (const match of text.matchAll(pattern)) found.push((match[1] ?? match[2])!);
+  return found;
+}
+
+/** `file: target` for each import of a file under `dirs` (folders of src/) that `allowed` refuses. */
+function importOffenders(dirs: string[], allowed: (target: string, specifier: string) => boolean, root = SRC): string[] {
+  return dirs.flatMap((dir) =>
+    sourceFiles(join(root, dir)).flatMap((file) =>
+      allImportsOf(file).flatMap((specifier) => {
+        const target = specifier.startsWith(".") ? relative(SRC, resolve(dirname(file), specifier)) : specifier;
+        return allowed(target, specifier) ? [] : [`${relative(ROOT, file)}: ${specifier}`];
+      }),
+    ),
+  );
+}
+
+/** A path relative to src/ that lies inside one of `dirs` (e.g. "shared/", "errors.ts"). */
+const inside = (target: string, dirs: string[]) => dirs.some((dir) => (dir.endsWith("/") ? target.startsWith(dir) : target === dir));
+
 describe("architecture", () => {
   test("the stdio `deckhand mcp` loads no Elysia and nothing of http/", () => {
     const { modules, packages } = closure(join(SRC, "cli/mcp.ts"));
@@ -66,8 +95,8 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
-  test("the domain (handoff/, pdf/, deck/) never imports Elysia or store/", () => {
-    const offenders = ["handoff", "pdf", "deck"].flatMap((dir) =>
+  test("the domain (handoff/, live/, pdf/, deck/) and the shared homes (core/, shared/, tools/) never import Elysia or store/", () => {
+    const offenders = ["handoff", "live", "pdf", "deck", "core", "shared", "tools"].flatMap((dir) =>
       sourceFiles(join(SRC, dir)).flatMap((file) => {
         const text = readFileSync(file, "utf8");
         return /from "(elysia|@elysiajs\/[^"]*|[^"]*\/store\/[^"]*)"/.test(text) ? [rel(file)] : [];
@@ -85,9 +114,49 @@ describe("architecture", () => {
     expect(offenders).toEqual([]);
   });
 
-  test("browser-safe code (deck/) imports nothing of Bun or Node at run time", () => {
-    const offenders = ["deck"].flatMap((dir) =>
+  test("browser-safe code (deck/, shared/) imports nothing of Bun or Node at run time", () => {
+    const offenders = ["deck", "shared"].flatMap((dir) =>
       sourceFiles(join(SRC, dir)).flatMap((file) => importsOf(file).filter((s) => /^(node:|bun:|bun$)/.test(s)).map((s) => `${rel(file)}: ${s}`)),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  test("the shared vocabulary (shared/) imports only itself, the browser-safe deck/ and TypeBox", () => {
+    expect(importOffenders(["shared"], (target, specifier) => inside(target, ["shared/", "deck/"]) || specifier === "@sinclair/typebox")).toEqual([]);
+  });
+
+  test("the ports (core/) name no implementation: only each other, and the types they speak of", () => {
+    // pdf-reader.ts speaks of what a PDF read answers (pdf/open, pdf/notes, deck/ report types): types only, erased at run time.
+    const typeOnly = sourceFiles(join(SRC, "core")).flatMap((file) =>
+      importsOf(file).filter((specifier) => !inside(relative(SRC, resolve(dirname(file), specifier)), ["core/"])).map((s) => `${rel(file)}: ${s}`),
+    );
+    expect(typeOnly).toEqual([]);
+    expect(importOffenders(["core"], (target) => inside(target, ["core/", "shared/", "deck/", "pdf/open.ts", "pdf/notes.ts"]))).toEqual([]);
+  });
+
+  test("the helpers of no domain (tools/) import no domain", () => {
+    expect(importOffenders(["tools"], (target) => inside(target, ["tools/", "shared/", "errors.ts"]))).toEqual([]);
+  });
+
+  test("the domains reach the PDF workers only through the PdfReader port (core/pdf-reader)", () => {
+    expect(importOffenders(["handoff", "live", "mcp", "upload", "core"], (target) => !target.startsWith("pdf/worker/"))).toEqual([]);
+  });
+
+  test("the upload receivers (upload/) hand uploads to the domains without importing one", () => {
+    expect(importOffenders(["upload"], (target) => !inside(target, ["handoff/", "live/", "http/", "mcp/"]))).toEqual([]);
+  });
+
+  test("live/ stays behind its ports: no http/, mcp/, store/, or PDF reading of its own", () => {
+    expect(importOffenders(["live"], (target) => !inside(target, ["http/", "mcp/", "store/", "pdf/", "cli/", "app.ts", "server.ts", "runtime.ts"]))).toEqual([]);
+  });
+
+  test("the browser client takes from src/ only the shared vocabulary and the browser-safe deck reader", () => {
+    // src/deck is there because the render worker runs the server's own deck reading (acceptance
+    // rule, page labels, sidecars, notes layouts) on this browser's mupdf: one rule on both sides.
+    const offenders = importOffenders(
+      ["."],
+      (target, specifier) => !specifier.startsWith(".") || target.startsWith("../client/") || inside(target, ["shared/", "deck/"]),
+      CLIENT,
     );
     expect(offenders).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, existsSync, readdirSync, rmSync, statSync } fr
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
-import type { HandoffRecord } from "../src/handoff/record.ts";
+import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
 

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testConfig } from "../src/config.ts";
-import type { HandoffRecord } from "../src/handoff/record.ts";
+import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { silentLogger } from "../src/log.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "../errors.ts";
 import { sha256Hex } from "../handoff/secrets.ts";
-import type { AccessTokenRepository, AccessTokenRow } from "../handoff/ports/access-tokens.ts";
+import type { AccessTokenRepository, AccessTokenRow } from "../core/access-tokens.ts";
 
 export const ACCESS_TOKEN_PREFIX = "dh_";
 

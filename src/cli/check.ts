@@ -12,9 +12,10 @@ import { AppError, isAppError } from "../errors.ts";
 import { notesFilename } from "../handoff/filename.ts";
 import { pageName, pagesAreNotSlides } from "../deck/page-names.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
-import { PdfPool, type PdfReader } from "../pdf/worker/pool.ts";
+import type { PdfReader } from "../core/pdf-reader.ts";
+import { PdfPool } from "../pdf/worker/pool.ts";
 import { digestFile } from "../upload/digest.ts";
-import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../upload/receive.ts";
+import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../tools/upload-limits.ts";
 
 export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json] [--notes NOTESFILE]
 

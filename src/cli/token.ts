@@ -6,7 +6,7 @@
 import { parseArgs } from "node:util";
 import { AccessTokens } from "../auth/access-tokens.ts";
 import { resolveConfig } from "../config.ts";
-import { isoSeconds } from "../handoff/service.ts";
+import { isoSeconds } from "../tools/time.ts";
 import { openTokenStore } from "../store/backends.ts";
 
 export const TOKEN_USAGE = `Usage:

@@ -55,7 +55,7 @@ function readPacket(doc: PdfDoc): { text: string } | { issue: Finding } | null {
   if (outcome.status === "too-large") return { issue: finding("XMP_UNREADABLE", `The PDF's XMP metadata is larger than ${MAX_XMP_BYTES / 1024 / 1024} MiB; its pdfpc settings (duration, end time, notes position) are not read. Export the deck again without oversized metadata.`) };
   if (outcome.status !== "ok") return { issue: finding("XMP_UNREADABLE", "The PDF's XMP metadata stream cannot be decoded; its pdfpc settings are not read. Export the deck again.") };
   const bytes = concat(parts, size);
-  let encoding = "utf-8";
+  let encoding: "utf-8" | "utf-16be" | "utf-16le" = "utf-8";
   if (bytes[0] === 0xfe && bytes[1] === 0xff) encoding = "utf-16be";
   else if (bytes[0] === 0xff && bytes[1] === 0xfe) encoding = "utf-16le";
   return { text: new TextDecoder(encoding).decode(bytes) };

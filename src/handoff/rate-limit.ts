@@ -5,7 +5,7 @@
  * memory on the embedded default, the shared database when several instances serve.
  */
 import { AppError } from "../errors.ts";
-import type { RateDecision, RateLimitStore } from "./ports/rate-limit.ts";
+import type { RateDecision, RateLimitStore } from "../core/rate-limit.ts";
 
 export class RateLimiter {
   constructor(

@@ -7,16 +7,19 @@
  * file, stored under their id (renamed into place, or uploaded to a bucket), and only then is
  * the row written. A crash before the row leaves bytes without a row (removed by the
  * sweeper); never a row without its bytes. Storage is reached through the ports in
- * `./ports/`, all asynchronous: the same code runs on SQLite + files and PostgreSQL + S3.
+ * `src/core/`, all asynchronous: the same code runs on SQLite + files and PostgreSQL + S3.
  */
+import type { Clock } from "../core/clock.ts";
 import { AppError } from "../errors.ts";
 import { errorFields, type Logger } from "../log.ts";
-import type { PdfReader } from "../pdf/worker/pool.ts";
-import type { BlobStore, ScratchFile, TempFile } from "./ports/blobs.ts";
-import { SOLE_INSTANCE, type SweepLease } from "./ports/coordination.ts";
-import type { SessionNotes, SessionRepository, SessionRow } from "./ports/sessions.ts";
+import type { PdfReader } from "../core/pdf-reader.ts";
+import type { BlobStore } from "../core/blobs.ts";
+import { SOLE_INSTANCE, type SweepLease } from "../core/coordination.ts";
+import type { ReceivedUpload } from "../core/received-upload.ts";
+import type { SessionNotes, SessionRepository, SessionRow } from "../core/sessions.ts";
 import { displayTitle, notesFilename } from "./filename.ts";
-import type { HandoffRecord } from "./record.ts";
+import type { HandoffRecord } from "../shared/handoff-record.ts";
+import { isoSeconds } from "../tools/time.ts";
 import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -27,30 +30,6 @@ export const ANONYMOUS_TTL_MS = 24 * HOUR;
 export const AUTHENTICATED_TTL_MS = 7 * DAY;
 /** Ended sessions stay as byte-less tombstones this long so late requests get 410, not 404. */
 export const TOMBSTONE_TTL_MS = 7 * DAY;
-
-export type Clock = () => number;
-
-export interface ReceivedUpload {
-  temp: TempFile;
-  bytes: number;
-  sha256: string;
-  /** The name the client gave, untrusted. */
-  uploadName: string | null;
-  /** The notes file that came beside the PDF (issue 19), when one did. */
-  notes?: ReceivedNotes;
-}
-
-/**
- * A notes file received beside a PDF, in a temp file of its own. Never kept as a file: a PDF
- * worker reads it, its normalised notes go into the session row, and the file is discarded
- * with the upload's.
- */
-export interface ReceivedNotes {
-  temp: ScratchFile;
-  bytes: number;
-  /** The name the client gave, untrusted. */
-  uploadName: string | null;
-}
 
 /** A staged deck's notes, for the holder of its controller token. */
 export interface StagedNotesText {
@@ -86,10 +65,6 @@ export interface HandoffDeps {
 /** Handoff link: the controller token rides in the fragment, so it never reaches a server. */
 export function handoffUrl(baseUrl: string, id: string, token: string): string {
   return `${baseUrl}/start/${id}#t=${token}`;
-}
-
-export function isoSeconds(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
 
 /** Expired decks (and old tombstones) handled per step of a sweep, between which requests run. */

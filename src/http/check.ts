@@ -8,7 +8,8 @@
  */
 import { Elysia } from "elysia";
 import { notesFilename } from "../handoff/filename.ts";
-import { notesFileLimit, receiveMultipartPdf } from "../upload/receive.ts";
+import { receiveMultipartPdf } from "../upload/receive.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { admitUpload, pdfOwner } from "./deps.ts";

@@ -5,7 +5,7 @@
  */
 import type { Caller } from "../auth/access-tokens.ts";
 import type { AppDeps } from "../deps.ts";
-import { addressKey } from "../upload/slots.ts";
+import { addressKey } from "../tools/address-key.ts";
 import { lastHop } from "./host.ts";
 
 /** The client address for rate limiting: X-Forwarded-For only behind a trusted proxy. */

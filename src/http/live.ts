@@ -6,10 +6,11 @@
  * Elysia's own listen(), and the server drives the app through app.handle().
  */
 import { Elysia, t } from "elysia";
-import { LIVE_CODE_PATTERN } from "../deck/live-protocol.ts";
+import { LiveCreatedSchema } from "../shared/live-created.ts";
+import { LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import { isoSeconds } from "../handoff/service.ts";
+import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { admitUpload, clientAddress, pdfOwner } from "./deps.ts";
@@ -17,26 +18,16 @@ import { publicBaseUrl } from "./host.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 import { UploadForm, routeDoc } from "./models.ts";
 
-export const LiveCreated = t.Object(
-  {
-    code: t.String({ pattern: LIVE_CODE_PATTERN, description: "The talk code: 6 characters, no 0/O/1/I/L." }),
-    viewerUrl: t.String({ description: "{base}/live/{code}: what viewers open." }),
-    controlUrl: t.String({ description: "{base}/live/{code}/control#{controlSecret}: the phone remote; the secret is in the fragment." }),
-    presenterSecret: t.String({ description: "The presenter's secret: first message of its WebSocket, and x-presenter-secret on end/rotate. Shown only here." }),
-    expiresAt: t.String({ description: "ISO-8601 UTC; --live-ttl after going live." }),
-    filename: t.String(),
-    totalSlides: nonNegative(),
-    bytes: nonNegative(),
-    sha256: t.String({ pattern: "^[0-9a-f]{64}$" }),
-    allowDownload: t.Boolean({ description: "Whether viewers are offered to save the PDF (the presenter changes it over its socket)." }),
-  },
-  { title: "LiveCreated" },
-);
-
 /** A count or a size. */
 function nonNegative() {
   return t.Integer({ minimum: 0 });
 }
+
+/**
+ * The shared answer of going live (shared/live-created), its counts as Elysia's integers so
+ * /openapi.json documents them as it always has (a number or a numeric string).
+ */
+const LiveCreated = t.Object({ ...LiveCreatedSchema.properties, totalSlides: nonNegative(), bytes: nonNegative() }, { title: "LiveCreated" });
 
 export const LiveInfo = t.Object(
   {

@@ -21,7 +21,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../errors.ts";
 import { createGate, LARGE_BODY_BYTES } from "../mcp/gate.ts";
 import { maxMcpBodyBytes } from "../mcp/limits.ts";
-import { fileTooLarge } from "../upload/receive.ts";
+import { fileTooLarge } from "../tools/upload-limits.ts";
 import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";

@@ -5,27 +5,15 @@
  */
 import { Type } from "@sinclair/typebox";
 import { type DocumentDecoration, t } from "elysia";
-import { ERROR_CODES } from "../errors.ts";
-import { HandoffRecordSchema } from "../handoff/record.ts";
-import { FILE_FIELD, NOTES_FIELD, NOTES_FILE_MAX_BYTES } from "../upload/receive.ts";
+import { HandoffRecordSchema } from "../shared/handoff-record.ts";
+import { ERROR_CODES, ProblemSchema } from "../shared/problem.ts";
+import { FILE_FIELD, NOTES_FIELD, NOTES_FILE_MAX_BYTES } from "../tools/upload-limits.ts";
 
-/** The handoff record's schema lives with the domain (handoff/record): MCP publishes it too. */
+/** The handoff record's schema lives in the shared vocabulary (shared/handoff-record): MCP publishes it too. */
 export const HandoffRecord = HandoffRecordSchema;
 
-export const Problem = t.Object(
-  {
-    type: t.String({ format: "uri", description: "Identifier of the problem type." }),
-    title: t.String({ description: "Short summary of the problem type." }),
-    status: Type.Integer({ description: "The HTTP status code." }),
-    detail: t.String({ description: "What happened and what to do about it." }),
-    code: t.Union(
-      Object.keys(ERROR_CODES).map((code) => t.Literal(code)),
-      { description: "Stable machine-readable error code." },
-    ),
-    requestId: t.Optional(t.String({ description: "Request id, also in the X-Request-Id header and the server log." })),
-  },
-  { title: "Problem", description: "RFC 9457 problem details." },
-);
+/** The problem document's schema is the shared vocabulary's (shared/problem): the client reads the same shape. */
+export const Problem = ProblemSchema;
 
 export const UploadForm = t.Object(
   {

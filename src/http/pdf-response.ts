@@ -4,6 +4,7 @@
  * `Range` (RFC 9110), the digest (`Repr-Digest`, RFC 9530), the deck's facts in headers, and
  * no caching or sniffing.
  */
+import type { ResponseBody } from "../core/blobs.ts";
 import { AppError } from "../errors.ts";
 
 /** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
@@ -41,7 +42,7 @@ interface DeckFacts {
 }
 
 /** The deck's bytes (`body`: the whole deck, or exactly `range` of it) as 200 or 206. */
-export function pdfResponse(body: BodyInit, deck: DeckFacts, range: { start: number; end: number } | null, extra: Record<string, string> = {}): Response {
+export function pdfResponse(body: ResponseBody, deck: DeckFacts, range: { start: number; end: number } | null, extra: Record<string, string> = {}): Response {
   const headers: Record<string, string> = {
     "content-type": "application/pdf",
     ...extra,

@@ -5,7 +5,8 @@
  * travel with the handoff (GET /api/sessions/{id}/notes).
  */
 import { Elysia } from "elysia";
-import { NOTES_FIELD, notesFileLimit, receiveMultipartPdf } from "../upload/receive.ts";
+import { receiveMultipartPdf } from "../upload/receive.ts";
+import { NOTES_FIELD, notesFileLimit } from "../tools/upload-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { admitUpload, pdfOwner } from "./deps.ts";

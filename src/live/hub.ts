@@ -28,17 +28,17 @@ import {
   liveStateOverBounds,
   LiveState,
   mergeLive,
-} from "../deck/live-protocol.ts";
-import type { LiveBus, LiveSubscription } from "../handoff/ports/live.ts";
-import { MAX_LIVE_MESSAGE_BYTES } from "../handoff/ports/live.ts";
-import type { LiveEndReason, LiveSessionRow } from "../handoff/ports/live-sessions.ts";
-import { isoSeconds } from "../handoff/service.ts";
+} from "../shared/live-protocol.ts";
+import type { LiveBus, LiveSubscription } from "../core/live.ts";
+import { MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";
+import type { LiveEndReason, LiveSessionRow } from "../core/live-sessions.ts";
+import { isoSeconds } from "../tools/time.ts";
 import { tokenMatches } from "../handoff/secrets.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import type { LiveService } from "./service.ts";
 import { TokenBucket } from "./token-bucket.ts";
-import { addressKey } from "../upload/slots.ts";
+import { addressKey } from "../tools/address-key.ts";
 
 const checkClient = TypeCompiler.Compile(LiveClientMessage);
 const checkState = TypeCompiler.Compile(LiveState);

@@ -8,8 +8,8 @@
  */
 import { AppError } from "../errors.ts";
 import { RateLimiter } from "../handoff/rate-limit.ts";
-import type { RateLimitStore } from "../handoff/ports/rate-limit.ts";
-import { addressKey } from "../upload/slots.ts";
+import type { RateLimitStore } from "../core/rate-limit.ts";
+import { addressKey } from "../tools/address-key.ts";
 
 /** Failed lookups or secrets per address per minute: a person mistyping never gets near it. */
 export const LIVE_JOIN_FAILURES_PER_MINUTE = 30;

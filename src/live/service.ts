@@ -6,34 +6,25 @@
  * and no sockets here: the socket hub (./hub.ts) listens to `onEnd` / `onRotate`.
  */
 import { randomInt } from "node:crypto";
-import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../deck/live-protocol.ts";
+import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import { AppError } from "../errors.ts";
-import type { BlobStore } from "../handoff/ports/blobs.ts";
-import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../handoff/ports/live-sessions.ts";
-import type { SessionRepository } from "../handoff/ports/sessions.ts";
+import type { LiveCreated } from "../shared/live-created.ts";
+import type { BlobStore } from "../core/blobs.ts";
+import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";
+import type { SessionRepository } from "../core/sessions.ts";
 import { displayTitle } from "../handoff/filename.ts";
-import { isoSeconds, TOMBSTONE_TTL_MS, type Clock, type ReceivedUpload } from "../handoff/service.ts";
+import type { Clock } from "../core/clock.ts";
+import type { ReceivedUpload } from "../core/received-upload.ts";
+import { TOMBSTONE_TTL_MS } from "../handoff/service.ts";
+import { isoSeconds } from "../tools/time.ts";
 import { newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
-import type { PdfReader } from "../pdf/worker/pool.ts";
+import type { PdfReader } from "../core/pdf-reader.ts";
 
 /** A live grant (issued at a claim) lets its holder go live with that deck for this long. */
 export const LIVE_GRANT_TTL_MS = 2 * 60 * 60 * 1000;
 /** Codes drawn before giving up: with 31^6 ≈ 887 M codes a collision is already rare. */
 const CODE_ATTEMPTS = 20;
 const CODE_RE = new RegExp(LIVE_CODE_PATTERN);
-
-export interface LiveCreated {
-  code: string;
-  viewerUrl: string;
-  controlUrl: string;
-  presenterSecret: string;
-  expiresAt: string;
-  filename: string;
-  totalSlides: number;
-  bytes: number;
-  sha256: string;
-  allowDownload: boolean;
-}
 
 export interface LiveServiceDeps {
   repo: LiveSessionRepository;

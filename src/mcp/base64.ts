@@ -11,7 +11,7 @@
  * the only copy made (a `slice` past a `data:` prefix shares the text's characters).
  */
 import { AppError } from "../errors.ts";
-import { fileTooLarge, notesFileTooLarge } from "../upload/receive.ts";
+import { fileTooLarge, notesFileTooLarge } from "../tools/upload-limits.ts";
 
 /** `data:application/pdf;base64,` (any media type, optional parameters), after leading whitespace. */
 const DATA_URL_PREFIX = /data:[^,;]*(?:;[^,;=]+=[^,;]*)*;base64,/iy;

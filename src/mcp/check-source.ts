@@ -7,12 +7,13 @@
  */
 import { stat } from "node:fs/promises";
 import { AppError } from "../errors.ts";
-import type { ScratchFile } from "../handoff/ports/blobs.ts";
+import type { ScratchFile } from "../core/blobs.ts";
 import { notesFilename } from "../handoff/filename.ts";
 import type { NotesFileInput } from "../pdf/notes.ts";
 import { digestFile } from "../upload/digest.ts";
-import { fileTooLarge, notesFileLimit, notesFileTooLarge, receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
-import type { CheckReport } from "../deck/check-report.gen.ts";
+import { receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
+import { fileTooLarge, notesFileLimit, notesFileTooLarge } from "../tools/upload-limits.ts";
+import type { CheckReport } from "../shared/check-report.ts";
 import type { NotesSource, PdfSource } from "./server.ts";
 
 export type CheckFile = (path: string, meta: { bytes: number; sha256: string }, notes?: NotesFileInput) => Promise<CheckReport>;

@@ -1,9 +1,9 @@
 /**
  * @module mcp/limits
  * Size limits of the MCP tools, kept equal to the REST upload limit (--max-upload-mb). Their
- * FILE_TOO_LARGE is the uploads' own `fileTooLarge` (upload/receive).
+ * FILE_TOO_LARGE is the uploads' own `fileTooLarge` (tools/upload-limits).
  */
-import { notesFileLimit } from "../upload/receive.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 
 const MB = 1024 * 1024;
 /** JSON-RPC envelope, the filename and escaping around the base64 text. */

@@ -6,7 +6,7 @@
  */
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
-import type { ReceivedUpload } from "../handoff/service.ts";
+import type { ReceivedUpload } from "../core/received-upload.ts";
 import { receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
 import { checkPdfSource } from "./check-source.ts";
 import type { ToolBackend } from "./server.ts";

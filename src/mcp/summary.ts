@@ -4,8 +4,8 @@
  * the text, so it carries what they must act on: the link and its expiry; the verdict and the
  * first problems to fix.
  */
-import type { Attachment, CheckReport, Issue } from "../deck/check-report.gen.ts";
-import type { HandoffRecord } from "../handoff/record.ts";
+import type { Attachment, CheckReport, Issue } from "../shared/check-report.ts";
+import type { HandoffRecord } from "../shared/handoff-record.ts";
 
 /** How many issue lines the check summary lists before "… and N more". */
 const MAX_ISSUE_LINES = 20;

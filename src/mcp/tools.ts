@@ -8,8 +8,8 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { HandoffRecordSchema as HandoffRecord } from "../handoff/record.ts";
-import { notesFileLimit } from "../upload/receive.ts";
+import { HandoffRecordSchema as HandoffRecord } from "../shared/handoff-record.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 import { formatMegabytes } from "./limits.ts";
 import { checkReportOutputSchema } from "./report-schema.ts";
 

@@ -2,17 +2,28 @@
  * @module pdf/mupdf
  * The only place that loads mupdf. Loading the WASM costs ~160 ms, so it happens on first
  * use, not at start-up. Inside a `bun build --compile` binary the WASM is not found next to
- * mupdf's JS, so we hand mupdf its bytes (the embedded copy the browser client also uses).
+ * mupdf's JS, so the binary's entry (main.ts) hands over its bytes with `useMupdfWasm` (the
+ * embedded copy the browser client also uses); from source they are the package's own file.
+ * The WASM's source is passed in rather than imported so the PDF domain never imports the
+ * embedded client bundle (assets.ts): a test or a worker from source needs no client build.
  */
-import { mupdfWasmBinary } from "../assets.ts";
+import { join } from "node:path";
 
 export type Mupdf = typeof import("mupdf");
+
+/** From source: the package's own WASM, beside its JS in node_modules. */
+let wasmSource: () => Promise<Uint8Array> = () => Bun.file(join(import.meta.dir, "..", "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).bytes();
+
+/** Where the WASM's bytes come from; set by the binary's entry before mupdf first loads. */
+export function useMupdfWasm(source: () => Promise<Uint8Array>): void {
+  wasmSource = source;
+}
 
 let loading: Promise<Mupdf> | undefined;
 
 export function loadMupdf(): Promise<Mupdf> {
   loading ??= (async () => {
-    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { wasmBinary: await mupdfWasmBinary() };
+    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { wasmBinary: await wasmSource() };
     const mupdf = await import("mupdf");
     // mupdf prints repair warnings for hostile input; the checker reports problems itself.
     mupdf.setLog(null);

@@ -9,9 +9,12 @@
  * the server's problem relayed as it came, or SERVER_UNAVAILABLE when no deckhand answers.
  */
 import { randomBytes } from "node:crypto";
-import { AppError, ERROR_CODES, type ErrorCode } from "../errors.ts";
-import type { HandoffRecord } from "../handoff/record.ts";
-import { fileTooLarge } from "../upload/receive.ts";
+// What Bun.file().stream() hands out once the DOM's types are not loaded (the server's project has none).
+import type { ReadableStreamDefaultReader as StreamReader } from "node:stream/web";
+import { AppError } from "../errors.ts";
+import { ERROR_CODES, type ErrorCode } from "../shared/problem.ts";
+import type { HandoffRecord } from "../shared/handoff-record.ts";
+import { fileTooLarge } from "../tools/upload-limits.ts";
 
 export interface RemoteServer {
   /** Base URL without a trailing slash. */
@@ -37,7 +40,7 @@ function headerSafe(name: string): string {
   return name.replace(/[\r\n]/g, " ").replaceAll('"', "%22");
 }
 
-function multipartBody(source: DeckSource, filename: string, notes?: PresentOptions["notes"]): { body: BodyInit; length: number; boundary: string } {
+function multipartBody(source: DeckSource, filename: string, notes?: PresentOptions["notes"]): { body: NonNullable<RequestInit["body"]>; length: number; boundary: string } {
   const boundary = `deckhand-${randomBytes(12).toString("hex")}`;
   const text = (value: string) => new TextEncoder().encode(value);
   const header = (field: string, name: string, type: string) =>
@@ -52,9 +55,9 @@ function multipartBody(source: DeckSource, filename: string, notes?: PresentOpti
   });
   pieces.push(text(`\r\n--${boundary}--\r\n`));
   const length = pieces.reduce((sum, piece) => sum + (piece instanceof Uint8Array ? piece.length : piece.size), 0);
-  if (pieces.every((piece) => piece instanceof Uint8Array)) return { body: new Blob(pieces as BlobPart[]), length, boundary };
+  if (pieces.every((piece) => piece instanceof Uint8Array)) return { body: new Blob(pieces as Uint8Array<ArrayBuffer>[]), length, boundary };
   const parts: Array<() => ReadableStream<Uint8Array> | Uint8Array> = pieces.map((piece) => () => (piece instanceof Uint8Array ? piece : piece.stream()));
-  let reader: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let reader: StreamReader<Uint8Array> | null = null;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       for (;;) {

@@ -11,7 +11,7 @@
  */
 import { open, readdir, rename, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../handoff/ports/blobs.ts";
+import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../core/blobs.ts";
 import { DirectorySync } from "./directory-sync.ts";
 import { TempSpool } from "./temp-spool.ts";
 

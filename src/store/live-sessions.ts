@@ -4,7 +4,7 @@
  * synchronously; the port is asynchronous like every other.
  */
 import type { Database } from "bun:sqlite";
-import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../handoff/ports/live-sessions.ts";
+import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";
 
 interface Raw {
   code: string;

@@ -1,10 +1,10 @@
 /**
  * @module store/memory-live-bus
- * The live-presenting fan-out within one process (the embedded default; the seam of issue 11,
- * nothing publishes yet). Delivery is asynchronous, as over PostgreSQL, so a subscriber never
+ * The live-presenting fan-out within one process (the embedded default, issue 11: the socket
+ * hub publishes each session's messages here). Delivery is asynchronous, as over PostgreSQL, so a subscriber never
  * runs inside the publisher's call stack, and in publication order.
  */
-import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../handoff/ports/live.ts";
+import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";
 
 export class MemoryLiveBus implements LiveBus {
   private readonly channels = new Map<string, Set<(message: string) => void>>();

@@ -3,7 +3,7 @@
  * The anonymous rate limit's windows in this process's memory: the embedded default, where
  * the data-dir lock makes one process the only server of its data.
  */
-import { RATE_WINDOW_MS, type RateDecision, type RateLimitStore } from "../handoff/ports/rate-limit.ts";
+import { RATE_WINDOW_MS, type RateDecision, type RateLimitStore } from "../core/rate-limit.ts";
 
 /** Forget idle addresses once the table grows past this, so memory stays bounded. */
 const MAX_TRACKED = 10_000;

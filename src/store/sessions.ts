@@ -5,7 +5,7 @@
  * conditional `UPDATE … WHERE state = 'staged' AND expires_at > now RETURNING *`.
  */
 import type { Database } from "bun:sqlite";
-import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../handoff/ports/sessions.ts";
+import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../core/sessions.ts";
 
 /** Every column of a row but the notes text, which only `notesText` reads. */
 const ROW_COLUMNS =

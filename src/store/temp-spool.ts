@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { fsync, mkdirSync } from "node:fs";
 import { open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import type { TempFile } from "../handoff/ports/blobs.ts";
+import type { TempFile } from "../core/blobs.ts";
 
 /**
  * Owner-only directories (files follow the process umask of 077, store/permissions): staged

@@ -4,7 +4,7 @@
  * shown once, when it is created.
  */
 import type { Database } from "bun:sqlite";
-import type { AccessTokenRepository, AccessTokenRow } from "../handoff/ports/access-tokens.ts";
+import type { AccessTokenRepository, AccessTokenRow } from "../core/access-tokens.ts";
 
 interface Raw {
   id: string;

@@ -103,7 +103,7 @@ class DigestThread {
   }
 
   /** Send `request` to `worker` (transferring `transfer`) and wait for its reply. */
-  private ask(worker: Worker, request: DigestRequest, transfer: Transferable[] = []): Promise<DigestDone> {
+  private ask(worker: Worker, request: DigestRequest, transfer: Bun.Transferable[] = []): Promise<DigestDone> {
     if (this.worker !== worker) return Promise.reject(new Error("the SHA-256 thread stopped"));
     return new Promise((resolve, reject) => {
       this.waiting.set(request.id, { resolve, reject });

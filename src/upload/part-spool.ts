@@ -7,7 +7,7 @@
  * reader of the body waits (`room()`) past that, as it does for the PDF part.
  */
 import { closeSync, open } from "node:fs";
-import type { ScratchFile } from "../handoff/ports/blobs.ts";
+import type { ScratchFile } from "../core/blobs.ts";
 import { writeAllAt } from "./file-writer.ts";
 
 /** Bytes of a part that may wait for the disk before the body's reader is held back. */

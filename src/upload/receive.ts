@@ -16,7 +16,7 @@
  *
  * A route may accept a second file part, `notes` (the notes file beside the PDF, issue 19): it
  * goes to a temp file of its own from the same blob store (upload/part-spool), on both paths,
- * bounded by its own limit (NOTES_FILE_MAX_BYTES), and is discarded with the PDF's on any
+ * bounded by its own limit (NOTES_FILE_MAX_BYTES, tools/upload-limits), and is discarded with the PDF's on any
  * failure. It is never held in memory whole on the streaming path, so a PowerPoint file full
  * of pictures costs the server disk, not memory.
  */
@@ -28,8 +28,9 @@ import { BufferPool } from "./buffer-pool.ts";
 import { digestAsWritten, digestBytes } from "./digest-thread.ts";
 import { FileWriter, writeAllAt } from "./file-writer.ts";
 import { openNew, PartSpool } from "./part-spool.ts";
-import type { ReceivedNotes, ReceivedUpload } from "../handoff/service.ts";
-import type { BlobStore, ScratchFile, TempFile } from "../handoff/ports/blobs.ts";
+import { FILE_FIELD, fileTooLarge, megabytes, NOTES_FIELD, notesFileTooLarge } from "../tools/upload-limits.ts";
+import type { ReceivedNotes, ReceivedUpload } from "../core/received-upload.ts";
+import type { BlobStore, ScratchFile, TempFile } from "../core/blobs.ts";
 
 /** Room for multipart boundaries and part headers on top of the file itself. */
 export const MULTIPART_OVERHEAD_BYTES = 64 * 1024;
@@ -54,50 +55,6 @@ const FEED_BYTES = 64 * 1024;
 export const BUFFERED_BODY_BYTES = 2 * 1024 * 1024;
 /** Body buffers kept for the next small uploads: as many as 32 concurrent uploads hold (64 MiB). */
 const SPARE_BODY_BUFFERS = 32;
-/** The form field that carries the PDF (spec §4.1). */
-export const FILE_FIELD = "file";
-/** The form field that may carry a notes file beside the PDF (.pdfpc or .pptx; issue 19). */
-export const NOTES_FIELD = "notes";
-/**
- * Largest notes file taken beside a PDF (and never more than the PDF's own limit: see
- * `notesFileLimit`); the same cap the notes reader applies (deck/notes-file), so a part the
- * server takes is one the reader reads. A .pptx keeps its pictures and media beside its notes,
- * so real ones run to tens of MB although only the notes XML is read: the part is spooled to
- * disk, never held whole in the server's memory, and a PDF worker (with its memory bound)
- * reads it.
- */
-export const NOTES_FILE_MAX_BYTES = 32 * 1024 * 1024;
-
-/** The notes part's limit on a server whose PDFs may be `maxUploadBytes`. */
-export function notesFileLimit(maxUploadBytes: number): number {
-  return Math.min(NOTES_FILE_MAX_BYTES, maxUploadBytes);
-}
-
-function megabytes(bytes: number): number {
-  return Math.round((bytes / (1024 * 1024)) * 100) / 100;
-}
-
-/** The one NOTES_FILE_TOO_LARGE of every path (REST, MCP, CLI), naming the limit. */
-export function notesFileTooLarge(maxBytes: number): AppError {
-  return new AppError(
-    "NOTES_FILE_TOO_LARGE",
-    `The notes file is larger than this server's limit of ${megabytes(maxBytes)} MB for a notes file; save the PowerPoint file without its pictures and media (only its notes are read), or send a .pdfpc file instead.`,
-    { headers: { connection: "close" } },
-  );
-}
-
-/** The one FILE_TOO_LARGE of every upload path (REST and MCP), naming the limit. */
-export function fileTooLarge(maxBytes: number): AppError {
-  const mb = megabytes(maxBytes);
-  // The rest of the body is never read: close the connection rather than keep it (and a
-  // graceful shutdown) waiting on bytes nobody wants.
-  return new AppError(
-    "FILE_TOO_LARGE",
-    `The PDF is larger than this server's limit of ${mb} MB; make the PDF smaller (fewer or compressed images) or raise --max-upload-mb.`,
-    { headers: { connection: "close" } },
-  );
-}
-
 /**
  * Reject early, before reading a byte, when the declared length is already too large (for the
  * PDF, and a notes file of up to `notesMaxBytes` beside it).

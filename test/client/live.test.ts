@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
-import { LiveState, type LiveStateT, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
+import { LiveState, type LiveStateT, normalizeLiveCode } from "../../src/shared/live-protocol.ts";
 import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/backoff.ts";
 import { clockOffset, shiftMedia } from "../../client/src/live/clock.ts";
 import { codeFromPath } from "../../client/src/live/code.ts";
@@ -183,7 +183,7 @@ describe("fitLiveState sends exactly the protocol's fields", () => {
   test("a state whose objects carry extra local properties leaves with none of them (the server refuses unknown properties)", async () => {
     const { fitLiveState: fit } = await import("../../client/src/live/fit-state.ts");
     const { TypeCompiler } = await import("@sinclair/typebox/compiler");
-    const { LiveState } = await import("../../src/deck/live-protocol.ts");
+    const { LiveState } = await import("../../src/shared/live-protocol.ts");
     const stroke = { id: "a", color: "#000", width: 2, points: [1, 2, 0.5], cache: { path: "M0 0" } };
     const state = {
       page: 2, label: "2", blank: "none", mode: "pen", frozen: false, local: true,

@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { S3Client, type Subprocess } from "bun";
-import type { HandoffRecord } from "../../src/handoff/record.ts";
+import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { launchBrowser, storedDecks } from "../helpers/browser.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";

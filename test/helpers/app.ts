@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../../src/app.ts";
 import { type Config, testConfig } from "../../src/config.ts";
-import type { HandoffRecord } from "../../src/handoff/record.ts";
+import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
 import { type Logger, silentLogger } from "../../src/log.ts";
 import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { createRuntime } from "../../src/runtime.ts";

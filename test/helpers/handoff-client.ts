@@ -5,7 +5,7 @@
  */
 import { expect } from "bun:test";
 import { createHash } from "node:crypto";
-import type { HandoffRecord } from "../../src/handoff/record.ts";
+import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
 
 const insecure = { tls: { rejectUnauthorized: false } };
 

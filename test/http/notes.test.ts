@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
-import { NOTES_FILE_MAX_BYTES } from "../../src/upload/receive.ts";
+import { NOTES_FILE_MAX_BYTES } from "../../src/tools/upload-limits.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp, withDeclaredLength } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { addressKey, UploadSlots } from "../../src/upload/slots.ts";
+import { addressKey } from "../../src/tools/address-key.ts";
+import { UploadSlots } from "../../src/upload/slots.ts";
 
 describe("addressKey", () => {
   test("IPv4 as is; IPv4-mapped IPv6 as its IPv4", () => {

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, testConfig } from "../../src/config.ts";
-import type { LiveClientMessageT, LiveServerMessageT } from "../../src/deck/live-protocol.ts";
+import type { LiveClientMessageT, LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 import { jsonLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 

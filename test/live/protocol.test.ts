@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import Ajv2020 from "ajv/dist/2020.js";
-import { inkWithinBounds, liveStateOverBounds, MAX_LIVE_INK_BYTES, LIVE_CODE_ALPHABET, LiveClientMessage, LiveServerMessage, type LiveSnapshot, MAX_LIVE_INK_NUMBERS, MAX_LIVE_INK_STROKES, mergeLive, normalizeLiveCode } from "../../src/deck/live-protocol.ts";
+import { inkWithinBounds, liveStateOverBounds, MAX_LIVE_INK_BYTES, LIVE_CODE_ALPHABET, LiveClientMessage, LiveServerMessage, type LiveSnapshot, MAX_LIVE_INK_NUMBERS, MAX_LIVE_INK_STROKES, mergeLive, normalizeLiveCode } from "../../src/shared/live-protocol.ts";
 import { newLiveCode } from "../../src/live/service.ts";
 import { SCHEMAS } from "../../src/schemas.ts";
 import { sampleState } from "./helpers.ts";

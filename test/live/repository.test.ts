@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { LiveSessionRepository, LiveSessionRow } from "../../src/handoff/ports/live-sessions.ts";
+import type { LiveSessionRepository, LiveSessionRow } from "../../src/core/live-sessions.ts";
 import { openDataDir } from "../../src/store/backends.ts";
 import { SqliteLiveSessionRepository } from "../../src/store/live-sessions.ts";
 import { openPostgres } from "../../src/store/postgres/db.ts";

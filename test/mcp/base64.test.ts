@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { AppError } from "../../src/errors.ts";
 import { decodePdfBase64 } from "../../src/mcp/base64.ts";
-import { fileTooLarge } from "../../src/upload/receive.ts";
+import { fileTooLarge } from "../../src/tools/upload-limits.ts";
 
 const bytes = new Uint8Array(Array.from({ length: 300 }, (_, i) => (i * 37) % 256));
 const std = Buffer.from(bytes).toString("base64");

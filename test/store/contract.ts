@@ -1,20 +1,20 @@
 /**
- * The contract of the storage ports (src/handoff/ports/), run against every backend: SQLite +
+ * The contract of the storage ports (src/core/), run against every backend: SQLite +
  * files (test/store/sqlite-files.test.ts) and PostgreSQL + S3 (test/store/postgres-s3.test.ts),
  * each on a real engine. Every state transition, the claim race, expiry, tombstones, the
  * quota, tokens, bytes, the sweep, the rate limit and the live bus.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
-import type { BlobStore } from "../../src/handoff/ports/blobs.ts";
-import type { SessionRow } from "../../src/handoff/ports/sessions.ts";
+import type { BlobStore } from "../../src/core/blobs.ts";
+import type { SessionRow } from "../../src/core/sessions.ts";
 import { HandoffService, TOMBSTONE_TTL_MS } from "../../src/handoff/service.ts";
 import { newSessionId } from "../../src/handoff/secrets.ts";
-import type { PdfReader } from "../../src/pdf/worker/pool.ts";
+import type { PdfReader } from "../../src/core/pdf-reader.ts";
 import type { Storage } from "../../src/store/backends.ts";
 
 /** One instance's view of the storage: what store/backends opens, less its lifecycle. */
-// Live sessions have their own tests (test/live/); only SQLite implements them so far.
+// Live sessions have their own contract (test/live/repository.test.ts), run against SQLite and PostgreSQL.
 export type Instance = Omit<Storage, "ready" | "close" | "liveSessions" | "dependencies">;
 
 export interface Backend {

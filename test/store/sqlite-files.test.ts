@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { SOLE_INSTANCE } from "../../src/handoff/ports/coordination.ts";
+import { SOLE_INSTANCE } from "../../src/core/coordination.ts";
 import { openDataDir } from "../../src/store/backends.ts";
 import { LocalBlobStore } from "../../src/store/files.ts";
 import { MemoryLiveBus } from "../../src/store/memory-live-bus.ts";

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { TempFile } from "../../src/handoff/ports/blobs.ts";
+import type { TempFile } from "../../src/core/blobs.ts";
 import { LocalBlobStore } from "../../src/store/files.ts";
 import { BUFFERED_BODY_BYTES, receiveMultipartPdf } from "../../src/upload/receive.ts";
 

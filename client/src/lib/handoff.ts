@@ -5,6 +5,7 @@
  * that explains it. No DOM, and the network only through a fetch passed in, so it is
  * unit-tested.
  */
+import type { ProblemReply } from "../../../src/shared/problem.ts";
 import type { DeckNotes } from "../storage/schema.ts";
 
 export interface HandoffLink {
@@ -47,12 +48,8 @@ export type ScreenKind =
   | "storage-unavailable"
   | "server";
 
-export interface Problem {
-  code?: string;
-  status?: number;
-  title?: string;
-  detail?: string;
-}
+/** A problem document as read off the wire (the shared vocabulary's, every field optional). */
+export type Problem = ProblemReply;
 
 /** Which failure screen a problem document leads to. Unknown codes fall back on status. */
 export function screenForProblem(problem: Problem): ScreenKind {

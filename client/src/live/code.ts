@@ -5,7 +5,7 @@
  * else mapped — a typed 0 or O stays what it is: guessing which look-alike was meant would
  * send people to someone else's talk).
  */
-import { LIVE_CODE_PATTERN } from "../../../src/deck/live-protocol.ts";
+import { LIVE_CODE_PATTERN } from "../../../src/shared/live-protocol.ts";
 
 const CODE = new RegExp(LIVE_CODE_PATTERN);
 

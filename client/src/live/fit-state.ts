@@ -7,7 +7,7 @@
  * this, one long stroke or label would stop every viewer from following. Every object is
  * rebuilt with exactly the protocol's fields (the server refuses unknown properties).
  */
-import type { LiveStateT } from "../../../src/deck/live-protocol.ts";
+import type { LiveStateT } from "../../../src/shared/live-protocol.ts";
 import type { Stroke } from "../presenter/ink.ts";
 
 const MAX_LABEL = 64;

@@ -6,7 +6,7 @@
  * follow keeps receiving — "Back to live" shows the presenter's picture of that moment at
  * once. Tested without a browser.
  */
-import { mergeLive, type LiveServerMessageT, type LiveSnapshot, type LiveStateT } from "../../../src/deck/live-protocol.ts";
+import { mergeLive, type LiveServerMessageT, type LiveSnapshot, type LiveStateT } from "../../../src/shared/live-protocol.ts";
 import type { AudienceState } from "../presenter/audience.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
 

@@ -13,7 +13,9 @@
  * broken across lines. The join card goes to the audience window only (./join-card.ts: code
  * and viewer link, never the remote link) and leaves at the next slide change.
  */
-import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/deck/live-protocol.ts";
+import type { LiveCreated } from "../../../src/shared/live-created.ts";
+import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/shared/live-protocol.ts";
+import type { ProblemReply } from "../../../src/shared/problem.ts";
 import type { Channel } from "../lib/channel.ts";
 import { h, replace } from "../lib/dom.ts";
 import type { ActionName } from "../presenter/actions.ts";
@@ -48,11 +50,8 @@ export interface PresenterLiveDeps {
   joinBanner?: HTMLElement;
 }
 
-interface Problem {
-  code?: string;
-  detail?: string;
-  status: number;
-}
+/** A problem document as read off the wire, with the response's status always known. */
+type Problem = ProblemReply & { status: number };
 
 /** A state message over this many UTF-8 bytes goes without its ink; the strokes follow one message each (the server takes up to 64 KiB). */
 const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
@@ -173,7 +172,7 @@ export class PresenterLive {
         const problem = await problemOf(response);
         throw new Error(problem.detail ?? `The server refused to go live (${problem.status}).`);
       }
-      const body = (await response.json()) as { code: string; viewerUrl: string; controlUrl: string; presenterSecret: string; expiresAt: string; allowDownload?: boolean };
+      const body = (await response.json()) as LiveCreated;
       this.session = {
         deckId: deck.id,
         code: body.code,

@@ -6,7 +6,7 @@
  * ended, is unknown or full, the secret was refused or rotated, another presenter window
  * took over), which end it with that reason for the page to show.
  */
-import { LIVE_CLOSE, LIVE_PROTOCOL_VERSION, type LiveClientMessageT, type LiveRoleT, type LiveServerMessageT } from "../../../src/deck/live-protocol.ts";
+import { LIVE_CLOSE, LIVE_PROTOCOL_VERSION, type LiveClientMessageT, type LiveRoleT, type LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { backoffDelay } from "./backoff.ts";
 
 /** Keep-alive: some proxies drop a WebSocket that says nothing for a minute. */

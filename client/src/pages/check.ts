@@ -9,7 +9,7 @@ import { formatBytes } from "../lib/format.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
 import { pageName } from "../../../src/deck/page-names.ts";
 // The one report type, generated from schemas/check-report.schema.json (scripts/gen-types.ts).
-import type { Attachment as AttachmentResult, CheckReport as Report, Issue, Page as PageResult } from "../../../src/deck/check-report.gen.ts";
+import type { Attachment as AttachmentResult, CheckReport as Report, Issue, Page as PageResult } from "../../../src/shared/check-report.ts";
 
 const status = $("#status");
 const reportEl = $("#report");

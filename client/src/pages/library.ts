@@ -9,7 +9,7 @@
  * each card can add, replace or remove it later, and shows what reading it found.
  */
 import { $, h, replace } from "../lib/dom.ts";
-import { normalizeLiveCode } from "../../../src/deck/live-protocol.ts";
+import { normalizeLiveCode } from "../../../src/shared/live-protocol.ts";
 import { formatBytes, formatDate } from "../lib/format.ts";
 import { deckSize, slidesOf } from "../lib/deck-size.ts";
 import { addNotesToDeck, importLocalPdf, LocalDeckError, sortDroppedFiles, type NotesCheck } from "../lib/local-deck.ts";

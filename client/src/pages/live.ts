@@ -8,7 +8,7 @@
  * own and is one click away ("Back to live"). The slide area shows the slide and nothing
  * else; the state screens (paused, ended, full, unknown code) cover it.
  */
-import type { LiveServerMessageT } from "../../../src/deck/live-protocol.ts";
+import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { safeFilename, saveFile } from "../lib/download.ts";
 import type { MediaContext } from "../lib/media.ts";

@@ -12,7 +12,7 @@
  * a minute — and the status line says which press waits, was sent, or was dropped
  * (../live/held-command.ts).
  */
-import type { LiveServerMessageT, LiveStateT } from "../../../src/deck/live-protocol.ts";
+import type { LiveServerMessageT, LiveStateT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { formatClock } from "../lib/format.ts";

@@ -14,7 +14,8 @@ import { checkPdfFile } from "../check.ts";
 import { loadMupdf } from "../mupdf.ts";
 import { inspectNotesFile } from "../notes.ts";
 import { inspectPdf } from "../open.ts";
-import { type InspectResult, type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
+import type { InspectResult } from "../../core/pdf-reader.ts";
+import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
 
 /** How often the watchdog samples the resident set; a job grows far less than the bound in this time. */
 const WATCH_INTERVAL_MS = 20;

@@ -19,25 +19,14 @@
  */
 import type { Subprocess } from "bun";
 import { join } from "node:path";
-import { AppError, type ErrorCode } from "../../errors.ts";
+import { AppError } from "../../errors.ts";
+import type { ErrorCode } from "../../shared/problem.ts";
 import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
 import { checkShare, nextInLine } from "./fair-line.ts";
 import { currentPdfOwner, LOCAL_OWNER } from "./owner.ts";
-import { type CheckOptions, type FileMeta, type InspectResult, type JobRequest, MEMORY_ENV, type NotesFileInput, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
-
-/** Reads PDFs for the server; the HTTP layer and the domain see only this. */
-export interface PdfReader {
-  /**
-   * Validate the PDF at `path` (the rule of deck/accept) and describe it; with `notes`, judge
-   * the notes file beside it too (pdf/notes: NOTES_FILE_* problems, or its normalised text).
-   */
-  inspect(path: string, notes?: NotesFileInput): Promise<InspectResult>;
-  /** The check report of the PDF at `path` (with `notes`, the report covers that notes file). */
-  check(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<CheckReport>;
-  /** The same report as JSON text, for a caller that only sends it on (no parse, no stringify). */
-  checkJson(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<string>;
-}
+import type { CheckOptions, FileMeta, InspectResult, NotesFileInput, PdfReader } from "../../core/pdf-reader.ts";
+import { type JobRequest, MEMORY_ENV, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
 
 export interface PdfPoolOptions {
   /** Worker processes at most; more jobs wait for one. */

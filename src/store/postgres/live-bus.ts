@@ -1,11 +1,12 @@
 /**
  * @module store/postgres/live-bus
- * The live-presenting fan-out across instances on PostgreSQL LISTEN/NOTIFY (the seam of issue
- * 11; nothing publishes yet). NOTIFY is transactional and delivered in commit order to every
- * listening connection, so each instance receives each message once, in order; Bun's client
- * keeps one dedicated LISTEN connection and re-subscribes after a reconnect.
+ * The live-presenting fan-out across instances on PostgreSQL LISTEN/NOTIFY (issue 11): the
+ * socket hub (live/hub) publishes each session's messages here, so viewers connected to
+ * another instance receive them too. NOTIFY is transactional and delivered in commit order to
+ * every listening connection, so each instance receives each message once, in order; Bun's
+ * client keeps one dedicated LISTEN connection and re-subscribes after a reconnect.
  */
-import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../../handoff/ports/live.ts";
+import { type LiveBus, type LiveSubscription, MAX_LIVE_MESSAGE_BYTES } from "../../core/live.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 /** Channel names are PostgreSQL identifiers: prefixed, and at most 63 bytes. */

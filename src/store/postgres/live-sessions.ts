@@ -4,7 +4,7 @@
  * ending is one conditional `UPDATE … WHERE ended_at IS NULL RETURNING`, so of concurrent
  * ends (a presenter's, the sweeper's) exactly one deletes the deck and tells the sockets.
  */
-import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../../handoff/ports/live-sessions.ts";
+import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../../core/live-sessions.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 interface Raw {

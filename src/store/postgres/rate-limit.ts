@@ -5,7 +5,7 @@
  * a load balancer a client therefore gets `--rate-limit` uploads a minute in total, not that
  * many per instance.
  */
-import { RATE_WINDOW_MS, type RateDecision, type RateLimitStore } from "../../handoff/ports/rate-limit.ts";
+import { RATE_WINDOW_MS, type RateDecision, type RateLimitStore } from "../../core/rate-limit.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 export class PostgresRateLimitStore implements RateLimitStore {

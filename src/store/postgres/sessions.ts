@@ -6,7 +6,7 @@
  * the sweeper's expiry skips rows a claim holds (`FOR UPDATE SKIP LOCKED`), so it never waits
  * on one, and rows are always locked before the quota row: no deadlock between them.
  */
-import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../../handoff/ports/sessions.ts";
+import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../../core/sessions.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 interface Raw {

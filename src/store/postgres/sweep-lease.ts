@@ -4,7 +4,7 @@
  * connection for the length of a sweep. An instance that does not get it skips that sweep;
  * an instance that dies mid-sweep loses its connection and with it the lock.
  */
-import type { SweepLease } from "../../handoff/ports/coordination.ts";
+import type { SweepLease } from "../../core/coordination.ts";
 import { type PostgresDatabase, SWEEP_LOCK_KEY } from "./db.ts";
 
 export class PostgresSweepLease implements SweepLease {

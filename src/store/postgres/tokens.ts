@@ -3,7 +3,7 @@
  * Bearer access tokens in PostgreSQL: `deckhand token … --database-url` and every instance
  * see the same ones. Only a SHA-256 of each token is stored.
  */
-import type { AccessTokenRepository, AccessTokenRow } from "../../handoff/ports/access-tokens.ts";
+import type { AccessTokenRepository, AccessTokenRow } from "../../core/access-tokens.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 interface Raw {

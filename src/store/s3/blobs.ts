@@ -18,7 +18,7 @@ import { hostname } from "node:os";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { S3Client } from "bun";
-import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../../handoff/ports/blobs.ts";
+import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../../core/blobs.ts";
 import { withDeadline } from "../dependencies.ts";
 import { TempSpool } from "../temp-spool.ts";
 

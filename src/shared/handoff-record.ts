@@ -1,5 +1,5 @@
 /**
- * @module handoff/record
+ * @module shared/handoff-record
  * The handoff record that `POST /api/present` and the MCP tool `present_pdf` return
  * (DESIGN §2.1), as one TypeBox schema: the route validates with it, /openapi.json and the
  * tool's outputSchema publish it, and `HandoffRecord` is its static type. Plain TypeBox, not

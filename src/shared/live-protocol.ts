@@ -1,9 +1,9 @@
 /**
- * @module deck/live-protocol
+ * @module shared/live-protocol
  * The WebSocket protocol of live presenting (issue 11), version 1: every message both ways,
  * as TypeBox schemas (so the server validates with a compiled checker and serves the same
  * schemas as JSON Schema at /schema/live-message.schema.json) and as TypeScript types.
- * Browser-safe: the client imports this file too (`src/deck/live-protocol.ts`).
+ * Browser-safe: the client imports this file too (`src/shared/live-protocol.ts`).
  *
  * Roles: `presenter` (the window that went live: the source of truth), `control` (a phone
  * remote or a co-presenter holding the control secret: navigation commands only, relayed to

@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/sessions
+ * @module core/sessions
  * The rows of handoff sessions, as the domain needs them. `store/` implements this port for
  * SQLite (the embedded default) and PostgreSQL; the contract both must keep is
  * test/store/contract.ts. Every call is asynchronous: a row may live across a network.

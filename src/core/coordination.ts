@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/coordination
+ * @module core/coordination
  * Work that one instance at a time should do. The sweeper takes this lease before a sweep:
  * on the embedded default the data-dir lock already makes the process the only one, so the
  * lease is free; on PostgreSQL it is an advisory lock, and an instance that does not get it

@@ -1,11 +1,11 @@
 /**
- * @module handoff/ports/live
- * The seam for live presenting (issue 11, not built yet): a presenter's state fans out to
- * viewers who may be connected to other instances. A `LiveBus` carries a message published
- * on one instance to the subscribers of that channel on every instance: in process for the
- * embedded default, over PostgreSQL LISTEN/NOTIFY when instances share a database. Live
- * sessions themselves will be rows behind a `LiveSessionRepository` port beside
- * `SessionRepository`, implemented by the same two databases and opened by store/backends.
+ * @module core/live
+ * The seam for live presenting (issue 11): a presenter's state fans out to viewers who may
+ * be connected to other instances. A `LiveBus` carries a message published on one instance to
+ * the subscribers of that channel on every instance: in process for the embedded default, over
+ * PostgreSQL LISTEN/NOTIFY when instances share a database (the socket hub publishes on it).
+ * Live sessions themselves are rows behind the `LiveSessionRepository` port
+ * (./live-sessions.ts), implemented by the same two databases and opened by store/backends.
  */
 
 export interface LiveSubscription {

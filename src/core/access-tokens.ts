@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/access-tokens
+ * @module core/access-tokens
  * Bearer access tokens as stored: only a SHA-256 of each token, never the token itself.
  * Implemented for SQLite and PostgreSQL; `deckhand token …` and the server use the same port.
  */

@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/rate-limit
+ * @module core/rate-limit
  * The anonymous upload rate limit's counter: a fixed one-minute window per client address.
  * In memory for the embedded default (one process serves the data dir); in PostgreSQL when
  * several instances share a database, so a client cannot multiply its allowance by the

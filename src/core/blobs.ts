@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/blobs
+ * @module core/blobs
  * The bytes of staged decks. An upload is received into a local temporary file (streamed,
  * hashed, validated by a PDF worker), then committed under its session id: renamed into the
  * data dir, or streamed to a bucket as a multipart upload. Downloads get an opened body,
@@ -29,13 +29,19 @@ export interface ByteRange {
   end: number;
 }
 
+/**
+ * What a `Response` takes as its body, in whichever types are loaded (Bun's on the server,
+ * the DOM's where tests drive pages too).
+ */
+export type ResponseBody = NonNullable<ConstructorParameters<typeof Response>[0]>;
+
 export interface OpenedBlob {
   /**
    * The bytes as a response body: a file the server sends without copying, or a stream
    * whose first bytes have already arrived (so a deck deleted meanwhile is found out before
    * any status is sent, never as a truncated body).
    */
-  body: BodyInit;
+  body: ResponseBody;
 }
 
 export interface BlobStore {

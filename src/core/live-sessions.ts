@@ -1,5 +1,5 @@
 /**
- * @module handoff/ports/live-sessions
+ * @module core/live-sessions
  * The rows of live sessions (issue 11) and of live grants, as the live domain needs them.
  * Implemented for SQLite (store/live-sessions.ts) and PostgreSQL (store/postgres/live-sessions.ts);
  * the contract both keep is test/live/repository.test.ts.

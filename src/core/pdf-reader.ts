@@ -1,0 +1,39 @@
+/**
+ * @module core/pdf-reader
+ * The port through which the domains (handoff, live) and the HTTP layer read PDFs. The server
+ * implements it with a pool of worker processes (pdf/worker/pool.ts), so mupdf never runs on
+ * the event loop; declaring it here keeps the domain → worker arrow out of the import graph.
+ * Only types are imported below: nothing of mupdf loads through this module.
+ */
+import type { AnalyzeOptions } from "../deck/analyze.ts";
+import type { CheckReport } from "../deck/report-types.ts";
+import type { InspectedNotes, NotesFileInput } from "../pdf/notes.ts";
+import type { PdfInfo } from "../pdf/open.ts";
+
+export type { NotesFileInput };
+
+/** What a caller already knows of the file it hands over (computed while receiving it). */
+export interface FileMeta {
+  bytes: number;
+  /** Lowercase hex. */
+  sha256: string;
+}
+
+/** Analysis bounds a check job may override (all JSON-serialisable). */
+export type CheckOptions = Partial<Omit<AnalyzeOptions, "verify">>;
+
+/** What an inspect answers: the PDF, and the notes file when one came with it. */
+export type InspectResult = PdfInfo & { notes?: InspectedNotes };
+
+/** Reads PDFs for the server; the HTTP layer and the domain see only this. */
+export interface PdfReader {
+  /**
+   * Validate the PDF at `path` (the rule of deck/accept) and describe it; with `notes`, judge
+   * the notes file beside it too (pdf/notes: NOTES_FILE_* problems, or its normalised text).
+   */
+  inspect(path: string, notes?: NotesFileInput): Promise<InspectResult>;
+  /** The check report of the PDF at `path` (with `notes`, the report covers that notes file). */
+  check(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<CheckReport>;
+  /** The same report as JSON text, for a caller that only sends it on (no parse, no stringify). */
+  checkJson(path: string, meta: FileMeta, options?: CheckOptions, notes?: NotesFileInput): Promise<string>;
+}

@@ -15,6 +15,7 @@ import { pathOf, routableRequest } from "./http/host.ts";
 import { hostGuard } from "./http/request-guard.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
+import type { Scheduler } from "./live/scheduler.ts";
 import { errorFields, jsonLogger, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { usesDataDirAlone } from "./store/backends.ts";
@@ -53,6 +54,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Override SHUTDOWN_GRACE_MS (tests). */
   shutdownGraceMs?: number;
+  /** The live sockets' timers (tests drive a manual scheduler); the system's by default. */
+  liveScheduler?: Scheduler;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {

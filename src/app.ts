@@ -13,7 +13,7 @@ import { healthController } from "./http/health.ts";
 import { liveController } from "./http/live.ts";
 import { pathOf } from "./http/host.ts";
 import { allowedMethods } from "./http/method-not-allowed.ts";
-import { crossSiteGuard } from "./http/request-guard.ts";
+import { crossSiteGuard } from "./http/middleware/request-guard.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";

@@ -12,7 +12,7 @@ import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./handoff/service.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
-import { hostGuard } from "./http/request-guard.ts";
+import { hostGuard } from "./http/middleware/request-guard.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
 import type { Scheduler } from "./live/scheduler.ts";

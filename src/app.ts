@@ -3,7 +3,6 @@
  * buildApp(deps) → the Elysia app. No listen(): the server (src/server.ts) and the tests
  * (app.handle(new Request(…))) both drive it.
  */
-import { randomBytes } from "node:crypto";
 import { type AnyElysia, Elysia } from "elysia";
 import { AppError, isAppError, problemResponse, storageFailure } from "./errors.ts";
 import type { AppDeps } from "./deps.ts";
@@ -13,7 +12,9 @@ import { healthController } from "./http/health.ts";
 import { liveController } from "./http/live.ts";
 import { pathOf } from "./http/host.ts";
 import { allowedMethods } from "./http/method-not-allowed.ts";
-import { crossSiteGuard } from "./http/request-guard.ts";
+import { crossSiteGuard } from "./http/middleware/request-guard.ts";
+import { REQUEST_ID_HEADER, requestIdOf } from "./http/middleware/request-id.ts";
+import { requestLog } from "./http/middleware/request-log.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
 import { presentController } from "./http/present.ts";
@@ -21,18 +22,6 @@ import { schemaController } from "./http/schema.ts";
 import { wellKnownController } from "./http/well-known.ts";
 import { sessionsController } from "./http/sessions.ts";
 import { errorFields } from "./log.ts";
-
-export const REQUEST_ID_HEADER = "x-request-id";
-const requestIds = new WeakMap<Request, string>();
-
-export function requestIdOf(request: Request): string {
-  let id = requestIds.get(request);
-  if (!id) {
-    id = randomBytes(8).toString("hex");
-    requestIds.set(request, id);
-  }
-  return id;
-}
 
 export function buildApp(deps: AppDeps) {
   // The OpenAPI document describes the finished app, so it is built lazily from this ref.
@@ -81,6 +70,16 @@ export function buildApp(deps: AppDeps) {
     .use(wellKnownController(deps))
     .use(clientController());
   built = app;
+  // The log line wraps the whole answer, errors and unknown paths included: Elysia 1.4's
+  // onAfterResponse reports 200 for an unmatched path and for a Response the handler returned.
+  const logRequest = requestLog(deps.logger);
+  const handle = app.handle;
+  app.handle = async function handleAndLog(request: Request): Promise<Response> {
+    const started = performance.now();
+    const response = await handle(request);
+    logRequest(request, response, started);
+    return response;
+  };
   return app;
 }
 

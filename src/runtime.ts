@@ -9,9 +9,11 @@ import type { AppDeps } from "./deps.ts";
 import { RateLimiter } from "./handoff/rate-limit.ts";
 import type { Clock } from "./core/clock.ts";
 import { HandoffService } from "./handoff/service.ts";
+import { LiveEventRelay } from "./live/events.ts";
 import { defaultMaxLiveSockets } from "./live/socket-cap.ts";
 import { LiveHub } from "./live/hub.ts";
 import { LiveJoinGuard } from "./live/join-guard.ts";
+import type { Scheduler } from "./live/scheduler.ts";
 import { LiveService } from "./live/service.ts";
 import { jsonLogger, type Logger } from "./log.ts";
 import type { PdfReader } from "./core/pdf-reader.ts";
@@ -35,6 +37,8 @@ export interface RuntimeOptions {
   logger?: Logger;
   /** A PDF reader to share (tests); by default the runtime starts its own pool of workers. */
   pdf?: PdfReader;
+  /** The live sockets' timers (tests drive a manual scheduler); the system's by default. */
+  liveScheduler?: Scheduler;
 }
 
 /** The PDF worker pool that `config` asks for. */
@@ -56,9 +60,11 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const ownPool = options.pdf ? null : pdfPoolFor(config, logger);
   const pdf = options.pdf ?? (ownPool as PdfPool);
   const { sessions, blobs } = storage;
-  const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes, presenterGraceMs: config.livePresenterGraceMs });
+  // The service tells the hub of ends and rotations; the hub, built after it, listens.
+  const liveEvents = new LiveEventRelay();
+  const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes, presenterGraceMs: config.livePresenterGraceMs, events: liveEvents });
   const liveJoinGuard = new LiveJoinGuard(storage.rateLimits, clock);
-  const liveHub = new LiveHub({ service: live, bus: storage.liveBus, logger, clock, maxViewers: config.maxViewers, maxViewersPerAddress: config.maxViewersPerAddress, maxSockets: config.maxLiveSockets || defaultMaxLiveSockets(), graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
+  const liveHub = new LiveHub({ service: live, events: liveEvents, bus: storage.liveBus, logger, clock, ...(options.liveScheduler ? { scheduler: options.liveScheduler } : {}), maxViewers: config.maxViewers, maxViewersPerAddress: config.maxViewersPerAddress, maxSockets: config.maxLiveSockets || defaultMaxLiveSockets(), graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
   const deps: AppDeps = {
     config,
     clock,

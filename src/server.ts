@@ -1,20 +1,22 @@
 /**
  * @module server
  * `deckhand serve`: lock the data directory (when state lives there), reach and migrate the
- * database, listen, log one line per request, sweep expired handoffs, and shut down
- * gracefully (stop accepting, give in-flight requests a deadline, stop the PDF workers, close
- * the database, release the lock).
+ * database, listen, log one line per request (the app logs its own answers; the server those
+ * it gives itself), sweep expired handoffs, and shut down gracefully (stop accepting, give
+ * in-flight requests a deadline, stop the PDF workers, close the database, release the lock).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "bun";
-import { type App, buildApp, REQUEST_ID_HEADER } from "./app.ts";
+import { type App, buildApp } from "./app.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./core/clock.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
-import { hostGuard } from "./http/request-guard.ts";
+import { hostGuard } from "./http/middleware/request-guard.ts";
+import { requestLog } from "./http/middleware/request-log.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
+import type { Scheduler } from "./live/scheduler.ts";
 import { errorFields, jsonLogger, type Logger } from "./log.ts";
 import { createRuntime, type Runtime } from "./runtime.ts";
 import { usesDataDirAlone } from "./store/backends.ts";
@@ -53,6 +55,8 @@ export interface StartOptions {
   logger?: Logger;
   /** Override SHUTDOWN_GRACE_MS (tests). */
   shutdownGraceMs?: number;
+  /** The live sockets' timers (tests drive a manual scheduler); the system's by default. */
+  liveScheduler?: Scheduler;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
@@ -163,6 +167,7 @@ function readTls(config: Config): { cert: string; key: string } | null {
 
 function listen(config: Config, tls: { cert: string; key: string } | null, app: App, deps: Runtime["deps"], peers: WeakMap<Request, string>): Server<LiveSocketData> {
   const logger: Logger = deps.logger;
+  const logRequest = requestLog(logger);
   try {
     return Bun.serve({
       port: config.port,
@@ -187,6 +192,7 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
         const started = performance.now();
         let response: Response;
         let bodyJudged = false;
+        let loggedByApp = false;
         try {
           const routed = routableRequest(request);
           // DNS rebinding: a loopback-bound server answers only for its own names.
@@ -203,25 +209,22 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
             if (peer) peers.set(request, peer);
             const refused = await upgradeLiveSocket(request, liveCode, srv, deps);
             if (refused === undefined) {
-              logger.info("request", { method: request.method, path: pathOf(request), status: 101, ms: Math.round((performance.now() - started) * 10) / 10 });
+              logRequest(request, null, started);
               return undefined as unknown as Response;
             }
             response = refused;
-          } else response = await app.handle(routed);
+          } else {
+            response = await app.handle(routed);
+            // The app logged its answer (./http/middleware/request-log.ts).
+            loggedByApp = true;
+          }
         } catch (error) {
           // Refused before the app saw it (an invalid Host); anything else is the app's bug.
           if (!isAppError(error)) logger.error("unhandled", errorFields(error));
           response = problemResponse(error);
         }
         if (bodyJudged) srv.timeout(request, IDLE_TIMEOUT_SECONDS);
-        logger.info("request", {
-          requestId: response.headers.get(REQUEST_ID_HEADER),
-          method: request.method,
-          // The path only: query strings may carry a controller token (?t=).
-          path: pathOf(request),
-          status: response.status,
-          ms: Math.round((performance.now() - started) * 10) / 10,
-        });
+        if (!loggedByApp) logRequest(request, response, started);
         return response;
       },
     });

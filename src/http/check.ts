@@ -12,14 +12,16 @@ import { receiveMultipartPdf } from "../upload/receive.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
-import { admitUpload, pdfOwner } from "./deps.ts";
+import { pdfOwner } from "./deps.ts";
+import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { UploadForm, routeDoc } from "./models.ts";
 
 export function checkController(deps: AppDeps) {
+  const admitUpload = uploadAdmission(deps);
   return new Elysia({ name: "check" }).post(
     "/api/check",
     async ({ request }) => {
-      const { release } = await admitUpload(request, deps);
+      const { release } = await admitUpload(request);
       try {
         const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, {
           idleMs: deps.config.bodyTimeoutMs,

@@ -12,7 +12,7 @@ import type { AppDeps } from "../deps.ts";
 import { AppError, isAppError, problemResponse } from "../errors.ts";
 import type { LiveSocketData } from "../live/hub.ts";
 import { openTalk } from "./live.ts";
-import { originAllowed } from "./mcp.ts";
+import { liveSocketOrigin } from "./middleware/origin.ts";
 
 const WS_PATH = /^\/api\/live\/([^/]+)\/ws$/;
 
@@ -20,15 +20,6 @@ const WS_PATH = /^\/api\/live\/([^/]+)\/ws$/;
 export function liveSocketCode(request: Request): string | null {
   const match = WS_PATH.exec(new URL(request.url).pathname);
   return match ? match[1]! : null;
-}
-
-/** Same origin: the page was served by this very host (a LAN address, a public name). */
-function sameOrigin(origin: string, request: Request): boolean {
-  try {
-    return new URL(origin).host === request.headers.get("host")?.toLowerCase();
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -39,11 +30,7 @@ export async function upgradeLiveSocket(request: Request, code: string, server: 
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       throw new AppError("BAD_REQUEST", "This address is a WebSocket (protocol: /schema/live-message.schema.json); connect with a WebSocket client.");
     }
-    const origin = request.headers.get("origin");
-    if (origin !== null && !sameOrigin(origin, request) && !originAllowed(origin, deps.config)) {
-      deps.logger.info("live_origin_refused", { code, origin: origin.slice(0, 200) });
-      throw new AppError("ORIGIN_NOT_ALLOWED", `Web pages at ${origin.slice(0, 200)} may not join live talks on this server; start deckhand with --allow-origin ${origin.slice(0, 200)} to allow them.`);
-    }
+    liveSocketOrigin(deps.config, deps.logger)(request, code);
     const { address } = await openTalk(deps, code, request);
     // Every socket is a descriptor: past the instance's cap the upgrade is refused, so uploads,
     // files and the database always find one.

@@ -13,7 +13,8 @@ import { AppError } from "../errors.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
-import { admitUpload, clientAddress, pdfOwner } from "./deps.ts";
+import { clientAddress, pdfOwner } from "./deps.ts";
+import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 import { UploadForm, routeDoc } from "./models.ts";
@@ -54,6 +55,7 @@ function grantOf(request: Request): string | null {
 }
 
 export function liveController(deps: AppDeps) {
+  const admitUpload = uploadAdmission(deps);
   const { live, liveHub } = deps;
   return new Elysia({ name: "live" })
     .post(
@@ -75,7 +77,7 @@ export function liveController(deps: AppDeps) {
           await deps.rateLimiter.admit(address);
           release = deps.uploadSlots.acquire(address, { perAddress: true });
         } else {
-          ({ release } = await admitUpload(request, deps));
+          ({ release } = await admitUpload(request));
         }
         try {
           const declared = Number(request.headers.get("content-length") ?? 0);

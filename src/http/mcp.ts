@@ -25,8 +25,10 @@ import { fileTooLarge } from "../tools/upload-limits.ts";
 import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
-import { admitUpload, clientAddress, pdfOwner } from "./deps.ts";
+import { clientAddress, pdfOwner } from "./deps.ts";
+import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
+import { mcpOrigin } from "./middleware/origin.ts";
 import { jsonRpcFailure, withProblem } from "./mcp-errors.ts";
 import { routeDoc } from "./models.ts";
 
@@ -72,25 +74,6 @@ export const MAX_TOOL_CALLS_PER_REQUEST = 4;
 function countToolCalls(message: unknown): number {
   const messages = Array.isArray(message) ? message : [message];
   return messages.filter((m) => m && typeof m === "object" && (m as { method?: unknown }).method === "tools/call").length;
-}
-
-/**
- * Origins a browser page may call /mcp from. The MCP Streamable HTTP transport requires the
- * check against DNS rebinding: a page on evil.example whose name resolves to 127.0.0.1 sends
- * `Origin: http://evil.example:8080`, which matches its own Host, so Host cannot decide.
- * Allowed: no Origin (not a browser), loopback pages, --base-url's origin, --allow-origin.
- */
-export function originAllowed(origin: string | null, config: Pick<AppDeps["config"], "baseUrl" | "allowedOrigins">): boolean {
-  if (origin === null) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  if (config.allowedOrigins.includes(url.origin)) return true;
-  if (config.baseUrl && new URL(config.baseUrl).origin === url.origin) return true;
-  return (url.protocol === "http:" || url.protocol === "https:") && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname);
 }
 
 /**
@@ -149,7 +132,9 @@ async function serveMcp(request: Request, deps: AppDeps, options: { authenticate
 }
 
 export function mcpController(deps: AppDeps) {
+  const admitUpload = uploadAdmission(deps, { rateLimit: false });
   const gate = deps.mcpGate ?? createGate();
+  const checkOrigin = mcpOrigin(deps.config);
   const notAllowed = ({ set }: { set: { headers: Record<string, string | number> } }) => {
     set.headers.allow = "POST";
     throw new AppError("METHOD_NOT_ALLOWED", "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, JSON responses); there is no stream to GET and no session to DELETE.", {
@@ -160,12 +145,7 @@ export function mcpController(deps: AppDeps) {
     .post(
       "/mcp",
       async ({ request, set }) => {
-        if (!originAllowed(request.headers.get("origin"), deps.config)) {
-          throw new AppError(
-            "ORIGIN_NOT_ALLOWED",
-            `Web pages at ${request.headers.get("origin")} may not call this MCP endpoint (DNS rebinding protection); start deckhand with --allow-origin ${request.headers.get("origin")} to allow a browser-based client there.`,
-          );
-        }
+        checkOrigin(request);
         const declared = request.headers.get("content-length");
         // Refuse a body no allowed PDF needs before reading it; the body stays unread, so the
         // answer closes the connection.
@@ -174,7 +154,7 @@ export function mcpController(deps: AppDeps) {
         // REST upload does, and waits, unread, for a slot of the large-call gate.
         const large = declared === null || Number(declared) > LARGE_BODY_BYTES;
         const { caller, release: releaseUpload } = large
-          ? await admitUpload(request, deps, { rateLimit: false })
+          ? await admitUpload(request)
           : { caller: await deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth), release: () => {} };
         try {
           const release = large ? await gate.acquire() : null;

@@ -9,17 +9,19 @@ import { receiveMultipartPdf } from "../upload/receive.ts";
 import { NOTES_FIELD, notesFileLimit } from "../tools/upload-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
-import { admitUpload, pdfOwner } from "./deps.ts";
+import { pdfOwner } from "./deps.ts";
+import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
 import { HandoffRecord, UploadForm, routeDoc } from "./models.ts";
 
 export function presentController(deps: AppDeps) {
+  const admitUpload = uploadAdmission(deps);
   return new Elysia({ name: "present" }).post(
     "/api/present",
     async ({ request }) => {
       // Everything that can refuse the request is decided before a byte of the body is read.
       const baseUrl = publicBaseUrl(request, deps.config);
-      const { caller, release } = await admitUpload(request, deps);
+      const { caller, release } = await admitUpload(request);
       try {
         const declared = Number(request.headers.get("content-length") ?? 0);
         if (declared > 0) await deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));

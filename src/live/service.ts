@@ -3,7 +3,7 @@
  * The live-session domain (issue 11): go live with an uploaded deck, look a session up by its
  * code, end it (bytes deleted at once, the row kept as a tombstone so the code answers 410),
  * rotate the control secret, issue and check live grants, and end expired sessions. No HTTP
- * and no sockets here: the socket hub (./hub.ts) listens to `onEnd` / `onRotate`.
+ * and no sockets here: it tells the socket hub (./hub.ts) through the `LiveEvents` port (./events.ts).
  */
 import { randomInt } from "node:crypto";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
@@ -19,6 +19,7 @@ import { TOMBSTONE_TTL_MS } from "../handoff/service.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
+import type { LiveEvents } from "./events.ts";
 
 /** A live grant (issued at a claim) lets its holder go live with that deck for this long. */
 export const LIVE_GRANT_TTL_MS = 2 * 60 * 60 * 1000;
@@ -37,6 +38,8 @@ export interface LiveServiceDeps {
   maxStagedBytes: number;
   /** --live-presenter-grace: a talk whose presenter has been away this long is ended by the sweep. */
   presenterGraceMs: number;
+  /** The sockets of this instance: told of ends and rotations, asked where a presenter is. */
+  events: LiveEvents;
 }
 
 export function newLiveCode(): string {
@@ -50,17 +53,6 @@ export const viewerUrl = (baseUrl: string, code: string) => `${baseUrl}/live/${c
 export const controlUrl = (baseUrl: string, code: string, secret: string) => `${baseUrl}/live/${code}/control#${secret}`;
 
 export class LiveService {
-  /**
-   * Called after a session ended (by the presenter, expiry, the quota or the grace timer);
-   * `already`: it had been ended before (by another instance, which told the others), and
-   * only this instance's sockets are left to close.
-   */
-  onEnd: (code: string, reason: LiveEndReason, already: boolean) => void = () => {};
-  /** Called after the control secret was rotated to `generation`. */
-  onRotate: (code: string, generation: number) => void = () => {};
-  /** Is the presenter of `code` connected to this instance? (The sweep never ends such a talk.) */
-  presenterHere: (code: string) => boolean = () => false;
-
   constructor(private readonly deps: LiveServiceDeps) {}
 
   get repo(): LiveSessionRepository {
@@ -185,14 +177,14 @@ export class LiveService {
     const row = await this.deps.repo.end(code, reason, this.deps.clock());
     if (!row) {
       const existing = await this.find(code);
-      if (existing?.endedAt != null) this.onEnd(code, existing.endReason ?? reason, true);
+      if (existing?.endedAt != null) this.deps.events.ended(code, existing.endReason ?? reason, true);
       return false;
     }
     try {
       await this.deps.blobs.remove(row.blobId);
     } finally {
       // Bytes that could not be deleted now belong to no open session: the orphan sweep takes them.
-      this.onEnd(code, reason, false);
+      this.deps.events.ended(code, reason, false);
     }
     return true;
   }
@@ -202,7 +194,7 @@ export class LiveService {
     const generation = await this.deps.repo.rotateControl(code, sha256Hex(secret));
     if (generation === null) throw new AppError("LIVE_ENDED");
     // The hub tells every instance on the talk's bus channel, loaded here or not.
-    this.onRotate(code, generation);
+    this.deps.events.rotated(code, generation);
     return { controlUrl: controlUrl(baseUrl, code, secret) };
   }
 
@@ -225,7 +217,7 @@ export class LiveService {
     let livePresenterGone = 0;
     for (const code of await this.deps.repo.presenterGoneCodes(now - this.deps.presenterGraceMs, 1000)) {
       // Connected here (its heartbeat may lag a short grace): not gone; the row learns so now.
-      if (this.presenterHere(code)) await this.deps.repo.touchPresenter(code, now);
+      if (this.deps.events.presenterHere(code)) await this.deps.repo.touchPresenter(code, now);
       else if (await this.end(code, "presenter-gone")) livePresenterGone++;
     }
     let liveOverQuota = 0;

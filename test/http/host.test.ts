@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { isValidHost, pathOf, publicBaseUrl, routableRequest } from "../../src/http/host.ts";
-import { originAllowed } from "../../src/http/mcp.ts";
+import { originAllowed } from "../../src/http/middleware/origin.ts";
 
 const request = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
 

@@ -111,8 +111,8 @@ describe("ink is bounded by bytes", () => {
     for (let i = 0; i < 80 && !refused; i++) {
       presenter.client.send({ v: 1, type: "ink", ink: { op: "add", page: 1, stroke: { id: `s${i}`, color: "#000", width: 2, points } } });
       presenter.client.send({ v: 1, type: "ping", t: i });
-      // The pong follows the stroke's answer (an error, if refused): wait for it, bounded.
-      for (let tries = 0; tries < 2000 && !presenter.client.messages.some((m) => m.type === "pong" && m.t === i); tries++) await new Promise((r) => setTimeout(r, 5));
+      // The pong follows the stroke's answer (an error, if refused): wait for it.
+      await presenter.client.next("pong", (m) => m.t === i);
       refused = (presenter.client.messages.find((m) => m.type === "error") as { code: string; message: string } | undefined) ?? null;
     }
     expect(refused).toMatchObject({ code: "TOO_LARGE" });

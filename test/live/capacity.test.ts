@@ -10,7 +10,7 @@ import { parseServeArgs } from "../../src/config.ts";
 import { defaultMaxLiveSockets, descriptorLimit } from "../../src/live/socket-cap.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { scratch } from "../helpers/server.ts";
-import { created, LiveClient, type LiveServer, startLiveServer } from "./helpers.ts";
+import { created, eventually, LiveClient, type LiveServer, startLiveServer } from "./helpers.ts";
 
 let deck: Uint8Array;
 beforeAll(async () => {
@@ -23,11 +23,7 @@ async function joinFrom(base: string, code: string, from: string): Promise<{ cli
   const client = new LiveClient(ws);
   await client.opened;
   client.send({ v: 1, type: "join", role: "viewer" });
-  while (client.messages.length === 0) {
-    if (ws.readyState === WebSocket.CLOSED) throw new Error("closed before an answer");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return { client, first: client.messages[0] as never };
+  return { client, first: (await client.first()) as never };
 }
 
 describe("one address's share of a talk", () => {
@@ -61,7 +57,8 @@ describe("one address's share of a talk", () => {
     expect(info.status).toBe(200);
     // A seat given back is the address's again.
     joined.pop()!.close();
-    await new Promise((r) => setTimeout(r, 100));
+    // The server has counted the leave once the other viewer hears 5 viewers (6 before).
+    await other.client.next("counts", (m) => m.counts.viewers === 5);
     const again = await joinFrom(server.url, talk.code, "203.0.113.7");
     expect(again.first.type).toBe("hello");
     for (const c of [...joined, other.client, again.client]) c.close();
@@ -157,8 +154,8 @@ describe("the instance's live sockets stay below its descriptor limit", () => {
     const closed = new Promise((r) => (leaving.onclose = r));
     leaving.close();
     await closed;
-    await new Promise((r) => setTimeout(r, 100));
-    const next = await connect("192.0.2.3");
+    // The server gives the place back when it sees the close: connect until it has.
+    const next = await eventually(() => connect("192.0.2.3"), "a place given back");
     expect(next).not.toBeNull();
     expect(server.logs()).not.toContain("EMFILE");
     for (const ws of [...open.a!, ...open.b!, next!]) ws.close();

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, testConfig } from "../../src/config.ts";
 import type { LiveClientMessageT, LiveServerMessageT } from "../../src/shared/live-protocol.ts";
+import type { Scheduler } from "../../src/live/scheduler.ts";
 import { jsonLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 
@@ -19,13 +20,14 @@ export interface LiveServer {
   stop(): Promise<void>;
 }
 
-export async function startLiveServer(overrides: Partial<Config> = {}, options: { clock?: () => number } = {}): Promise<LiveServer> {
+export async function startLiveServer(overrides: Partial<Config> = {}, options: { clock?: () => number; scheduler?: Scheduler } = {}): Promise<LiveServer> {
   const dataDir = overrides.dataDir ?? mkdtempSync(join(tmpdir(), "deckhand-live-"));
   const logs: string[] = [];
   const running = await startServer(testConfig({ host: "127.0.0.1", port: 0, rateLimit: 0, ...overrides, dataDir }), {
     logger: jsonLogger((line) => void logs.push(line)),
     shutdownGraceMs: 1000,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.scheduler ? { liveScheduler: options.scheduler } : {}),
   });
   return {
     running,
@@ -109,20 +111,46 @@ export class LiveClient {
     this.ws.send(typeof message === "string" ? message : JSON.stringify(message));
   }
 
-  /** The next message of `type` after those already taken (earlier ones of other types are skipped). */
-  async next<T extends Any["type"]>(type: T): Promise<Extract<Any, { type: T }>> {
+  /**
+   * The next message of `type` (and matching `where`, if given) after those already taken
+   * (earlier ones that do not match are skipped).
+   */
+  async next<T extends Any["type"]>(type: T, where: (message: Extract<Any, { type: T }>) => boolean = () => true): Promise<Extract<Any, { type: T }>> {
     for (;;) {
       while (this.cursor < this.messages.length) {
         const message = this.messages[this.cursor++]!;
-        if (message.type === type) return message as Extract<Any, { type: T }>;
+        if (message.type === type && where(message as Extract<Any, { type: T }>)) return message as Extract<Any, { type: T }>;
       }
       if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`socket closed before a "${type}" message; got ${JSON.stringify(this.messages)}`);
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
   }
 
+  /** The first message the socket got (waiting for it); throws when it closed before any. */
+  async first(): Promise<Any> {
+    while (this.messages.length === 0) {
+      if (this.ws.readyState === WebSocket.CLOSED) throw new Error("closed before an answer");
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    return this.messages[0]!;
+  }
+
   close(): void {
     this.ws.close();
+  }
+}
+
+/**
+ * Wait until `attempt` gives a value (tried again every few milliseconds, for at most
+ * `withinMs`): a wait on the condition itself, not a sleep that hopes it came true.
+ */
+export async function eventually<T>(attempt: () => Promise<T | null> | T | null, what: string, withinMs = 10_000): Promise<T> {
+  const deadline = performance.now() + withinMs;
+  for (;;) {
+    const value = await attempt();
+    if (value !== null) return value;
+    if (performance.now() > deadline) throw new Error(`${what}: not within ${withinMs} ms`);
+    await Bun.sleep(10);
   }
 }
 

@@ -10,6 +10,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type Created, created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
+import { ManualScheduler } from "./scheduler.ts";
 
 let server: LiveServer;
 let deck: Uint8Array;
@@ -298,9 +299,12 @@ describe("lifecycle", () => {
 });
 
 describe("presenter grace", () => {
+  // The grace period runs on a manual scheduler: the test ends it rather than waiting it out.
+  const GRACE_MS = 60_000;
+  const scheduler = new ManualScheduler();
   let short: LiveServer;
   beforeAll(async () => {
-    short = await startLiveServer({ livePresenterGraceMs: 300 });
+    short = await startLiveServer({ livePresenterGraceMs: GRACE_MS }, { scheduler });
   });
   afterAll(async () => {
     await short.stop();
@@ -312,6 +316,7 @@ describe("presenter grace", () => {
     const viewer = await LiveClient.join(short.url, talk.code, "viewer");
     presenter.client.close();
     await viewer.client.next("paused");
+    scheduler.advance(GRACE_MS);
     expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "presenter-gone" });
     expect(existsSync(join(short.dataDir, "staged", `live-${talk.code}.pdf`))).toBe(false);
     expect((await fetch(`${short.url}/api/live/${talk.code}`)).status).toBe(410);
@@ -325,6 +330,7 @@ describe("presenter grace", () => {
     expect(await short.running.runtime.deps.live.repo.end(talk.code, "expired", Date.now())).not.toBeNull();
     presenter.client.close();
     await viewer.client.next("paused");
+    scheduler.advance(GRACE_MS);
     expect(await viewer.client.next("ended")).toEqual({ v: 1, type: "ended", reason: "expired" });
     expect((await viewer.client.closed).code).toBe(4410);
   });

@@ -1,5 +1,5 @@
 /**
- * @module http/request-guard
+ * @module http/middleware/request-guard
  * Two checks against other web pages using a deckhand server through a visitor's browser:
  *
  * - DNS rebinding (`hostGuard`): a page on evil.example whose name is made to resolve to
@@ -13,10 +13,10 @@
  *
  * Both answer 403 problems with a code and the flag that allows the name.
  */
-import type { Config } from "../config.ts";
-import { AppError } from "../errors.ts";
-import { originAllowed } from "./mcp.ts";
-import { publicBaseUrl } from "./host.ts";
+import type { Config } from "../../config.ts";
+import { AppError } from "../../errors.ts";
+import { publicBaseUrl } from "../host.ts";
+import { originAllowed } from "./origin.ts";
 
 /** Names that always mean this machine. */
 const LOOPBACK_HOSTNAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);

@@ -1,0 +1,19 @@
+/**
+ * @module http/middleware/request-id
+ * Every answer carries an `x-request-id`, the same id its log lines (and a problem document's
+ * text) name, so a user's report points at one request in the log.
+ */
+import { randomBytes } from "node:crypto";
+
+export const REQUEST_ID_HEADER = "x-request-id";
+const requestIds = new WeakMap<Request, string>();
+
+/** The id of `request`, drawn on first use (8 random bytes in hex). */
+export function requestIdOf(request: Request): string {
+  let id = requestIds.get(request);
+  if (!id) {
+    id = randomBytes(8).toString("hex");
+    requestIds.set(request, id);
+  }
+  return id;
+}

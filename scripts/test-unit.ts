@@ -1,7 +1,8 @@
 /**
  * @module scripts/test-unit
  * `npm run test:unit`: the fast inner loop — every test file that needs no browser, no
- * compiled binary and no system service (PostgreSQL, S3, podman, wine, caddy, nginx), run
+ * compiled binary, no server process of its own and no system service (PostgreSQL, S3,
+ * podman, wine, caddy, nginx), run
  * by `bun test` across the machine's cores. A file is left to `npm test` when it imports
  * a helper or names a tool that needs one of those (NEEDS below), so a new test file joins
  * the loop unless it reaches for them — nothing to register. A file that rebuilds the client
@@ -25,6 +26,8 @@ const NEEDS: readonly { pattern: RegExp; why: string }[] = [
   { pattern: /startBinary|\bBINARY\b|dist\/deckhand|scripts\/(build|compile|release)\.ts/, why: "runs or builds the compiled binary" },
   // test/helpers/server.ts's scratch().start() starts the compiled binary.
   { pattern: /\bscratch\(\)[\s\S]*\.start\(/, why: "runs the compiled binary" },
+  // A server process of its own, killed or loaded on purpose (restart, peak memory): minutes, not seconds.
+  { pattern: /"src", "main\.ts"|src\/main\.ts/, why: "starts a server process from source" },
   { pattern: /\b(podman|wine64|wine|caddy|nginx)\b/, why: "runs a system tool" },
 ];
 

@@ -2,10 +2,10 @@
  * @module scripts/test-unit
  * `npm run test:unit`: the fast inner loop — every test file that needs no browser, no
  * compiled binary, no server process of its own and no system service (PostgreSQL, S3,
- * podman, wine, caddy, nginx), run
- * by `bun test` across the machine's cores. A file is left to `npm test` when it imports
- * a helper or names a tool that needs one of those (NEEDS below), so a new test file joins
- * the loop unless it reaches for them — nothing to register. A file that rebuilds the client
+ * podman, wine, caddy, nginx), run by `bun test` across the machine's cores. A file is left
+ * to `npm test` when it imports a helper or names a tool that needs one of those (NEEDS
+ * below), so a new test file joins the loop unless it reaches for them — nothing to
+ * register. A file that rebuilds the client
  * runs after the others, alone: the build empties client-dist/, which the parallel workers'
  * servers read from.
  *

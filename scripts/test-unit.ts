@@ -5,9 +5,8 @@
  * podman, wine, caddy, nginx), run by `bun test` across the machine's cores. A file is left
  * to `npm test` when it imports a helper or names a tool that needs one of those (NEEDS
  * below), so a new test file joins the loop unless it reaches for them — nothing to
- * register. A file that rebuilds the client
- * runs after the others, alone: the build empties client-dist/, which the parallel workers'
- * servers read from.
+ * register. A file that rebuilds the client runs after the others, alone: the build empties
+ * client-dist/, which the parallel workers' servers read from.
  *
  *   bun run scripts/test-unit.ts [--list] [bun test flags…]
  */
@@ -68,6 +67,9 @@ if (import.meta.main) {
   const started = performance.now();
   // The tests serve the client this build generates (~1.5 s), as `npm test`'s build does.
   buildClient();
+  // The per-test timeout `npm test` gives (until every slow suite sets its own); a --timeout
+  // of the caller's wins.
+  if (!args.some((arg) => arg.startsWith("--timeout"))) args.unshift("--timeout=60000");
   const inParallel = bunTest(["--parallel", ...args], parallel);
   const failed = bunTest(args, alone) || inParallel;
   console.log(`test:unit: ${parallel.length + alone.length} files in ${Math.round((performance.now() - started) / 1000)} s`);

@@ -14,6 +14,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildInfo } from "./build-info.ts";
+import { compile } from "./compile.ts";
 import { TARGETS } from "./release/targets.ts";
 
 const root = join(import.meta.dir, "..");
@@ -90,20 +92,16 @@ async function runtimeBytes(): Promise<number> {
   }
 }
 
-/** The precompiled bytecode of the server bundle: the .jsc files a bytecode build writes. */
-async function bytecodeBytes(): Promise<number> {
-  const { THREAD_MODULES } = await import("../src/threads.ts");
+/**
+ * The precompiled bytecode: the binary less the same build compiled without bytecode (Bun
+ * writes ESM bytecode only into a compiled executable, so it cannot be weighed on its own).
+ */
+async function bytecodeBytes(total: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "deckhand-figures-"));
   try {
-    const result = await Bun.build({
-      entrypoints: [join(root, "src", "main.ts"), ...THREAD_MODULES.map((module) => join(root, "src", module))],
-      target: "bun",
-      format: "esm",
-      bytecode: true,
-      outdir: dir,
-    });
-    if (!result.success) throw new AggregateError(result.logs, "the bytecode build failed");
-    return [...fileSizes(dir)].filter(([file]) => file.endsWith(".jsc")).reduce((sum, [, size]) => sum + size, 0);
+    const outfile = join(dir, "deckhand");
+    await compile({ outfile, target: "bun-linux-x64", info: buildInfo(), bytecode: false });
+    return total - statSync(outfile).size;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -163,7 +161,7 @@ if (import.meta.main) {
   const parts: Parts = {
     runtime: await runtimeBytes(),
     wasm: pick(isWasm),
-    bytecode: await bytecodeBytes(),
+    bytecode: await bytecodeBytes(total),
     scalar: pick(isScalar),
     client: pick((file) => !isWasm(file) && !isScalar(file)),
     total,

@@ -8,7 +8,7 @@
  * register. A file that rebuilds the client runs after the others, alone: the build empties
  * client-dist/, which the parallel workers' servers read from.
  *
- *   bun run scripts/test-unit.ts [--list] [bun test flags…]
+ *   bun run scripts/test-unit.ts [--list | --left-out] [bun test flags…]
  */
 import { Glob } from "bun";
 import { readFileSync } from "node:fs";
@@ -60,6 +60,13 @@ function bunTest(flags: string[], files: string[]): number {
 if (import.meta.main) {
   const args = Bun.argv.slice(2);
   const { parallel, alone } = unitTestFiles();
+  if (args.includes("--left-out")) {
+    for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
+      const why = whyNotUnit(file, readFileSync(join(root, file), "utf8"));
+      if (why) console.log(`${file}: ${why}`);
+    }
+    process.exit(0);
+  }
   if (args.includes("--list")) {
     for (const file of [...parallel, ...alone]) console.log(file);
     process.exit(0);

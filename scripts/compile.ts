@@ -17,9 +17,11 @@ export interface CompileOptions {
   /** A Bun cross-compile target such as "bun-darwin-arm64"; omitted = this machine's runtime. */
   target?: Bun.Build.CompileTarget;
   info: BuildInfo;
+  /** Precompiled bytecode (default true); scripts/docs-figures.ts compiles without it to weigh it. */
+  bytecode?: boolean;
 }
 
-export async function compile({ outfile, target, info }: CompileOptions): Promise<void> {
+export async function compile({ outfile, target, info, bytecode = true }: CompileOptions): Promise<void> {
   const result = await Bun.build({
     // Worker threads are entrypoints of their own: `new Worker(url)` finds them inside the
     // binary only when they are listed here (src/threads.ts).
@@ -32,7 +34,7 @@ export async function compile({ outfile, target, info }: CompileOptions): Promis
     sourcemap: "none",
     // Precompiled bytecode halves cold start (parsing the bundle dominated it); needs ESM here
     // because mupdf uses top-level await. It costs ~5 MB per binary (measured: docs/development/release.md).
-    bytecode: true,
+    bytecode,
     define: {
       DECKHAND_VERSION: JSON.stringify(info.version),
       DECKHAND_COMMIT: JSON.stringify(info.commit),

@@ -9,7 +9,7 @@ let app: Elysia;
 let files: Record<string, { path: string; contentType: string }>;
 
 beforeAll(async () => {
-  const build = Bun.spawnSync(["bun", "run", "scripts/build-client.ts"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe", stderr: "pipe" });
+  const build = Bun.spawnSync([process.execPath, "run", "scripts/build-client.ts"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe", stderr: "pipe" });
   if (build.exitCode !== 0) throw new Error(build.stderr.toString());
   const gen = await import("../../src/http/client-assets.gen.ts");
   files = gen.clientFiles;
@@ -136,7 +136,7 @@ describe("service worker and assets", () => {
   });
 
   test("the build is deterministic", async () => {
-    const again = Bun.spawnSync(["bun", "run", "scripts/build-client.ts"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe" });
+    const again = Bun.spawnSync([process.execPath, "run", "scripts/build-client.ts"], { cwd: `${import.meta.dir}/../..`, stdout: "pipe" });
     expect(again.exitCode).toBe(0);
     const gen = await Bun.file(`${import.meta.dir}/../../src/http/client-assets.gen.ts`).text();
     for (const path of Object.keys(files)) expect(gen).toContain(JSON.stringify(path));

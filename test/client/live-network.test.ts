@@ -4,9 +4,10 @@
  * reconnecting socket (joins with its secret in the first message, reconnects after a drop,
  * stops for good on the closes that mean "stop").
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, jest, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { DeckDownloadError, liveDeck } from "../../client/src/live/deck-download.ts";
+import { BACKOFF_MAX_MS } from "../../client/src/live/backoff.ts";
 import { LiveSocket } from "../../client/src/live/socket.ts";
 import type { DeckStore, LiveDeckRecord } from "../../client/src/storage/deck-store.ts";
 
@@ -15,6 +16,7 @@ const realWebSocket = globalThis.WebSocket;
 afterEach(() => {
   globalThis.fetch = realFetch;
   globalThis.WebSocket = realWebSocket;
+  jest.useRealTimers();
 });
 
 const bytes = new Uint8Array(5000).map((_, i) => (i * 7) % 251);
@@ -129,6 +131,11 @@ const until = async (what: () => boolean) => {
   for (let i = 0; i < 200 && !what(); i++) await Bun.sleep(10);
   expect(what()).toBe(true);
 };
+/** `until` under fake timers (Bun.sleep waits for the faked clock): promise turns only. */
+const untilSettled = async (what: () => boolean) => {
+  for (let i = 0; i < 1000 && !what(); i++) await Promise.resolve();
+  expect(what()).toBe(true);
+};
 
 describe("live socket", () => {
   test("joins with the secret in its first message (never the URL), reconnects after a drop and joins again", async () => {
@@ -148,16 +155,19 @@ describe("live socket", () => {
     socket.close();
   });
 
+  // Fake timers from the drop on, here and below: "never reconnects" is proven by moving the
+  // clock past the longest backoff (client/src/live/backoff.ts), not by sleeping and hoping.
   test("stops for good on a rotated secret (4403) and reports why", async () => {
     FakeSocket.made = [];
     globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;
     let stopped = null as { code: number; reason: string } | null;
     new LiveSocket({ code: "ABC234", role: "control", secret: () => "old", url: "ws://h/x", onMessage: () => {}, onStop: (s) => (stopped = s) });
     await until(() => FakeSocket.made[0]?.sent.length === 1);
+    jest.useFakeTimers();
     FakeSocket.made[0]!.serverSays({ type: "error", code: "CONTROL_ROTATED", message: "rotated" });
     FakeSocket.made[0]!.drop(4403, "");
     expect(stopped).toEqual({ code: 4403, reason: "CONTROL_ROTATED" });
-    await Bun.sleep(400);
+    jest.advanceTimersByTime(BACKOFF_MAX_MS);
     expect(FakeSocket.made.length).toBe(1);
   });
 
@@ -172,11 +182,12 @@ describe("live socket", () => {
     let stopped = null as { code: number; reason: string } | null;
     new LiveSocket({ code: "ABC234", role: "viewer", url: "ws://h/x", onMessage: () => {}, onStop: (s) => (stopped = s) });
     await until(() => FakeSocket.made[0]?.sent.length === 1);
+    jest.useFakeTimers();
     FakeSocket.made[0]!.drop(1006);
-    await until(() => stopped !== null);
+    await untilSettled(() => stopped !== null);
     expect(stopped).toEqual({ code: 4410, reason: "ENDED" });
     expect(asked).toEqual(["/api/live/ABC234"]);
-    await Bun.sleep(400);
+    jest.advanceTimersByTime(BACKOFF_MAX_MS);
     expect(FakeSocket.made.length).toBe(1);
   });
 

@@ -11,6 +11,7 @@ import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { HOSTILE_SCALE, objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
 import { mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const MiB = 1024 * 1024;
 /**
@@ -104,7 +105,7 @@ describe("PdfPool", () => {
       expect([attempt < 20, outcome]).toEqual([true, "SERVER_BUSY"]);
     }
     const running = failure(p.inspect(bomb.path));
-    await Bun.sleep(50);
+    await waitFor(() => p.stats.running === 1, "the bomb to run");
     const waiting = failure(p.inspect(deck.path));
     const refused = await failure(p.inspect(deck.path));
     expect(refused).toMatchObject({ code: "SERVER_BUSY", status: 503 });
@@ -155,7 +156,7 @@ describe("PdfPool: a full line (issue 20)", () => {
     // A loaded worker first, so that the bomb runs at once and the line holds only the rest.
     await readers.inspect(good);
     const running = settled(asPdfOwner("A", () => readers.inspect(bomb)));
-    await Bun.sleep(100);
+    await waitFor(() => readers.stats.running === 1, "the bomb to run");
     expect(readers.stats.running).toBe(1);
     const waitingA = [settled(asPdfOwner("A", () => readers.inspect(good))), settled(asPdfOwner("A", () => readers.inspect(good)))];
     const newcomer = settled(asPdfOwner("B", () => readers.inspect(good)));

@@ -14,7 +14,7 @@
  * and viewer link, never the remote link) and leaves at the next slide change.
  */
 import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/deck/live-protocol.ts";
-import type { Channel } from "../lib/channel.ts";
+import type { Channel } from "../presenter/channel.ts";
 import { h, replace } from "../lib/dom.ts";
 import type { ActionName } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";

@@ -17,7 +17,7 @@
 import { REFUSAL_DETAIL, type RefusalCode } from "../../../src/deck/accept.ts";
 import { NO_NOTES_LAYOUT, type NotesLayout, type NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras, TimerSettings } from "../../../src/deck/sidecar/types.ts";
-import { openChannel, type Channel } from "../lib/channel.ts";
+import { openChannel, type Channel } from "../presenter/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { takeFirstSlide, type FirstSlide } from "../lib/first-slide.ts";
 import { $, h, replace } from "../lib/dom.ts";

@@ -22,6 +22,9 @@
  * - pdfpc's Tab opens the overview; here Tab is never bound: it moves the keyboard focus
  *   between the controls, and a keyboard-only user must be able to reach them (WCAG 2.1.1,
  *   2.1.2). RESERVED_KEYS are refused by the key editor too.
+ *
+ * The policy on who keeps a key is here too (the end of this file): a field, a focused
+ * control (Enter and Space) or an open modal panel, before the key reaches the talk.
  */
 import { getAction, type ActionName } from "./actions.ts";
 import type { Mode } from "./state.ts";

@@ -45,6 +45,7 @@ import { currentView } from "./views.ts";
 /** How often the clocks redraw. */
 const TICK_MS = 500;
 
+/** In place of the stage: why this deck cannot be presented here, and the way back to the library. */
 function showMissing(message: string) {
   document.body.classList.add("is-missing");
   replace($("#main"), h("div", { class: "card missing" }, h("h2", {}, "This deck cannot be presented"), h("p", {}, message), h("a", { class: "btn btn-primary", href: "/" }, "Go to your decks")));
@@ -52,6 +53,7 @@ function showMissing(message: string) {
   document.body.dataset.ready = "missing";
 }
 
+/** The header's pill saying whether this window can present with no network. */
 function setOfflinePill(text: string, kind: "ok" | "warn" | "info") {
   const pill = $("#offline-state");
   pill.hidden = false;
@@ -144,6 +146,7 @@ async function loadExtras() {
   if (unkept) notice(unkept, "warn", "url-media");
 }
 
+/** Every change of the presenter state: the audience window and live viewers, then storage, then this window. */
 function onChange(state: PresenterState, previous: PresenterState) {
   // The audience first: a pointer's message leaves before this window paints its own copy.
   const seen = audienceView(state);
@@ -171,6 +174,7 @@ function onChange(state: PresenterState, previous: PresenterState) {
   render(state, previous);
 }
 
+/** Open the deck named by the address and present it; a deck this browser cannot show gets a card saying why. */
 export async function startPresenter() {
   const id = deckIdFromPath();
   // Decoded while storage opens: the claim's picture of the first slide, if it left one.

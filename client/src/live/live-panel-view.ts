@@ -5,11 +5,24 @@
  * break only before the code), the remote's QR code, the counts, the download setting, the
  * status line and the actions — *Rotate remote link* and *End live*, or, once *End live* was
  * pressed, the question that names what ending does (the code dies for good) with *Keep live*
- * and *End live for everyone*. Markup only: ./presenter-live.ts owns the behaviour.
+ * and *End live for everyone*; and the status line's text. Markup only: ./presenter-live.ts
+ * owns the behaviour.
  */
 import { h } from "../lib/dom.ts";
 import type { LiveSessionRecord } from "../storage/deck-store.ts";
 import { linkText, qrImage } from "./join-card.ts";
+
+/** Where going live stands: the socket's states, and the upload before it. */
+export type LiveStatus = "idle" | "uploading" | "connecting" | "open" | "waiting" | "stopped";
+
+/** The panel's status line when no message overrides it. */
+export function liveStatusText(status: LiveStatus, live: boolean): string {
+  if (status === "uploading") return "Uploading the deck for viewers…";
+  if (!live) return "Not live. Going live uploads this deck so viewers can follow on their own screens.";
+  if (status === "open") return "Live: viewers follow this window.";
+  if (status === "waiting" || status === "connecting") return "Reconnecting to the server… viewers see “paused” meanwhile.";
+  return "";
+}
 
 export interface PanelHandlers {
   project(): void;

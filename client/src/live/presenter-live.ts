@@ -11,22 +11,23 @@
  * since the code dies for good (markup: ./live-panel-view.ts). The panel opens over the current slide's pane
  * (./panel-place.ts), so the timer, the notes and the toolbars stay in view; a code is never
  * broken across lines. The join card goes to the audience window only (./join-card.ts: code
- * and viewer link, never the remote link) and leaves at the next slide change.
+ * and viewer link, never the remote link) and leaves at the next slide change. The upload,
+ * the session record and the token prompt are in ./go-live.ts.
  */
-import type { LiveCreated } from "../../../src/shared/live-created.ts";
 import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/shared/live-protocol.ts";
 import type { ProblemReply } from "../../../src/shared/problem.ts";
-import type { Channel } from "../lib/channel.ts";
+import type { Channel } from "../presenter/channel.ts";
 import { h, replace } from "../lib/dom.ts";
 import type { ActionName } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import type { PresenterState } from "../presenter/state.ts";
 import type { DeckRecord, DeckStore, LiveSessionRecord } from "../storage/deck-store.ts";
 import { clockOffset, shiftMedia } from "./clock.ts";
+import { liveGrantOf, promptToken, sessionRecordOf, uploadDeck } from "./go-live.ts";
 import { commandActions } from "./commands.ts";
 import { fitLiveState, fitStroke } from "./fit-state.ts";
 import type { JoinCard } from "./join-card.ts";
-import { sessionPanel } from "./live-panel-view.ts";
+import { liveStatusText, sessionPanel, type LiveStatus } from "./live-panel-view.ts";
 import { placePanel } from "./panel-place.ts";
 import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
 
@@ -56,7 +57,6 @@ type Problem = ProblemReply & { status: number };
 /** A state message over this many UTF-8 bytes goes without its ink; the strokes follow one message each (the server takes up to 64 KiB). */
 const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
 
-type Status = "idle" | "uploading" | "connecting" | "open" | "waiting" | "stopped";
 
 async function problemOf(response: Response): Promise<Problem> {
   const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
@@ -66,7 +66,7 @@ async function problemOf(response: Response): Promise<Problem> {
 export class PresenterLive {
   private session: LiveSessionRecord | null = null;
   private socket: LiveSocket | null = null;
-  private status: Status = "idle";
+  private status: LiveStatus = "idle";
   private counts = { viewers: 0, controls: 0 };
   private message = "";
   private pointerFrame = 0;
@@ -143,25 +143,16 @@ export class PresenterLive {
 
   // ---- going live -----------------------------------------------------------------------
 
-  private async upload(authorization: string | null): Promise<Response> {
-    const deck = this.deps.deck();
-    const bytes = await this.deps.store.getDeckBytes(deck.id);
-    if (!bytes) throw new Error("This deck's PDF is no longer stored in this browser.");
-    const form = new FormData();
-    form.append("file", new File([bytes], `${deck.filename || deck.title}.pdf`.replace(/(\.pdf)+$/i, ".pdf"), { type: "application/pdf" }));
-    return fetch("/api/live", { method: "POST", body: form, headers: authorization ? { Authorization: authorization } : {}, credentials: "omit", cache: "no-store" });
-  }
-
   private async goLive(token?: string): Promise<void> {
     this.status = "uploading";
     this.message = "Uploading the deck for viewers…";
     this.render();
     const deck = this.deps.deck();
-    const grant = deck.liveGrant && Date.parse(deck.liveGrant.expiresAt) > Date.now() ? deck.liveGrant.grant : null;
+    const grant = liveGrantOf(deck);
     try {
-      let response = await this.upload(token ? `Bearer ${token}` : grant ? `Grant ${grant}` : null);
+      let response = await uploadDeck(this.deps.store, deck, token ? `Bearer ${token}` : grant ? `Grant ${grant}` : null);
       // A grant the server does not take (another server, or past its time): try without it.
-      if (!token && grant && response.status === 403) response = await this.upload(null);
+      if (!token && grant && response.status === 403) response = await uploadDeck(this.deps.store, deck, null);
       if (response.status === 401) {
         this.status = "idle";
         this.message = token ? "That access token was refused. Check it and try again." : "This server asks for an access token to go live.";
@@ -172,17 +163,7 @@ export class PresenterLive {
         const problem = await problemOf(response);
         throw new Error(problem.detail ?? `The server refused to go live (${problem.status}).`);
       }
-      const body = (await response.json()) as LiveCreated;
-      this.session = {
-        deckId: deck.id,
-        code: body.code,
-        presenterSecret: body.presenterSecret,
-        viewerUrl: body.viewerUrl,
-        controlUrl: body.controlUrl,
-        expiresAt: body.expiresAt,
-        allowDownload: body.allowDownload ?? false,
-        startedAt: Date.now(),
-      };
+      this.session = await sessionRecordOf(deck, response);
       await this.deps.store.putLiveSession(this.session).catch(() => {});
       this.message = "";
       this.connect();
@@ -194,27 +175,7 @@ export class PresenterLive {
   }
 
   private askToken(): void {
-    const form = this.deps.tokenForm;
-    form.hidden = false;
-    this.deps.tokenInput.value = "";
-    this.deps.tokenInput.focus();
-    const close = () => {
-      form.hidden = true;
-      form.removeEventListener("submit", submit);
-      form.removeEventListener("reset", cancel);
-    };
-    const submit = (event: Event) => {
-      event.preventDefault();
-      const token = this.deps.tokenInput.value.trim();
-      close();
-      if (token) void this.goLive(token);
-    };
-    const cancel = () => {
-      close();
-      this.render();
-    };
-    form.addEventListener("submit", submit);
-    form.addEventListener("reset", cancel);
+    promptToken(this.deps.tokenForm, this.deps.tokenInput, (token) => void this.goLive(token), () => this.render());
   }
 
   // ---- the socket -----------------------------------------------------------------------
@@ -396,7 +357,7 @@ export class PresenterLive {
       this.built = key;
       this.build();
     }
-    const text = this.message || this.statusText();
+    const text = this.message || liveStatusText(this.status, !!this.session);
     const status = body.querySelector("#live-status");
     if (status && status.textContent !== text) status.textContent = text;
     const counts = body.querySelector("#live-counts");
@@ -425,13 +386,5 @@ export class PresenterLive {
       askEnd: (asking) => this.askEnd(asking),
       end: () => void this.end(),
     }));
-  }
-
-  private statusText(): string {
-    if (this.status === "uploading") return "Uploading the deck for viewers…";
-    if (!this.session) return "Not live. Going live uploads this deck so viewers can follow on their own screens.";
-    if (this.status === "open") return "Live: viewers follow this window.";
-    if (this.status === "waiting" || this.status === "connecting") return "Reconnecting to the server… viewers see “paused” meanwhile.";
-    return "";
   }
 }

@@ -27,8 +27,8 @@ import {
   type ScreenKind,
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
-import { keepFirstSlide, snapshotWidth } from "../lib/first-slide.ts";
-import { Renderer } from "../lib/renderer.ts";
+import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
+import { keepFirstSlide } from "../lib/first-slide.ts";
 import { reprDigestToHex, sha256Hex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
@@ -74,7 +74,7 @@ const FIRST_SLIDE_WAIT_MS = 300;
 
 let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
-let probe: Renderer | null = null;
+const probe = new DeckProbe();
 let store: DeckStore | null = null;
 const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
 
@@ -181,38 +181,11 @@ function joinChunks(): ArrayBuffer {
 }
 
 /**
- * Read page 1's size and every page label with the worker and keep them with the deck: the
- * presenter then shows a skeleton of the slide's final size and the counter from its first
- * paint, before its own mupdf has loaded. Never fails the claim: it only saves a first paint.
+ * Keep page 1's size and every page label (read by the probe) with the deck: the presenter
+ * then shows a skeleton of the slide's final size and the counter from its first paint,
+ * before its own mupdf has loaded. Never fails the claim: it only saves a first paint.
  */
-type DeckLayout = Parameters<DeckStore["setDeckLayout"]>[1];
-
-/**
- * What the probe worker reads on its own copy of the bytes while the deck is being stored:
- * the page size and labels (so the presenter's skeleton has the slide's final size without a
- * wait after storing) and the first slide rendered to cover this window (lib/first-slide).
- * Each is null when the probe cannot tell; the presenter then reads or renders it itself.
- */
-function probeDeck(data: ArrayBuffer): { layout: Promise<DeckLayout | null>; firstSlide: Promise<Blob | null> } {
-  const renderer = (probe ??= new Renderer());
-  const opened = renderer.open(data.slice(0), { transfer: true });
-  const layout = opened.then(
-    (deck) => ({ pageSize: deck.firstPage, labels: deck.labels }),
-    () => null,
-  );
-  const firstSlide = opened.then(
-    // (A worker without OffscreenCanvas refuses: the presenter then renders slide 1 itself.)
-    (deck) => renderer.picture(1, snapshotWidth(deck.firstPage)),
-    () => null,
-  );
-  void Promise.allSettled([layout, firstSlide]).then(() => {
-    renderer.terminate();
-    if (probe === renderer) probe = null;
-  });
-  return { layout, firstSlide: firstSlide.catch(() => null) };
-}
-
-async function rememberLayout(deck: DeckRecord, measured: Promise<DeckLayout | null>): Promise<void> {
+async function rememberLayout(deck: DeckRecord, measured: Promise<ProbedLayout | null>): Promise<void> {
   const layout = await measured;
   if (layout && download.totalSlides) {
     download.slides = slidesOf(download.totalSlides, layout.labels);
@@ -225,7 +198,7 @@ async function rememberLayout(deck: DeckRecord, measured: Promise<DeckLayout | n
  * Keep the probe's picture of slide 1 for the presenter (lib/first-slide) — unless this deck
  * was presented in this browser before and the presenter will resume at another slide.
  */
-async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | null>, measured: Promise<DeckLayout | null>): Promise<void> {
+async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | null>, measured: Promise<ProbedLayout | null>): Promise<void> {
   const [picture, layout, progress] = await Promise.all([rendered, measured, store!.getProgress(deck.id).catch(() => undefined)]);
   if (!picture || !layout || (progress && progress.slide !== 1)) return;
   await keepFirstSlide(deck.id, picture, { ...layout, title: deck.title });
@@ -357,7 +330,7 @@ async function run(): Promise<void> {
     let layout: Promise<void> = Promise.resolve();
     let firstSlide: Promise<void> = Promise.resolve();
     if (!deck) {
-      probe ??= new Renderer();
+      probe.warm();
       setProgress(download.total ? download.received / download.total : null);
       if (!download.done) {
         await fetchDeck();
@@ -365,7 +338,7 @@ async function run(): Promise<void> {
         sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
       }
       const data = joinChunks();
-      const probed = probeDeck(data);
+      const probed = probe.read(data);
       const notes = await fetchNotes();
       deck = await storeAndVerify(data, notes);
       layout = rememberLayout(deck, probed.layout);

@@ -11,7 +11,7 @@
  * goes where the presenter places it (Window Management API) and full screen there. With
  * Beamer's notes on a second screen, only the slide half of each page ever reaches it.
  */
-import { openChannel, type Channel } from "../lib/channel.ts";
+import { openChannel, type Channel } from "../presenter/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $ } from "../lib/dom.ts";
 import { keepScreenOn } from "../lib/wake-lock.ts";

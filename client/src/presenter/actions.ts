@@ -5,102 +5,18 @@
  * browser), and for the few that reach outside the state (full screen, a window, scrolling)
  * an `effect` the page carries out. Keys, buttons, swipes, the wheel, the pointer on the
  * slide and the audience window's clicker all dispatch these names; nothing else changes the
- * presenter state. The stage tools (modes, ink, zoom, freeze) are in ./tool-actions.ts.
+ * presenter state. The stage tools (modes, ink, zoom, freeze) are in ./tool-actions.ts; the
+ * types both share are in ./action-types.ts, so the tools never import this module.
  */
 import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
-import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart, type DeckLayout } from "./deck-layout.ts";
+import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart } from "./deck-layout.ts";
 import { clearEntry, entryPending, eraseDigit, expireEntry, settleEntry, typeDigit } from "./entry.ts";
 import { goTo, historyBack, historyForward, markSlideTime } from "./navigation.ts";
 import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type PresenterState } from "./state.ts";
 import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
+import type { ActionContext, ActionName, PresenterAction } from "./action-types.ts";
 
-export interface ActionContext {
-  layout: DeckLayout;
-  /** Wall-clock ms (Date.now) of the action. */
-  now: number;
-  /** A page's size in PDF points (zoom regions are fitted to it); a 16:9 guess when unknown. */
-  pageSize?: (page: number) => { w: number; h: number };
-}
-
-/** What a page does beyond the state: things only the DOM or the browser can do. */
-export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme" | "live";
-
-export interface PresenterAction {
-  name: ActionName;
-  /** What it does, for the key table (`?`) and the README. */
-  label: string;
-  /** An audience window may send it: a clicker or keyboard pointed at the projector's window. */
-  remote?: boolean;
-  effect?: Effect;
-  /** Pointer and stroke samples: many a second, never a key of their own. */
-  internal?: boolean;
-  perform(state: PresenterState, context: ActionContext, arg?: unknown): PresenterState;
-}
-
-export type ActionName =
-  | "next"
-  | "prev"
-  | "nextSlide"
-  | "prevSlide"
-  | "first"
-  | "last"
-  | "nextForced"
-  | "prevForced"
-  | "next10"
-  | "prev10"
-  | "histFwd"
-  | "digit"
-  | "commitEntry"
-  | "eraseEntry"
-  | "expireEntry"
-  | "settleEntry"
-  | "goToPage"
-  | "gotoPrompt"
-  | "gotoLabel"
-  | "histBack"
-  | "bookmarkSet"
-  | "bookmarkGo"
-  | "overview"
-  | "help"
-  | "blackout"
-  | "whiteout"
-  | "escape"
-  | "notesBigger"
-  | "notesSmaller"
-  | "notesDown"
-  | "notesUp"
-  | "timerStart"
-  | "timerPause"
-  | "timerReset"
-  | "slideTimes"
-  | "fullscreen"
-  | "audience"
-  | "swapScreens"
-  | "live"
-  | "layoutEditor"
-  | "theme"
-  | "exportPanel"
-  | "wheelToggle"
-  | "media"
-  | "modeNormal"
-  | "modePointer"
-  | "modePen"
-  | "modeEraser"
-  | "modeSpotlight"
-  | "penColor"
-  | "penWidth"
-  | "pointer"
-  | "strokeStart"
-  | "strokeMove"
-  | "strokeEnd"
-  | "erase"
-  | "clearInk"
-  | "toggleInk"
-  | "undo"
-  | "redo"
-  | "zoom"
-  | "zoomTo"
-  | "freeze";
+export type { ActionContext, ActionName, Effect, PresenterAction } from "./action-types.ts";
 
 /** Steps of the notes size: each press is a visible change, and the ends stay readable. */
 const NOTES_STEP = 1.15;

@@ -6,7 +6,7 @@
  * screen there (Capability Delegation); "swap" exchanges its screen with the presenter's.
  * Without the API — or with its permission refused — it stays today's pop-up to drag.
  */
-import type { Channel } from "../lib/channel.ts";
+import type { Channel } from "./channel.ts";
 import { canPlaceWindows, readScreens, type Screens } from "../lib/screens.ts";
 import { pickAudienceScreen, popupFeatures, sameScreen, swapTargets, type ScreenArea } from "./displays.ts";
 

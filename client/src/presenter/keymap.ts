@@ -22,6 +22,9 @@
  * - pdfpc's Tab opens the overview; here Tab is never bound: it moves the keyboard focus
  *   between the controls, and a keyboard-only user must be able to reach them (WCAG 2.1.1,
  *   2.1.2). RESERVED_KEYS are refused by the key editor too.
+ *
+ * The policy on who keeps a key is here too (the end of this file): a field, a focused
+ * control (Enter and Space) or an open modal panel, before the key reaches the talk.
  */
 import { getAction, type ActionName } from "./actions.ts";
 import type { Mode } from "./state.ts";
@@ -246,4 +249,39 @@ export function keyTable(bindings: readonly Binding[] = DEFAULT_BINDINGS): KeyRo
 export function keyTableMarkdown(bindings: readonly Binding[] = DEFAULT_BINDINGS): string {
   const escape = (k: string) => "`" + k.replace(/\|/g, "\\|") + "`";
   return ["| keys | action |", "|---|---|", ...keyTable(bindings).map((row) => `| ${row.keys.map(escape).join(" ")} | ${row.label} |`)].join("\n");
+}
+
+// ---- who keeps a key: fields, focused controls and open panels --------------------------------
+
+/** Anything with `closest` (a DOM element): the policy below asks only where the key landed. */
+export interface KeyTarget {
+  closest(selectors: string): unknown;
+}
+
+/** Panels that take the keyboard: only the keys that close them act on the talk meanwhile. */
+const MODAL_PANELS: ReadonlySet<string> = new Set(["overview", "help", "goto", "times", "export"]);
+/** What a key may still do while a modal panel is open: close it, or switch to another. */
+const PANEL_CLOSERS: ReadonlySet<ActionName> = new Set(["escape", "overview", "help", "slideTimes", "exportPanel", "gotoPrompt"]);
+
+/** A field or a splitter that handles its own keys (typing, resizing): never the talk's. */
+export function fieldKeepsKeys(target: KeyTarget): boolean {
+  return !!target.closest("input, textarea, select, [contenteditable='true'], [role='separator']");
+}
+
+/** Whether the open panel swallows the action; the overview grid handles its own arrows. */
+export function panelKeepsKey(panel: string, action: ActionName): boolean {
+  return MODAL_PANELS.has(panel) && !PANEL_CLOSERS.has(action);
+}
+
+/**
+ * Whether a focused button or link keeps Enter or Space (they activate it) instead of the
+ * talk: inside an open panel (a dialog), or when the keyboard put the focus there (Tab) — a
+ * button clicked with the mouse (`pointerControl`, until Tab) never holds a clicker's Space or
+ * Enter (issue 21, item 6). A typed number's Enter is the number's, even on a focused button.
+ */
+export function controlKeepsKey(chord: string, action: ActionName, target: KeyTarget, pointerControl: unknown): boolean {
+  if ((chord !== "Enter" && chord !== "Space") || action === "commitEntry") return false;
+  const control = target.closest("button, a, summary");
+  if (!control) return false;
+  return !!target.closest("[role='dialog']:not([hidden])") || control !== pointerControl;
 }

@@ -5,7 +5,7 @@
  * cleared, hidden, undone and redone per page; zoom into a region; freeze the audience's
  * picture. Pure like every action: pointer samples come in as arguments in PDF points.
  */
-import type { ActionContext, PresenterAction } from "./actions.ts";
+import type { ActionContext, PresenterAction } from "./action-types.ts";
 import { appendPoints, fitZoom, samplePoint, strokeId, touches, zoomAround, type Point, type Rect, type Stroke } from "./ink.ts";
 import { audienceView } from "./audience.ts";
 import { PEN_WIDTHS, type InkHistory, type Mode, type PresenterState, type ToolSizes } from "./state.ts";

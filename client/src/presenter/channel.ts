@@ -1,5 +1,5 @@
 /**
- * @module client/lib/channel
+ * @module client/presenter/channel
  * The presenter and its audience windows talk over a BroadcastChannel per deck: same
  * origin, same browser, no server, so it works offline. Every message carries the protocol
  * version `v`; a window drops messages of a version it does not know (an old tab left open
@@ -11,9 +11,9 @@
  * only the pointer or the live stroke moved. A version-1 window would show a picture without
  * the presenter's ink, so it is not fed.
  */
-import type { ActionName } from "../presenter/actions.ts";
-import type { AudienceState } from "../presenter/audience.ts";
-import type { Overlays } from "../presenter/state.ts";
+import type { ActionName } from "./actions.ts";
+import type { AudienceState } from "./audience.ts";
+import type { Overlays } from "./state.ts";
 
 export const PROTOCOL_VERSION = 2;
 

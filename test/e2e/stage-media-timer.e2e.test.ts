@@ -22,6 +22,7 @@ import { join } from "node:path";
 import { decode } from "fast-png";
 import type { Page } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
+import { PRESENCE_BEAT_MS } from "../../client/src/lib/timer.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
@@ -89,6 +90,16 @@ function audienceDrawsNothing(audience: EnginePage, id: string) {
 }
 
 const PRESENTER_TAG = (page: EnginePage, id: string) => page.evaluate((m: string) => document.querySelector(`[data-media='${m}'] .media-note`)?.textContent ?? "", id);
+
+/**
+ * Wait until a reopened presenter has settled: the deck's extras read and its URL media tried.
+ * A refused medium then puts a notice above the stage, which moves every button below it; a
+ * click computed before that lands where the button was (WebKit under load clicked beside
+ * Reset, and the offer stayed).
+ */
+function settled(presenter: EnginePage) {
+  return presenter.waitFor("the deck's extras and URL media settled", () => (document.body.dataset.extras === "ready" && document.body.dataset.urlMedia === "stored") || `extras ${document.body.dataset.extras}, URL media ${document.body.dataset.urlMedia}`, [], 30_000);
+}
 
 /** The progress record as if its window had closed `ms` earlier: what a gap looks like to the page. */
 function moveProgressBack(page: EnginePage, deckId: string, ms: number) {
@@ -246,11 +257,14 @@ for (const name of ENGINES) {
       presenter = await engine.newPage();
       await presenter.goto(`${server.url}/present/${deckId}`);
       await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the offer after the gap", () => !!document.querySelector("#timer-away"));
+      await presenter.waitFor("the offer after the gap", () => !!document.querySelector("#timer-away") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
+      await settled(presenter);
       expect(await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"))).toBe("paused");
       const stopped = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
-      // What was counted before the close (plus at most the moment between the read and the close), never the 8 minutes.
-      expect(stopped).toBeGreaterThanOrEqual(before);
+      // What was counted until the window was last seen, never the 8 minutes. Last seen is the
+      // last save: Firefox and WebKit drop the write a closing window starts, so it may be the
+      // last beat before the close — up to one beat less than the clock read just before it.
+      expect(stopped).toBeGreaterThanOrEqual(before - PRESENCE_BEAT_MS / 1000);
       expect(stopped).toBeLessThan(before + 30);
       expect(await presenter.evaluate(() => document.querySelector("#timer-away-text")?.textContent)).toMatch(/^This deck was closed for 8 min: the timer stopped at \d+:\d\d and did not count that time\.$/);
       await shot(presenter, "06-presenter-timer-after-gap");
@@ -268,7 +282,7 @@ for (const name of ENGINES) {
 
       // Continue: one click, counting on from where it stopped.
       await presenter.click("#timer-continue");
-      await presenter.waitFor("the timer running again, the offer gone", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" && !document.querySelector("#timer-away"));
+      await presenter.waitFor("the timer running again, the offer gone", () => (document.querySelector("#elapsed")?.getAttribute("data-status") === "running" && !document.querySelector("#timer-away")) || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       expect(seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "")).toBeLessThan(stopped + 30);
     });
 
@@ -277,7 +291,7 @@ for (const name of ENGINES) {
       const before = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter reloaded", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the timer still running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running");
+      await presenter.waitFor("the timer still running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       expect(await presenter.evaluate(() => !!document.querySelector("#timer-away"))).toBe(false);
       const after = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
       expect(after).toBeGreaterThanOrEqual(before);
@@ -290,11 +304,12 @@ for (const name of ENGINES) {
       presenter = await engine.newPage();
       await presenter.goto(`${server.url}/present/${deckId}`);
       await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the offer after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? ""));
+      await presenter.waitFor("the offer after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? "") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
+      await settled(presenter);
       await presenter.click("#timer-restart");
-      await presenter.waitFor("a reset timer, the offer gone", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "idle" && document.querySelector("#elapsed")?.textContent === "0:00" && !document.querySelector("#timer-away"));
+      await presenter.waitFor("a reset timer, the offer gone", () => (document.querySelector("#elapsed")?.getAttribute("data-status") === "idle" && document.querySelector("#elapsed")?.textContent === "0:00" && !document.querySelector("#timer-away")) || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await pressToPage(presenter, "ArrowLeft", 3);
-      await presenter.waitFor("the timer started by the slide change", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running");
+      await presenter.waitFor("the timer started by the slide change", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await shot(presenter, "07-presenter-timer-reset");
     });
   });

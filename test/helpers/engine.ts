@@ -35,8 +35,11 @@ export interface EnginePage {
   evaluate<T, A extends unknown[] = []>(fn: (...args: A) => T | Promise<T>, ...args: A): Promise<T>;
   /** Run script source in the page (e.g. a library's bundle). */
   evaluateSource(source: string): Promise<void>;
-  /** Poll `fn` in the page until it returns true. */
-  waitFor<A extends unknown[] = []>(what: string, fn: (...args: A) => boolean, args?: A, timeoutMs?: number): Promise<void>;
+  /**
+   * Poll `fn` in the page until it returns true. Anything else is "not yet"; a string says what
+   * the page shows instead, and the timeout's message carries the last one.
+   */
+  waitFor<A extends unknown[] = []>(what: string, fn: (...args: A) => boolean | string, args?: A, timeoutMs?: number): Promise<void>;
   /** A key or chord as the key map writes it: "ArrowRight", "Shift+PageDown", "b", "?", "Enter". */
   press(chord: string): Promise<void>;
   click(selector: string): Promise<void>;

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { withChromiumPage } from "../helpers/browser.ts";
 import { presentPdf } from "../helpers/e2e-suite.ts";
 import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { BINARY, startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
@@ -78,15 +78,7 @@ async function presenterGo(chord: string, slide: number) {
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  const recorder = await launchBrowser();
-  let clip: Uint8Array;
-  try {
-    await recorder.page.goto("about:blank");
-    clip = await recordClip(recorder.page);
-  } finally {
-    await recorder.close();
-  }
-  const deck = await makePresentationDeck(clip);
+  const deck = await makePresentationDeck(await withChromiumPage("about:blank", recordClip));
   serverOptions = {};
   server = await startBinary(serverOptions);
   serverOptions = { port: server.port, dataDir: server.dataDir };

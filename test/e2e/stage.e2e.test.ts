@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { withChromiumPage } from "../helpers/browser.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startMediaServer, type MediaServer } from "../helpers/media-server.ts";
@@ -35,13 +35,7 @@ let encryptedPath: string;
 beforeAll(async () => {
   mkdirSync(join(OUTPUT, "fixtures"), { recursive: true });
   // The clip is recorded by Chromium (MediaRecorder) and remuxed in code: no binary is committed.
-  const recorder = await launchBrowser();
-  try {
-    await recorder.page.goto("about:blank");
-    clip = await recordStageClip(recorder.page);
-  } finally {
-    await recorder.close();
-  }
+  clip = await withChromiumPage("about:blank", recordStageClip);
   encryptedPath = join(OUTPUT, "fixtures", "password-protected.pdf");
   writeFileSync(encryptedPath, await makeEncryptedDeck());
 }, STEP_MS);

@@ -3,11 +3,13 @@
  * The plumbing the browser suites (test/e2e/*.e2e.test.ts) share, so that a suite's file reads
  * as its scenario and not as its set-up: `presentPdf` hands a PDF over the way `deckhand
  * present` or an agent does; `engineSuite` gives a describe block the compiled binary and one
- * browser engine, started before its first test and stopped after its last.
+ * browser engine, started before its first test and stopped after its last; `stopSuite` ends a
+ * Chromium-only file (its browser sessions, then its server).
  */
 import { afterAll, beforeAll, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
+import type { BrowserSession } from "./browser.ts";
 import { launchEngine, type Engine, type EngineName, type EnginePage, type LaunchOptions } from "./engine.ts";
 import { startBinary, type BinaryServer } from "./server.ts";
 
@@ -105,4 +107,15 @@ function firstWindowOf(engine: () => Engine | undefined): EnginePage {
     screenshot: (path) => page().screenshot(path),
     close: () => page().close(),
   };
+}
+
+/**
+ * The end of a Chromium-only file: the server's log when it died (the one clue to why its tests
+ * failed), every browser session closed, then the server stopped and its directories removed.
+ */
+export async function stopSuite(server: BinaryServer | undefined, sessions: readonly BrowserSession[]): Promise<void> {
+  if (server && server.proc.exitCode !== null) console.error(`deckhand exited with ${server.proc.exitCode}:\n${server.logs()}`);
+  for (const s of sessions) await s.close();
+  await server?.stop();
+  server?.cleanup();
 }

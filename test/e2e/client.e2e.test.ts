@@ -11,18 +11,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchBrowser, storedDecks, type BrowserSession } from "../helpers/browser.ts";
+import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
+import { launchBrowser, storedDecks, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
+import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, NOTES, OUTPUT, recordClip } from "./fixtures.ts";
-
-interface Handoff {
-  id: string;
-  url: string;
-  filename: string;
-  totalSlides: number;
-  bytes: number;
-  sha256: string;
-}
 
 /** Browser scenarios wait on real rendering and networking: give each its own minute. */
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
@@ -38,12 +31,8 @@ async function browser(viewport?: { width: number; height: number }) {
   return session;
 }
 
-async function present(name = "Presenting offline.pdf"): Promise<Handoff> {
-  const form = new FormData();
-  form.append("file", new File([deck as Uint8Array<ArrayBuffer>], name, { type: "application/pdf" }));
-  const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-  expect(res.status).toBe(200);
-  return (await res.json()) as Handoff;
+function present(name = "Presenting offline.pdf"): Promise<HandoffRecord> {
+  return presentPdf(server.url, deck, name);
 }
 
 function stagedFiles(): string[] {
@@ -62,24 +51,14 @@ async function shot(page: Page, name: string) {
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startBinary();
-  // The clip is recorded by Chromium itself (MediaRecorder), so no binary fixture is committed.
-  const recorder = await browser();
-  await recorder.page.goto(`${server.url}/check`);
-  deck = await makePresentationDeck(await recordClip(recorder.page));
-  await recorder.close();
-  sessions.splice(sessions.indexOf(recorder), 1);
+  deck = await makePresentationDeck(await withChromiumPage(`${server.url}/check`, recordClip));
 }, 60_000);
 
-afterAll(async () => {
-  if (server && server.proc.exitCode !== null) console.error(`deckhand exited with ${server.proc.exitCode}:\n${server.logs()}`);
-  for (const s of sessions) await s.close();
-  await server?.stop();
-  server?.cleanup();
-});
+afterAll(() => stopSuite(server, sessions));
 
 describe("claim a handoff and present offline", () => {
   let a: BrowserSession;
-  let handoff: Handoff;
+  let handoff: HandoffRecord;
   let presenter: Page;
 
   it("opening the link stores the deck in IndexedDB, claims it, and opens the presenter", async () => {

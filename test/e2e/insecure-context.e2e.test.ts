@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
-import { launchBrowser, storedDecks, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, storedDecks, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
+import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
@@ -61,27 +62,14 @@ beforeAll(async () => {
   const port = await freePort();
   server = await startBinary({ port, args: ["--allow-origin", `http://${HOST}:${port}`] });
   insecureOrigin = `http://${HOST}:${server.port}`;
-  const recorder = await browser();
-  await recorder.page.goto(`${server.url}/check`);
-  deck = await makePresentationDeck(await recordClip(recorder.page), { pages: 3 });
-  await recorder.close();
-  sessions.splice(sessions.indexOf(recorder), 1);
+  deck = await makePresentationDeck(await withChromiumPage(`${server.url}/check`, recordClip), { pages: 3 });
 }, 60_000);
 
-afterAll(async () => {
-  if (server && server.proc.exitCode !== null) console.error(`deckhand exited with ${server.proc.exitCode}:\n${server.logs()}`);
-  for (const s of sessions) await s.close();
-  await server?.stop();
-  server?.cleanup();
-});
+afterAll(() => stopSuite(server, sessions));
 
 describe("a handoff link opened over plain http on another host name", () => {
   it("claims the deck without crypto.subtle or a service worker, and says offline mode is unavailable", async () => {
-    const form = new FormData();
-    form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Over plain http.pdf", { type: "application/pdf" }));
-    const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-    expect(res.status).toBe(200);
-    const handoff = (await res.json()) as { id: string; url: string; sha256: string; totalSlides: number };
+    const handoff = await presentPdf(server.url, deck, "Over plain http.pdf");
     expect(stagedFiles().length).toBe(1);
 
     // The link as another machine on the LAN would open it.

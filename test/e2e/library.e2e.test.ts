@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
+import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
@@ -22,28 +23,16 @@ async function browser(viewport?: { width: number; height: number }) {
   return s;
 }
 
-async function present(): Promise<{ id: string; url: string }> {
-  const form = new FormData();
-  form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Storage test.pdf", { type: "application/pdf" }));
-  const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-  expect(res.status).toBe(200);
-  return (await res.json()) as { id: string; url: string };
-}
+const present = () => presentPdf(server.url, deck, "Storage test.pdf");
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   server = await startBinary();
-  const s = await browser();
-  await s.page.goto(`${server.url}/check`);
-  deck = await makePresentationDeck(await recordClip(s.page));
+  deck = await makePresentationDeck(await withChromiumPage(`${server.url}/check`, recordClip));
   writeFileSync(PDF, deck);
 }, 60_000);
 
-afterAll(async () => {
-  for (const s of sessions) await s.close();
-  await server?.stop();
-  server?.cleanup();
-});
+afterAll(() => stopSuite(server, sessions));
 
 describe("library", () => {
   it("opens a local PDF without uploading it, shows the share screen, presents and deletes it", async () => {

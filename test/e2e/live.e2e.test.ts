@@ -14,9 +14,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
-import { launchBrowser } from "../helpers/browser.ts";
+import { withChromiumPage } from "../helpers/browser.ts";
+import { presentPdf } from "../helpers/e2e-suite.ts";
 import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { BINARY, startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
+import { openPresenter } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
 /** Browser steps wait on real rendering, media, networking and a server restart. */
@@ -76,26 +78,14 @@ async function presenterGo(chord: string, slide: number) {
 
 beforeAll(async () => {
   mkdirSync(shots, { recursive: true });
-  const recorder = await launchBrowser();
-  let clip: Uint8Array;
-  try {
-    await recorder.page.goto("about:blank");
-    clip = await recordClip(recorder.page);
-  } finally {
-    await recorder.close();
-  }
-  const deck = await makePresentationDeck(clip);
+  const deck = await makePresentationDeck(await withChromiumPage("about:blank", recordClip));
   serverOptions = {};
   server = await startBinary(serverOptions);
   serverOptions = { port: server.port, dataDir: server.dataDir };
-  const form = new FormData();
-  form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Live talk.pdf", { type: "application/pdf" }));
-  const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+  const handoff = await presentPdf(server.url, deck, "Live talk.pdf");
   presenterEngine = await launchEngine("chromium", { viewport: { width: 1440, height: 900 } });
   presenter = presenterEngine.page;
-  await presenter.goto(handoff.url);
-  await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
-  await presenter.waitFor("the notes and media", () => document.body.dataset.extras === "ready");
+  await openPresenter(presenter, handoff.url);
   presenterUrl = await presenter.href();
 }, STEP_MS);
 
@@ -516,11 +506,8 @@ describe("going live on a --require-auth server", () => {
   });
 
   it("a deck claimed through a handoff link goes live with the claim's grant, without asking for a token", async () => {
-    const form = new FormData();
-    form.append("file", new File([(await makePresentationDeck(new Uint8Array(0), { pages: 2 })) as Uint8Array<ArrayBuffer>], "Granted.pdf", { type: "application/pdf" }));
-    const res = await fetch(`${authServer.url}/api/present`, { method: "POST", body: form, headers: { Authorization: `Bearer ${token}` } });
-    expect(res.status).toBe(200);
-    await page.goto(((await res.json()) as { url: string }).url);
+    const handoff = await presentPdf(authServer.url, await makePresentationDeck(new Uint8Array(0), { pages: 2 }), "Granted.pdf", { headers: { Authorization: `Bearer ${token}` } });
+    await page.goto(handoff.url);
     await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
     // The claim kept the server's grant with the deck.
     const grant = await page.evaluate(async () => {

@@ -15,7 +15,8 @@ import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
 import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { buildPptx } from "../fixtures/pptx.ts";
@@ -95,37 +96,19 @@ const deckIdOf = async (page: EnginePage) => decodeURIComponent(new URL(await pa
 
 for (const name of ENGINES) {
   describe(`notes file beside the PDF in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let page: EnginePage;
     const shots = join(OUTPUT, "notes-file", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1280, height: 800 } }, timeoutMs: STEP_MS });
+    const page = suite.page;
     const shot = (file: string) => page.screenshot(join(shots, `${file}.png`));
 
-    beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1280, height: 800 } });
-      page = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      await server?.stop();
-      server?.cleanup();
-    });
-
     it("(a) a .pptx sent with `deckhand present` comes with the handoff link: stored with the deck, shown in the presenter, gone from the server", async () => {
-      const form = new FormData();
-      form.append("file", new File([handoffDeck as Uint8Array<ArrayBuffer>], "Quarterly.pdf", { type: "application/pdf" }));
-      form.append("notes", new File([Bun.file(paths.handoffPptx)], "Quarterly notes.pptx", { type: "application/vnd.openxmlformats-officedocument.presentationml.presentation" }));
-      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-      const handoff = (await res.json()) as { id: string; url: string };
-      expect(res.status).toBe(200);
+      const notes = new File([Bun.file(paths.handoffPptx)], "Quarterly notes.pptx", { type: "application/vnd.openxmlformats-officedocument.presentationml.presentation" });
+      const handoff = await presentPdf(suite.server.url, handoffDeck, "Quarterly.pdf", { notes });
       const token = new URL(handoff.url).hash.replace(/^#t=/, "");
-      const notesRoute = () => fetch(`${server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": decodeURIComponent(token) } });
+      const notesRoute = () => fetch(`${suite.server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": decodeURIComponent(token) } });
       // Before the claim the notes are there for the holder of the link, and only for them.
       expect((await notesRoute()).status).toBe(200);
-      expect((await fetch(`${server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": "wrong" } })).status).toBe(403);
+      expect((await fetch(`${suite.server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": "wrong" } })).status).toBe(403);
 
       await page.goto(handoff.url);
       await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 60_000);
@@ -147,7 +130,7 @@ for (const name of ENGINES) {
       expect(((await after.json()) as { code: string }).code).toBe("HANDOFF_CLAIMED");
 
       // The library shows where the deck's notes came from.
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
       const row = await page.evaluate((deck: string) => {
         const el = document.querySelector<HTMLElement>(`li[data-deck="${deck}"] .deck-notes`);
@@ -158,7 +141,7 @@ for (const name of ENGINES) {
     });
 
     it("(b) a PDF dropped in the library with its .pdfpc: the notes are kept with it and shown in the presenter", async () => {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
       expect(await dropFiles(page, [
         { name: "talk.pdfpc", type: "application/json", bytes: new TextEncoder().encode(PDFPC) },
@@ -183,7 +166,7 @@ for (const name of ENGINES) {
     });
 
     it("(c) notes added to a stored deck: a refused file says why and changes nothing, a .pptx is kept (its slide count warned), shown, and removable", async () => {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
       await page.upload("#file-input", paths.laterPdf);
       await page.waitFor("the share screen", () => !document.querySelector("#share")!.hasAttribute("hidden"), [], 30_000);
@@ -236,7 +219,7 @@ for (const name of ENGINES) {
       });
       await shot("c-2b-library-overview");
 
-      await page.goto(`${server.url}/present/${encodeURIComponent(id)}`);
+      await page.goto(`${suite.server.url}/present/${encodeURIComponent(id)}`);
       await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 30_000);
       await waitForNotes(page, ADDED_NOTES[0]!);
       await page.press("ArrowRight");
@@ -244,13 +227,13 @@ for (const name of ENGINES) {
       await shot("c-3-presenter-added-notes");
 
       // Remove: the deck stays, its notes file goes, and the presenter no longer shows it.
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
       await page.evaluate(() => void (window.confirm = () => true));
       await page.click(`${card} button[data-notes-remove]`);
       await page.waitFor("the notes removed", (sel: string) => document.querySelector<HTMLElement>(`${sel} .deck-notes`)?.dataset.notes === "none", [card], 20_000);
       expect((await storedNotes(page, id))?.notes).toBeNull();
-      await page.goto(`${server.url}/present/${encodeURIComponent(id)}`);
+      await page.goto(`${suite.server.url}/present/${encodeURIComponent(id)}`);
       await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 30_000);
       await page.waitFor("the notes pane settled", () => (document.querySelector("#notes")?.textContent ?? "").length > 0, [], 20_000);
       expect(await page.evaluate(() => document.querySelector("#notes")!.textContent)).not.toContain(ADDED_NOTES[0]!);
@@ -271,10 +254,7 @@ if (ENGINES.includes("chromium")) describe("the claim waits for the notes (chrom
   });
 
   it("a notes fetch that fails shows its screen and consumes nothing; the retry stores the deck with its notes, without downloading the PDF again", async () => {
-    const form = new FormData();
-    form.append("file", new File([handoffDeck as Uint8Array<ArrayBuffer>], "Retry talk.pdf", { type: "application/pdf" }));
-    form.append("notes", new File([Bun.file(paths.handoffPptx)], "retry.pptx"));
-    const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { id: string; url: string };
+    const handoff = await presentPdf(server.url, handoffDeck, "Retry talk.pdf", { notes: new File([Bun.file(paths.handoffPptx)], "retry.pptx") });
     const token = decodeURIComponent(new URL(handoff.url).hash.replace(/^#t=/, ""));
     const s = await launchBrowser({ viewport: { width: 1100, height: 760 } });
     try {

@@ -13,11 +13,10 @@
  * test-output/notes-layouts/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, pressToPage } from "../helpers/stage.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
 import { BEAMER_NOTES, BEAMER_PAGES, beamerDeck, doubleDeck, noteText, PAGES, SLIDE } from "../fixtures/notes-layout-stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
@@ -68,21 +67,16 @@ const notesText = (page: EnginePage) => page.evaluate(() => document.querySelect
 
 for (const name of ENGINES) {
   describe(`notes layouts in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let presenter: EnginePage;
+    const shots = join(OUTPUT, "notes-layouts", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1440, height: 900 } }, timeoutMs: STEP_MS });
+    const presenter = suite.page;
     let audience: EnginePage | null = null;
     let deckId = "";
-    const shots = join(OUTPUT, "notes-layouts", name);
     const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 
     /** Hand the deck over like an agent, open the link: the presenter of the stored deck. */
     async function claim(bytes: Uint8Array, filename: string): Promise<void> {
-      const form = new FormData();
-      form.append("file", new File([bytes as Uint8Array<ArrayBuffer>], filename, { type: "application/pdf" }));
-      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-      expect(res.status).toBe(200);
-      const handoff = (await res.json()) as { url: string };
+      const handoff = await presentPdf(suite.server.url, bytes, filename);
       await presenter.goto(handoff.url);
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true" && /\/present\//.test(location.pathname), [], 60_000);
       await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready", [], 30_000);
@@ -91,8 +85,8 @@ for (const name of ENGINES) {
 
     /** The audience window of the deck on stage (the same tab, moved to the new deck). */
     async function openAudience(): Promise<EnginePage> {
-      audience ??= await engine.newPage();
-      await audience.goto(`${server.url}/view/${deckId}`);
+      audience ??= await suite.engine.newPage();
+      await audience.goto(`${suite.server.url}/view/${deckId}`);
       await audience.waitFor("the audience window", () => document.body.dataset.ready === "true", [], 30_000);
       return audience;
     }
@@ -106,20 +100,7 @@ for (const name of ENGINES) {
       return statsOf(audience!, "#slide");
     }
 
-    beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1440, height: 900 } });
-      presenter = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      removeBeamerDecks();
-      await engine?.close();
-      if (server?.proc.exitCode === null) await server.stop();
-      server?.cleanup();
-      // A browser with a live socket open takes its time to close.
-    }, 60_000);
+    afterAll(() => removeBeamerDecks());
 
     for (const position of POSITIONS) {
       it(`${position}: the audience sees only the slide half, the presenter the notes; every arrow press changes the audience's picture`, async () => {
@@ -254,7 +235,7 @@ for (const name of ENGINES) {
       await presenter.click("#btn-live");
       await presenter.waitFor("the live session", () => document.body.dataset.live === "open" && !!document.querySelector("#live-code")?.textContent, [], 60_000);
       const controlUrl = await presenter.evaluate(() => (document.querySelector("#live-control-url") as HTMLAnchorElement).href);
-      const remote = await engine.newPage();
+      const remote = await suite.engine.newPage();
       await remote.goto(controlUrl);
       await remote.waitFor("the remote connected", () => document.body.dataset.screen === "live" && document.body.dataset.slide === "1", [], 60_000);
       await remote.waitFor("the remote's notes", (t: string) => (document.querySelector("#notes")?.textContent ?? "").includes(t), [BEAMER_NOTES[0]!]);

@@ -14,14 +14,13 @@
  *   page too, held on screen in Chromium by holding its claim's last request).
  * Screenshots go to test-output/stage-keys/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { Page, Route } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { audiencePainted, pressToPage } from "../helpers/stage.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
+import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { keysPageOf, makeKeysDeck } from "../fixtures/keys-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 
@@ -37,12 +36,11 @@ interface Seen {
 
 for (const name of ENGINES) {
   describe(`stage keys in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let presenter: EnginePage;
+    const shots = join(OUTPUT, "stage-keys", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1440, height: 900 } }, timeoutMs: STEP_MS });
+    const presenter = suite.page;
     let audience: EnginePage;
     let deckId = "";
-    const shots = join(OUTPUT, "stage-keys", name);
     const shot = (page: EnginePage, n: string) => page.screenshot(join(shots, `${n}.png`));
 
     const state = () => presenter.evaluate(() => (window as unknown as { __deckhand: { state(): { page: number; mode: string; entry: string; blank: string; panel: string } } }).__deckhand.state());
@@ -80,24 +78,10 @@ for (const name of ENGINES) {
       await presenter.mouse([{ type: "move", x: b.x + fx * b.w, y: b.y + b.h / 2 }, { type: "move", x: b.x + fx * b.w + 12, y: b.y + b.h / 2 + 6 }]);
     }
 
-    beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1440, height: 900 } });
-      presenter = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      if (server?.proc.exitCode === null) await server.stop();
-      server?.cleanup();
-    });
 
     it("item 8: the start page, the library and the presenter count the deck the same way: 51 pages · 46 slides, / 46", async () => {
-      const form = new FormData();
-      form.append("file", new File([(await makeKeysDeck()) as Uint8Array<ArrayBuffer>], "Keys.pdf", { type: "application/pdf" }));
-      const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
-      const raw = (engine as Engine & { raw?: Page }).raw;
+      const handoff = await presentPdf(suite.server.url, await makeKeysDeck(), "Keys.pdf");
+      const raw = (suite.engine as Engine & { raw?: Page }).raw;
       let release: (() => void) | null = null;
       if (raw) {
         // Chromium: hold the claim's last request, so the start page stays with its count on screen.
@@ -122,13 +106,11 @@ for (const name of ENGINES) {
       expect(counter.text).toBe("1 / 46");
       expect(counter.pages).toBe("page 1 / 51");
       expect(counter.label).toBe("Slide 1 of 46 (page 1 of 51)");
-      audience = await engine.newPage();
-      await audience.goto(`${server.url}/`);
+      audience = await suite.engine.newPage();
+      await audience.goto(`${suite.server.url}/`);
       await audience.waitFor("the library", () => !!document.querySelector(".deck-card .deck-meta"), [], 30_000);
       expect(await audience.evaluate(() => document.querySelector(".deck-card .deck-meta")!.textContent)).toContain("51 pages · 46 slides");
-      await audience.goto(`${server.url}/view/${deckId}`);
-      await audience.waitFor("the audience", () => document.body.dataset.ready === "true", [], 30_000);
-      await audiencePainted(audience, 1);
+      await openAudience(audience, suite.server.url, deckId);
       await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
     });
 

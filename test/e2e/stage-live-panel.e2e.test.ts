@@ -14,10 +14,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
+import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { svgDrawsQrOf } from "../helpers/qr.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { audiencePainted } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, openPresenter } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
 
 const STEP_MS = 180_000;
@@ -116,12 +117,8 @@ for (const name of ENGINES) {
       mkdirSync(shots, { recursive: true });
       engine = await launchEngine(name, { viewport: { width: 1280, height: 800 } });
       presenter = engine.page;
-      const form = new FormData();
-      form.append("file", new File([deckBytes as Uint8Array<ArrayBuffer>], "Live panel.pdf", { type: "application/pdf" }));
-      const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
-      await presenter.goto(handoff.url);
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready");
+      const handoff = await presentPdf(server.url, deckBytes, "Live panel.pdf");
+      await openPresenter(presenter, handoff.url);
       presenterUrl = await presenter.href();
     }, STEP_MS);
 
@@ -165,9 +162,7 @@ for (const name of ENGINES) {
 
     it("“Show join code on the projector”: the audience window shows the code, the viewer link's QR and short link over the slide — never the remote link — until the next slide or Hide", async () => {
       audience = await engine.newPage();
-      await audience.goto(`${server.url}/view/${presenterUrl.split("/").pop()}`);
-      await audience.waitFor("the audience window", () => document.body.dataset.ready === "true", [], 30_000);
-      await audiencePainted(audience, 1);
+      await openAudience(audience, server.url, presenterUrl.split("/").pop()!);
       await tap(presenter, "#live-project");
       await audience.waitFor("the join card on the projector", () => {
         const card = document.querySelector<HTMLElement>("#join-card");

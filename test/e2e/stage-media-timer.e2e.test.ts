@@ -16,16 +16,17 @@
  *
  * Screenshots go to test-output/stage-media-timer/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
 import type { Page } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
 import { PRESENCE_BEAT_MS } from "../../client/src/lib/timer.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
-import { audiencePainted, pressToPage } from "../helpers/stage.ts";
-import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
+import { audiencePainted, openAudience, openPresenter, pressToPage } from "../helpers/stage.ts";
+import { freePort } from "../helpers/server.ts";
 import { BLOCKED_PAGE, BLOCKED_RECTS, makeBlockedMediaDeck, PLACEHOLDER_RGB, type BlockedRect } from "../fixtures/blocked-media-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 
@@ -130,42 +131,27 @@ function moveProgressBack(page: EnginePage, deckId: string, ms: number) {
 
 for (const name of ENGINES) {
   describe(`media and timer on stage in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let presenter: EnginePage;
     let audience: EnginePage;
     let deckId = "";
+    /** The https origin of the deck's URL media: a port nothing listens on. */
     let closedPort = 0;
     const shots = join(OUTPUT, "stage-media-timer", name);
     const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 
+    // Before the suite's own start: the engine's firewall proxy is this port.
     beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
       closedPort = await freePort();
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1280, height: 800 }, refuseOffMachine: { closedPort } });
-      presenter = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      if (server?.proc.exitCode === null) await server.stop();
-      server?.cleanup();
     });
+    const suite = engineSuite(name, { shots, launch: () => ({ viewport: { width: 1280, height: 800 }, refuseOffMachine: { closedPort } }), timeoutMs: STEP_MS });
+    /** The presenter window: item 3 closes it and opens another. */
+    let presenter = suite.page;
 
     it("claims the deck and opens the presenter and the audience window", async () => {
-      const form = new FormData();
-      form.append("file", new File([(await makeBlockedMediaDeck(`https://127.0.0.1:${closedPort}`)) as Uint8Array<ArrayBuffer>], "Blocked media.pdf", { type: "application/pdf" }));
-      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-      expect(res.status).toBe(200);
-      const handoff = (await res.json()) as { url: string };
-      await presenter.goto(handoff.url);
-      await presenter.waitFor("the presenter ready with its extras", () => document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 45_000);
+      const handoff = await presentPdf(suite.server.url, await makeBlockedMediaDeck(`https://127.0.0.1:${closedPort}`), "Blocked media.pdf");
+      await openPresenter(presenter, handoff.url);
       deckId = (await presenter.href()).split("/").pop()!;
-      audience = await engine.newPage();
-      await audience.goto(`${server.url}/view/${deckId}`);
-      await audience.waitFor("the audience ready", () => document.body.dataset.ready === "true", [], 30_000);
-      await audiencePainted(audience, 1);
+      audience = await suite.engine.newPage();
+      await openAudience(audience, suite.server.url, deckId);
     });
 
     it("item 2: URL media from a refusing origin — the audience sees the PDF page at their rectangles; the presenter is told what is known", async () => {
@@ -216,7 +202,7 @@ for (const name of ENGINES) {
 
     if (name === "chromium") {
       it("item 2: a player that answers is shown in both windows (a stand-in YouTube player, routed; Vimeo stays blocked)", async () => {
-        const raw = (engine as Engine & { raw: Page }).raw;
+        const raw = (suite.engine as Engine & { raw: Page }).raw;
         // The stand-in answers the IFrame API's `listening` the way YouTube's player does.
         await raw.context().route("https://www.youtube-nocookie.com/**", (route) =>
           route.fulfill({
@@ -254,8 +240,8 @@ for (const name of ENGINES) {
       await presenter.close();
       expect(await moveProgressBack(audience, deckId, 8 * MINUTE)).toBe("running");
 
-      presenter = await engine.newPage();
-      await presenter.goto(`${server.url}/present/${deckId}`);
+      presenter = await suite.engine.newPage();
+      await presenter.goto(`${suite.server.url}/present/${deckId}`);
       await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
       await presenter.waitFor("the offer after the gap", () => !!document.querySelector("#timer-away") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await settled(presenter);
@@ -301,8 +287,8 @@ for (const name of ENGINES) {
     it("item 3: closed for a day — Reset in one click starts from 0:00 at the next slide change", async () => {
       await presenter.close();
       expect(await moveProgressBack(audience, deckId, 24 * 60 * MINUTE)).toBe("running");
-      presenter = await engine.newPage();
-      await presenter.goto(`${server.url}/present/${deckId}`);
+      presenter = await suite.engine.newPage();
+      await presenter.goto(`${suite.server.url}/present/${deckId}`);
       await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
       await presenter.waitFor("the offer after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? "") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await settled(presenter);

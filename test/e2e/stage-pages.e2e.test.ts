@@ -15,7 +15,8 @@ import { editableRows } from "../../client/src/presenter/keymap-store.ts";
 import { REFUSAL_DETAIL } from "../../src/deck/accept.ts";
 import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser } from "../helpers/browser.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
@@ -46,36 +47,20 @@ async function expectNoSeriousA11y(page: EnginePage, where: string) {
 
 for (const name of ENGINES) {
   describe(`pages in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let page: EnginePage;
     const shots = join(OUTPUT, "stage-pages", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1280, height: 800 } }, timeoutMs: STEP_MS });
+    const page = suite.page;
     const shot = (file: string) => page.screenshot(join(shots, `${file}.png`));
 
-    beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1280, height: 800 } });
-      page = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      await server?.stop();
-      server?.cleanup();
-    });
-
     it("item 12: the start page's failure screen has no serious accessibility violation", async () => {
-      const form = new FormData();
-      form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Talk.pdf", { type: "application/pdf" }));
-      const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+      const handoff = await presentPdf(suite.server.url, deck, "Talk.pdf");
       await page.goto(handoff.url.replace(/#t=.*/, "#t=wrong-token"));
       await page.waitFor("the wrong-token screen", () => document.body.dataset.screen === "token-invalid", [], 20_000);
       await expectNoSeriousA11y(page, "start");
     });
 
     it("item 10: a password-protected PDF opened from this computer is refused with the server's own sentence", async () => {
-      await page.goto(`${server.url}/`);
+      await page.goto(`${suite.server.url}/`);
       await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
       await expectNoSeriousA11y(page, "library (empty)");
       await page.upload("#file-input", encryptedPath);
@@ -205,7 +190,7 @@ for (const name of ENGINES) {
       await page.goto(href.replace("/present/", "/view/"));
       await page.waitFor("the audience", () => location.pathname.startsWith("/view/") && document.body.dataset.ready === "true", [], 30_000);
       await expectNoSeriousA11y(page, "audience");
-      await page.goto(`${server.url}/check`);
+      await page.goto(`${suite.server.url}/check`);
       await page.upload("#file-input", deckPath);
       await page.waitFor("the check report", () => document.body.dataset.ready === "true", [], 30_000);
       await expectNoSeriousA11y(page, "check");
@@ -247,9 +232,7 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
   });
 
   test("the slide frame is never shown at another size than the slide's, the canvas never as a blank 300×150, the counter never as – / –", async () => {
-    const form = new FormData();
-    form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Skeleton.pdf", { type: "application/pdf" }));
-    const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+    const handoff = await presentPdf(server.url, deck, "Skeleton.pdf");
     const page: Page = session.page;
     await page.addInitScript(() => {
       if (!location.pathname.startsWith("/present/")) return;
@@ -356,9 +339,7 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
     }, deckId, { timeout: 10_000 });
     // ...then claim a new link of the same deck, its confirmation held back so that a picture
     // would surely have been made by then.
-    const form = new FormData();
-    form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Skeleton.pdf", { type: "application/pdf" }));
-    const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+    const handoff = await presentPdf(server.url, deck, "Skeleton.pdf");
     await claimHeldBack(page, handoff.url);
     expect(page.url()).toEndWith(`/present/${deckId}`);
     const metrics = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { prepaintMs?: number; phases?: { claimMs?: number } } } }).__deckhand.metrics);

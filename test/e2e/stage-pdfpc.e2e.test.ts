@@ -12,10 +12,9 @@
  * test-output/stage-pdfpc/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { buildBeamerDeck, removeBeamerDecks } from "../fixtures/beamer.ts";
 import { OUTPUT } from "./fixtures.ts";
 
@@ -64,32 +63,14 @@ async function pressTo(page: EnginePage, chord: string, target: number): Promise
 
 for (const name of ENGINES) {
   describe(`pdfpc parity in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let page: EnginePage;
     const shots = join(OUTPUT, "stage-pdfpc", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1280, height: 800 } }, timeoutMs: STEP_MS });
+    const page = suite.page;
     const shot = (file: string) => page.screenshot(join(shots, `${file}.png`));
 
-    beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1280, height: 800 } });
-      page = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      await server?.stop();
-      server?.cleanup();
-    });
-
     it("a Beamer deck with its .pdfpc opens: the counter counts to the end slide, and the hidden page is known", async () => {
-      const form = new FormData();
-      form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Backup slides.pdf", { type: "application/pdf" }));
-      form.append("notes", new File([PDFPC], "Backup slides.pdfpc", { type: "application/json" }));
-      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-      expect(res.status).toBe(200);
-      await page.goto(((await res.json()) as { url: string }).url);
+      const handoff = await presentPdf(suite.server.url, deck, "Backup slides.pdf", { notes: new File([PDFPC], "Backup slides.pdfpc", { type: "application/json" }) });
+      await page.goto(handoff.url);
       await page.waitFor("the presenter with its extras", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 60_000);
       await page.waitFor("the end slide applied", () => document.querySelector("#counter")?.textContent === "1 / 10", [], 20_000);
       expect(await page.evaluate(() => ({ hidden: document.body.dataset.hiddenPages, end: document.body.dataset.endSlide }))).toEqual({ hidden: "1", end: "10" });
@@ -182,7 +163,7 @@ for (const name of ENGINES) {
       await shot("08-phone-landscape-no-step-preview");
       await page.resize(1280, 800);
       await page.waitFor("the step preview back and painted", () => document.querySelector("#step-box")!.getClientRects().length > 0 && document.querySelector("#step-frame")?.getAttribute("data-state") === "painted", [], 20_000);
-      expect(engine.problems).toEqual([]);
+      expect(suite.engine.problems).toEqual([]);
     });
   });
 }

@@ -8,13 +8,12 @@
  * without scrolling in both orientations. Geometry is read with getBoundingClientRect and
  * hit-tested with elementFromPoint. Screenshots go to test-output/stage-phone/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { PDFDocument, PDFName, PDFString, rgb, StandardFonts } from "pdf-lib";
 import { seriousViolations } from "../helpers/axe.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 
 const STEP_MS = 180_000;
@@ -145,33 +144,20 @@ beforeAll(async () => {
 
 for (const name of ENGINES) {
   describe(`phone stage in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let presenter: EnginePage;
+    const shots = join(OUTPUT, "stage-phone", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: LANDSCAPE }, timeoutMs: STEP_MS });
+    const presenter = suite.page;
     let remote: EnginePage;
     let controlUrl = "";
-    const shots = join(OUTPUT, "stage-phone", name);
     const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 
     beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: LANDSCAPE });
-      presenter = engine.page;
-      const form = new FormData();
-      form.append("file", new File([deck as Uint8Array<ArrayBuffer>], "Phone talk.pdf", { type: "application/pdf" }));
-      const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+      const handoff = await presentPdf(suite.server.url, deck, "Phone talk.pdf");
       await presenter.resize(LANDSCAPE.width, LANDSCAPE.height);
       await presenter.goto(handoff.url);
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
       await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready" && (document.querySelector("#notes")?.textContent ?? "").includes("Paragraph 30"), [], 45_000);
     }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      if (server?.proc.exitCode === null) await server.stop();
-      server?.cleanup();
-    });
 
     /** Wait for the viewport and for the slide to be laid out again for it (its frame fits its box). */
     async function resizeTo(page: EnginePage, size: { width: number; height: number }, slide = true) {
@@ -302,7 +288,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("live", () => document.body.dataset.live === "open" && !!document.querySelector<HTMLAnchorElement>("#live-control-url")?.href, [], 30_000);
       controlUrl = await presenter.evaluate(() => document.querySelector<HTMLAnchorElement>("#live-control-url")!.href);
       await presenter.click("#live-hide");
-      remote = await engine.newPage();
+      remote = await suite.engine.newPage();
       await resizeTo(remote, LANDSCAPE, false); // no slide in the new window yet: only the viewport is awaited
       await remote.goto(controlUrl);
       await remote.waitFor("the remote connected", () => document.body.dataset.screen === "live" && document.body.dataset.slide === "1" && document.querySelector("#current-frame")?.getAttribute("data-state") === "painted", [], 45_000);

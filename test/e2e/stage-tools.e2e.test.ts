@@ -10,15 +10,15 @@
  * rehearsal table and its CSV, and axe on the new panels. Screenshots of each mode, the
  * layout editor, the key editor and the slide times go to test-output/stage-tools/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync } from "node:fs";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
 import { PDFArray, PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { seriousViolations } from "../helpers/axe.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { audiencePainted, pressToPage } from "../helpers/stage.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
+import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
 
@@ -111,12 +111,11 @@ function brightness(img: Image, box: Box, dpr: number): number {
 for (const name of ENGINES) {
   const full = name === "chromium";
   describe(`stage tools in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
-    let presenter: EnginePage;
+    const shots = join(OUTPUT, "stage-tools", name);
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1440, height: 900 } }, timeoutMs: STEP_MS });
+    const presenter = suite.page;
     let audience: EnginePage;
     let deckId = "";
-    const shots = join(OUTPUT, "stage-tools", name);
     const file = (n: string) => join(shots, `${n}.png`);
     const shot = (page: EnginePage, n: string) => page.screenshot(file(n));
 
@@ -147,32 +146,16 @@ for (const name of ENGINES) {
     /** Let the audience paint the latest message (a frame or two) before a screenshot. */
     const settle = () => audience.evaluate(() => new Promise<boolean>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true)))));
 
-    beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1440, height: 900 } });
-      presenter = engine.page;
-    }, STEP_MS);
-
-    afterAll(async () => {
-      await engine?.close();
-      if (server?.proc.exitCode === null) await server.stop();
-      server?.cleanup();
-    });
 
     it("claims the deck and opens presenter and audience; the toolbox names every tool", async () => {
-      const form = new FormData();
-      form.append("file", new File([(await makeToolsDeckBytes()) as Uint8Array<ArrayBuffer>], "Stage tools.pdf", { type: "application/pdf" }));
-      const handoff = (await (await fetch(`${server.url}/api/present`, { method: "POST", body: form })).json()) as { url: string };
+      const handoff = await presentPdf(suite.server.url, await makeToolsDeckBytes(), "Stage tools.pdf");
       await presenter.goto(handoff.url);
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
       deckId = (await presenter.href()).split("/").pop()!;
       const tools = await presenter.evaluate(() => Array.from(document.querySelectorAll("#toolbox button")).map((b) => b.textContent?.trim()).filter(Boolean));
       for (const label of ["Normal", "Pointer", "Pen", "Eraser", "Spotlight", "Clear", "Undo", "Redo"]) expect(tools).toContain(label);
-      audience = await engine.newPage();
-      await audience.goto(`${server.url}/view/${deckId}`);
-      await audience.waitFor("the audience", () => document.body.dataset.ready === "true", [], 30_000);
-      await audienceAt(1);
+      audience = await suite.engine.newPage();
+      await openAudience(audience, suite.server.url, deckId);
       await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
       await shot(presenter, "01-mode-normal-presenter");
       await shot(audience, "01-mode-normal-audience");
@@ -264,7 +247,7 @@ for (const name of ENGINES) {
 
     it("the ink is back after a reload of both windows with the server stopped", async () => {
       await presenter.waitFor("the ink stored", () => document.body.dataset.savedInk === "1");
-      await server.stop();
+      await suite.server.stop();
       for (const page of [presenter, audience]) await page.goto(await page.href());
       await presenter.waitFor("the presenter offline", () => document.body.dataset.ready === "true", [], 45_000);
       await audience.waitFor("the audience offline", () => document.body.dataset.ready === "true", [], 45_000);
@@ -365,8 +348,8 @@ for (const name of ENGINES) {
     });
 
     it("export from the library: the same deck with the ink kept in this browser, offline", async () => {
-      const library = await engine.newPage();
-      await library.goto(`${server.url}/`);
+      const library = await suite.engine.newPage();
+      await library.goto(`${suite.server.url}/`);
       await library.waitFor("the library (offline: the server is stopped)", () => document.body.dataset.ready === "true", [], 30_000);
       await catchDownloads(library);
       await library.click(`li[data-deck="${deckId}"] summary`);

@@ -16,11 +16,11 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
-import { launchBrowser } from "../helpers/browser.ts";
-import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { withChromiumPage } from "../helpers/browser.ts";
+import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
+import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startMediaServer, type MediaServer } from "../helpers/media-server.ts";
-import { audiencePainted, pressToPage } from "../helpers/stage.ts";
-import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { animatedGif, makeStageDeck, OUTPUT, recordStageClip, RECTS } from "../fixtures/stage-deck.ts";
 
@@ -35,13 +35,7 @@ let encryptedPath: string;
 beforeAll(async () => {
   mkdirSync(join(OUTPUT, "fixtures"), { recursive: true });
   // The clip is recorded by Chromium (MediaRecorder) and remuxed in code: no binary is committed.
-  const recorder = await launchBrowser();
-  try {
-    await recorder.page.goto("about:blank");
-    clip = await recordStageClip(recorder.page);
-  } finally {
-    await recorder.close();
-  }
+  clip = await withChromiumPage("about:blank", recordStageClip);
   encryptedPath = join(OUTPUT, "fixtures", "password-protected.pdf");
   writeFileSync(encryptedPath, await makeEncryptedDeck());
 }, STEP_MS);
@@ -58,54 +52,39 @@ async function expectNoSeriousA11y(page: EnginePage, where: string) {
 
 for (const name of ENGINES) {
   describe(`on stage in ${name}`, () => {
-    let engine: Engine;
-    let server: BinaryServer;
     let media: MediaServer;
     let deck: Uint8Array;
-    let presenter: EnginePage;
     let audience: EnginePage;
     let deckId = "";
     const shots = join(OUTPUT, "stage", name);
     const shot = (page: EnginePage, file: string) => page.screenshot(join(shots, `${file}.png`));
 
-    async function present(filename: string): Promise<{ id: string; url: string; sha256: string }> {
-      const form = new FormData();
-      form.append("file", new File([deck as Uint8Array<ArrayBuffer>], filename, { type: "application/pdf" }));
-      const res = await fetch(`${server.url}/api/present`, { method: "POST", body: form });
-      expect(res.status).toBe(200);
-      return (await res.json()) as { id: string; url: string; sha256: string };
-    }
-
-    const go = (chord: string, page: number) => pressToPage(presenter, chord, page);
-    const audienceAt = (page: number) => audiencePainted(audience, page);
-
+    // The deck's URL media come from an https origin of the test's own, up before the suite.
     beforeAll(async () => {
-      mkdirSync(shots, { recursive: true });
       media = await startMediaServer({
         "/anim.gif": { body: animatedGif(), type: "image/gif", cors: true },
         "/clip.webm": { body: clip, type: "video/webm", cors: true },
         "/nocors.webm": { body: clip, type: "video/webm", cors: false },
       });
       deck = await makeStageDeck({ origin: media.origin, clip });
-      server = await startBinary();
-      engine = await launchEngine(name as EngineName, { viewport: { width: 1440, height: 900 } });
-      presenter = engine.page;
     }, STEP_MS);
-
+    const suite = engineSuite(name, { shots, launch: { viewport: { width: 1440, height: 900 } }, timeoutMs: STEP_MS });
+    const presenter = suite.page;
+    // Registered after the suite's own: the engine and the binary stop first.
     afterAll(async () => {
-      await engine?.close();
       await media?.stop().catch(() => {});
-      if (server?.proc.exitCode === null) await server.stop();
-      server?.cleanup();
     });
 
+    const go = (chord: string, page: number) => pressToPage(presenter, chord, page);
+    const audienceAt = (page: number) => audiencePainted(audience, page);
+
     it("claims a handoff link, stores the deck and opens the presenter at slide 1 of 6 (page labels)", async () => {
-      const handoff = await present("Presenting on stage.pdf");
+      const handoff = await presentPdf(suite.server.url, deck, "Presenting on stage.pdf");
       await presenter.goto(handoff.url);
       await presenter.waitFor("the presenter to be ready", () => document.body.dataset.ready === "true", [], 45_000);
       expect(await presenter.href()).toMatch(/\/present\/[0-9a-f]{16}$/);
       deckId = (await presenter.href()).split("/").pop()!;
-      expect(readdirSync(join(server.dataDir, "staged")).filter((f) => !f.startsWith("."))).toEqual([]);
+      expect(readdirSync(join(suite.server.dataDir, "staged")).filter((f) => !f.startsWith("."))).toEqual([]);
       expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("1 / 6");
       // Item 11: the deck record carries page 1's size and the labels (read at claim), so the
       // skeleton had the slide's final size before mupdf loaded in the presenter.
@@ -134,10 +113,8 @@ for (const name of ENGINES) {
     });
 
     it("opens the audience window, which shows the slide and no text at all", async () => {
-      audience = await engine.newPage();
-      await audience.goto(`${server.url}/view/${deckId}`);
-      await audience.waitFor("the audience to be ready", () => document.body.dataset.ready === "true", [], 30_000);
-      await audienceAt(1);
+      audience = await suite.engine.newPage();
+      await openAudience(audience, suite.server.url, deckId);
       expect(await visibleText(audience)).toBe("");
       await shot(audience, "02-audience-slide-1");
       await expectNoSeriousA11y(audience, "audience");
@@ -379,11 +356,11 @@ for (const name of ENGINES) {
       await go("Shift+ArrowLeft", 5);
       // The page is kept with the deck in IndexedDB; reload once that write has landed.
       await presenter.waitFor("page 5 saved", () => document.body.dataset.savedPage === "5");
-      if (engine.setOffline) await engine.setOffline(true);
+      if (suite.engine.setOffline) await suite.engine.setOffline(true);
       else {
         // Firefox's offline mode lets service-worker fetches through and WebKitWebDriver has no
         // network emulation: take the network away for real by stopping both servers.
-        await server.stop();
+        await suite.server.stop();
         await media.stop();
       }
       for (const page of [presenter, audience]) await page.goto(await page.href());
@@ -406,7 +383,7 @@ for (const name of ENGINES) {
       await audienceAt(7);
       // The medium whose server refused CORS was never stored: offline the presenter is told,
       // the audience sees the slide's own printed placeholder; embeds likewise.
-      if (engine.setOffline) {
+      if (suite.engine.setOffline) {
         await presenter.waitFor("the presenter told the no-CORS video is online-only", () => /plays when online/.test(document.querySelector("[data-media='nocors']")?.textContent ?? ""), [], 30_000);
       } else {
         // With the servers merely stopped (Firefox, WebKit) the browser is still "online": it
@@ -421,15 +398,15 @@ for (const name of ENGINES) {
       // Embeds are judged by navigator.onLine and by their player speaking (lib/embed-watch):
       // only real network emulation (Chromium) takes the browser offline; with the servers
       // merely stopped, Firefox and WebKit stay "online" and wait, frames out of sight.
-      const offlineIds = engine.setOffline ? ["nocors", "yt", "vimeo", "broken"] : ["broken"];
-      if (engine.setOffline) expect(await presenter.evaluate(() => /Needs a network/.test(document.querySelector("[data-media='yt']")?.textContent ?? ""))).toBe(true);
+      const offlineIds = suite.engine.setOffline ? ["nocors", "yt", "vimeo", "broken"] : ["broken"];
+      if (suite.engine.setOffline) expect(await presenter.evaluate(() => /Needs a network/.test(document.querySelector("[data-media='yt']")?.textContent ?? ""))).toBe(true);
       for (const id of offlineIds) {
         await audience.waitFor(`nothing on the audience for ${id}`, (m: string) => document.querySelector(`[data-media='${m}']`)?.childElementCount === 0, [id]);
       }
       expect(await visibleText(audience)).toBe("");
       await shot(presenter, "15-presenter-offline-online-only-media");
       await shot(audience, "16-audience-offline-online-only-media");
-      if (engine.setOffline) await engine.setOffline(false);
+      if (suite.engine.setOffline) await suite.engine.setOffline(false);
     });
 
     it("item 2: the audience window keeps the last picture, wordless, when the presenter window goes", async () => {
@@ -439,7 +416,7 @@ for (const name of ENGINES) {
       expect(await pageOf(audience)).toBe(7);
       // Expected and explained: the network going away, the damaged video failing, and the
       // browser's own report that the no-CORS medium refused to be copied for offline use.
-      const problems = engine.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|NetworkError|net::|ERR_CONNECTION_REFUSED|media-broken|Media resource|blocked by CORS policy|Cross-Origin Request Blocked|CORS/i.test(p));
+      const problems = suite.engine.problems.filter((p) => !/ERR_INTERNET_DISCONNECTED|Failed to load resource|NetworkError|net::|ERR_CONNECTION_REFUSED|media-broken|Media resource|blocked by CORS policy|Cross-Origin Request Blocked|CORS/i.test(p));
       expect(problems).toEqual([]);
     });
   });

@@ -73,6 +73,20 @@ export async function launchBrowser(options: { viewport?: { width: number; heigh
   };
 }
 
+/**
+ * Open `url` in a Chromium of its own, run `use` on that page, and close the browser: how the
+ * suites have Chromium record their clip (MediaRecorder), so no binary fixture is committed.
+ */
+export async function withChromiumPage<T>(url: string, use: (page: Page) => Promise<T>): Promise<T> {
+  const session = await launchBrowser();
+  try {
+    await session.page.goto(url);
+    return await use(session.page);
+  } finally {
+    await session.close();
+  }
+}
+
 /** What this browser's IndexedDB holds, read the way any page script could. */
 export function storedDecks(page: Page) {
   return page.evaluate(async () => {

@@ -186,7 +186,8 @@ describe("downloads racing a complete", () => {
         if (i === claimAt) claim = complete(record.id, record.token, { sha256: record.sha256 });
         // Every fifth download resumes from the middle, as a browser on a bad network would.
         pending.push(download(record, i % 5 === 4 ? { start: Math.floor(record.bytes / 2) + i } : null));
-        // Spread the burst over a few event-loop turns so requests interleave with the claim.
+        // Spread the burst over a few event-loop turns so requests interleave with the claim
+        // (the race's shape, not a wait for anything).
         if (i % 3 === 2) await Bun.sleep(1);
       }
       const claimed = await claim!;

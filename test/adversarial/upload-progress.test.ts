@@ -89,7 +89,8 @@ describe("trickling uploads from a few addresses", () => {
     const health = watchHealth(server.url, 50, 3000);
     const trickles = Array.from({ length: 8 }, (_, i) => trickleUpload(server.port, "/api/present", { localAddress: `127.0.0.${2 + (i % 4)}`, bytesPerTick: 1, intervalMs: 200 }));
     try {
-      // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace (10 s).
+      // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace
+      // (10 s): time passing on purpose, not a wait for anything.
       await Bun.sleep(4000);
       const { rawRequest } = await import("../helpers/raw-http.ts");
       const answer = await rawRequest(server.port, rawUpload("/api/present", await makeDeck({ pages: 1 })), { localAddress: "127.0.0.9", timeoutMs: 15_000 });

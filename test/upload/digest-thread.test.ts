@@ -25,7 +25,8 @@ async function writeAndHash(name: string, bytes: Uint8Array, piece: number): Pro
       const end = Math.min(bytes.length, offset + piece);
       writeSync(fd, bytes, offset, end - offset, offset);
       job.advance(end);
-      // Let the thread read while the writes go on, as an upload's body arrives.
+      // Let the thread read while the writes go on, as an upload's body arrives (the writer's
+      // pace, not a wait for the thread: the digest must be right whatever it has read by then).
       if ((offset / piece) % 8 === 0) await Bun.sleep(0);
     }
     return await job.finish(bytes.length);

@@ -11,6 +11,7 @@ import type { Subprocess } from "bun";
 import { networkAddresses } from "../src/cli/banner.ts";
 import { drawsQrOf, qrLines } from "./helpers/qr.ts";
 import { BINARY, freePort, scratch } from "./helpers/server.ts";
+import { waitFor } from "./helpers/wait.ts";
 
 const suite = scratch();
 afterAll(() => suite.cleanup());
@@ -43,13 +44,16 @@ async function serve(options: { tty: boolean; args?: string[]; env?: Record<stri
   void (async () => {
     for await (const chunk of proc.stdout) text += decoder.decode(chunk, { stream: true });
   })();
-  const until = async (wanted: string) => {
-    const deadline = Date.now() + WAIT_MS;
-    while (!text.includes(wanted)) {
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`no "${wanted}" in the output:\n${text}`);
-      await Bun.sleep(25);
-    }
-  };
+  const until = (wanted: string) =>
+    waitFor(
+      () => {
+        if (text.includes(wanted)) return true;
+        if (proc.exitCode !== null) throw new Error(`no "${wanted}" in the output:\n${text}`);
+        return false;
+      },
+      () => `"${wanted}" in the output:\n${text}`,
+      WAIT_MS,
+    );
   return {
     port,
     output: () => text,

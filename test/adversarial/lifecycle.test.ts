@@ -10,6 +10,7 @@ import { notesSidecar, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { trickleUpload } from "../helpers/raw-http.ts";
 import { BINARY, scratch } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 const space = scratch();
 afterAll(() => space.cleanup());
@@ -19,7 +20,7 @@ describe("shutdown", () => {
     const server = await space.start({});
     const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 200 });
     const staged = () => readdirSync(join(server.dataDir, "staged"));
-    for (let i = 0; i < 100 && !staged().some((n) => n.endsWith(".tmp")); i++) await Bun.sleep(20);
+    await waitFor(() => staged().some((n) => n.endsWith(".tmp")), "the upload's temp file");
     expect(staged().some((n) => n.endsWith(".tmp"))).toBe(true);
     const started = performance.now();
     expect(await server.stop()).toBe(0);

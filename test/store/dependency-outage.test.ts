@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { type BinaryServer, startBinary } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** The issue's bound: a hung dependency is a 503 within 10 s. */
 const ANSWER_WITHIN_MS = 10_000;
@@ -99,13 +100,8 @@ async function expectUnavailable(request: () => Promise<Response>): Promise<void
 }
 
 /** Wait for /healthz to say `status` (the server probes every 5 s by itself). */
-async function waitHealth(app: App, status: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if ((await app.health()).status === status) return;
-    if (Date.now() > deadline) throw new Error(`/healthz did not answer ${status} within 20 s`);
-    await Bun.sleep(200);
-  }
+function waitHealth(app: App, status: number): Promise<void> {
+  return waitFor(async () => (await app.health()).status === status, `/healthz to answer ${status}`, 20_000, 200);
 }
 
 describe("a hung dependency answers 503 STORAGE_UNAVAILABLE within seconds, and /healthz says so", () => {

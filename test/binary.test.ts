@@ -3,7 +3,7 @@
  * this suite fails (it never skips). The binary is copied into an empty directory and run
  * from there, so nothing beside it (node_modules, sources, bunfig) can help it.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -13,6 +13,9 @@ import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
 import { waitFor } from "./helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.9 s).
+setDefaultTimeout(60_000);
 
 /** Large enough that the kernel's socket buffers cannot hold it: the server is still sending at SIGTERM. */
 const SLOW_DOWNLOAD_BYTES = 20 * 1024 * 1024;

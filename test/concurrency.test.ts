@@ -5,7 +5,7 @@
  * truncated body, never a 5xx.
  */
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +15,9 @@ import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { silentLogger } from "../src/log.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
+
+// The timeout of each test and hook here: ~10× its server's start and stop on a loaded 2-vCPU machine (6 s).
+setDefaultTimeout(60_000);
 
 /** Simultaneous completes on one session (issue 2). */
 const COMPLETES = 50;

@@ -4,7 +4,7 @@
  * after present answered keeps the handoff whole and claimable.
  */
 import { Database } from "bun:sqlite";
-import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -13,6 +13,9 @@ import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
 import { waitFor } from "./helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.1 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 /** Size of the deck sent slowly: several chunks, so the crash lands mid-body. */
 const SLOW_DECK_BYTES = 2 * 1024 * 1024;

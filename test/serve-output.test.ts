@@ -4,7 +4,7 @@
  * terminal is a real pseudo-terminal made by util-linux `script`; the suite fails if
  * `script` is missing.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import type { Subprocess } from "bun";
@@ -12,6 +12,9 @@ import { networkAddresses } from "../src/cli/banner.ts";
 import { drawsQrOf, qrLines } from "./helpers/qr.ts";
 import { BINARY, freePort, scratch } from "./helpers/server.ts";
 import { waitFor } from "./helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.3 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 const suite = scratch();
 afterAll(() => suite.cleanup());

@@ -8,7 +8,7 @@
  *
  * Addresses are told apart by X-Forwarded-For under --trust-proxy (the server's last hop).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
@@ -16,6 +16,9 @@ import { makeDeck } from "../fixtures/pdfs.ts";
 import { watchHealth } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: 30 s for beforeAll, which starts the binary (its tests set their own).
+setDefaultTimeout(30_000);
 
 /** The deadline of one PDF here: short, so the test is quick, and long enough to fill the workers. */
 const PDF_TIMEOUT_S = 3;

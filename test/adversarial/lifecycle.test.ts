@@ -3,7 +3,7 @@
  * deadline, not a 120 s wait), owner-only permissions in the data directory, one-line start-up
  * errors, and `deckhand check --json` through a pipe.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { notesSidecar, writeFixture } from "../fixtures/sidecar-builder.ts";
@@ -11,6 +11,9 @@ import { makeDeck } from "../fixtures/pdfs.ts";
 import { trickleUpload } from "../helpers/raw-http.ts";
 import { BINARY, scratch } from "../helpers/server.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (11 s).
+setDefaultTimeout(120_000);
 
 const space = scratch();
 afterAll(() => space.cleanup());

@@ -7,13 +7,16 @@
  * Other client addresses come from the loopback network (127.0.0.2, …), which Linux routes to
  * the loopback interface: the server still listens on 127.0.0.1 only.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type Trickle, trickleUpload, watchHealth } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.3 s).
+setDefaultTimeout(45_000);
 
 const space = scratch();
 afterAll(() => space.cleanup());

@@ -5,12 +5,15 @@
  * REQUEST_TIMEOUT with a problem body; a trickle too slow to ever finish (a byte a second) loses
  * its upload slot with 408 after the grace time instead of holding it for as long as it likes.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { readFileSync } from "node:fs";
 import { parseResponse, rawUpload, trickleUpload, watchHealth } from "../helpers/raw-http.ts";
 import { scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: 30 s, as it starts processes (its tests set their own).
+setDefaultTimeout(30_000);
 
 const space = scratch();
 afterAll(() => space.cleanup());

@@ -12,7 +12,7 @@
  * same notes. Screenshots of presenter and audience per layout go to
  * test-output/notes-layouts/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
@@ -21,6 +21,9 @@ import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
 import { BEAMER_NOTES, BEAMER_PAGES, beamerDeck, doubleDeck, noteText, PAGES, SLIDE } from "../fixtures/notes-layout-stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Rendering and claims on a loaded two-core machine; WebKit is the slowest. */
 const STEP_MS = 180_000;

@@ -14,7 +14,7 @@
  *   page too, held on screen in Chromium by holding its claim's last request).
  * Screenshots go to test-output/stage-keys/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page, Route } from "playwright-core";
@@ -24,6 +24,9 @@ import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { keysPageOf, makeKeysDeck } from "../fixtures/keys-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

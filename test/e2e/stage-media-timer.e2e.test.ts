@@ -16,7 +16,7 @@
  *
  * Screenshots go to test-output/stage-media-timer/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
@@ -27,6 +27,9 @@ import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
 import { BLOCKED_PAGE, BLOCKED_RECTS, makeBlockedMediaDeck, PLACEHOLDER_RGB, type BlockedRect } from "../fixtures/blocked-media-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Browser steps wait on real rendering and on embeds timing out; a loaded two-core machine is slow. */
 const STEP_MS = 180_000;

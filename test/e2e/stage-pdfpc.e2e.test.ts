@@ -11,13 +11,16 @@
  * Screenshots go to
  * test-output/stage-pdfpc/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { buildBeamerDeck, removeBeamerDecks } from "../fixtures/beamer.ts";
 import { OUTPUT } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 120_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

@@ -8,7 +8,7 @@
  * without scrolling in both orientations. Geometry is read with getBoundingClientRect and
  * hit-tested with elementFromPoint. Screenshots go to test-output/stage-phone/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument, PDFName, PDFString, rgb, StandardFonts } from "pdf-lib";
@@ -16,6 +16,9 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

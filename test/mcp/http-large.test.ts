@@ -2,7 +2,7 @@
  * Large /mcp calls: only a few are processed at once (the rest wait, unread, for a slot, or
  * get 503 SERVER_BUSY with Retry-After), and a server's memory stays bounded under them.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,9 @@ import { createRuntime } from "../../src/runtime.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { freePort, waitForHealthy } from "../helpers/server.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.9 s).
+setDefaultTimeout(60_000);
 
 const ACCEPT = "application/json, text/event-stream";
 const MB = 1024 * 1024;

@@ -3,10 +3,13 @@
  * errors. How long it takes to reach the cap, and to skip trailing junk, is measured against
  * baselines in bench/inflate.ts.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { deflateRawSync, deflateSync, constants as zlibConstants } from "node:zlib";
 import { inflate, InflateError, InflateLimitError } from "../../src/deck/inflate.ts";
 import { deflateBomb } from "../fixtures/sidecar-builder.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.2 s).
+setDefaultTimeout(45_000);
 
 const MiB = 1024 * 1024;
 const text = new TextEncoder().encode("Speaker notes for slide 7: mention the benchmark. ".repeat(4000));

@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,9 @@ import { BACKSTOP_PAGES, WalCheckpointer } from "../../src/store/checkpointer.ts
 import { openDatabase } from "../../src/store/db.ts";
 import { THREAD_MODULES } from "../../src/threads.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.5 s).
+setDefaultTimeout(30_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-wal-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

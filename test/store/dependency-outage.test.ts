@@ -5,12 +5,15 @@
  * Retry-After within seconds, /healthz answers 503 "unavailable" with each dependency's state,
  * the log says so once per change, and everything recovers when the dependency is back.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { type BinaryServer, startBinary } from "../helpers/server.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× PostgreSQL's and S3's start in beforeAll on a loaded 2-vCPU machine (8 s).
+setDefaultTimeout(90_000);
 
 /** The issue's bound: a hung dependency is a 503 within 10 s. */
 const ANSWER_WITHIN_MS = 10_000;

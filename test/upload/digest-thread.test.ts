@@ -1,9 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { digestAsWritten, digestBytes } from "../../src/upload/digest-thread.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.9 s).
+setDefaultTimeout(10_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-digest-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -74,9 +74,6 @@ if (import.meta.main) {
   const started = performance.now();
   // The tests serve the client this build generates (~1.5 s), as `npm test`'s build does.
   buildClient();
-  // The per-test timeout `npm test` gives (until every slow suite sets its own); a --timeout
-  // of the caller's wins.
-  if (!args.some((arg) => arg.startsWith("--timeout"))) args.unshift("--timeout=60000");
   const inParallel = bunTest(["--parallel", ...args], parallel);
   const failed = bunTest(args, alone) || inParallel;
   console.log(`test:unit: ${parallel.length + alone.length} files in ${Math.round((performance.now() - started) / 1000)} s`);

@@ -3,7 +3,7 @@
  * this suite fails (it never skips). The binary is copied into an empty directory and run
  * from there, so nothing beside it (node_modules, sources, bunfig) can help it.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { chmodSync, copyFileSync, existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -12,6 +12,10 @@ import pkg from "../package.json" with { type: "json" };
 import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
+import { waitFor } from "./helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.9 s).
+setDefaultTimeout(60_000);
 
 /** Large enough that the kernel's socket buffers cannot hold it: the server is still sending at SIGTERM. */
 const SLOW_DOWNLOAD_BYTES = 20 * 1024 * 1024;
@@ -38,14 +42,6 @@ beforeAll(() => {
 afterAll(() => suite.cleanup());
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
-
-async function waitFor(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + WAIT_MS;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
 
 async function present(server: BinaryServer, pdf: Uint8Array, filename: string): Promise<HandoffRecord & { token: string }> {
   const form = new FormData();
@@ -239,7 +235,8 @@ describe("SIGTERM", () => {
     await response.started;
     // The reader is paused: the server is blocked mid-body when the signal arrives.
     server.proc.kill("SIGTERM");
-    await waitFor("the listener to close", async () => !(await canConnect(server.port)));
+    await waitFor(async () => !(await canConnect(server.port)), "the listener to close", WAIT_MS);
+    // A quiet spell, not a wait: the server must not exit while the download is unfinished.
     await Bun.sleep(200);
     expect(server.proc.exitCode).toBeNull();
     response.resume();
@@ -268,7 +265,7 @@ describe("the request log", () => {
     });
     expect(complete.status).toBe(200);
     expect(await server.stop()).toBe(0);
-    await waitFor("the shutdown log line", () => server.logs().includes('"event":"shutdown"'));
+    await waitFor(() => server.logs().includes('"event":"shutdown"'), "the shutdown log line", WAIT_MS);
 
     const stdout = server.logs();
     const lines = stdout.trim().split("\n");

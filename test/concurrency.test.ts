@@ -5,7 +5,7 @@
  * truncated body, never a 5xx.
  */
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +15,9 @@ import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { silentLogger } from "../src/log.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
+
+// The timeout of each test and hook here: ~10× its server's start and stop on a loaded 2-vCPU machine (6 s).
+setDefaultTimeout(60_000);
 
 /** Simultaneous completes on one session (issue 2). */
 const COMPLETES = 50;
@@ -186,7 +189,8 @@ describe("downloads racing a complete", () => {
         if (i === claimAt) claim = complete(record.id, record.token, { sha256: record.sha256 });
         // Every fifth download resumes from the middle, as a browser on a bad network would.
         pending.push(download(record, i % 5 === 4 ? { start: Math.floor(record.bytes / 2) + i } : null));
-        // Spread the burst over a few event-loop turns so requests interleave with the claim.
+        // Spread the burst over a few event-loop turns so requests interleave with the claim
+        // (the race's shape, not a wait for anything).
         if (i % 3 === 2) await Bun.sleep(1);
       }
       const claimed = await claim!;

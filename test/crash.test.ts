@@ -4,7 +4,7 @@
  * after present answered keeps the handoff whole and claimable.
  */
 import { Database } from "bun:sqlite";
-import { afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
@@ -12,13 +12,17 @@ import { join } from "node:path";
 import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
+import { waitFor } from "./helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.1 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 /** Size of the deck sent slowly: several chunks, so the crash lands mid-body. */
 const SLOW_DECK_BYTES = 2 * 1024 * 1024;
 /** Bytes per chunk of the slow upload. */
 const CHUNK_BYTES = 64 * 1024;
-/** How long to wait for the server to show the upload's temp file before giving up. */
-const TEMP_FILE_WAIT_MS = 10_000;
+/** Bound on every wait in this file (the upload's temp file, a log line). */
+const WAIT_MS = 10_000;
 
 const suite = scratch();
 const tempDir = suite.dir;
@@ -65,14 +69,6 @@ function write(socket: Socket, bytes: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => socket.write(bytes, (error) => (error ? reject(error) : resolve())));
 }
 
-async function waitFor(what: string, condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + TEMP_FILE_WAIT_MS;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
-
 async function present(server: BinaryServer, pdf: Uint8Array): Promise<HandoffRecord & { token: string }> {
   const form = new FormData();
   form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), "crash.pdf");
@@ -104,10 +100,10 @@ describe("kill -9 during a slow streamed upload", () => {
     const half = Math.floor(pdf.length / 2);
     for (let offset = 0; offset < half; offset += CHUNK_BYTES) {
       await write(socket, pdf.subarray(offset, Math.min(offset + CHUNK_BYTES, half)));
-      await Bun.sleep(5);
+      await Bun.sleep(5); // the slow network under test, not a wait for the server
     }
     // The server is mid-upload: it has a temp file, and nothing else.
-    await waitFor("the upload's temp file", () => stagedEntries(dataDir).some((name) => name.endsWith(".tmp")));
+    await waitFor(() => stagedEntries(dataDir).some((name) => name.endsWith(".tmp")), "the upload's temp file", WAIT_MS);
     expect(stagedEntries(dataDir).filter((name) => !name.endsWith(".tmp"))).toEqual([]);
 
     await first.kill9();
@@ -120,7 +116,7 @@ describe("kill -9 during a slow streamed upload", () => {
     // And the restarted server works normally on the same data dir.
     const record = await present(second, pdf);
     expect(record.sha256).toBe(sha256(pdf));
-    await waitFor("the start-up sweep's log line", () => /"event":"sweep".*"removedTemps":1/.test(second.logs()));
+    await waitFor(() => /"event":"sweep".*"removedTemps":1/.test(second.logs()), "the start-up sweep's log line", WAIT_MS);
     expect(await second.stop()).toBe(0);
   });
 });

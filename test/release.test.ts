@@ -5,7 +5,7 @@
  * `file` is asked too); the linux-arm64 binary runs a whole handoff under
  * qemu-aarch64-static; the Windows binary runs one under Wine. Fails when a tool is missing.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -16,6 +16,9 @@ import { TARGETS } from "../scripts/release/targets.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 import { handOver, waitHealthy } from "./helpers/handoff-client.ts";
 import { freePort, scratch } from "./helpers/server.ts";
+
+// The timeout of each test and hook here: 30 s for afterAll, which stops the binaries (its tests and beforeAll set their own).
+setDefaultTimeout(30_000);
 
 const root = join(import.meta.dir, "..");
 const suite = scratch();

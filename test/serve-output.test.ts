@@ -4,13 +4,17 @@
  * terminal is a real pseudo-terminal made by util-linux `script`; the suite fails if
  * `script` is missing.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 import type { Subprocess } from "bun";
 import { networkAddresses } from "../src/cli/banner.ts";
 import { drawsQrOf, qrLines } from "./helpers/qr.ts";
 import { BINARY, freePort, scratch } from "./helpers/server.ts";
+import { waitFor } from "./helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.3 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 const suite = scratch();
 afterAll(() => suite.cleanup());
@@ -43,13 +47,16 @@ async function serve(options: { tty: boolean; args?: string[]; env?: Record<stri
   void (async () => {
     for await (const chunk of proc.stdout) text += decoder.decode(chunk, { stream: true });
   })();
-  const until = async (wanted: string) => {
-    const deadline = Date.now() + WAIT_MS;
-    while (!text.includes(wanted)) {
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`no "${wanted}" in the output:\n${text}`);
-      await Bun.sleep(25);
-    }
-  };
+  const until = (wanted: string) =>
+    waitFor(
+      () => {
+        if (text.includes(wanted)) return true;
+        if (proc.exitCode !== null) throw new Error(`no "${wanted}" in the output:\n${text}`);
+        return false;
+      },
+      () => `"${wanted}" in the output:\n${text}`,
+      WAIT_MS,
+    );
   return {
     port,
     output: () => text,

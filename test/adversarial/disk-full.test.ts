@@ -4,13 +4,16 @@
  * must be the documented 507 STORAGE_FULL, nothing may be left half-written, and the sweeper
  * must still delete expired decks — which is what frees the space.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.4 s).
+setDefaultTimeout(60_000);
 
 const mountPoint = mkdtempSync(join(tmpdir(), "deckhand-tmpfs-"));
 

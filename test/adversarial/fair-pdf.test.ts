@@ -8,12 +8,17 @@
  *
  * Addresses are told apart by X-Forwarded-For under --trust-proxy (the server's last hop).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { watchHealth } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: 30 s for beforeAll, which starts the binary (its tests set their own).
+setDefaultTimeout(30_000);
 
 /** The deadline of one PDF here: short, so the test is quick, and long enough to fill the workers. */
 const PDF_TIMEOUT_S = 3;
@@ -77,7 +82,7 @@ describe("slow PDFs from a few addresses", () => {
       for (let n = 0; attacking && n < 200; n++) {
         const answer = await post("/api/check", bomb, address);
         answers.push({ status: answer.status, code: answer.body.code, retryAfter: answer.retryAfter });
-        // A refused attacker retries soon anyway (it does not honour Retry-After).
+        // A refused attacker retries soon anyway (it does not honour Retry-After): the attack's pace.
         if (answer.status === 429) await Bun.sleep(100);
       }
     });
@@ -87,19 +92,20 @@ describe("slow PDFs from a few addresses", () => {
     const latencies: number[] = [];
     const statuses: number[] = [];
     try {
-      // Let the attack fill the workers and the line first.
-      await Bun.sleep(1500);
+      // Let the attack fill the workers and the line first: every attacker's file is in, each
+      // one a temp file until its check has answered.
+      const inLine = () => readdirSync(join(server.dataDir, "staged")).filter((name) => name.endsWith(".tmp")).length;
+      await waitFor(() => inLine() >= ATTACKERS * PER_ATTACKER, "every attacker's file to be in the line");
       for (let i = 0; i < LEGIT_RUNS; i++) {
         const answer = await post("/api/present", deck, "198.51.100.7");
         statuses.push(answer.status);
         latencies.push(answer.ms);
         // With ten runs the p95 is the slowest: one past the bound already fails, stop there.
         if (answer.ms > 3000) break;
-        await Bun.sleep(300);
+        await Bun.sleep(300); // a presenter's pace through the attack, not a wait for the server
       }
       // The attack goes on until its addresses have run into the deadline often enough to be refused.
-      const until = Date.now() + 60_000;
-      while (!answers.some((a) => a.status === 429) && Date.now() < until) await Bun.sleep(250);
+      await waitFor(() => answers.some((a) => a.status === 429), "an attacker to be refused", 60_000);
     } finally {
       attacking = false;
       clearInterval(sampler);

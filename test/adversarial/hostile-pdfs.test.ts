@@ -9,12 +9,15 @@
  * had 160,000), and `bench/availability.ts`
  * measures those sizes with the server's default deadline.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { annotationFanOut, damagedLarge, HOSTILE_SCALE, hugeTextNotes, objStmRepairBomb, sharedStreamNotes } from "../fixtures/hostile-pdfs.ts";
 import { watchHealth } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.2 s).
+setDefaultTimeout(45_000);
 
 const scaled = (n: number) => Math.max(1, Math.round(n * HOSTILE_SCALE));
 /** The deadline this server gives one PDF (--pdf-timeout). */

@@ -3,12 +3,15 @@
  * never send, short Hosts that used to misroute, proxy headers, Origin on /mcp, and what Bun
  * answers itself before deckhand sees a request (pinned here, documented in docs/operating/availability.md).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { rawRequest, rawUpload } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.7 s).
+setDefaultTimeout(45_000);
 
 const space = scratch();
 let server: BinaryServer;

@@ -3,13 +3,17 @@
  * deadline, not a 120 s wait), owner-only permissions in the data directory, one-line start-up
  * errors, and `deckhand check --json` through a pipe.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { notesSidecar, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { trickleUpload } from "../helpers/raw-http.ts";
 import { BINARY, scratch } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (11 s).
+setDefaultTimeout(120_000);
 
 const space = scratch();
 afterAll(() => space.cleanup());
@@ -19,7 +23,7 @@ describe("shutdown", () => {
     const server = await space.start({});
     const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 200 });
     const staged = () => readdirSync(join(server.dataDir, "staged"));
-    for (let i = 0; i < 100 && !staged().some((n) => n.endsWith(".tmp")); i++) await Bun.sleep(20);
+    await waitFor(() => staged().some((n) => n.endsWith(".tmp")), "the upload's temp file");
     expect(staged().some((n) => n.endsWith(".tmp"))).toBe(true);
     const started = performance.now();
     expect(await server.stop()).toBe(0);

@@ -7,26 +7,22 @@
  * Other client addresses come from the loopback network (127.0.0.2, …), which Linux routes to
  * the loopback interface: the server still listens on 127.0.0.1 only.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type Trickle, trickleUpload, watchHealth } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.3 s).
+setDefaultTimeout(45_000);
 
 const space = scratch();
 afterAll(() => space.cleanup());
 
 function staged(server: BinaryServer): string[] {
   return readdirSync(join(server.dataDir, "staged"));
-}
-
-async function waitFor(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(25);
-  }
 }
 
 async function present(server: BinaryServer, localAddress?: string): Promise<number> {
@@ -54,7 +50,7 @@ describe("a body that stops arriving", () => {
   test("is dropped after --body-timeout with 408 REQUEST_TIMEOUT, its temp file removed", async () => {
     const server = await space.start({ args: ["--body-timeout", "1"] });
     const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 60_000 });
-    await waitFor("the temp file", () => staged(server).some((name) => name.endsWith(".tmp")));
+    await waitFor(() => staged(server).some((name) => name.endsWith(".tmp")), "the temp file");
     const started = performance.now();
     const response = await trickle.response;
     expect(response.status).toBe(408);
@@ -67,11 +63,12 @@ describe("a body that stops arriving", () => {
   test("a body that keeps trickling is not idle: it holds its slot until it ends", async () => {
     const server = await space.start({ args: ["--body-timeout", "1"] });
     const trickle = trickleUpload(server.port, "/api/check", { intervalMs: 200 });
+    // Twice the body timeout passes on purpose (not a wait for anything): the trickle must outlive it.
     await Bun.sleep(2000);
     expect(trickle.sent()).toBeGreaterThan(5);
     expect(staged(server).filter((name) => name.endsWith(".tmp"))).toHaveLength(1);
     trickle.stop();
-    await waitFor("the temp file to go", () => staged(server).length === 0);
+    await waitFor(() => staged(server).length === 0, "the temp file to go");
   });
 });
 
@@ -100,14 +97,14 @@ describe("upload slots", () => {
     try {
       open("127.0.0.1");
       open("127.0.0.1");
-      await waitFor("two uploads receiving", () => staged(server).filter((n) => n.endsWith(".tmp")).length === 2);
+      await waitFor(() => staged(server).filter((n) => n.endsWith(".tmp")).length === 2, "two uploads receiving");
       const third = await open("127.0.0.1").response;
       expectRefusal(third, 429, "TOO_MANY_UPLOADS");
       // Another address still gets in…
       expect(await present(server, "127.0.0.2")).toBe(200);
       open("127.0.0.3");
       open("127.0.0.4");
-      await waitFor("four uploads receiving", () => staged(server).filter((n) => n.endsWith(".tmp")).length === 4);
+      await waitFor(() => staged(server).filter((n) => n.endsWith(".tmp")).length === 4, "four uploads receiving");
       // …until the server has none left.
       const fifth = await open("127.0.0.5").response;
       expectRefusal(fifth, 503, "SERVER_BUSY");
@@ -120,12 +117,12 @@ describe("upload slots", () => {
           .map((line) => JSON.parse(line).status as number)
           .filter((s) => s === 429 || s === 503)
           .sort();
-      await waitFor("both refusals in the request log", () => refusals().length === 2);
+      await waitFor(() => refusals().length === 2, "both refusals in the request log");
       expect(refusals()).toEqual([429, 503]);
     } finally {
       for (const trickle of trickles) trickle.stop();
     }
-    await waitFor("every temp file to go", () => staged(server).every((name) => name.endsWith(".pdf")));
+    await waitFor(() => staged(server).every((name) => name.endsWith(".pdf")), "every temp file to go");
     expect(await present(server)).toBe(200);
   });
 
@@ -140,13 +137,13 @@ describe("upload slots", () => {
     try {
       for (let i = 0; i < 300; i++) {
         trickles.push(trickleUpload(server.port, "/api/present", { localAddress: `127.0.1.${(i % 30) + 1}`, intervalMs: 500 }));
-        if (i % 20 === 19) await Bun.sleep(20);
+        if (i % 20 === 19) await Bun.sleep(20); // the crowd arrives over time: pacing, not a wait
       }
       const statuses: number[] = [];
       for (const trickle of trickles) void trickle.response.then((r) => statuses.push(r.status));
       // Refused as they arrive, while the admitted ones still trickle (their body deadline
       // is 5 s away at every moment): at most 32 receive, the other 268 are answered.
-      await waitFor("268 refusals", () => statuses.length >= 268, 15_000);
+      await waitFor(() => statuses.length >= 268, "268 refusals", 15_000);
       // 0: the connection was closed before the answer could be read (the client was still
       // sending its body, so the close came as a reset: docs/operating/availability.md, Known issues). Never another status.
       expect(statuses.filter((s) => s !== 429 && s !== 503 && s !== 0)).toEqual([]);
@@ -158,7 +155,7 @@ describe("upload slots", () => {
     const seen = await health.stop();
     expect(seen.failures).toBe(0);
     expect(seen.max).toBeLessThan(1000);
-    await waitFor("every temp file to go", () => staged(server).length === 0);
+    await waitFor(() => staged(server).length === 0, "every temp file to go");
     expect(await present(server)).toBe(200);
   });
 });

@@ -5,12 +5,15 @@
  * REQUEST_TIMEOUT with a problem body; a trickle too slow to ever finish (a byte a second) loses
  * its upload slot with 408 after the grace time instead of holding it for as long as it likes.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { readFileSync } from "node:fs";
 import { parseResponse, rawUpload, trickleUpload, watchHealth } from "../helpers/raw-http.ts";
 import { scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: 30 s, as it starts processes (its tests set their own).
+setDefaultTimeout(30_000);
 
 const space = scratch();
 afterAll(() => space.cleanup());
@@ -89,7 +92,8 @@ describe("trickling uploads from a few addresses", () => {
     const health = watchHealth(server.url, 50, 3000);
     const trickles = Array.from({ length: 8 }, (_, i) => trickleUpload(server.port, "/api/present", { localAddress: `127.0.0.${2 + (i % 4)}`, bytesPerTick: 1, intervalMs: 200 }));
     try {
-      // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace (10 s).
+      // Past the time a holder has before its rate is judged (3 s), within the rate rule's grace
+      // (10 s): time passing on purpose, not a wait for anything.
       await Bun.sleep(4000);
       const { rawRequest } = await import("../helpers/raw-http.ts");
       const answer = await rawRequest(server.port, rawUpload("/api/present", await makeDeck({ pages: 1 })), { localAddress: "127.0.0.9", timeoutMs: 15_000 });

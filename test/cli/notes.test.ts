@@ -3,7 +3,7 @@
  * --notes NOTESFILE` locally (issue 19): the notes file goes with the deck, its findings come
  * back, and a bad one is a coded failure with the exit status the commands document.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,9 @@ import { type RunningServer, startServer } from "../../src/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { billionLaughsPptx, pdfpcFile, pptxFile } from "../http/notes-fixtures.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (7.3 s).
+setDefaultTimeout(90_000);
 
 let dir: string;
 let dataDir: string;

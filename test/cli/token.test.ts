@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,6 +6,9 @@ import { Database } from "bun:sqlite";
 import { runTokenCommand } from "../../src/cli/token.ts";
 import { createHash } from "node:crypto";
 import { startPostgres } from "../helpers/engines.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.4 s).
+setDefaultTimeout(45_000);
 
 let dir: string;
 afterEach(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,8 +2,11 @@
  * The client controller through app.handle(): pages, headers, the service worker and the
  * embedded assets. Builds the client first (scripts/build-client.ts is fast).
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Elysia } from "elysia";
+
+// The timeout of each test and hook here: ~10× the client build its beforeAll runs on a loaded 2-vCPU machine (5.4 s).
+setDefaultTimeout(60_000);
 
 let app: Elysia;
 let files: Record<string, { path: string; contentType: string }>;

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import {
   ClaimFailure,
   cleanedStartUrl,
@@ -15,6 +15,9 @@ import {
   type ScreenKind,
 } from "../../client/src/lib/handoff.ts";
 import { reprDigestToHex, sha256Hex } from "../../client/src/lib/sha256.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1.1 s).
+setDefaultTimeout(15_000);
 
 describe("parseHandoffLink", () => {
   test("reads the id and the token from the fragment", () => {

@@ -5,7 +5,7 @@
  * (frames counted, every press moving the talk), and the render worker's text of the slide
  * half only (mupdf under Bun, on a code-built double-width deck).
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import * as mupdf from "mupdf";
 import { layoutOf, NO_NOTES_LAYOUT, notesRect, slideRect } from "../../src/deck/notes-layout.ts";
 import { readPageLabels } from "../../src/deck/page-labels.ts";
@@ -27,6 +27,9 @@ import { initialState, NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { textIn } from "../../client/src/worker/page-text.ts";
 import { beamerDeck, doubleDeck, noteText } from "../fixtures/notes-layout-stage.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (8.4 s).
+setDefaultTimeout(90_000);
 
 afterAll(removeBeamerDecks);
 

@@ -6,12 +6,15 @@
  * (no CAP_SYS_RESOURCE), so the limits podman sets are given explicitly, below the host's.
  * Fails when podman, runc or the binary is missing.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { handOver, waitHealthy } from "../helpers/handoff-client.ts";
 import { BINARY, freePort, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: 60 s for afterAll, which removes the container, the volume and the image with podman (its test sets its own).
+setDefaultTimeout(60_000);
 
 const root = join(import.meta.dir, "..", "..");
 const suite = scratch();

@@ -4,13 +4,16 @@
  * says) and a whole handoff goes through it over TLS. Only the name, ports and certificate
  * paths of the examples are replaced. Fails when caddy, nginx or openssl is missing.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { handOver, waitHealthy } from "../helpers/handoff-client.ts";
 import { freePort, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: 30 s, as it starts processes (its tests set their own).
+setDefaultTimeout(30_000);
 
 const root = join(import.meta.dir, "..", "..");
 const suite = scratch();

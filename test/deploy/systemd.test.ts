@@ -5,10 +5,13 @@
  * proxy, tokens required). This machine runs no systemd, so the unit is not started by
  * systemd here. Fails when systemd-analyze is missing.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.7 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 const unitPath = join(import.meta.dir, "..", "..", "deploy", "systemd", "deckhand.service");
 const unit = readFileSync(unitPath, "utf8");

@@ -2,11 +2,14 @@
  * `npm test` starts with scripts/preflight.ts: a machine without the suites' system packages
  * stops in its first second with the one install line, instead of failing suites later.
  */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { missingPackages, systemPackages } from "../../scripts/preflight.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 const SCRIPT = join(import.meta.dir, "../../scripts/preflight.ts");
 

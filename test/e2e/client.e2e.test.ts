@@ -7,7 +7,7 @@
  * Screenshots go to test-output/ (git-ignored).
  */
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -16,6 +16,9 @@ import { launchBrowser, storedDecks, withChromiumPage, type BrowserSession } fro
 import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, NOTES, OUTPUT, recordClip } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Browser scenarios wait on real rendering and networking: give each its own minute. */
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);

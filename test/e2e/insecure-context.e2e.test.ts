@@ -6,7 +6,7 @@
  * opened as http://deckhand.test:PORT/start/…. The claim must still complete (digests by
  * @noble/hashes), and the page must say plainly that offline mode is unavailable, and why.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -14,6 +14,9 @@ import { launchBrowser, storedDecks, withChromiumPage, type BrowserSession } fro
 import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { freePort, startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
 const SHOTS = join(OUTPUT, "e2e");

@@ -1,13 +1,16 @@
 /**
  * The library, the check page and storage failures, in Chromium against the binary.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { launchBrowser, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
 import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, 60_000);
 const SHOTS = join(OUTPUT, "e2e");

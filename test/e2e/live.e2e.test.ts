@@ -10,7 +10,7 @@
  * resyncs without a reload; a viewer leaves follow and comes back; "End live" shows the end
  * screen and leaves no deck file in the data dir. Screenshots go to test-output/live/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
@@ -20,6 +20,9 @@ import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts
 import { BINARY, startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
 import { openPresenter } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Browser steps wait on real rendering, media, networking and a server restart. */
 const STEP_MS = 120_000;

@@ -6,7 +6,7 @@
  * orphaned (every object has a staged row, every staged row an object, no spool leftovers);
  * a browser claims a deck through the proxy. Engines are started here; none may be missing.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +17,9 @@ import { launchBrowser, storedDecks } from "../helpers/browser.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { handOver, waitHealthy } from "../helpers/handoff-client.ts";
 import { type BinaryServer, freePort, scratch } from "../helpers/server.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const CADDY = "/usr/bin/caddy";
 const PREFIX = "e2e";

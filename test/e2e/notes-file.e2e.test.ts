@@ -9,7 +9,7 @@
  * unused and a retry stores the deck with its notes. Screenshots go to
  * test-output/notes-file/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { strToU8, zipSync } from "fflate";
@@ -21,6 +21,9 @@ import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { buildPptx } from "../fixtures/pptx.ts";
 import { OUTPUT } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 120_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

@@ -12,7 +12,7 @@
  * same notes. Screenshots of presenter and audience per layout go to
  * test-output/notes-layouts/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
@@ -20,6 +20,9 @@ import { audiencePainted, pressToPage } from "../helpers/stage.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
 import { BEAMER_NOTES, BEAMER_PAGES, beamerDeck, doubleDeck, noteText, PAGES, SLIDE } from "../fixtures/notes-layout-stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Rendering and claims on a loaded two-core machine; WebKit is the slowest. */
 const STEP_MS = 180_000;

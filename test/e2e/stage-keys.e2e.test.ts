@@ -14,7 +14,7 @@
  *   page too, held on screen in Chromium by holding its claim's last request).
  * Screenshots go to test-output/stage-keys/<engine>/.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import type { Page, Route } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
@@ -23,6 +23,9 @@ import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { keysPageOf, makeKeysDeck } from "../fixtures/keys-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

@@ -10,7 +10,7 @@
  * presenter window is away waits, is sent when the window is back (only the last press), and
  * the remote says so. Screenshots go to test-output/stage-live-panel/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
@@ -20,6 +20,9 @@ import { svgDrawsQrOf } from "../helpers/qr.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { audiencePainted, openAudience, openPresenter } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

@@ -16,7 +16,7 @@
  *
  * Screenshots go to test-output/stage-media-timer/<engine>/.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
@@ -29,6 +29,9 @@ import { audiencePainted, openAudience, openPresenter, pressToPage } from "../he
 import { freePort } from "../helpers/server.ts";
 import { BLOCKED_PAGE, BLOCKED_RECTS, makeBlockedMediaDeck, PLACEHOLDER_RGB, type BlockedRect } from "../fixtures/blocked-media-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Browser steps wait on real rendering and on embeds timing out; a loaded two-core machine is slow. */
 const STEP_MS = 180_000;

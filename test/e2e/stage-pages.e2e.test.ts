@@ -6,7 +6,7 @@
  * paint of the presenter after a claim (Chromium, which can watch every frame from before
  * the page's scripts run). Screenshots go to test-output/stage-pages/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
@@ -20,6 +20,9 @@ import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

@@ -11,12 +11,15 @@
  * Screenshots go to
  * test-output/stage-pdfpc/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { buildBeamerDeck, removeBeamerDecks } from "../fixtures/beamer.ts";
 import { OUTPUT } from "./fixtures.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 120_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

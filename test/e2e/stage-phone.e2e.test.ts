@@ -8,13 +8,16 @@
  * without scrolling in both orientations. Geometry is read with getBoundingClientRect and
  * hit-tested with elementFromPoint. Screenshots go to test-output/stage-phone/<engine>/.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { PDFDocument, PDFName, PDFString, rgb, StandardFonts } from "pdf-lib";
 import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

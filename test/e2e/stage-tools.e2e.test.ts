@@ -10,7 +10,7 @@
  * rehearsal table and its CSV, and axe on the new panels. Screenshots of each mode, the
  * layout editor, the key editor and the slide times go to test-output/stage-tools/<engine>/.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode } from "fast-png";
@@ -21,6 +21,9 @@ import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);

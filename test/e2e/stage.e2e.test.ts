@@ -12,7 +12,7 @@
  * layouts, swipe and wheel; 10 an encrypted local PDF is refused; 11 the skeleton; 12 axe.
  * Screenshots of each state go to test-output/stage/<engine>/.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
@@ -23,6 +23,9 @@ import { startMediaServer, type MediaServer } from "../helpers/media-server.ts";
 import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { animatedGif, makeStageDeck, OUTPUT, recordStageClip, RECTS } from "../fixtures/stage-deck.ts";
+
+// The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
+setDefaultTimeout(120_000);
 
 /** Browser steps wait on real rendering, media and networking; on a loaded two-core machine
  * WebKit alone has taken over 90 s for the offline reload step. */

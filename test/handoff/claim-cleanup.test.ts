@@ -3,9 +3,12 @@
  * browser is told it worked (it did), the failure is logged, and the orphan sweep deletes
  * the bytes later. (Seen on a bucket answering 500 to a burst of deletes.)
  */
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (8.1 s).
+setDefaultTimeout(90_000);
 
 let t: TestApp | null = null;
 afterEach(() => {

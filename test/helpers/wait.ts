@@ -8,11 +8,27 @@
 /** Polling interval: short next to any wait a test makes, long enough not to spin a core. */
 const POLL_MS = 5;
 
-/** Resolves once `condition()` holds; throws naming `what` after `timeoutMs`. */
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+/**
+ * Resolves once `condition()` holds (it may be async: an HTTP probe, a file read); throws
+ * naming `what` after `timeoutMs`. An error `condition` throws ends the wait with it (a process
+ * that exited, say). `what` may be a function, read only when the wait fails (the output so
+ * far); `everyMs` spaces out costly conditions.
+ */
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000, everyMs = POLL_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-    await Bun.sleep(POLL_MS);
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${typeof what === "function" ? what() : what}`);
+    await Bun.sleep(everyMs);
   }
+}
+
+/**
+ * Resolves once every promise reaction queued so far has run, and those they queued in turn:
+ * one turn of the event loop (setImmediate runs only after the microtask queue is empty). When
+ * the code under test reacts through promises and queueMicrotask only (fakes that answer in a
+ * microtask, a gate of promises), what has not happened by then will not happen without the
+ * test's next move: the exact form of "nothing happened", where a sleep would only guess.
+ */
+export function settled(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

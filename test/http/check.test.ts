@@ -1,8 +1,11 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { buildFixturePdf, GIF_BYTES, mediaSidecar, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { makeDeck, makeEncryptedDeck, makeLoopingPageTree } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (11 s).
+setDefaultTimeout(120_000);
 
 let t: TestApp;
 afterEach(() => t?.close());

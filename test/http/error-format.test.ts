@@ -4,8 +4,11 @@
  * JSON-RPC Invalid Request); the MCP transport's HTTP-level failures (invalid JSON, a wrong
  * Accept) were JSON-RPC errors without a problem (now the problem rides in `error.data`).
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1.1 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 const t = makeTestApp();
 afterAll(() => t.close());

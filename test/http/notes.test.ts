@@ -5,7 +5,7 @@
  * behind. Real server through app.handle(), real SQLite, real files, real mupdf workers.
  */
 import { Database } from "bun:sqlite";
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
@@ -14,6 +14,9 @@ import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp, withDeclaredLength } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { billionLaughsPptx, manySlidesPptx, notAPptxZip, pdfpcFile, pptxFile, zipBombPptx } from "./notes-fixtures.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.5 s).
+setDefaultTimeout(45_000);
 
 let t: TestApp;
 afterEach(() => t?.close());

@@ -1,9 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { makeTestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1.6 s).
+setDefaultTimeout(20_000);
 
 const t = makeTestApp();
 const scratch = mkdtempSync(join(tmpdir(), "deckhand-openapi-"));

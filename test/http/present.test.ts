@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck, makeEmptyPdf, makeEncryptedDeck, makeLoopingPageTree } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp, withDeclaredLength } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (14 s).
+setDefaultTimeout(150_000);
 
 let t: TestApp;
 afterEach(() => t?.close());

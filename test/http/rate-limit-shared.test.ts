@@ -1,9 +1,12 @@
 /** REST uploads and MCP tool calls draw on one anonymous rate limit per address. */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { AppError } from "../../src/errors.ts";
 import { localBackend } from "../../src/mcp/local-backend.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.2 s).
+setDefaultTimeout(45_000);
 
 let t: TestApp | null = null;
 afterEach(() => {

@@ -6,7 +6,7 @@
  * state-changing request from another site (403 ORIGIN_NOT_ALLOWED) unless --allow-origin
  * names it. Scripts, which send no Origin, keep working.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,9 @@ import { silentLogger } from "../../src/log.ts";
 import { startServer } from "../../src/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.2 s).
+setDefaultTimeout(45_000);
 
 const apps: TestApp[] = [];
 afterAll(() => apps.forEach((a) => a.close()));

@@ -1,9 +1,12 @@
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.8 s).
+setDefaultTimeout(45_000);
 
 let t: TestApp;
 afterEach(() => t?.close());

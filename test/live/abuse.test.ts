@@ -3,11 +3,14 @@
  * unknown properties into a talk (stored, saved, sent to late joiners or relayed to the
  * presenter), and ink is bounded by bytes, not only by counts.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { scratch } from "../helpers/server.ts";
 import { created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.9 s).
+setDefaultTimeout(60_000);
 
 let server: LiveServer;
 let deck: Uint8Array;

@@ -5,12 +5,15 @@
  * uploads keep working. The socket cap runs against the compiled binary under a low
  * RLIMIT_NOFILE (prlimit), the default cap read from it.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parseServeArgs } from "../../src/config.ts";
 import { defaultMaxLiveSockets, descriptorLimit } from "../../src/live/socket-cap.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { scratch } from "../helpers/server.ts";
 import { created, eventually, LiveClient, type LiveServer, startLiveServer } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1.4 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 let deck: Uint8Array;
 beforeAll(async () => {

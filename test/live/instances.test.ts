@@ -7,7 +7,7 @@
  * Rotating or ending on an instance that holds none of the talk's sockets reaches the other:
  * its old remotes are cut off (the new link works there), its sockets get ended and 4410.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,9 @@ import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { freePort, waitForHealthy } from "../helpers/server.ts";
 import { created, LiveClient, sampleState } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× PostgreSQL's, S3's and two servers' start in beforeAll on a loaded 2-vCPU machine (9 s).
+setDefaultTimeout(90_000);
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 let pg: PostgresServer;

@@ -5,7 +5,7 @@
  * sweep's queries (due, open by age, open bytes, open blobs, purge), the presenter's "last
  * seen" and the talks it has left for longer than the grace, and grants with expiry.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,9 @@ import { SqliteLiveSessionRepository } from "../../src/store/live-sessions.ts";
 import { openPostgres } from "../../src/store/postgres/db.ts";
 import { PostgresLiveSessionRepository } from "../../src/store/postgres/live-sessions.ts";
 import { type PostgresServer, startPostgres } from "../helpers/engines.ts";
+
+// The timeout of each test and hook here: ~10× PostgreSQL's start in beforeAll on a loaded 2-vCPU machine (6.7 s).
+setDefaultTimeout(90_000);
 
 const T0 = Date.parse("2026-11-22T10:00:00Z");
 const HOUR = 3_600_000;

@@ -4,7 +4,7 @@
  * that reconnects gets the last state at once (from the row), paused until the presenter
  * reconnects with its secret, then resumed.
  */
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,9 @@ import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { freePort, waitForHealthy } from "../helpers/server.ts";
 import { created, LiveClient, sampleState } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (9.3 s).
+setDefaultTimeout(120_000);
 
 const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "deckhand-live-restart-"));

@@ -5,7 +5,7 @@
  * sweep ending talks whose presenter never came within the grace, the
  * orphan sweep leaving live decks alone, and the OpenAPI document.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,9 @@ import { currentPdfOwner } from "../../src/pdf/worker/owner.ts";
 import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 import type { Created } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.3 s).
+setDefaultTimeout(60_000);
 
 let t: TestApp;
 afterEach(() => t?.close());

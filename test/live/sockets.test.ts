@@ -5,12 +5,15 @@
  * when the grace timer finds the row already ended elsewhere, and the sweep's use of the
  * presenter's "last seen" time.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type Created, created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
 import { ManualScheduler } from "./scheduler.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (6.7 s).
+setDefaultTimeout(90_000);
 
 let server: LiveServer;
 let deck: Uint8Array;

@@ -1,8 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { AppError } from "../../src/errors.ts";
 import { decodePdfBase64 } from "../../src/mcp/base64.ts";
 import { fileTooLarge } from "../../src/tools/upload-limits.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.2 s).
+setDefaultTimeout(30_000);
 
 const bytes = new Uint8Array(Array.from({ length: 300 }, (_, i) => (i * 37) % 256));
 const std = Buffer.from(bytes).toString("base64");

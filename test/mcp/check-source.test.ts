@@ -2,7 +2,7 @@
  * The MCP check's PDF sources share the upload code: base64 bytes are staged and hashed by
  * receiveBytes, a local path is hashed by the one streaming digestFile.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,9 @@ import type { CheckReport } from "../../src/deck/check-report.gen.ts";
 import { checkPdfSource } from "../../src/mcp/check-source.ts";
 import { digestFile } from "../../src/upload/digest.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3 s).
+setDefaultTimeout(30_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-check-source-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { AppError } from "../../src/errors.ts";
 import { createGate, MCP_GATE_DEFAULTS } from "../../src/mcp/gate.ts";
+import { settled } from "../helpers/wait.ts";
 
 async function refusal(promise: Promise<unknown>): Promise<AppError> {
   const error = await promise.then(
@@ -24,7 +25,8 @@ describe("the gate of large /mcp calls", () => {
     const order: string[] = [];
     const c = gate.acquire().then((release) => (order.push("c"), release));
     const d = gate.acquire().then((release) => (order.push("d"), release));
-    await Bun.sleep(5);
+    // The gate grants through promises only: after this turn, c and d were not granted.
+    await settled();
     expect(order).toEqual([]);
     expect({ active: gate.active, waiting: gate.waiting }).toEqual({ active: 2, waiting: 2 });
     a();

@@ -1,9 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { buildFixturePdf, GIF_BYTES, mediaSidecar, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { base64, makeAjv, type McpTestServer, startMcpTestServer, textOf } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (11 s).
+setDefaultTimeout(120_000);
 
 let s: McpTestServer;
 let client: Client;

@@ -1,8 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { makeDeck, makeEmptyPdf, makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { base64, connectHttp, type McpTestServer, startMcpTestServer, textOf } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (7.2 s).
+setDefaultTimeout(90_000);
 
 const TOOLS = ["present_pdf", "check_pdf"];
 const ACCEPT = "application/json, text/event-stream";

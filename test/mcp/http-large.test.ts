@@ -2,7 +2,7 @@
  * Large /mcp calls: only a few are processed at once (the rest wait, unread, for a slot, or
  * get 503 SERVER_BUSY with Retry-After), and a server's memory stays bounded under them.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +12,11 @@ import { silentLogger } from "../../src/log.ts";
 import { createGate } from "../../src/mcp/gate.ts";
 import { createRuntime } from "../../src/runtime.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
-import { freePort } from "../helpers/server.ts";
+import { freePort, waitForHealthy } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.9 s).
+setDefaultTimeout(60_000);
 
 const ACCEPT = "application/json, text/event-stream";
 const MB = 1024 * 1024;
@@ -25,7 +29,8 @@ function toolCall(name: string, args: Record<string, unknown>, id = 1): string {
 describe("/mcp admits large calls through a gate", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "deckhand-gate-"));
   const runtime = createRuntime(testConfig({ dataDir, rateLimit: 0 }), { logger: silentLogger });
-  runtime.deps.mcpGate = createGate({ slots: 1, maxWaitMs: 150, maxWaiting: 4 });
+  const gate = createGate({ slots: 1, maxWaitMs: 150, maxWaiting: 4 });
+  runtime.deps.mcpGate = gate;
   const app = buildApp(runtime.deps);
   afterAll(() => {
     runtime.close();
@@ -57,7 +62,7 @@ describe("/mcp admits large calls through a gate", () => {
       },
     });
     const first = post(stalled, body.length);
-    await Bun.sleep(20);
+    await waitFor(() => gate.active === 1, "the first call to take the slot");
 
     const started = Date.now();
     const busy = await post(body, body.length);
@@ -118,13 +123,7 @@ describe("peak memory of a server under concurrent large check_pdf calls", () =>
       stderr: "pipe",
     });
     const url = `http://127.0.0.1:${port}`;
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
-      if (ok) break;
-      if (Date.now() > deadline || server.exitCode !== null) throw new Error(`server did not start: ${await new Response(server.stderr as ReadableStream).text()}`);
-      await Bun.sleep(25);
-    }
+    await waitForHealthy(url, server, () => new Response(server!.stderr as ReadableStream).text());
     const pid = server.pid;
     const idle = statusMb(pid, "VmRSS");
 

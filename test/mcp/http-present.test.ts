@@ -1,9 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { base64, handoffRecordValidator, type McpTestServer, startMcpTestServer, textOf } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (6.4 s).
+setDefaultTimeout(90_000);
 
 let s: McpTestServer;
 let client: Client;

@@ -2,12 +2,15 @@
  * The official MCP Inspector CLI (pinned devDependency, run from node_modules — never
  * downloaded) against a real listening server: what a user debugging their setup would run.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { base64, type McpTestServer, startMcpTestServer } from "./helpers.ts";
+
+// The timeout of each test and hook here: 30 s for its hooks, which start a server (its tests set their own).
+setDefaultTimeout(30_000);
 
 const INSPECTOR = join(import.meta.dir, "..", "..", "node_modules", ".bin", "mcp-inspector");
 

@@ -3,13 +3,16 @@
  * check_pdf take `notes_base64` + `notes_filename`, as REST takes the `notes` part, with the
  * same coded failures, and nothing left behind.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { billionLaughsPptx, pdfpcFile, pptxFile } from "../http/notes-fixtures.ts";
 import { base64, expectToolError, handoffRecordValidator, type McpTestServer, startMcpTestServer, textOf } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.6 s).
+setDefaultTimeout(60_000);
 
 let s: McpTestServer;
 let client: Client;

@@ -2,7 +2,7 @@
  * `deckhand mcp` over stdio, as a desktop agent runs it: the compiled binary spawned through
  * the SDK's StdioClientTransport, staging through a real `deckhand serve` (also the binary).
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,6 +15,9 @@ import { expectValidReport } from "../helpers/report-schema.ts";
 import { pptxFile, zipBombPptx } from "../http/notes-fixtures.ts";
 import { BINARY, type BinaryServer, freePort, startBinary } from "../helpers/server.ts";
 import { base64, expectToolError, handoffRecordValidator, textOf } from "./helpers.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (5.4 s).
+setDefaultTimeout(60_000);
 
 const DAY = 86_400_000;
 

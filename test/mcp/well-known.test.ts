@@ -1,5 +1,8 @@
-import { afterEach, expect, test } from "bun:test";
+import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1.2 s), and at least 30 s as it starts processes.
+setDefaultTimeout(30_000);
 
 let t: TestApp;
 afterEach(() => t?.close());

@@ -1,7 +1,10 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { checkFixture, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, webmBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
 import { checkPdfFile } from "../../src/pdf/check.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.1 s).
+setDefaultTimeout(45_000);
 
 describe("check: conventions (DESIGN §3.2)", () => {
   test("a deck without attachments is valid, with empty pages and document metadata", async () => {

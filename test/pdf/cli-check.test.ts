@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { runCheckCommand } from "../../src/cli/check.ts";
@@ -6,6 +6,9 @@ import { buildNotesDeck, framesWithNotes, xmpPacket } from "../fixtures/notes-la
 import { mediaSidecar, notesSidecar, pdfpcFile, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { PDFDocument, PDFName, PDFString } from "pdf-lib";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (11 s).
+setDefaultTimeout(120_000);
 
 /** The deck's pages labelled as Beamer and Typst label builds: one range per page, the label its prefix. */
 async function withLabels(bytes: Uint8Array, labels: string[]): Promise<Uint8Array> {

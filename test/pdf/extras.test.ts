@@ -1,10 +1,13 @@
 /** readDeckExtras shows exactly what the report says is shown. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { readAttachmentBytes, readDeckExtras } from "../../src/deck/extras.ts";
 import { buildCheckReport } from "../../src/deck/report.ts";
 import { buildFixturePdf, deflateBomb, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, sha256Hex, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.2 s).
+setDefaultTimeout(30_000);
 
 async function open(spec: FixtureSpec) {
   const mupdf = await loadMupdf();

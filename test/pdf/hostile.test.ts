@@ -3,10 +3,13 @@
  * decompression bombs become findings in a schema-valid report — never a throw — at the
  * default limits.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { checkFixture, deflateBomb, mp4Bytes, notesSidecar } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
 import { ascii85 as decodeAscii85 } from "../../src/deck/stream-decode.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4 s).
+setDefaultTimeout(45_000);
 
 const codes = (report: unknown) => allIssues(report).map((i) => i.code);
 

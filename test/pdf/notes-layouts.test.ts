@@ -4,7 +4,7 @@
  * Beamer's header, pgfpages' page labels repaired, pdfpc.sty's XMP fields, and what cannot be
  * split or disagrees.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { detectNotesLayout, doublingOf } from "../../src/deck/notes-layout-detect.ts";
 import { notesRect, slideRect } from "../../src/deck/notes-layout.ts";
 import { readNotesText } from "../../src/deck/notes-text.ts";
@@ -13,6 +13,9 @@ import { readPdfpcMetadata } from "../../src/deck/xmp.ts";
 import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { buildNotesDeck, framesWithNotes, SLIDE_SIZES, xmpPacket, type NotesDeckSpec } from "../fixtures/notes-layouts.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.1 s).
+setDefaultTimeout(45_000);
 
 async function open(spec: NotesDeckSpec): Promise<{ doc: PdfDoc; pageCount: number }> {
   const mupdf = await loadMupdf();

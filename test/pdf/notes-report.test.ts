@@ -5,7 +5,7 @@
  * precedence between every source, and the presenter's override. Every report is validated
  * against the published schema.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { strToU8 } from "fflate";
 import { readDeckExtras } from "../../src/deck/extras.ts";
 import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
@@ -16,6 +16,9 @@ import { buildNotesDeck, framesWithNotes, xmpPacket, type NotesDeckSpec } from "
 import { buildPptx } from "../fixtures/pptx.ts";
 import { buildFixturePdf, notesSidecar, pdfpcFile, sha256Hex, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.1 s).
+setDefaultTimeout(45_000);
 
 async function report(bytes: Uint8Array, options: ReportOptions = {}) {
   const mupdf = await loadMupdf();

@@ -4,7 +4,7 @@
  * pool goes on with a fresh worker, the line of waiting jobs is bounded, and close() leaves
  * no process behind.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { checkPdfFile } from "../../src/pdf/check.ts";
 import { inspectPdf } from "../../src/pdf/open.ts";
 import { PdfPool } from "../../src/pdf/worker/pool.ts";
@@ -12,6 +12,9 @@ import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { HOSTILE_SCALE, objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
 import { mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (17 s).
+setDefaultTimeout(180_000);
 
 const MiB = 1024 * 1024;
 /**

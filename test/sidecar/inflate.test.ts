@@ -1,8 +1,15 @@
-/** The size-capped inflate (src/deck/inflate.ts, on fflate): bombs, truncation, trailing data, errors. */
-import { describe, expect, test } from "bun:test";
+/**
+ * The size-capped inflate (src/deck/inflate.ts, on fflate): bombs, truncation, trailing data,
+ * errors. How long it takes to reach the cap, and to skip trailing junk, is measured against
+ * baselines in bench/inflate.ts.
+ */
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { deflateRawSync, deflateSync, constants as zlibConstants } from "node:zlib";
 import { inflate, InflateError, InflateLimitError } from "../../src/deck/inflate.ts";
 import { deflateBomb } from "../fixtures/sidecar-builder.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.2 s).
+setDefaultTimeout(45_000);
 
 const MiB = 1024 * 1024;
 const text = new TextEncoder().encode("Speaker notes for slide 7: mention the benchmark. ".repeat(4000));
@@ -27,7 +34,6 @@ describe("inflate", () => {
     let produced = 0;
     let largest = 0;
     let error: unknown;
-    const started = performance.now();
     try {
       inflate(bomb, {
         maxBytes: 16 * MiB,
@@ -39,7 +45,6 @@ describe("inflate", () => {
     } catch (e) {
       error = e;
     }
-    const elapsed = performance.now() - started;
     const rssGrowth = process.memoryUsage().rss - rssBefore;
     expect(error).toBeInstanceOf(InflateLimitError);
     expect((error as InflateLimitError).produced).toBe(produced);
@@ -48,9 +53,8 @@ describe("inflate", () => {
     expect(produced).toBeGreaterThan(15 * MiB);
     // One step never produces more than ~4 MiB, whatever the cap: memory per step stays bounded.
     expect(largest).toBeLessThanOrEqual(4 * MiB + 64 * 1024);
-    // Decoding all of it would add 1 GiB (and take seconds).
+    // Decoding all of it would add 1 GiB.
     expect(rssGrowth).toBeLessThan(160 * MiB);
-    expect(elapsed).toBeLessThan(3000);
   });
 
   test("a cap of exactly the output size is not exceeded; one byte less is", () => {
@@ -70,14 +74,13 @@ describe("inflate", () => {
     }
   });
 
-  test("megabytes of junk after the final block are skipped, not buffered", () => {
+  test("megabytes of junk after the final block are skipped", () => {
     const z = deflateSync(text);
     const input = new Uint8Array(16 * MiB).fill(0xa5);
     input.set(z);
-    const started = performance.now();
+    // fflate keeps all input pushed after the end; without our "finished" check this is
+    // quadratic (bench/inflate.ts times it against the stream alone).
     expect(run(input).total).toBe(text.length);
-    // fflate keeps all input pushed after the end; without our "finished" check this is quadratic.
-    expect(performance.now() - started).toBeLessThan(500);
   });
 
   test("truncated data is an error, never a partial success (decided: as zlib's inflate does)", () => {

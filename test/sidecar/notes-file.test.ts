@@ -4,7 +4,7 @@
  * (not a notes file, zip bomb, DOCTYPE/entities, 10,000 notes slides, oversized part) refused
  * with its code, quickly.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { strToU8 } from "fflate";
 import { FINDING_CODES } from "../../src/deck/sidecar/findings.ts";
@@ -12,6 +12,9 @@ import { parseXml } from "../../src/deck/xml.ts";
 import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
 import { parsePdfpc } from "../../src/deck/sidecar/pdfpc.ts";
 import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (7 s).
+setDefaultTimeout(90_000);
 
 const codes = (r: { issues: { code: string }[] }) => r.issues.map((i) => i.code);
 

@@ -1,5 +1,5 @@
 /** Property tests of the pure sidecar code: random input never throws, findings stay in the catalogue. */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { createHash } from "node:crypto";
 import { deflateRawSync } from "node:zlib";
@@ -14,6 +14,9 @@ import { sniffMime } from "../../src/deck/sidecar/sniff.ts";
 import { renderTypst } from "../../src/deck/sidecar/typst.ts";
 import { vimeoId, youtubeId } from "../../src/deck/sidecar/video-ids.ts";
 import { inflate, InflateError, InflateLimitError } from "../../src/deck/inflate.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.8 s).
+setDefaultTimeout(10_000);
 
 const known = (issues: { code: string }[]) => issues.every((i) => i.code in FINDING_CODES);
 const where = { attachment: "notes-slide-2.json", slide: 2 };

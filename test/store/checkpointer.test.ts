@@ -1,11 +1,15 @@
 import { Database } from "bun:sqlite";
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BACKSTOP_PAGES, WalCheckpointer } from "../../src/store/checkpointer.ts";
 import { openDatabase } from "../../src/store/db.ts";
 import { THREAD_MODULES } from "../../src/threads.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.5 s).
+setDefaultTimeout(30_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-wal-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -17,7 +21,8 @@ const walSize = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path}
  * A fresh database as the server opens it, with a filler table: `rows(n)` commits n rows of
  * ≈ 2 pages each; `restarts()` reads the log header's checkpoint sequence, which counts the
  * times a commit started the log over; `pokeUntilRestart(from)` commits a row every 20 ms
- * until the log starts over after `from` (a commit after a complete checkpoint does), or 10 s.
+ * until the log starts over after `from` (a commit after a complete checkpoint does), failing
+ * after 10 s.
  */
 function fillerDatabase(name: string) {
   const path = join(dir, name);
@@ -36,15 +41,36 @@ function fillerDatabase(name: string) {
       insert.run("poke");
     },
     async pokeUntilRestart(from: number) {
-      const deadline = performance.now() + 10_000;
-      while (restarts() === from && performance.now() < deadline) {
-        await Bun.sleep(20);
-        insert.run("poke");
-      }
+      // Each poke is a commit: the first after a complete checkpoint starts the log over.
+      await waitFor(() => (insert.run("poke"), restarts() !== from), "a commit to start the log over", 10_000, 20);
     },
     close() {
       insert.finalize();
       db.close();
+    },
+  };
+}
+
+/**
+ * The checkpoints `checkpointer` asks its thread for: `next()` resolves once one asked after the
+ * call has answered. Its timer asks once after each batch of writes it sees, and the thread
+ * checkpoints only a log past 1,000 frames; a look that checkpoints nothing leaves no other
+ * trace, so this wraps the private method the timer calls.
+ */
+function checkpointRequests(checkpointer: WalCheckpointer): { next(): Promise<void> } {
+  const asked: Promise<unknown>[] = [];
+  const inner = checkpointer as unknown as { run(minFrames: number): Promise<unknown> };
+  const run = inner.run.bind(checkpointer);
+  inner.run = (minFrames) => {
+    const answer = run(minFrames);
+    asked.push(answer);
+    return answer;
+  };
+  return {
+    async next() {
+      const seen = asked.length;
+      await waitFor(() => asked.length > seen, "the checkpointer's next look at the log");
+      await asked.at(-1);
     },
   };
 }
@@ -86,12 +112,13 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
   test("started, it checkpoints a log past 1,000 pages by itself, and a smaller one not", async () => {
     const { db, restarts, rows, poke, pokeUntilRestart, close } = fillerDatabase("timer.db");
     const checkpointer = new WalCheckpointer(db).start(20);
+    const requests = checkpointRequests(checkpointer);
     rows(100); // ≈ 200 pages
     const before = restarts();
-    await Bun.sleep(300);
+    await requests.next();
     poke();
     const small = restarts();
-    // 15 looks at a log of ≈ 200 pages: none checkpointed it.
+    // The look at a log of ≈ 200 pages did not checkpoint it.
     expect(small).toBe(before);
     rows(700); // now ≈ 1,600 pages
     await pokeUntilRestart(small);
@@ -100,7 +127,7 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
     // ≈ 200 pages after the restart are not checkpointed.
     const after = restarts();
     rows(100);
-    await Bun.sleep(300);
+    await requests.next();
     poke();
     expect(restarts()).toBe(after);
     await checkpointer.stop();

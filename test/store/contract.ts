@@ -12,6 +12,7 @@ import { HandoffService, TOMBSTONE_TTL_MS } from "../../src/handoff/service.ts";
 import { newSessionId } from "../../src/handoff/secrets.ts";
 import type { PdfReader } from "../../src/core/pdf-reader.ts";
 import type { Storage } from "../../src/store/backends.ts";
+import { waitFor } from "../helpers/wait.ts";
 
 /** One instance's view of the storage: what store/backends opens, less its lifecycle. */
 // Live sessions have their own contract (test/live/repository.test.ts), run against SQLite and PostgreSQL.
@@ -286,7 +287,7 @@ export function describeStorageContract(name: string, backend: Backend): void {
           // While instance a holds the lease, b's sweep is skipped and changes nothing.
           let inside: (() => void) | undefined;
           const held = a.sweepLease.runExclusive(() => new Promise<void>((resolve) => (inside = resolve)));
-          await Bun.sleep(50);
+          await waitFor(() => inside !== undefined, "instance a to hold the sweep lease");
           expect(await service(b).sweep()).toEqual({ swept: false, expired: 0, purgedTombstones: 0, removedTemps: 0, removedOrphans: 0 });
           expect((await a.sessions.get(due.id))?.state).toBe("staged");
           inside!();
@@ -335,14 +336,18 @@ export function describeStorageContract(name: string, backend: Backend): void {
         for (let i = 0; i < 5; i++) await a.liveBus.publish("talk1", `slide ${i}`);
         const expected = Array.from({ length: 5 }, (_, i) => `slide ${i}`);
         const listeners = backend.shared ? ["a", "b"] : ["a"];
-        for (let wait = 0; wait < 100 && listeners.some((k) => received[k]!.length < 5); wait++) await Bun.sleep(20);
+        await waitFor(() => listeners.every((k) => received[k]!.length >= 5), "every subscriber to receive five messages");
         expect(received.a).toEqual(expected);
         if (backend.shared) expect(received.b).toEqual(expected);
         await subA.close();
+        // A witness subscribed on the same instance: once it has the message, a closed
+        // subscription still served would have had it too.
+        const witnessed: string[] = [];
+        const witness = await a.liveBus.subscribe("talk1", (m) => witnessed.push(m));
         await a.liveBus.publish("talk1", "after");
-        await Bun.sleep(100);
+        await waitFor(() => witnessed.includes("after"), "the witness to receive the message");
         expect(received.a).toEqual(expected);
-        await Promise.all([subB.close(), other.close()]);
+        await Promise.all([subB.close(), other.close(), witness.close()]);
         expect(a.liveBus.publish("talk1", "x".repeat(8000))).rejects.toThrow();
       });
     });

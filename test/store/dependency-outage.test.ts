@@ -5,11 +5,15 @@
  * Retry-After within seconds, /healthz answers 503 "unavailable" with each dependency's state,
  * the log says so once per change, and everything recovers when the dependency is back.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { type BinaryServer, startBinary } from "../helpers/server.ts";
+import { waitFor } from "../helpers/wait.ts";
+
+// The timeout of each test and hook here: ~10× PostgreSQL's and S3's start in beforeAll on a loaded 2-vCPU machine (8 s).
+setDefaultTimeout(90_000);
 
 /** The issue's bound: a hung dependency is a 503 within 10 s. */
 const ANSWER_WITHIN_MS = 10_000;
@@ -99,13 +103,8 @@ async function expectUnavailable(request: () => Promise<Response>): Promise<void
 }
 
 /** Wait for /healthz to say `status` (the server probes every 5 s by itself). */
-async function waitHealth(app: App, status: number): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    if ((await app.health()).status === status) return;
-    if (Date.now() > deadline) throw new Error(`/healthz did not answer ${status} within 20 s`);
-    await Bun.sleep(200);
-  }
+function waitHealth(app: App, status: number): Promise<void> {
+  return waitFor(async () => (await app.health()).status === status, `/healthz to answer ${status}`, 20_000, 200);
 }
 
 describe("a hung dependency answers 503 STORAGE_UNAVAILABLE within seconds, and /healthz says so", () => {

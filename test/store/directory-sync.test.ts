@@ -3,13 +3,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DirectoryCalls, DirectorySync } from "../../src/store/directory-sync.ts";
+import { settled, waitFor } from "../helpers/wait.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-dirsync-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * File system calls that record what happens and hold each fsync until the test lets it finish
- * (`finish()`), or fail it (`finish(error)`).
+ * (`finish()`), or fail it (`finish(error)`). The others answer in a microtask, so once the
+ * test has let the event loop turn (`settled()`) everything they set off has happened.
  */
 function heldCalls() {
   const log: string[] = [];
@@ -30,11 +32,11 @@ function heldCalls() {
       queueMicrotask(() => done(null));
     },
   };
-  /** Let the oldest held fsync end; wait until its callers have been told. */
+  /** Let the oldest held fsync end (once one is held); wait until its callers have been told. */
   const finish = async (error: Error | null = null) => {
-    for (let i = 0; i < 20 && pending.length === 0; i++) await Bun.sleep(1);
+    await waitFor(() => pending.length > 0, "an fsync to be held");
     pending.shift()!(error);
-    await Bun.sleep(1);
+    await settled();
   };
   return { calls, log, finish, held: () => pending.length };
 }
@@ -50,23 +52,23 @@ describe("DirectorySync", () => {
   });
 
   test("callers arriving while a sync runs share the next one, which starts after it: 11 callers, 2 fsyncs", async () => {
-    const { calls, log, finish } = heldCalls();
+    const { calls, log, finish, held } = heldCalls();
     const sync = new DirectorySync(dir, calls);
-    const settled: string[] = [];
-    const first = sync.sync().then(() => settled.push("first"));
-    await Bun.sleep(1);
+    const done: string[] = [];
+    const first = sync.sync().then(() => done.push("first"));
+    await waitFor(() => held() === 1, "the first fsync to begin");
     // These may have renamed after the first fsync began: it must not count for them.
-    const later = Array.from({ length: 10 }, (_, i) => sync.sync().then(() => settled.push(`later ${i}`)));
-    await Bun.sleep(1);
+    const later = Array.from({ length: 10 }, (_, i) => sync.sync().then(() => done.push(`later ${i}`)));
+    await settled();
     expect(log).toEqual(["open 100", "fsync 100"]);
     await finish();
     await first;
-    expect(settled).toEqual(["first"]);
+    expect(done).toEqual(["first"]);
     // The next one began only once the first ended, and serves all ten.
     expect(log).toEqual(["open 100", "fsync 100", "fsync 100"]);
     await finish();
     await Promise.all(later);
-    expect(settled).toHaveLength(11);
+    expect(done).toHaveLength(11);
     expect(log.filter((entry) => entry.startsWith("fsync"))).toHaveLength(2);
     // The directory stays open between syncs.
     await Promise.all([sync.sync(), finish()]);
@@ -93,9 +95,9 @@ describe("DirectorySync", () => {
     const { calls, log, finish, held } = heldCalls();
     const sync = new DirectorySync(dir, calls);
     const running = sync.sync();
-    await Bun.sleep(1);
+    await waitFor(() => held() === 1, "the fsync to begin");
     const closing = sync.close();
-    await Bun.sleep(5);
+    await settled();
     expect(held()).toBe(1);
     expect(log).not.toContain("close 100");
     await finish();

@@ -3,7 +3,7 @@
  * here (test/helpers/engines.ts): two instances, i.e. two connection pools and two bucket
  * clients with their own spools, on one database and one bucket.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,9 @@ import { PostgresTokenRepository } from "../../src/store/postgres/tokens.ts";
 import { S3BlobStore } from "../../src/store/s3/blobs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { describeStorageContract, type Instance } from "./contract.ts";
+
+// The timeout of each test and hook here: ~10× PostgreSQL's and S3's start in beforeAll on a loaded 2-vCPU machine (7.5 s).
+setDefaultTimeout(90_000);
 
 let pg: PostgresServer;
 let s3: S3Server;

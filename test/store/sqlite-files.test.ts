@@ -1,4 +1,5 @@
 /** The storage contract on the embedded default: SQLite in the data dir and files beside it. */
+import { setDefaultTimeout } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,6 +11,9 @@ import { MemoryRateLimitStore } from "../../src/store/memory-rate-limit.ts";
 import { SqliteSessionRepository } from "../../src/store/sessions.ts";
 import { SqliteTokenRepository } from "../../src/store/tokens.ts";
 import { describeStorageContract, type Instance } from "./contract.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (1.3 s).
+setDefaultTimeout(15_000);
 
 describeStorageContract("SQLite + files", {
   // One process owns the data dir (its lock): the rate limit and the sweep are its own.

@@ -1,9 +1,12 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { digestAsWritten, digestBytes } from "../../src/upload/digest-thread.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.9 s).
+setDefaultTimeout(10_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-digest-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -25,7 +28,8 @@ async function writeAndHash(name: string, bytes: Uint8Array, piece: number): Pro
       const end = Math.min(bytes.length, offset + piece);
       writeSync(fd, bytes, offset, end - offset, offset);
       job.advance(end);
-      // Let the thread read while the writes go on, as an upload's body arrives.
+      // Let the thread read while the writes go on, as an upload's body arrives (the writer's
+      // pace, not a wait for the thread: the digest must be right whatever it has read by then).
       if ((offset / piece) % 8 === 0) await Bun.sleep(0);
     }
     return await job.finish(bytes.length);

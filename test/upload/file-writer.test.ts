@@ -1,8 +1,11 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FileWriter } from "../../src/upload/file-writer.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.4 s).
+setDefaultTimeout(30_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-writer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -4,7 +4,7 @@
  * over BUFFERED_BODY_BYTES is streamed. Both must give the same file, digest and name, answer a
  * bad body alike, and leave nothing behind.
  */
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +12,9 @@ import { join } from "node:path";
 import type { TempFile } from "../../src/core/blobs.ts";
 import { LocalBlobStore } from "../../src/store/files.ts";
 import { BUFFERED_BODY_BYTES, receiveMultipartPdf } from "../../src/upload/receive.ts";
+
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.6 s).
+setDefaultTimeout(30_000);
 
 const dataDir = mkdtempSync(join(tmpdir(), "deckhand-receive-"));
 const blobs = new LocalBlobStore(dataDir);

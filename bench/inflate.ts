@@ -12,11 +12,18 @@
  * 2. A 200 KB zlib stream followed by 16 MiB of junk, against the same stream alone: the junk
  *    is skipped once the final block is in (fflate alone keeps everything pushed after the end,
  *    which made this quadratic). Target within 2×.
+ * 3. Hostile notes files (deck/notes-file, issue 19) against reading a real-sized presentation's
+ *    notes (60 slides) in the same run: a .pptx zip bomb (64 MB of notes XML in ~100 KB) and a
+ *    .pptx of 10,000 notes slides are refused before anything is inflated, so each costs no
+ *    more than the honest file (target within 1× and 3×: the 10,000 names are still listed).
+ *    test/sidecar/notes-file.test.ts holds what is refused; here, that it is refused cheaply.
  */
 import { parseArgs } from "node:util";
 import { deflateSync } from "node:zlib";
 import { inflateSync } from "fflate";
 import { inflate, InflateLimitError } from "../src/deck/inflate.ts";
+import { readNotesFile } from "../src/deck/notes-file/index.ts";
+import { buildPptx, pptxManySlides, pptxZipBomb } from "../test/fixtures/pptx.ts";
 import { deflateBomb } from "../test/fixtures/sidecar-builder.ts";
 import { describeMs, machineLine, summarize, verdict } from "./lib/stats.ts";
 
@@ -72,3 +79,20 @@ console.log(`\n${(text.length / 1000).toFixed(0)} KB of text, its ${(stream.leng
 console.log(`baseline  the stream alone      ${describeMs(alone)}`);
 console.log(`deckhand  with 16 MiB of junk   ${describeMs(junk)}`);
 console.log(verdict("junk after the final block, with / without", junk.median / alone.median, 2));
+
+const honest = buildPptx(Array.from({ length: 60 }, (_, i) => ({ notes: [`Slide ${i + 1}: the point to make, the number to quote, the question to expect.`] })));
+const zipBomb = pptxZipBomb(64);
+const many = pptxManySlides(10_000);
+for (const [name, bytes, code] of [["bomb.pptx", zipBomb, "PPTX_ZIP_BOMB"], ["many.pptx", many, "PPTX_TOO_MANY_SLIDES"]] as const) {
+  const codes = readNotesFile(bytes, name, 60).issues.map((f) => f.code);
+  if (!codes.includes(code)) throw new Error(`${name} was not refused with ${code}: ${codes.join(", ")}`);
+}
+const read = summarize(time(() => void readNotesFile(honest, "talk.pptx", 60)));
+const bombed = summarize(time(() => void readNotesFile(zipBomb, "bomb.pptx", 60)));
+const crowded = summarize(time(() => void readNotesFile(many, "many.pptx", 60)));
+console.log(`\nnotes files: a 60-slide .pptx (${(honest.length / 1000).toFixed(0)} KB), a zip bomb (${(zipBomb.length / 1000).toFixed(0)} KB, 64 MB inflated), 10,000 notes slides (${(many.length / 1000).toFixed(0)} KB)`);
+console.log(`baseline  the 60-slide presentation's notes read   ${describeMs(read)}`);
+console.log(`deckhand  the zip bomb refused                     ${describeMs(bombed)}`);
+console.log(`deckhand  10,000 notes slides refused              ${describeMs(crowded)}`);
+console.log(verdict("zip bomb refused / honest notes read", bombed.median / read.median, 1));
+console.log(verdict("10,000 slides refused / honest notes read", crowded.median / read.median, 3));

@@ -23,12 +23,10 @@ describe("hostile PDF structure", () => {
   });
 
   test("an absurdly deep name tree stops at the depth cap", async () => {
-    const started = performance.now();
     const report = await checkFixture({ pages: 1, nameTree: { depth: 500 }, attachments: [notesSidecar(1, "deep")] });
     expectValidReport(report);
     expect(codes(report)).toEqual(["NAME_TREE_TOO_DEEP"]);
     expect(report.pages[0]!.presenterNotes).toBeNull();
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   test("a name tree wider than the node cap is cut off", async () => {

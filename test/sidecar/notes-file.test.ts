@@ -73,9 +73,8 @@ describe("pptx notes", () => {
   test("a zip bomb is stopped before it inflates", () => {
     const bomb = pptxZipBomb(64);
     expect(bomb.length).toBeLessThan(200_000);
-    const started = performance.now();
+    // That it is refused cheaply (before inflating) is bench/inflate.ts's third case.
     const result = readNotesFile(bomb, "bomb.pptx", 2);
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(codes(result)).toEqual(["PPTX_ZIP_BOMB"]);
     expect(result.pdfpc).toBeNull();
   });
@@ -97,11 +96,10 @@ describe("pptx notes", () => {
     expect(result.pdfpc).toBeNull();
   });
 
-  test("10,000 notes slides are refused quickly, before anything is inflated", () => {
+  test("10,000 notes slides are refused before anything is inflated", () => {
     const many = pptxManySlides(10_000);
-    const started = performance.now();
+    // How quickly: bench/inflate.ts, against reading an honest presentation's notes.
     const result = readNotesFile(many, "many.pptx", 10);
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(codes(result)).toEqual(["PPTX_TOO_MANY_SLIDES"]);
   }, 60_000);
 

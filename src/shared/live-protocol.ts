@@ -11,12 +11,15 @@
  *
  * The first message on a socket is the client's `join` (role + secret); the server answers
  * `hello` with the current snapshot, then streams `state` / `pointer` / `ink` / `counts` /
- * `paused` / `resumed` / `ended`. The server numbers every state-changing message it relays
+ * `paused` / `resumed` / `ended`. The audience's messages (questions, polls, reactions;
+ * issue 23) are in ./live-audience-protocol.ts, part of the same unions. The server numbers every state-changing message it relays
  * with `seq` (one counter per session, kept across restarts): a client drops any `state`,
  * `pointer` or `ink` whose seq is not above the last one it applied, and takes `hello.seq`
  * as its new baseline after each (re)connection.
  */
-import { type ObjectOptions, type Static, type TProperties, Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
+import { Obj, Page, V } from "./live-schema-kit.ts";
+import { LiveAudienceClientMessages, LiveAudienceServerMessages, LiveAudienceView, LiveViewerId } from "./live-audience-protocol.ts";
 
 export const LIVE_PROTOCOL_VERSION = 1 as const;
 /** Where the server serves the JSON Schema of every message (both directions). */
@@ -34,19 +37,8 @@ export function normalizeLiveCode(input: string): string | null {
   return new RegExp(LIVE_CODE_PATTERN).test(code) ? code : null;
 }
 
-/**
- * Every object of the protocol is closed (`additionalProperties: false`): a message is exactly
- * its schema, so nothing unknown is stored, saved or relayed (an extra property once carried
- * 60 KB of junk per stroke into every late joiner's hello, and HTML to the presenter).
- */
-function Obj<T extends TProperties>(properties: T, options: ObjectOptions = {}) {
-  return Type.Object(properties, { additionalProperties: false, ...options });
-}
-
-const V = Type.Literal(LIVE_PROTOCOL_VERSION);
 // Coordinates are PDF points from the page's top-left; generous bounds, finite by JSON.
 const Coord = Type.Number({ minimum: -100_000, maximum: 100_000 });
-const Page = Type.Integer({ minimum: 1, maximum: 100_000, description: "1-based PDF page" });
 const Seq = Type.Integer({ minimum: 0, description: "Server-assigned, increasing per session" });
 
 export const LivePointer = Obj({ x: Coord, y: Coord, r: Type.Number({ minimum: 0, maximum: 100_000 }) }, { description: "Laser dot or spotlight centre and radius" });
@@ -149,6 +141,18 @@ export const LiveErrorCode = Type.Union([
   Type.Literal("NOT_FOUND"),
   Type.Literal("ENDED"),
   Type.Literal("INTERNAL"),
+  // The audience talks back (issue 23): refusals of ask / upvote / vote / react and of the
+  // presenter's Q&A and poll commands. Each is answered, nothing is relayed.
+  Type.Literal("QA_CLOSED"),
+  Type.Literal("QUESTION_RATE"),
+  Type.Literal("QA_FULL"),
+  Type.Literal("NO_QUESTION"),
+  Type.Literal("ALREADY_VOTED"),
+  Type.Literal("ADDRESS_LIMIT"),
+  Type.Literal("NO_POLL"),
+  Type.Literal("POLL_OPEN"),
+  Type.Literal("BAD_CHOICE"),
+  Type.Literal("BAD_TEXT"),
 ]);
 
 // ---- client → server ------------------------------------------------------------------------
@@ -159,6 +163,7 @@ export const JoinMessage = Obj(
     type: Type.Literal("join"),
     role: LiveRole,
     secret: Type.Optional(Type.String({ maxLength: 128, description: "Presenter secret or control secret; absent for viewers" })),
+    viewerId: Type.Optional(LiveViewerId),
   },
   { description: "First message of every socket. Never put a secret in the URL." },
 );
@@ -184,7 +189,16 @@ export const ControlCommandMessage = Obj(
 );
 export const PingMessage = Obj({ v: V, type: Type.Literal("ping"), t: Type.Optional(Type.Number()) });
 
-export const LiveClientMessage = Type.Union([JoinMessage, PresenterStateMessage, PresenterPointerMessage, PresenterInkMessage, PresenterSettingsMessage, ControlCommandMessage, PingMessage]);
+export const LiveClientMessage = Type.Union([
+  JoinMessage,
+  PresenterStateMessage,
+  PresenterPointerMessage,
+  PresenterInkMessage,
+  PresenterSettingsMessage,
+  ControlCommandMessage,
+  PingMessage,
+  ...LiveAudienceClientMessages,
+]);
 
 // ---- server → client ------------------------------------------------------------------------
 
@@ -209,6 +223,7 @@ export const HelloMessage = Obj(
     paused: Type.Boolean({ description: "No presenter connected (viewers show \"paused\")" }),
     counts: LiveCounts,
     serverTime: Type.Number({ description: "Epoch ms, to correct media clocks" }),
+    audience: Type.Optional(LiveAudienceView),
   },
   { description: "Answer to `join`: everything a late joiner or a reconnecting client needs" },
 );
@@ -231,7 +246,21 @@ export const EndedMessage = Obj({
 export const ErrorMessage = Obj({ v: V, type: Type.Literal("error"), code: LiveErrorCode, message: Type.String() });
 export const PongMessage = Obj({ v: V, type: Type.Literal("pong"), t: Type.Optional(Type.Number()), serverTime: Type.Number() });
 
-export const LiveServerMessage = Type.Union([HelloMessage, StateMessage, PointerMessage, InkMessage, CountsMessage, SettingsMessage, RelayedCommandMessage, PausedMessage, ResumedMessage, EndedMessage, ErrorMessage, PongMessage]);
+export const LiveServerMessage = Type.Union([
+  HelloMessage,
+  StateMessage,
+  PointerMessage,
+  InkMessage,
+  CountsMessage,
+  SettingsMessage,
+  RelayedCommandMessage,
+  PausedMessage,
+  ResumedMessage,
+  EndedMessage,
+  ErrorMessage,
+  PongMessage,
+  ...LiveAudienceServerMessages,
+]);
 
 /** Every message of the protocol, both directions: the served JSON Schema. */
 export const LiveMessage = Type.Union([LiveClientMessage, LiveServerMessage], {

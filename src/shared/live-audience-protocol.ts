@@ -144,6 +144,5 @@ export const LiveAudienceServerMessages = [QuestionMessage, QuestionGoneMessage,
 
 export type LiveQuestionT = Static<typeof LiveQuestion>;
 export type LivePollT = Static<typeof LivePoll>;
-export type LivePollResultsT = Static<typeof LivePollResults>;
 export type LiveAudienceViewT = Static<typeof LiveAudienceView>;
 export type LiveReactionCountsT = Partial<Record<LiveReactionT, number>>;

@@ -1,0 +1,328 @@
+/**
+ * @module live/audience
+ * The audience of one live talk talking back (issue 23): questions and their up-votes,
+ * moderation, the one poll and its votes, reactions per slide. Pure: no sockets, no timers,
+ * the clock and the id source injected — the hub (./hub.ts) decides who may call what (roles),
+ * sends what a call returns, and drains `tick()` every 100 ms on its scheduler.
+ *
+ * Every call answers either the messages it causes, each for `viewers` or `staff` (presenter
+ * and remotes), or a refusal with a stable error code and nothing changed. Up-votes, votes and
+ * reactions are not sent per call: they mark the talk dirty and `tick()` sends one message per
+ * changed question, one poll result and one reaction sum per slide, so 2,000 votes in two
+ * seconds are 20 result messages, not 2,000 × every socket.
+ *
+ * Bounds: questions per talk, per viewer id and per address per minute, up-votes per talk;
+ * one vote per poll per viewer id and per-address caps (the hub passes the seats one address
+ * may hold), so a script on one machine cannot stuff a poll by inventing viewer ids.
+ */
+import type { LiveErrorCodeT, LiveServerMessageT } from "../shared/live-protocol.ts";
+import {
+  LIVE_REACTIONS,
+  type LiveAudienceViewT,
+  type LivePollT,
+  type LiveQuestionT,
+  type LiveReactionCountsT,
+  MAX_QUESTION_CHARS,
+  MAX_QUESTION_NAME_CHARS,
+} from "../shared/live-audience-protocol.ts";
+import { charCount, cleanText, RecentEvents } from "./audience-text.ts";
+import { type AudienceSnapshot, readSnapshot, type Voted, writeSnapshot } from "./audience-snapshot.ts";
+
+export const AUDIENCE_LIMITS = {
+  questions: 2_000,
+  questionsPerViewerPerMinute: 5,
+  questionsPerAddressPerMinute: 20,
+  /** Up-votes a talk keeps (each is a viewer id in the saved row). */
+  upvotes: 100_000,
+  /** Slides whose reaction sums a talk keeps. */
+  slides: 2_000,
+};
+
+export interface AudienceDeps {
+  clock: () => number;
+  /** A fresh id for a question or a poll: random, so two instances never give the same one. */
+  newId: () => string;
+  limits?: Partial<typeof AUDIENCE_LIMITS>;
+}
+
+/** Who is acting: the hub knows the socket's viewer id (or a per-socket stand-in) and address. */
+export interface Actor {
+  viewerId: string;
+  addressKey: string;
+  /** How many votes one address may cast per poll and per question (--max-viewers-per-address). */
+  perAddress: number;
+}
+
+export interface Outgoing {
+  to: "viewers" | "staff";
+  message: LiveServerMessageT;
+}
+export type AudienceResult = { ok: true; out: Outgoing[]; tick?: true } | { ok: false; code: LiveErrorCodeT; message: string };
+
+/** A poll as the presenter composes it or a deck's `poll-slide-{N}.json` sidecar carries it. */
+export interface PollSpec {
+  question: string;
+  options: string[];
+  multiple: boolean;
+}
+
+interface Question extends LiveQuestionT {
+  upvoters: Set<string>;
+}
+type Counts = Record<string, number>;
+
+const refuse = (code: LiveErrorCodeT, message: string): AudienceResult => ({ ok: false, code, message });
+const done = (out: Outgoing[] = [], tick?: true): AudienceResult => ({ ok: true, out, ...(tick ? { tick } : {}) });
+const both = (message: LiveServerMessageT): Outgoing[] => [
+  { to: "staff", message },
+  { to: "viewers", message },
+];
+const visible = (q: LiveQuestionT) => q.status === "open" || q.status === "answered";
+const wire = ({ upvoters: _, ...q }: Question): LiveQuestionT => q;
+
+export class Audience {
+  private readonly limits: typeof AUDIENCE_LIMITS;
+  private qa = { open: false, moderated: false };
+  private readonly questions = new Map<string, Question>();
+  private shownId: string | null = null;
+  private poll: LivePollT | null = null;
+  private votes: Voted = new Map();
+  private reactionsShown = false;
+  private readonly slides = new Map<number, Counts>();
+  private upvoteCount = 0;
+  // Memory only (addresses are not written to the row): a restart forgets them.
+  private readonly voteAddresses = new Map<string, number>();
+  private readonly upvoteAddresses = new Map<string, number>();
+  private readonly byViewer: RecentEvents;
+  private readonly byAddress: RecentEvents;
+  // What the next tick sends.
+  private readonly dirtyQuestions = new Set<string>();
+  private dirtyResults = false;
+  private readonly pending = new Map<number, Counts>();
+
+  constructor(
+    private readonly deps: AudienceDeps,
+    /** A snapshot from the row (parsed JSON): restored when it matches, ignored otherwise. */
+    saved?: unknown,
+  ) {
+    this.limits = { ...AUDIENCE_LIMITS, ...deps.limits };
+    this.byViewer = new RecentEvents(this.limits.questionsPerViewerPerMinute, 60_000);
+    this.byAddress = new RecentEvents(this.limits.questionsPerAddressPerMinute, 60_000);
+    if (saved !== undefined && saved !== null) this.restore(saved);
+  }
+
+  // ---- viewers ------------------------------------------------------------------------------
+
+  ask(actor: Actor, rawText: string, rawName?: string): AudienceResult {
+    if (!this.qa.open) return refuse("QA_CLOSED", "Questions are closed for this talk.");
+    const text = cleanText(rawText);
+    const name = rawName === undefined ? "" : cleanText(rawName);
+    if (text === "" || charCount(text) > MAX_QUESTION_CHARS) return refuse("BAD_TEXT", `A question is 1 to ${MAX_QUESTION_CHARS} characters.`);
+    if (charCount(name) > MAX_QUESTION_NAME_CHARS) return refuse("BAD_TEXT", `A name is at most ${MAX_QUESTION_NAME_CHARS} characters.`);
+    if (this.questions.size >= this.limits.questions) return refuse("QA_FULL", `This talk holds ${this.limits.questions} questions, as many as one talk may.`);
+    const now = this.deps.clock();
+    if (!this.byViewer.allows(actor.viewerId, now) || !this.byAddress.allows(actor.addressKey, now)) {
+      return refuse("QUESTION_RATE", "Too many questions in the last minute; wait a little.");
+    }
+    this.byViewer.record(actor.viewerId, now);
+    this.byAddress.record(actor.addressKey, now);
+    const question: Question = { id: this.deps.newId(), text, ...(name ? { name } : {}), votes: 0, at: now, status: this.qa.moderated ? "pending" : "open", upvoters: new Set() };
+    this.questions.set(question.id, question);
+    return done(this.questionChanged(question, false));
+  }
+
+  upvote(actor: Actor, questionId: string): AudienceResult {
+    const question = this.questions.get(questionId);
+    if (!question || !visible(question)) return refuse("NO_QUESTION", "There is no such question.");
+    if (!this.qa.open) return refuse("QA_CLOSED", "Questions are closed for this talk.");
+    if (question.upvoters.has(actor.viewerId)) return refuse("ALREADY_VOTED", "You up-voted this question already.");
+    const key = `${questionId} ${actor.addressKey}`;
+    if ((this.upvoteAddresses.get(key) ?? 0) >= actor.perAddress) return refuse("ADDRESS_LIMIT", "Your network address has up-voted this question as often as one address may.");
+    if (this.upvoteCount >= this.limits.upvotes) return refuse("QA_FULL", "This talk holds as many up-votes as one talk may.");
+    question.upvoters.add(actor.viewerId);
+    question.votes++;
+    this.upvoteCount++;
+    this.upvoteAddresses.set(key, (this.upvoteAddresses.get(key) ?? 0) + 1);
+    this.dirtyQuestions.add(questionId);
+    return done([], true);
+  }
+
+  vote(actor: Actor, pollId: string, choices: number[]): AudienceResult {
+    const poll = this.poll;
+    if (!poll || poll.id !== pollId || poll.status !== "open") return refuse("NO_POLL", "This poll is not open.");
+    const valid = choices.length >= 1 && (poll.multiple || choices.length === 1) && new Set(choices).size === choices.length && choices.every((c) => Number.isInteger(c) && c >= 0 && c < poll.options.length);
+    if (!valid) return refuse("BAD_CHOICE", poll.multiple ? `Choose 1 to ${poll.options.length} different options.` : "Choose one option.");
+    if (this.votes.has(actor.viewerId)) return refuse("ALREADY_VOTED", "You voted in this poll already.");
+    if ((this.voteAddresses.get(actor.addressKey) ?? 0) >= actor.perAddress) return refuse("ADDRESS_LIMIT", "Your network address has voted in this poll as often as one address may.");
+    this.votes.set(actor.viewerId, [...choices]);
+    this.voteAddresses.set(actor.addressKey, (this.voteAddresses.get(actor.addressKey) ?? 0) + 1);
+    this.dirtyResults = true;
+    return done([], true);
+  }
+
+  /** Taps on `page` (the slide shown now); summed until the next tick. */
+  react(page: number, counts: LiveReactionCountsT): AudienceResult {
+    const pending = this.pending.get(page) ?? {};
+    const total = this.slides.get(page) ?? (this.slides.size < this.limits.slides ? {} : null);
+    for (const emoji of LIVE_REACTIONS) {
+      const n = counts[emoji];
+      if (!n || !Number.isInteger(n) || n < 1) continue;
+      pending[emoji] = (pending[emoji] ?? 0) + n;
+      if (total) total[emoji] = (total[emoji] ?? 0) + n;
+    }
+    this.pending.set(page, pending);
+    if (total) this.slides.set(page, total);
+    return done([], true);
+  }
+
+  // ---- presenter (and remotes, where the hub lets them) -------------------------------------
+
+  setQa(open: boolean, moderated: boolean): AudienceResult {
+    this.qa = { open, moderated };
+    return done(both({ v: 1, type: "qa", ...this.qa }));
+  }
+
+  moderate(questionId: string, action: "answer" | "unanswer" | "hide" | "approve"): AudienceResult {
+    const question = this.questions.get(questionId);
+    if (!question) return refuse("NO_QUESTION", "There is no such question.");
+    const wasVisible = visible(question);
+    const next = { answer: "answered", unanswer: "open", hide: "hidden", approve: "open" } as const;
+    // Answering a held question approves it too; un-answering one never shown leaves it held.
+    if (action === "unanswer" && question.status !== "answered") return done();
+    question.status = next[action];
+    return done(this.questionChanged(question, wasVisible));
+  }
+
+  show(questionId: string | null): AudienceResult {
+    if (questionId !== null) {
+      const question = this.questions.get(questionId);
+      if (!question || !visible(question)) return refuse("NO_QUESTION", "Only a question viewers can see can be shown.");
+    }
+    this.shownId = questionId;
+    return done(both(this.shownMessage()));
+  }
+
+  pollStart(spec: PollSpec, source?: { slide: number }): AudienceResult {
+    if (this.poll?.status === "open") return refuse("POLL_OPEN", "A poll is open already; close it first.");
+    const poll: LivePollT = { id: this.deps.newId(), question: cleanText(spec.question), options: spec.options.map(cleanText), multiple: spec.multiple, status: "open", shown: false, ...(source ? { source } : {}) };
+    if (poll.question === "" || poll.options.some((o) => o === "")) return refuse("BAD_TEXT", "A poll's question and options cannot be blank.");
+    this.poll = poll;
+    this.votes = new Map();
+    this.voteAddresses.clear();
+    this.dirtyResults = false;
+    return done([...both({ v: 1, type: "poll", poll }), { to: "staff", message: this.resultsMessage(poll) }]);
+  }
+
+  pollClose(pollId: string): AudienceResult {
+    if (!this.poll || this.poll.id !== pollId || this.poll.status !== "open") return refuse("NO_POLL", "This poll is not open.");
+    this.poll = { ...this.poll, status: "closed" };
+    this.dirtyResults = false;
+    return done([...both({ v: 1, type: "poll", poll: this.poll }), ...this.resultsOut(this.poll)]);
+  }
+
+  pollShow(pollId: string | null): AudienceResult {
+    if (!this.poll || (pollId !== null && this.poll.id !== pollId)) return refuse("NO_POLL", "There is no such poll.");
+    this.poll = { ...this.poll, shown: pollId !== null };
+    return done([...both({ v: 1, type: "poll", poll: this.poll }), ...(this.poll.shown ? this.resultsOut(this.poll) : [])]);
+  }
+
+  setReactionsShown(show: boolean): AudienceResult {
+    this.reactionsShown = show;
+    return done(both({ v: 1, type: "reactionsShow", show }));
+  }
+
+  // ---- the hub's tick, hello and the row ----------------------------------------------------
+
+  /** What changed since the last tick: one message per up-voted question, the poll's results, reaction sums per slide. */
+  tick(): Outgoing[] {
+    const out: Outgoing[] = [];
+    for (const id of this.dirtyQuestions) {
+      const question = this.questions.get(id);
+      if (question) out.push(...this.questionChanged(question, visible(question)));
+    }
+    this.dirtyQuestions.clear();
+    if (this.dirtyResults && this.poll) out.push(...this.resultsOut(this.poll));
+    this.dirtyResults = false;
+    for (const [page, counts] of this.pending) {
+      const message: LiveServerMessageT = { v: 1, type: "reactions", page, counts };
+      out.push({ to: "staff", message }, ...(this.reactionsShown ? [{ to: "viewers" as const, message }] : []));
+    }
+    this.pending.clear();
+    return out;
+  }
+
+  /** `hello.audience` for a socket: viewers never see held or hidden questions, nor results the presenter has not shown. */
+  hello(role: "presenter" | "control" | "viewer", viewerId?: string): LiveAudienceViewT {
+    const staff = role !== "viewer";
+    const all = [...this.questions.values()];
+    const questions = (staff ? all : all.filter(visible)).map(wire);
+    const poll = this.poll;
+    const results = poll && (staff || poll.shown) ? this.resultsMessage(poll) : null;
+    const view: LiveAudienceViewT = {
+      qa: { ...this.qa },
+      questions,
+      shown: this.shown(),
+      poll,
+      results: results ? { pollId: results.pollId, counts: results.counts, voters: results.voters } : null,
+      reactionsShown: this.reactionsShown,
+    };
+    if (staff) view.slides = [...this.slides].map(([page, counts]) => ({ page, counts: { ...counts } }));
+    else if (viewerId !== undefined) view.mine = { upvoted: all.filter((q) => visible(q) && q.upvoters.has(viewerId)).map((q) => q.id), voted: poll && this.votes.has(viewerId) ? [poll.id] : [] };
+    return view;
+  }
+
+  /** What the live session's row keeps (bounded by the limits above); `new Audience(deps, snapshot)` restores it. */
+  snapshot(): AudienceSnapshot {
+    return writeSnapshot({ qa: this.qa, questions: [...this.questions.values()], shownId: this.shownId, poll: this.poll, votes: this.votes, reactionsShown: this.reactionsShown, slides: this.slides });
+  }
+
+  private restore(saved: unknown): void {
+    const state = readSnapshot(saved);
+    if (!state) return;
+    this.qa = state.qa;
+    for (const q of state.questions) {
+      this.questions.set(q.id, q);
+      this.upvoteCount += q.upvoters.size;
+    }
+    this.shownId = state.shownId;
+    this.poll = state.poll;
+    this.votes = state.votes;
+    this.reactionsShown = state.reactionsShown;
+    for (const [page, counts] of state.slides) this.slides.set(page, counts);
+  }
+
+  // ---- messages -----------------------------------------------------------------------------
+
+  /** Staff always hear of a question; viewers when they can see it, or that it went if they could. */
+  private questionChanged(question: Question, wasVisible: boolean): Outgoing[] {
+    const message: LiveServerMessageT = { v: 1, type: "question", question: wire(question) };
+    const out: Outgoing[] = [{ to: "staff", message }];
+    if (visible(question)) out.push({ to: "viewers", message });
+    else if (wasVisible) out.push({ to: "viewers", message: { v: 1, type: "questionGone", id: question.id } });
+    if (this.shownId === question.id && !visible(question)) {
+      this.shownId = null;
+      out.push(...both(this.shownMessage()));
+    }
+    return out;
+  }
+
+  private shown(): LiveQuestionT | null {
+    const question = this.shownId === null ? undefined : this.questions.get(this.shownId);
+    return question ? wire(question) : null;
+  }
+
+  private shownMessage(): LiveServerMessageT {
+    return { v: 1, type: "shown", question: this.shown() };
+  }
+
+  private resultsMessage(poll: LivePollT): { v: 1; type: "pollResults"; pollId: string; counts: number[]; voters: number } {
+    const counts = poll.options.map(() => 0);
+    for (const choices of this.votes.values()) for (const c of choices) counts[c] = (counts[c] ?? 0) + 1;
+    return { v: 1, type: "pollResults", pollId: poll.id, counts, voters: this.votes.size };
+  }
+
+  private resultsOut(poll: LivePollT): Outgoing[] {
+    const message = this.resultsMessage(poll);
+    return poll.shown ? both(message) : [{ to: "staff", message }];
+  }
+}

@@ -20,6 +20,7 @@ import { errorFields } from "../log.ts";
 import { LiveBusBridge } from "./bus-bridge.ts";
 import type { LiveEventRelay } from "./events.ts";
 import { PresenterGrace } from "./presenter-grace.ts";
+import { AudienceRelay, isAudienceMessage, newAudience } from "./audience-relay.ts";
 import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, seatsOf, socketsOf, topicOf } from "./room.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
 import type { LiveService } from "./service.ts";
@@ -59,10 +60,14 @@ export class LiveHub {
   private readonly policy: SocketPolicy;
   private readonly grace: PresenterGrace;
   private readonly bridge: LiveBusBridge;
+  private readonly audience: AudienceRelay;
+  /** Stand-in viewer ids of sockets that sent none: such a socket votes once as itself. */
+  private anonymous = 0;
 
   constructor(private readonly deps: LiveHubDeps) {
     this.scheduler = deps.scheduler ?? systemScheduler;
     this.policy = new SocketPolicy({ logger: deps.logger, scheduler: this.scheduler, maxSockets: deps.maxSockets });
+    this.audience = new AudienceRelay({ policy: this.policy, scheduler: this.scheduler, perAddress: () => Math.min(deps.maxViewersPerAddress, deps.maxViewers) });
     this.grace = new PresenterGrace({
       service: deps.service,
       logger: deps.logger,
@@ -149,10 +154,12 @@ export class LiveHub {
     if (message.type === "ping") return this.policy.send(ws, { v: 1, type: "pong", ...(message.t !== undefined ? { t: message.t } : {}), serverTime: this.deps.clock() });
     if (ws.data.role === null) {
       if (message.type !== "join") return this.policy.strike(ws, "NOT_ALLOWED", "Send a join message first.", message.type);
+      ws.data.viewerId = message.role === "viewer" ? (message.viewerId ?? `socket:${++this.anonymous}`) : null;
       return this.join(ws, message.role, message.secret);
     }
     const room = this.rooms.get(ws.data.code);
     if (!room) return;
+    if (isAudienceMessage(message)) return this.audience.handle(ws, room, message);
     const role = ws.data.role;
     if (role === "presenter" && room.presenter === ws) {
       if (message.type === "state" || message.type === "pointer" || message.type === "ink") return this.relay(ws, room, message);
@@ -176,7 +183,7 @@ export class LiveHub {
     let pending = this.loading.get(code);
     if (!pending) {
       pending = (async () => {
-        const room = newRoom(code, await this.deps.service.open(code));
+        const room = newRoom(code, await this.deps.service.open(code), newAudience(this.deps.clock));
         room.bus = this.bridge.subscribe(room);
         this.rooms.set(code, room);
         // No presenter yet (a restart, or a presenter still connecting): the grace period runs.
@@ -250,6 +257,7 @@ export class LiveHub {
       paused: !this.grace.connected(room),
       counts: this.counts(room.code),
       serverTime: this.deps.clock(),
+      audience: this.audience.hello(room, ws),
     });
     this.scheduleCounts(room);
   }

@@ -8,6 +8,7 @@ import { TypeCompiler } from "@sinclair/typebox/compiler";
 import { type LiveServerMessageT, type LiveSnapshot, liveStateOverBounds, LiveState } from "../shared/live-protocol.ts";
 import type { LiveSubscription } from "../core/live.ts";
 import type { LiveSessionRow } from "../core/live-sessions.ts";
+import type { Audience } from "./audience.ts";
 import type { Timer } from "./scheduler.ts";
 import type { LiveSocket } from "./socket-policy.ts";
 
@@ -31,6 +32,10 @@ export interface Room {
   remotePresenterUntil: number;
   presenceTimer: Timer | null;
   seenTimer: Timer | null;
+  /** Questions, polls and reactions (issue 23); held in memory only for now (not in the row). */
+  audience: Audience;
+  /** The next coalesced send of up-votes, poll results and reactions (./audience-relay.ts). */
+  audienceTimer: Timer | null;
 }
 
 /** The Bun pub/sub topic of a talk's viewers and remotes on this instance. */
@@ -53,7 +58,7 @@ function savedSnapshot(row: LiveSessionRow): LiveSnapshot {
 }
 
 /** A room for an open session's row, with nobody in it yet. */
-export function newRoom(code: string, row: LiveSessionRow): Room {
+export function newRoom(code: string, row: LiveSessionRow, audience: Audience): Room {
   return {
     code,
     row,
@@ -70,6 +75,8 @@ export function newRoom(code: string, row: LiveSessionRow): Room {
     remotePresenterUntil: 0,
     presenceTimer: null,
     seenTimer: null,
+    audience,
+    audienceTimer: null,
   };
 }
 
@@ -98,5 +105,5 @@ export function removeViewer(room: Room, ws: LiveSocket): void {
 
 /** Cancel every timer of the room (it is being unloaded). */
 export function cancelTimers(room: Room): void {
-  for (const timer of [room.countsTimer, room.presenceTimer, room.seenTimer, room.graceTimer]) timer?.cancel();
+  for (const timer of [room.countsTimer, room.presenceTimer, room.seenTimer, room.graceTimer, room.audienceTimer]) timer?.cancel();
 }

@@ -58,6 +58,8 @@ export interface LiveSocketData {
   /** The address as seats are counted (an IPv6 address by its /64). */
   addressKey: string;
   role: LiveRoleT | null;
+  /** Who votes and asks (issue 23): the viewer's per-browser id from `join`, or one for this socket alone. */
+  viewerId: string | null;
   generation: number;
   bucket: TokenBucket;
   strikes: number;
@@ -112,7 +114,7 @@ export class SocketPolicy {
 
   /** Data for a socket about to be upgraded. */
   dataFor(code: string, address: string): LiveSocketData {
-    return { code, address, addressKey: addressKey(address), role: null, generation: 0, bucket: new TokenBucket(BUDGET.joining.rate, BUDGET.joining.burst), strikes: 0, joinTimer: null };
+    return { code, address, addressKey: addressKey(address), role: null, viewerId: null, generation: 0, bucket: new TokenBucket(BUDGET.joining.rate, BUDGET.joining.burst), strikes: 0, joinTimer: null };
   }
 
   /** The socket is open: it must join within JOIN_TIMEOUT_MS. */

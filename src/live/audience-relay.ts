@@ -1,0 +1,129 @@
+/**
+ * @module live/audience-relay
+ * The audience's messages on this instance's sockets (issue 23): who may send which (roles),
+ * the model's answer (./audience.ts) sent to the talk's viewers or to its presenter and
+ * remotes, and the 100 ms tick on the injected scheduler that sends up-votes, poll results and
+ * reaction sums coalesced. Kept apart from ./hub.ts, which hands it every audience message
+ * and asks it for `hello.audience`.
+ *
+ * Not yet here (the next steps of issue 23): other instances (the PostgreSQL bus) and the
+ * session row (a restart keeps nothing of the audience yet; ./audience.ts's snapshot is ready).
+ */
+import { randomBytes } from "node:crypto";
+import type { LiveAudienceViewT } from "../shared/live-audience-protocol.ts";
+import { LIVE_CLOSE, type LiveClientMessageT, type LiveRoleT } from "../shared/live-protocol.ts";
+import { Audience, type AudienceResult, type Outgoing } from "./audience.ts";
+import type { Room } from "./room.ts";
+import type { Scheduler } from "./scheduler.ts";
+import type { LiveSocket, SocketPolicy } from "./socket-policy.ts";
+
+/** Up-votes, poll results and reactions are sent at most this often. */
+export const AUDIENCE_TICK_MS = 100;
+
+export type AudienceMessage = Extract<LiveClientMessageT, { type: (typeof AUDIENCE_TYPES)[number] }>;
+const AUDIENCE_TYPES = ["ask", "upvote", "vote", "react", "qa", "moderate", "show", "pollStart", "pollClose", "pollShow", "reactionsShow"] as const;
+
+/** Which role may send which audience message: the presenter runs the Q&A, a remote may show a question and run a poll. */
+const MAY: Record<AudienceMessage["type"], readonly LiveRoleT[]> = {
+  ask: ["viewer"],
+  upvote: ["viewer"],
+  vote: ["viewer"],
+  react: ["viewer"],
+  qa: ["presenter"],
+  moderate: ["presenter"],
+  pollShow: ["presenter"],
+  reactionsShow: ["presenter"],
+  show: ["presenter", "control"],
+  pollStart: ["presenter", "control"],
+  pollClose: ["presenter", "control"],
+};
+
+export function isAudienceMessage(message: LiveClientMessageT): message is AudienceMessage {
+  return (AUDIENCE_TYPES as readonly string[]).includes(message.type);
+}
+
+/** A new, empty audience for a room being loaded. */
+export function newAudience(clock: () => number): Audience {
+  return new Audience({ clock, newId: () => randomBytes(9).toString("base64url") });
+}
+
+export interface AudienceRelayDeps {
+  policy: SocketPolicy;
+  scheduler: Scheduler;
+  /** Votes one address may cast per poll and per question: the seats it may hold. */
+  perAddress: () => number;
+}
+
+export class AudienceRelay {
+  constructor(private readonly deps: AudienceRelayDeps) {}
+
+  handle(ws: LiveSocket, room: Room, message: AudienceMessage): void {
+    const role = ws.data.role;
+    if (role === null || !MAY[message.type].includes(role) || (role === "presenter" && room.presenter !== ws)) {
+      const why = role === "viewer" ? "Viewers ask, up-vote, vote and react; the presenter runs the Q&A and the polls." : `A ${role ?? "joining"} socket may not send "${message.type}".`;
+      return this.deps.policy.strike(ws, "NOT_ALLOWED", why, message.type);
+    }
+    if (role === "control" && ws.data.generation !== room.row.controlGeneration) {
+      return this.deps.policy.refuse(ws, "CONTROL_ROTATED", "The presenter renewed the remote link; open the new one.", LIVE_CLOSE.CONTROL_ROTATED);
+    }
+    const result = this.apply(ws, room, message);
+    if (result === null) return;
+    if (!result.ok) return this.deps.policy.strike(ws, result.code, result.message, message.type);
+    this.send(room, result.out);
+    if (result.tick) this.scheduleTick(room);
+  }
+
+  /** `hello.audience` for a socket that just joined. */
+  hello(room: Room, ws: LiveSocket): LiveAudienceViewT {
+    const role = ws.data.role ?? "viewer";
+    return room.audience.hello(role, role === "viewer" ? (ws.data.viewerId ?? undefined) : undefined);
+  }
+
+  private apply(ws: LiveSocket, room: Room, message: AudienceMessage): AudienceResult | null {
+    const audience = room.audience;
+    const actor = { viewerId: ws.data.viewerId ?? "", addressKey: ws.data.addressKey, perAddress: this.deps.perAddress() };
+    switch (message.type) {
+      case "ask":
+        return audience.ask(actor, message.text, message.name);
+      case "upvote":
+        return audience.upvote(actor, message.questionId);
+      case "vote":
+        return audience.vote(actor, message.pollId, message.choices);
+      case "react": {
+        // Taps before the presenter's first state belong to no slide: not counted.
+        const page = room.snapshot.state?.page;
+        return page === undefined ? null : audience.react(page, message.counts);
+      }
+      case "qa":
+        return audience.setQa(message.open, message.moderated);
+      case "moderate":
+        return audience.moderate(message.questionId, message.action);
+      case "show":
+        return audience.show(message.questionId);
+      case "pollStart":
+        return audience.pollStart(message, message.source);
+      case "pollClose":
+        return audience.pollClose(message.pollId);
+      case "pollShow":
+        return audience.pollShow(message.pollId);
+      case "reactionsShow":
+        return audience.setReactionsShown(message.show);
+    }
+  }
+
+  /** Each message encoded once; `staff` is the presenter and the remotes, `viewers` every viewer here. */
+  private send(room: Room, out: Outgoing[]): void {
+    for (const { to, message } of out) {
+      const data = JSON.stringify(message);
+      const sockets = to === "viewers" ? room.viewers : [room.presenter, ...room.controls];
+      for (const ws of sockets) ws?.send(data);
+    }
+  }
+
+  private scheduleTick(room: Room): void {
+    room.audienceTimer ??= this.deps.scheduler.after(AUDIENCE_TICK_MS, () => {
+      room.audienceTimer = null;
+      this.send(room, room.audience.tick());
+    });
+  }
+}

@@ -36,6 +36,11 @@ export const AUDIENCE_LIMITS = {
   upvotes: 100_000,
   /** Slides whose reaction sums a talk keeps. */
   slides: 2_000,
+  /**
+   * Questions one `hello` carries: 2,000 questions of 280 emoji would be a 2 MB hello to every
+   * late joiner, four times what a socket may have waiting (SOCKET_LIMITS.backpressureLimit).
+   */
+  helloQuestions: 200,
 };
 
 export interface AudienceDeps {
@@ -255,7 +260,12 @@ export class Audience {
   hello(role: "presenter" | "control" | "viewer", viewerId?: string): LiveAudienceViewT {
     const staff = role !== "viewer";
     const all = [...this.questions.values()];
-    const questions = (staff ? all : all.filter(visible)).map(wire);
+    // Past the bound, what matters most: held ones for the presenter to moderate, then the most up-voted, then the newest.
+    const rank = (q: Question) => (q.status === "pending" ? 1 : 0);
+    const questions = (staff ? all : all.filter(visible))
+      .sort((a, b) => rank(b) - rank(a) || b.votes - a.votes || b.at - a.at)
+      .slice(0, this.limits.helloQuestions)
+      .map(wire);
     const poll = this.poll;
     const results = poll && (staff || poll.shown) ? this.resultsMessage(poll) : null;
     const view: LiveAudienceViewT = {

@@ -85,7 +85,9 @@ const SlideReactions = Obj({ page: Page, counts: ReactionSums });
 export const LiveAudienceView = Obj(
   {
     qa: Obj(QaSettings),
-    questions: Type.Array(LiveQuestion, { description: "Viewers: open and answered; presenter and remote: all (pending and hidden too)" }),
+    questions: Type.Array(LiveQuestion, {
+      description: "Viewers: open and answered; presenter and remote: all (pending and hidden too). At most 200: held ones first, then the most up-voted, then the newest",
+    }),
     shown: Type.Union([LiveQuestion, Type.Null()], { description: "The question over the slide" }),
     poll: Type.Union([LivePoll, Type.Null()], { description: "The open poll, or the last closed one" }),
     results: Type.Union([LivePollResults, Type.Null()], { description: "Viewers: only while the presenter shows them" }),

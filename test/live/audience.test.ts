@@ -100,6 +100,22 @@ describe("questions", () => {
     ok(audience.moderate("id1", "unanswer"));
     expect(audience.hello("viewer").questions[0]!.status).toBe("open");
   });
+
+  test("a hello carries at most 200 questions: held ones first for the presenter, then the most up-voted, then the newest", () => {
+    const { audience, advance } = model({ questionsPerViewerPerMinute: 1_000, questionsPerAddressPerMinute: 1_000 });
+    audience.setQa(true, false);
+    for (let i = 0; i < 300; i++) {
+      advance(1);
+      asked(audience, viewer(1), `q${i}`);
+    }
+    ok(audience.upvote(viewer(2), "id1"));
+    audience.setQa(true, true);
+    asked(audience, viewer(1), "held");
+    const seen = audience.hello("viewer").questions;
+    expect(seen).toHaveLength(200);
+    expect(seen.slice(0, 3).map((q) => q.text)).toEqual(["q0", "q299", "q298"]);
+    expect(audience.hello("presenter").questions.slice(0, 2).map((q) => q.text)).toEqual(["held", "q0"]);
+  });
 });
 
 describe("up-votes", () => {

@@ -32,6 +32,11 @@ export interface LiveSessionRow {
    * longer than --live-presenter-grace, even if no instance has them loaded.
    */
   presenterSeenAt: number;
+  /**
+   * The audience's questions, poll and reactions (issue 23) as JSON (src/live/audience.ts's
+   * snapshot), so a restart keeps them; null when there is none, and again once the talk ends.
+   */
+  audienceJson: string | null;
 }
 
 export interface LiveGrantRow {
@@ -49,6 +54,8 @@ export interface LiveSessionRepository {
   /** New control hash; returns the new generation, or null when the session is not open. */
   rotateControl(code: string, controlHash: string): Promise<number | null>;
   saveState(code: string, stateJson: string): Promise<void>;
+  /** The audience's snapshot (no-op once ended). */
+  saveAudience(code: string, audienceJson: string): Promise<void>;
   /** The presenter was connected at `now` (no-op once ended). */
   touchPresenter(code: string, now: number): Promise<void>;
   /** Codes of open sessions whose presenter was last seen before `before`. */

@@ -6,8 +6,9 @@
  * reaction sums coalesced. Kept apart from ./hub.ts, which hands it every audience message
  * and asks it for `hello.audience`.
  *
- * Not yet here (the next steps of issue 23): other instances (the PostgreSQL bus) and the
- * session row (a restart keeps nothing of the audience yet; ./audience.ts's snapshot is ready).
+ * The audience is written to the talk's row (viewers' changes within a second, the presenter's
+ * at once) and read back when the room loads, so a restart keeps it. Not yet here (the next
+ * step of issue 23): other instances serving the same talk (the PostgreSQL bus).
  */
 import { randomBytes } from "node:crypto";
 import type { LiveAudienceViewT } from "../shared/live-audience-protocol.ts";
@@ -19,6 +20,8 @@ import type { LiveSocket, SocketPolicy } from "./socket-policy.ts";
 
 /** Up-votes, poll results and reactions are sent at most this often. */
 export const AUDIENCE_TICK_MS = 100;
+/** Questions, votes and taps are written to the row at most this often (a restart loses at most that); the presenter's and remotes' changes at once. */
+const AUDIENCE_SAVE_MS = 1_000;
 
 export type AudienceMessage = Extract<LiveClientMessageT, { type: (typeof AUDIENCE_TYPES)[number] }>;
 const AUDIENCE_TYPES = ["ask", "upvote", "vote", "react", "qa", "moderate", "show", "pollStart", "pollClose", "pollShow", "reactionsShow"] as const;
@@ -42,9 +45,15 @@ export function isAudienceMessage(message: LiveClientMessageT): message is Audie
   return (AUDIENCE_TYPES as readonly string[]).includes(message.type);
 }
 
-/** A new, empty audience for a room being loaded. */
-export function newAudience(clock: () => number): Audience {
-  return new Audience({ clock, newId: () => randomBytes(9).toString("base64url") });
+/** The audience of a room being loaded: the row's, or an empty one when it has none (or a damaged one). */
+export function newAudience(clock: () => number, audienceJson: string | null): Audience {
+  let saved: unknown = null;
+  try {
+    saved = audienceJson === null ? null : JSON.parse(audienceJson);
+  } catch {
+    // A damaged row costs the audience's history, not the talk.
+  }
+  return new Audience({ clock, newId: () => randomBytes(9).toString("base64url") }, saved);
 }
 
 export interface AudienceRelayDeps {
@@ -52,6 +61,8 @@ export interface AudienceRelayDeps {
   scheduler: Scheduler;
   /** Votes one address may cast per poll and per question: the seats it may hold. */
   perAddress: () => number;
+  /** Write the room's audience snapshot to its row. */
+  save: (room: Room, audienceJson: string) => void;
 }
 
 export class AudienceRelay {
@@ -69,8 +80,19 @@ export class AudienceRelay {
     const result = this.apply(ws, room, message);
     if (result === null) return;
     if (!result.ok) return this.deps.policy.strike(ws, result.code, result.message, message.type);
+    // The presenter's and remotes' changes are saved before they are relayed (as a state is):
+    // once anyone has seen them, a restart keeps them.
+    if (role !== "viewer") this.flush(room);
     this.send(room, result.out);
     if (result.tick) this.scheduleTick(room);
+    if (role === "viewer") this.scheduleSave(room);
+  }
+
+  /** Write the audience now (a presenter's or remote's change, or the room unloading). */
+  flush(room: Room): void {
+    room.audienceSaveTimer?.cancel();
+    room.audienceSaveTimer = null;
+    this.deps.save(room, JSON.stringify(room.audience.snapshot()));
   }
 
   /** `hello.audience` for a socket that just joined. */
@@ -118,6 +140,10 @@ export class AudienceRelay {
       const sockets = to === "viewers" ? room.viewers : [room.presenter, ...room.controls];
       for (const ws of sockets) ws?.send(data);
     }
+  }
+
+  private scheduleSave(room: Room): void {
+    room.audienceSaveTimer ??= this.deps.scheduler.after(AUDIENCE_SAVE_MS, () => this.flush(room));
   }
 
   private scheduleTick(room: Room): void {

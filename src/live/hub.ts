@@ -67,7 +67,9 @@ export class LiveHub {
   constructor(private readonly deps: LiveHubDeps) {
     this.scheduler = deps.scheduler ?? systemScheduler;
     this.policy = new SocketPolicy({ logger: deps.logger, scheduler: this.scheduler, maxSockets: deps.maxSockets });
-    this.audience = new AudienceRelay({ policy: this.policy, scheduler: this.scheduler, perAddress: () => Math.min(deps.maxViewersPerAddress, deps.maxViewers) });
+    this.audience = new AudienceRelay({ policy: this.policy, scheduler: this.scheduler, perAddress: () => Math.min(deps.maxViewersPerAddress, deps.maxViewers),
+      save: (room, json) => void deps.service.repo.saveAudience(room.code, json).catch((error) => deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) })),
+    });
     this.grace = new PresenterGrace({
       service: deps.service,
       logger: deps.logger,
@@ -183,7 +185,8 @@ export class LiveHub {
     let pending = this.loading.get(code);
     if (!pending) {
       pending = (async () => {
-        const room = newRoom(code, await this.deps.service.open(code), newAudience(this.deps.clock));
+        const row = await this.deps.service.open(code);
+        const room = newRoom(code, row, newAudience(this.deps.clock, row.audienceJson));
         room.bus = this.bridge.subscribe(room);
         this.rooms.set(code, room);
         // No presenter yet (a restart, or a presenter still connecting): the grace period runs.
@@ -284,6 +287,7 @@ export class LiveHub {
 
   private unload(room: Room): void {
     cancelTimers(room);
+    if (room.audienceSaveTimer) this.audience.flush(room);
     if (room.saveTimer) {
       room.saveTimer.cancel();
       this.save(room);

@@ -32,10 +32,12 @@ export interface Room {
   remotePresenterUntil: number;
   presenceTimer: Timer | null;
   seenTimer: Timer | null;
-  /** Questions, polls and reactions (issue 23); held in memory only for now (not in the row). */
+  /** Questions, polls and reactions (issue 23), restored from the row's `audienceJson`. */
   audience: Audience;
   /** The next coalesced send of up-votes, poll results and reactions (./audience-relay.ts). */
   audienceTimer: Timer | null;
+  /** The next coalesced write of the audience to the row. */
+  audienceSaveTimer: Timer | null;
 }
 
 /** The Bun pub/sub topic of a talk's viewers and remotes on this instance. */
@@ -77,6 +79,7 @@ export function newRoom(code: string, row: LiveSessionRow, audience: Audience): 
     seenTimer: null,
     audience,
     audienceTimer: null,
+    audienceSaveTimer: null,
   };
 }
 

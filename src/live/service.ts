@@ -110,6 +110,7 @@ export class LiveService {
           endedAt: null,
           endReason: null,
           stateJson: null,
+          audienceJson: null,
           // The presenter is the one going live: its grace period runs from now until it joins.
           presenterSeenAt: now,
         };

@@ -78,6 +78,9 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE sessions ADD COLUMN notes_kind TEXT CHECK (notes_kind IN ('pdfpc', 'pptx'));
    ALTER TABLE sessions ADD COLUMN notes_slides INTEGER;
    ALTER TABLE sessions ADD COLUMN notes_pdfpc TEXT;`,
+  // 6: what the audience of a live talk asked, voted and tapped (issue 23), so a restart keeps
+  //    it; bounded by src/live/audience.ts, cleared when the talk ends.
+  `ALTER TABLE live_sessions ADD COLUMN audience_json TEXT;`,
 ];
 
 export function openDatabase(path: string): Database {

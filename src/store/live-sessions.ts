@@ -22,6 +22,7 @@ interface Raw {
   ended_at: number | null;
   end_reason: LiveEndReason | null;
   state_json: string | null;
+  audience_json?: string | null;
   presenter_seen_at: number;
 }
 
@@ -42,6 +43,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   endReason: r.end_reason,
   stateJson: r.state_json,
   presenterSeenAt: r.presenter_seen_at,
+  audienceJson: r.audience_json ?? null,
 });
 
 export class SqliteLiveSessionRepository implements LiveSessionRepository {
@@ -54,11 +56,12 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
          VALUES ($code, $blobId, $filename, $totalSlides, $bytes, $sha256, $presenterHash, $controlHash, $controlGeneration, $allowDownload, $createdAt, $expiresAt, $endedAt, $endReason, $stateJson, $presenterSeenAt)`,
       ),
       get: db.query<Raw, [string]>("SELECT * FROM live_sessions WHERE code = ?"),
-      end: db.query<Raw, [number, string, string]>("UPDATE live_sessions SET ended_at = ?1, end_reason = ?2 WHERE code = ?3 AND ended_at IS NULL RETURNING *"),
+      end: db.query<Raw, [number, string, string]>("UPDATE live_sessions SET ended_at = ?1, end_reason = ?2, audience_json = NULL WHERE code = ?3 AND ended_at IS NULL RETURNING *"),
       rotate: db.query<{ control_generation: number }, [string, string]>(
         "UPDATE live_sessions SET control_hash = ?1, control_generation = control_generation + 1 WHERE code = ?2 AND ended_at IS NULL RETURNING control_generation",
       ),
       saveState: db.query<unknown, [string, string]>("UPDATE live_sessions SET state_json = ?1 WHERE code = ?2 AND ended_at IS NULL"),
+      saveAudience: db.query<unknown, [string, string]>("UPDATE live_sessions SET audience_json = ?1 WHERE code = ?2 AND ended_at IS NULL"),
       touch: db.query<unknown, [number, string]>("UPDATE live_sessions SET presenter_seen_at = ?1 WHERE code = ?2 AND ended_at IS NULL"),
       gone: db.query<{ code: string }, [number, number]>("SELECT code FROM live_sessions WHERE ended_at IS NULL AND presenter_seen_at < ?1 LIMIT ?2"),
       allow: db.query<unknown, [number, string]>("UPDATE live_sessions SET allow_download = ?1 WHERE code = ?2"),
@@ -93,6 +96,10 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
 
   async saveState(code: string, stateJson: string): Promise<void> {
     this.q.saveState.run(stateJson, code);
+  }
+
+  async saveAudience(code: string, audienceJson: string): Promise<void> {
+    this.q.saveAudience.run(audienceJson, code);
   }
 
   async touchPresenter(code: string, now: number): Promise<void> {

@@ -3,7 +3,8 @@
  * throw-away cluster, test/helpers/engines.ts): insert refuses a taken code, end happens
  * once, rotation bumps the generation only while open, state and settings persist, the
  * sweep's queries (due, open by age, open bytes, open blobs, purge), the presenter's "last
- * seen" and the talks it has left for longer than the grace, and grants with expiry.
+ * seen" and the talks it has left for longer than the grace, the audience's snapshot (gone
+ * with the end), and grants with expiry.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -40,6 +41,7 @@ function row(code: string, overrides: Partial<LiveSessionRow> = {}): LiveSession
     endReason: null,
     stateJson: null,
     presenterSeenAt: T0,
+    audienceJson: null,
     ...overrides,
   };
 }
@@ -71,6 +73,15 @@ function contract(name: string, open: () => Promise<{ repo: LiveSessionRepositor
       expect(await repo.rotateControl("BBBBB2", "d".repeat(64))).toBeNull();
       await repo.saveState("BBBBB2", '{"seq":1,"state":null}');
       expect((await repo.get("BBBBB2"))?.stateJson).toBeNull();
+    });
+
+    test("the audience persists while the talk is open and is forgotten when it ends", async () => {
+      await repo.insert(row("AUDIE2"));
+      await repo.saveAudience("AUDIE2", '{"v":1}');
+      expect((await repo.get("AUDIE2"))?.audienceJson).toBe('{"v":1}');
+      expect((await repo.end("AUDIE2", "ended", T0 + 100 * HOUR))?.audienceJson).toBeNull();
+      await repo.saveAudience("AUDIE2", '{"v":2}');
+      expect((await repo.get("AUDIE2"))?.audienceJson).toBeNull();
     });
 
     test("rotation bumps the generation; state and allowDownload persist", async () => {

@@ -2,7 +2,8 @@
  * A server restart keeps live sessions: the real server runs as its own process on a temp
  * data dir; it is killed with SIGKILL mid-talk and started again on the same port. A viewer
  * that reconnects gets the last state at once (from the row), paused until the presenter
- * reconnects with its secret, then resumed.
+ * reconnects with its secret, then resumed. The audience too (issue 23): a poll open at the
+ * kill is open after it, with its votes; a viewer that comes back with its id cannot vote again.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -69,4 +70,46 @@ test("kill -9 mid-talk and a restart: the session, its deck and its last state s
   expect(next.state.page).toBe(4);
   back.client.close();
   again.client.close();
+});
+
+test("kill -9 mid-poll: the poll, its votes and the Q&A survive; a viewer back with its id cannot vote again", async () => {
+  // The last test's server holds the data dir.
+  proc?.kill(9);
+  await proc?.exited;
+  const port = await freePort();
+  let url = await serve(port);
+  const talk = await created(url, await makeDeck({ pages: 4 }));
+  const presenter = await LiveClient.join(url, talk.code, "presenter", talk.presenterSecret);
+  presenter.client.send({ v: 1, type: "qa", open: true, moderated: false });
+  presenter.client.send({ v: 1, type: "pollStart", question: "Restart?", options: ["Yes", "No"], multiple: false });
+  const { poll } = await presenter.client.next("poll");
+  const ids = ["restart-viewer-0001", "restart-viewer-0002"];
+  for (const [i, viewerId] of ids.entries()) {
+    const viewer = await LiveClient.connect(url, talk.code);
+    viewer.send({ v: 1, type: "join", role: "viewer", viewerId });
+    await viewer.next("hello");
+    viewer.send({ v: 1, type: "vote", pollId: poll.id, choices: [i] });
+    viewer.send({ v: 1, type: "ask", text: `Question ${i}` });
+    await presenter.client.next("question", (m) => m.question.text === `Question ${i}`);
+  }
+  // Showing the results is the presenter's change: saved (with the votes) before it is relayed.
+  presenter.client.send({ v: 1, type: "pollShow", pollId: poll.id });
+  await presenter.client.next("poll", (m) => m.poll.shown);
+
+  proc!.kill(9);
+  await proc!.exited;
+  url = await serve(port);
+  const back = await LiveClient.connect(url, talk.code);
+  back.send({ v: 1, type: "join", role: "viewer", viewerId: ids[0] });
+  const hello = await back.next("hello");
+  expect(hello.audience).toMatchObject({
+    qa: { open: true },
+    poll: { id: poll.id, status: "open", shown: true },
+    results: { pollId: poll.id, counts: [1, 1], voters: 2 },
+    mine: { voted: [poll.id] },
+  });
+  expect(hello.audience?.questions.map((q) => q.text).sort()).toEqual(["Question 0", "Question 1"]);
+  back.send({ v: 1, type: "vote", pollId: poll.id, choices: [1] });
+  expect((await back.next("error")).code).toBe("ALREADY_VOTED");
+  back.close();
 });

@@ -99,6 +99,8 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE sessions ADD COLUMN notes_kind text CHECK (notes_kind IN ('pdfpc', 'pptx'));
    ALTER TABLE sessions ADD COLUMN notes_slides integer;
    ALTER TABLE sessions ADD COLUMN notes_pdfpc text;`,
+  // 5: the audience of a live talk (issue 23); as SQLite's migration 6.
+  `ALTER TABLE live_sessions ADD COLUMN audience_json text;`,
 ];
 
 /** The schema version this build writes. */

@@ -23,6 +23,7 @@ interface Raw {
   ended_at: string | number | null;
   end_reason: LiveEndReason | null;
   state_json: string | null;
+  audience_json?: string | null;
   presenter_seen_at: string | number;
 }
 
@@ -44,6 +45,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   endReason: r.end_reason,
   stateJson: r.state_json,
   presenterSeenAt: Number(r.presenter_seen_at),
+  audienceJson: r.audience_json ?? null,
 });
 
 export class PostgresLiveSessionRepository implements LiveSessionRepository {
@@ -71,7 +73,7 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
 
   async end(code: string, reason: LiveEndReason, now: number): Promise<LiveSessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`UPDATE live_sessions SET ended_at = ${now}, end_reason = ${reason} WHERE code = ${code} AND ended_at IS NULL RETURNING *`) as Raw[];
+    const [raw] = (await sql`UPDATE live_sessions SET ended_at = ${now}, end_reason = ${reason}, audience_json = NULL WHERE code = ${code} AND ended_at IS NULL RETURNING *`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 
@@ -85,6 +87,11 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
   async saveState(code: string, stateJson: string): Promise<void> {
     const sql = await this.sql();
     await sql`UPDATE live_sessions SET state_json = ${stateJson} WHERE code = ${code} AND ended_at IS NULL`;
+  }
+
+  async saveAudience(code: string, audienceJson: string): Promise<void> {
+    const sql = await this.sql();
+    await sql`UPDATE live_sessions SET audience_json = ${audienceJson} WHERE code = ${code} AND ended_at IS NULL`;
   }
 
   async touchPresenter(code: string, now: number): Promise<void> {

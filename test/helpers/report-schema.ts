@@ -43,14 +43,14 @@ interface LooseIssue {
 export function allIssues(report: unknown): LooseIssue[] {
   const r = report as {
     issues?: LooseIssue[];
-    pages?: { notes: { issues: LooseIssue[] } | null; media: { issues: LooseIssue[] }[]; issues: LooseIssue[] }[];
+    pages?: { notes: { issues: LooseIssue[] } | null; media: { issues: LooseIssue[] }[]; poll?: { issues: LooseIssue[] }; issues: LooseIssue[] }[];
     orphans?: { issues: LooseIssue[] }[];
     documentAttachments?: { issues: LooseIssue[] }[];
     notesFile?: { issues: LooseIssue[] } | null;
   };
   return [
     ...(r.issues ?? []),
-    ...(r.pages ?? []).flatMap((p) => [...p.issues, ...(p.notes?.issues ?? []), ...p.media.flatMap((m) => m.issues)]),
+    ...(r.pages ?? []).flatMap((p) => [...p.issues, ...(p.notes?.issues ?? []), ...p.media.flatMap((m) => m.issues), ...(p.poll?.issues ?? [])]),
     ...(r.orphans ?? []).flatMap((o) => o.issues),
     ...(r.documentAttachments ?? []).flatMap((o) => o.issues),
     ...(r.notesFile?.issues ?? []),

@@ -6,19 +6,20 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { formatReport } from "../../src/cli/check.ts";
 import { readDeckExtras } from "../../src/deck/extras.ts";
-import { buildCheckReport, type CheckReport } from "../../src/deck/report.ts";
+import { buildCheckReport, type CheckReport, type ReportOptions } from "../../src/deck/report.ts";
+import { describeCheckReport } from "../../src/mcp/summary.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
-import { buildFixturePdf, notesSidecar, pollSidecar, sha256Hex, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
+import { buildFixturePdf, deflateBomb, notesSidecar, pollSidecar, sha256Hex, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine.
 setDefaultTimeout(30_000);
 
-async function check(spec: FixtureSpec) {
+async function check(spec: FixtureSpec, options: ReportOptions = {}) {
   const mupdf = await loadMupdf();
   const bytes = await buildFixturePdf({ pages: 3, ...spec });
   const doc = mupdf.Document.openDocument(bytes, "application/pdf").asPDF()!;
-  const report = buildCheckReport(mupdf, doc, { bytes: bytes.length, sha256: sha256Hex(bytes), pdfVersion: "1.7", title: null, pageCount: doc.countPages() });
+  const report = buildCheckReport(mupdf, doc, { bytes: bytes.length, sha256: sha256Hex(bytes), pdfVersion: "1.7", title: null, pageCount: doc.countPages() }, options);
   expectValidReport(report);
   return { report, extras: readDeckExtras(mupdf, doc) };
 }
@@ -116,6 +117,19 @@ describe("poll sidecars", () => {
     const issues = allIssues(report);
     expect(issues.map((i) => i.code)).toEqual(["NAME_PATTERN_INVALID"]);
     expect(issues[0]!.message).toContain("poll-slide-{N}.json");
+  });
+
+  test("the same byte bounds as every JSON sidecar: over 1 MiB, or a stream that inflates past its cap, is not read", async () => {
+    const big = await check({ attachments: [pollSidecar(1, { question: "q".repeat(1_100_000) })] });
+    expect(codes(big.report)).toEqual([{ code: "SIDECAR_TOO_LARGE", attachment: "poll-slide-1.json", slide: 1 }]);
+    const bomb = await check({ attachments: [{ name: "poll-slide-1.json", encoding: { raw: deflateBomb(4), filter: "FlateDecode" } }] }, { maxAttachmentBytes: 1024 * 1024 });
+    expect(codes(bomb.report)).toEqual([{ code: "ATTACHMENT_TOO_LARGE", attachment: "poll-slide-1.json", slide: 1 }]);
+    expect([big.extras.polls, bomb.extras.polls]).toEqual([undefined, undefined]);
+  });
+
+  test("MCP check_pdf's text lists a poll's findings like any attachment's", async () => {
+    const { report } = await check({ attachments: [pollSidecar(2, { options: ["A", "A"] })] });
+    expect(describeCheckReport(report)).toContain("- error POLL_OPTIONS_DUPLICATE: poll-slide-2.json: ");
   });
 
   test("deckhand check's text names the slide's poll, and not an invalid one", async () => {

@@ -15,7 +15,11 @@ export interface PollSidecarResult {
   issues: Finding[];
 }
 
-/** The schema's bounds; the live protocol's pollStart uses the same ones. */
+/**
+ * The bounds of schemas/poll-sidecar.schema.json (test/sidecar/property.test.ts holds the two
+ * together). A poll the presenter composes by hand should get the same ones, so one deck's
+ * poll never fits one surface and not the other.
+ */
 export const POLL_LIMITS = { questionChars: 200, optionChars: 100, minOptions: 2, maxOptions: 6 } as const;
 
 const KNOWN_FIELDS = new Set(["question", "options", "multiple", "$schema"]);

@@ -9,6 +9,7 @@
 import checkReportText from "../schemas/check-report.schema.json" with { type: "text" };
 import mediaSidecarText from "../schemas/media-sidecar.schema.json" with { type: "text" };
 import notesSidecarText from "../schemas/notes-sidecar.schema.json" with { type: "text" };
+import pollSidecarText from "../schemas/poll-sidecar.schema.json" with { type: "text" };
 import { LiveMessage } from "./shared/live-protocol.ts";
 
 /**
@@ -22,6 +23,7 @@ export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
   "check-report.schema.json": checkReportText as unknown as string,
   "notes-sidecar.schema.json": notesSidecarText as unknown as string,
   "media-sidecar.schema.json": mediaSidecarText as unknown as string,
+  "poll-sidecar.schema.json": pollSidecarText as unknown as string,
   "live-message.schema.json": liveMessageText,
 });
 

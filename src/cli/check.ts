@@ -20,7 +20,8 @@ import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../tools/upload-limits.
 export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json] [--notes NOTESFILE]
 
 Checks the speaker notes and media embedded in a PDF deck (notes-slide-{N}.json,
-media-slide-{N}-{id}.json, media-{id}.{gif,mp4,webm}, *.pdfpc, in-page notes, page media).
+media-slide-{N}-{id}.json, media-{id}.{gif,mp4,webm}, poll-slide-{N}.json, *.pdfpc,
+in-page notes, page media).
 
   --notes NOTESFILE  check a notes file beside the PDF too: a .pdfpc file, or the
                      PowerPoint .pptx the PDF was exported from
@@ -128,6 +129,13 @@ function oneLine(text: string, max = 72): string {
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 }
 
+/** A usable poll as one line: its question and options, the way viewers will see them. */
+function pollLine(data: AttachmentResult["data"]): string | null {
+  if (typeof data?.question !== "string" || !Array.isArray(data.options)) return null;
+  const options = data.options.map((o) => oneLine(String(o), 24)).join(" / ");
+  return `"${oneLine(data.question, 60)}" — ${options} (${data.multiple === true ? "several answers" : "one answer"})`;
+}
+
 const LAYOUT_FROM = { xmp: "pdfpc:NotesPosition in the XMP metadata", geometry: "found from the page geometry", override: "set by the presenter" } as const;
 
 /** How many slides the labels make: consecutive pages with one label are one slide, as the presenter counts. */
@@ -146,7 +154,7 @@ export function formatReport(report: CheckReport, label: string): string {
   const size = pagesAreNotSlides(labels) ? `${plural(report.pageCount, "page")} (${plural(slideCount(labels), "slide")})` : plural(report.pageCount, "page");
   lines.push(`${label}: ${size}, ${plural(s.total, "attachment")} (${s.valid} valid, ${s.warning} with warnings, ${s.invalid} invalid)`);
   for (const page of report.pages) {
-    const attachments = [...(page.notes ? [page.notes] : []), ...page.media];
+    const attachments = [...(page.notes ? [page.notes] : []), ...page.media, ...(page.poll ? [page.poll] : [])];
     if (attachments.length === 0 && !page.presenterNotes && page.issues.length === 0) continue;
     const name = pageName(page.page, labels);
     lines.push("", name.charAt(0).toUpperCase() + name.slice(1));
@@ -154,6 +162,8 @@ export function formatReport(report: CheckReport, label: string): string {
       const from = page.presenterNotes.attachment ? `${page.presenterNotes.source}: ${page.presenterNotes.attachment}` : page.presenterNotes.source;
       lines.push(`  notes      "${oneLine(page.presenterNotes.text)}" (from ${from})`);
     }
+    const poll = page.poll?.validity !== "invalid" ? pollLine(page.poll?.data) : null;
+    if (poll) lines.push(`  poll       ${poll} (from ${page.poll?.filename})`);
     for (const a of attachments) lines.push(...attachmentLines(a, "  ", labels));
     lines.push(...issueLines(page.issues, "  "));
   }

@@ -11,7 +11,7 @@
 export type NotesSource = "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
 
 /**
- * Result of checking the sidecar attachments (speaker notes, media, pdfpc) of a PDF deck. Served at /schema/check-report.schema.json; each report's $schema names that path.
+ * Result of checking the sidecar attachments (speaker notes, media, polls, pdfpc) of a PDF deck. Served at /schema/check-report.schema.json; each report's $schema names that path.
  */
 export interface CheckReport {
   $schema: "/schema/check-report.schema.json";
@@ -77,6 +77,10 @@ export interface Page {
   notes: Attachment | null;
   media: Attachment[];
   /**
+   * The poll sidecar of this slide (poll-slide-{N}.json), if any; its data holds the poll when it is usable. Absent when the slide has none.
+   */
+  poll?: Attachment;
+  /**
    * The notes the presenter shows, after resolving sources by priority.
    */
   presenterNotes: PresenterNotes | null;
@@ -95,7 +99,7 @@ export interface Attachment {
    * Name as stored in the PDF, e.g. src/notes-slide-2.json.
    */
   name: string;
-  kind: "notes" | "media" | "media-file" | "page-media" | "pdfpc" | "unknown";
+  kind: "notes" | "media" | "media-file" | "page-media" | "poll" | "pdfpc" | "unknown";
   slide?: number;
   source: "embedded-files" | "page-annotation";
   /**
@@ -109,13 +113,25 @@ export interface Attachment {
    */
   text?: string;
   /**
-   * Kind-specific details: for media and page-media the placed media (kind, id, slide, rect, mime, autoplay, loop, attachment?, url?, videoId?); for pdfpc the format, timer and slides with notes.
+   * Kind-specific details: for media and page-media the placed media (kind, id, slide, rect, mime, autoplay, loop, attachment?, url?, videoId?); for poll the poll (question, options, multiple); for pdfpc the format, timer and slides with notes.
    */
   data?: {
     kind?: "file" | "url" | "youtube" | "vimeo";
     rect?: Rect;
     url?: string;
     timer?: Timer;
+    /**
+     * kind poll: the question.
+     */
+    question?: string;
+    /**
+     * kind poll: the options, in order.
+     */
+    options?: string[];
+    /**
+     * kind poll: several options may be picked.
+     */
+    multiple?: boolean;
     [k: string]: unknown;
   };
   /**

@@ -47,7 +47,7 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
     };
   }
   const attachments = [
-    ...analysis.pages.flatMap((p) => (p.notes ? [p.notes, ...p.media] : p.media)),
+    ...analysis.pages.flatMap((p) => [...(p.notes ? [p.notes] : []), ...p.media, ...(p.poll ? [p.poll] : [])]),
     ...analysis.orphans,
     ...analysis.documentAttachments,
   ];
@@ -108,6 +108,7 @@ function labelPages(analysis: ReturnType<typeof analyzeDeck>, fileIssues: { mess
     rename(page.issues);
     if (page.notes) rename(page.notes.issues);
     for (const media of page.media) rename(media.issues);
+    if (page.poll) rename(page.poll.issues);
   }
   rename(analysis.issues);
   for (const a of [...analysis.orphans, ...analysis.documentAttachments]) rename(a.issues);

@@ -33,7 +33,7 @@ export function schemaController() {
       detail: routeDoc({
         operationId: "getSchema",
         summary: "JSON Schema of the check report or a sidecar format",
-        description: "`check-report.schema.json` describes the response of POST /api/check; `notes-sidecar.schema.json` and `media-sidecar.schema.json` describe the sidecar files embedded in a deck; `live-message.schema.json` describes every message of the live WebSocket (/api/live/{code}/ws).",
+        description: "`check-report.schema.json` describes the response of POST /api/check; `notes-sidecar.schema.json`, `media-sidecar.schema.json` and `poll-sidecar.schema.json` describe the sidecar files embedded in a deck; `live-message.schema.json` describes every message of the live WebSocket (/api/live/{code}/ws).",
         tags: ["Schemas"],
         security: [{}],
         responses: {

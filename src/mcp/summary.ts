@@ -43,7 +43,7 @@ export function describeCheckReport(report: CheckReport): string {
   const attachments: Attachment[] = [];
   for (const page of report.pages) {
     addIssues(page.issues, `slide ${page.page}`);
-    attachments.push(...(page.notes ? [page.notes] : []), ...page.media);
+    attachments.push(...(page.notes ? [page.notes] : []), ...page.media, ...(page.poll ? [page.poll] : []));
   }
   attachments.push(...report.documentAttachments, ...report.orphans);
   for (const attachment of attachments) addIssues(attachment.issues, attachment.filename);

@@ -111,8 +111,8 @@ function checkDescription(surface: ToolSurface): string {
       ? `The PDF may be at most ${formatMegabytes(surface.maxUploadBytes)}.`
       : `The PDF may be at most ${formatMegabytes(surface.maxUploadBytes)}; the check runs on this machine, no server needed.`;
   return [
-    "Check the speaker notes and media attached to a PDF slide deck before presenting it: notes-slide-N.json and media-slide-N-ID.json sidecars, pdfpc files, in-page note annotations and page-attached audio/video — and a notes file beside the PDF (a .pdfpc or PowerPoint .pptx, passed as notes_base64 with notes_filename), whose findings are in the report's notesFile.",
-    "Returns a report: ok is true when nothing is invalid; summary counts valid/warning/invalid attachments; pages[] lists each slide's notes and media with their issues (each issue has a stable code and a message saying what to fix); orphans[] lists attachments nothing uses.",
+    "Check the speaker notes and media attached to a PDF slide deck before presenting it: notes-slide-N.json, media-slide-N-ID.json and poll-slide-N.json sidecars, pdfpc files, in-page note annotations and page-attached audio/video — and a notes file beside the PDF (a .pdfpc or PowerPoint .pptx, passed as notes_base64 with notes_filename), whose findings are in the report's notesFile.",
+    "Returns a report: ok is true when nothing is invalid; summary counts valid/warning/invalid attachments; pages[] lists each slide's notes, media and poll with their issues (each issue has a stable code and a message saying what to fix); orphans[] lists attachments nothing uses.",
     "It changes nothing and stores nothing.",
     input,
     limit,

@@ -9,6 +9,7 @@ import { expect } from "bun:test";
 import reportSchema from "../../schemas/check-report.schema.json";
 import notesSchema from "../../schemas/notes-sidecar.schema.json";
 import mediaSchema from "../../schemas/media-sidecar.schema.json";
+import pollSchema from "../../schemas/poll-sidecar.schema.json";
 import { FINDING_CODES } from "../../src/deck/sidecar/findings.ts";
 
 const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
@@ -17,6 +18,7 @@ addFormats(ajv);
 export const validateReport = ajv.compile(reportSchema);
 export const validateNotesSidecar = ajv.compile(notesSchema);
 export const validateMediaSidecar = ajv.compile(mediaSchema);
+export const validatePollSidecar = ajv.compile(pollSchema);
 
 /** Assert that `report` validates against the check-report schema and uses only known codes. */
 export function expectValidReport(report: unknown): void {
@@ -41,14 +43,14 @@ interface LooseIssue {
 export function allIssues(report: unknown): LooseIssue[] {
   const r = report as {
     issues?: LooseIssue[];
-    pages?: { notes: { issues: LooseIssue[] } | null; media: { issues: LooseIssue[] }[]; issues: LooseIssue[] }[];
+    pages?: { notes: { issues: LooseIssue[] } | null; media: { issues: LooseIssue[] }[]; poll?: { issues: LooseIssue[] }; issues: LooseIssue[] }[];
     orphans?: { issues: LooseIssue[] }[];
     documentAttachments?: { issues: LooseIssue[] }[];
     notesFile?: { issues: LooseIssue[] } | null;
   };
   return [
     ...(r.issues ?? []),
-    ...(r.pages ?? []).flatMap((p) => [...p.issues, ...(p.notes?.issues ?? []), ...p.media.flatMap((m) => m.issues)]),
+    ...(r.pages ?? []).flatMap((p) => [...p.issues, ...(p.notes?.issues ?? []), ...p.media.flatMap((m) => m.issues), ...(p.poll?.issues ?? [])]),
     ...(r.orphans ?? []).flatMap((o) => o.issues),
     ...(r.documentAttachments ?? []).flatMap((o) => o.issues),
     ...(r.notesFile?.issues ?? []),

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { buildFixturePdf, GIF_BYTES, mediaSidecar, notesSidecar } from "../fixtures/sidecar-builder.ts";
+import { buildFixturePdf, GIF_BYTES, mediaSidecar, notesSidecar, pollSidecar } from "../fixtures/sidecar-builder.ts";
 import { makeDeck, makeEncryptedDeck, makeLoopingPageTree } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
@@ -16,7 +16,7 @@ type Report = {
   pageCount: number;
   document: { bytes: number; sha256: string };
   summary: { total: number; valid: number; warning: number; invalid: number };
-  pages: Array<{ page: number; notes: unknown; media: Array<{ filename: string; validity: string }> }>;
+  pages: Array<{ page: number; notes: unknown; media: Array<{ filename: string; validity: string }>; poll?: { filename: string; data?: unknown } }>;
 };
 
 describe("POST /api/check", () => {
@@ -28,6 +28,7 @@ describe("POST /api/check", () => {
         notesSidecar(2, "Say **hello**"),
         mediaSidecar(3, "clip", { kind: "file", mime: "image/gif", x_pt: 10, y_pt: 10, w_pt: 100, h_pt: 80, filename: "media-clip.gif" }),
         { name: "media-clip.gif", data: GIF_BYTES, mime: "image/gif" },
+        pollSidecar(1, { multiple: true }),
       ],
     });
     const res = await t.upload(pdf, { path: "/api/check" });
@@ -41,6 +42,7 @@ describe("POST /api/check", () => {
     expect(report.summary.invalid).toBe(0);
     expect(JSON.stringify(report.pages[1]!.notes)).toContain("hello");
     expect(report.pages[2]!.media.map((m) => m.filename)).toContain("media-slide-3-clip.json");
+    expect(report.pages[0]!.poll).toMatchObject({ filename: "poll-slide-1.json", data: { question: "Tabs or spaces?", options: ["Tabs", "Spaces"], multiple: true } });
     // The checked PDF is not kept, and nothing was staged.
     expect(t.stagedFiles()).toEqual([]);
   });

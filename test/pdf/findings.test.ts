@@ -9,7 +9,7 @@ import { DEFAULT_DISCOVERY_LIMITS } from "../../src/deck/attachments.ts";
 import { buildCheckReport } from "../../src/deck/report.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
-import { aviBytes, buildFixturePdf, checkFixture, deflateBomb, EXE_BYTES, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
+import { aviBytes, buildFixturePdf, checkFixture, deflateBomb, EXE_BYTES, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, pollSidecar, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
 import { buildNotesDeck, framesWithNotes, SLIDE_SIZES, xmpPacket } from "../fixtures/notes-layouts.ts";
 import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
@@ -63,6 +63,8 @@ const CASES: Partial<Record<FindingCode, Case>> = {
   URL_INVALID: { spec: { attachments: [mediaSidecar(1, "u", { kind: "url", mime: "video/mp4", url: "not a url" })] }, slide: 1, attachment: "media-slide-1-u.json" },
   URL_SCHEME_NOT_ALLOWED: { spec: { attachments: [mediaSidecar(1, "u", { kind: "url", mime: "video/mp4", url: "javascript:alert(1)" })] }, slide: 1, attachment: "media-slide-1-u.json", says: '"javascript:"' },
   VIDEO_ID_UNRECOGNIZED: { spec: { attachments: [mediaSidecar(1, "v", { kind: "vimeo", url: "https://vimeo.com/about" })] }, slide: 1, attachment: "media-slide-1-v.json" },
+  DUPLICATE_POLL_SIDECAR: { spec: { attachments: [pollSidecar(2), pollSidecar(2, {}, { name: "poll-slide-02.json" })] }, slide: 2, attachment: "poll-slide-02.json", says: '"poll-slide-2.json"' },
+  POLL_OPTIONS_DUPLICATE: { spec: { attachments: [pollSidecar(3, { options: ["Yes", "No", "Yes"] })] }, slide: 3, attachment: "poll-slide-3.json", says: '"Yes"' },
   PDFPC_FORMAT_UNSUPPORTED: { spec: { attachments: [pdfpcFile({ pdfpcFormat: 3, pages: [] })] }, attachment: "talk.pdfpc" },
   PDFPC_MULTIPLE: { spec: { attachments: [pdfpcFile({ pdfpcFormat: 2, pages: [] }), pdfpcFile({ pdfpcFormat: 2, pages: [] }, "other.pdfpc")] }, attachment: "other.pdfpc" },
   ATTACHMENT_STREAM_MISSING: { spec: { attachments: [{ name: "notes-slide-1.json", noStream: true }] }, attachment: "notes-slide-1.json" },

@@ -10,10 +10,12 @@ import { parseMediaSidecar, readMediaSidecar } from "../../src/deck/sidecar/medi
 import { baseName, matchAttachmentName } from "../../src/deck/sidecar/names.ts";
 import { parseNotesSidecar, readNotesSidecar } from "../../src/deck/sidecar/notes.ts";
 import { parsePdfpc } from "../../src/deck/sidecar/pdfpc.ts";
+import { parsePollSidecar, readPollSidecar } from "../../src/deck/sidecar/poll.ts";
 import { sniffMime } from "../../src/deck/sidecar/sniff.ts";
 import { renderTypst } from "../../src/deck/sidecar/typst.ts";
 import { vimeoId, youtubeId } from "../../src/deck/sidecar/video-ids.ts";
 import { inflate, InflateError, InflateLimitError } from "../../src/deck/inflate.ts";
+import { validatePollSidecar } from "../helpers/report-schema.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.8 s).
 setDefaultTimeout(10_000);
@@ -21,6 +23,7 @@ setDefaultTimeout(10_000);
 const known = (issues: { code: string }[]) => issues.every((i) => i.code in FINDING_CODES);
 const where = { attachment: "notes-slide-2.json", slide: 2 };
 const mediaWhere = { attachment: "media-slide-2-x.json", slide: 2, id: "x" };
+const pollWhere = { attachment: "poll-slide-2.json", slide: 2 };
 
 const typstNode = fc.letrec((tie) => ({
   node: fc.record(
@@ -67,11 +70,38 @@ describe("sidecar parsers never throw", () => {
     );
   });
 
+  test("poll: the checker accepts without findings exactly what the published schema accepts", () => {
+    // Any text (astral characters, lone surrogates, blanks) near the length bounds, so code-point
+    // counting, blank detection and uniqueness are compared with Ajv's on the edges.
+    const text = (max: number) =>
+      fc.oneof({ weight: 8, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 8 }) }, { weight: 1, arbitrary: fc.string({ unit: "binary", minLength: max - 2, maxLength: max + 2 }) }, { weight: 1, arbitrary: fc.constantFrom("", " ", "\u00a0\n", "Yes") });
+    const often = <T,>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary }, { weight: 1, arbitrary: fc.jsonValue() });
+    const value = fc.record(
+      {
+        question: often(text(200)),
+        options: often(fc.oneof(fc.uniqueArray(text(100), { minLength: 2, maxLength: 6 }), fc.array(text(100), { maxLength: 8 }), fc.array(fc.constantFrom("Yes", "No", "Maybe"), { maxLength: 4 }))),
+        multiple: often(fc.boolean()),
+        extra: fc.jsonValue(),
+      },
+      { requiredKeys: ["question", "options"] },
+    );
+    fc.assert(
+      fc.property(fc.oneof({ weight: 4, arbitrary: value }, { weight: 1, arbitrary: fc.jsonValue() }), (input) => {
+        const result = readPollSidecar(input, pollWhere);
+        expect(known(result.issues)).toBe(true);
+        expect(result.poll !== null && result.issues.length === 0).toBe(validatePollSidecar(input));
+        if (result.poll) expect(result.poll.options.length).toBeGreaterThanOrEqual(2);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   test("raw bytes into every parser", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 1, max: 50 }), (bytes, pages) => {
         expect(known(parseNotesSidecar(bytes, where).issues)).toBe(true);
         expect(known(parseMediaSidecar(bytes, mediaWhere).issues)).toBe(true);
+        expect(known(parsePollSidecar(bytes, pollWhere).issues)).toBe(true);
         expect(known(parsePdfpc(bytes, "talk.pdfpc", pages).issues)).toBe(true);
         sniffMime(bytes);
       }),
@@ -96,7 +126,7 @@ describe("sidecar parsers never throw", () => {
         const base = baseName(name);
         expect(base.includes("/") && base !== name).toBe(false);
         const match = matchAttachmentName(base);
-        if (match.type === "notes" || match.type === "media-sidecar") expect(Number.isInteger(match.slide)).toBe(true);
+        if (match.type === "notes" || match.type === "media-sidecar" || match.type === "poll") expect(Number.isInteger(match.slide)).toBe(true);
         youtubeId(name);
         vimeoId(name);
       }),

@@ -2,13 +2,13 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { schemaController, SCHEMAS } from "../../src/http/schema.ts";
-import { validateMediaSidecar, validateNotesSidecar } from "../helpers/report-schema.ts";
+import { validateMediaSidecar, validateNotesSidecar, validatePollSidecar } from "../helpers/report-schema.ts";
 
 const app = schemaController();
 const root = join(import.meta.dir, "../../schemas");
 
 describe("GET /schema/:name", () => {
-  for (const name of ["check-report.schema.json", "notes-sidecar.schema.json", "media-sidecar.schema.json"]) {
+  for (const name of ["check-report.schema.json", "notes-sidecar.schema.json", "media-sidecar.schema.json", "poll-sidecar.schema.json"]) {
     test(`${name} is served as application/schema+json, byte-identical to the file`, async () => {
       const response = await app.handle(new Request(`http://localhost/schema/${name}`));
       expect(response.status).toBe(200);
@@ -36,7 +36,7 @@ describe("GET /schema/:name", () => {
       const response = await app.handle(new Request(`http://localhost/schema/${name}`));
       expect(response.status).toBe(404);
     }
-    expect(Object.keys(SCHEMAS)).toHaveLength(4);
+    expect(Object.keys(SCHEMAS)).toHaveLength(5);
   });
 });
 
@@ -57,5 +57,22 @@ describe("sidecar schemas accept the documented examples and reject broken ones"
     expect(validateMediaSidecar({ ...base, kind: "url", mime: "video/mp4", url: "javascript:alert(1)" })).toBe(false);
     expect(validateMediaSidecar({ ...base, kind: "file", mime: "video/mp4", w_pt: 0 })).toBe(false);
     expect(validateMediaSidecar({ ...base, kind: "youtube" })).toBe(false);
+  });
+
+  test("poll sidecar", () => {
+    const poll = { question: "Tabs or spaces?", options: ["Tabs", "Spaces"] };
+    expect(validatePollSidecar(poll)).toBe(true);
+    expect(validatePollSidecar({ ...poll, multiple: true, $schema: "/schema/poll-sidecar.schema.json" })).toBe(true);
+    expect(validatePollSidecar({ ...poll, options: ["a", "b", "c", "d", "e", "f"] })).toBe(true);
+    expect(validatePollSidecar({ ...poll, options: ["Tabs"] })).toBe(false);
+    expect(validatePollSidecar({ ...poll, options: ["a", "b", "c", "d", "e", "f", "g"] })).toBe(false);
+    expect(validatePollSidecar({ ...poll, options: ["Tabs", "Tabs"] })).toBe(false);
+    expect(validatePollSidecar({ ...poll, options: ["Tabs", ""] })).toBe(false);
+    expect(validatePollSidecar({ ...poll, options: ["Tabs", "x".repeat(101)] })).toBe(false);
+    expect(validatePollSidecar({ ...poll, question: "" })).toBe(false);
+    expect(validatePollSidecar({ ...poll, question: "q".repeat(201) })).toBe(false);
+    expect(validatePollSidecar({ ...poll, multiple: "yes" })).toBe(false);
+    expect(validatePollSidecar({ ...poll, slide: 2 })).toBe(false);
+    expect(validatePollSidecar({ options: poll.options })).toBe(false);
   });
 });

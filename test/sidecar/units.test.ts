@@ -17,6 +17,10 @@ describe("names", () => {
     expect(matchAttachmentName("media-slide-3-my_clip.v2.json")).toEqual({ type: "media-sidecar", slide: 3, id: "my_clip.v2" });
     expect(matchAttachmentName("media-my_clip.v2.webm")).toEqual({ type: "media-file", id: "my_clip.v2", extension: "webm" });
     expect(matchAttachmentName("Talk.PDFPC")).toEqual({ type: "pdfpc" });
+    expect(matchAttachmentName("poll-slide-4.json")).toEqual({ type: "poll", slide: 4 });
+    expect(matchAttachmentName("poll-slide-04.json")).toEqual({ type: "poll", slide: 4 });
+    expect(matchAttachmentName("Poll-Slide-4.json").type).toBe("near-miss");
+    expect(matchAttachmentName("poll-slide-4.yaml").type).toBe("near-miss");
     expect(matchAttachmentName("Notes-Slide-2.json").type).toBe("near-miss");
     expect(matchAttachmentName("media-slide-2.json").type).toBe("near-miss");
     expect(matchAttachmentName("logo.png")).toEqual({ type: "other" });

@@ -1,19 +1,20 @@
 /**
  * @module deck/analyze/classify
  * Phase 2: give each attachment its kind and slide by its name. Duplicate names, slides out of
- * range and second notes sidecars for a slide become orphans with a finding; notes, media and
- * pdfpc sidecars are parsed (their findings recorded) and placed on their slides.
+ * range and second notes or poll sidecars for a slide become orphans with a finding; notes,
+ * media, poll and pdfpc sidecars are parsed (their findings recorded) and placed on their slides.
  */
 import { finding, quoteName, slideOutOfRangeMessage } from "../sidecar/findings.ts";
 import { checkMediaRect, parseMediaSidecar } from "../sidecar/media.ts";
 import { parseNotesSidecar } from "../sidecar/notes.ts";
 import { parsePdfpc } from "../sidecar/pdfpc.ts";
+import { parsePollSidecar } from "../sidecar/poll.ts";
 import { validityOf } from "../report-types.ts";
 import type { Entry } from "./entries.ts";
 import { kindOfMatch, mediaData, place as placeIn, type Placement } from "./state.ts";
 
 export function classifyEntries(entries: Entry[], state: Placement): void {
-  const { discovery, pageCount, byBase, unique, notesBySlide, notesEntries, sidecarMedia, documentEntries } = state;
+  const { discovery, pageCount, byBase, unique, notesBySlide, notesEntries, pollEntries, pollsBySlide, sidecarMedia, documentEntries } = state;
   const place = (entry: Entry, slide: number | null) => placeIn(state, entry, slide);
   // Duplicate base names: the first one is used, the others are orphans.
   for (const entry of entries) {
@@ -84,6 +85,29 @@ export function classifyEntries(entries: Entry[], state: Placement): void {
           if (rectIssue) entry.issues.push(rectIssue);
           entry.data = mediaData(parsed.media);
           sidecarMedia.push({ entry, media: parsed.media });
+        }
+      }
+      place(entry, match.slide);
+    } else if (match.type === "poll") {
+      entry.slide = match.slide;
+      if (!inRange(entry, match.slide)) {
+        place(entry, null);
+        continue;
+      }
+      pageBinding(entry, match.slide);
+      // One poll per slide: the presenter opens one poll at a time, so a second is an orphan.
+      const other = pollEntries.find(([s]) => s === match.slide)?.[1];
+      if (other) {
+        entry.issues.push(finding("DUPLICATE_POLL_SIDECAR", `${quoteName(base)} gives a poll for slide ${match.slide}, like ${quoteName(other.found.baseName)}; only the first is used. Remove one.`, { attachment: base, slide: match.slide }));
+        place(entry, null);
+        continue;
+      }
+      if (entry.text) {
+        const parsed = parsePollSidecar(entry.text, { attachment: base, slide: match.slide });
+        entry.issues.push(...parsed.issues);
+        if (parsed.poll) {
+          entry.data = { question: parsed.poll.question, options: [...parsed.poll.options], multiple: parsed.poll.multiple };
+          if (validityOf(entry.issues) !== "invalid") pollsBySlide.set(match.slide, parsed.poll);
         }
       }
       place(entry, match.slide);

@@ -160,7 +160,7 @@ function readEntry(entry: Entry, opts: AnalyzeOptions, budget: Budget): void {
   if (!stream) return;
   const base = found.baseName;
   const at = { attachment: base, slide: "slide" in match ? match.slide : undefined };
-  const isSidecar = match.type === "notes" || match.type === "media-sidecar" || match.type === "pdfpc";
+  const isSidecar = match.type === "notes" || match.type === "media-sidecar" || match.type === "poll" || match.type === "pdfpc";
   if (isSidecar && budget.sidecarLeft <= 0) {
     entry.issues.push(finding("DECODE_BUDGET_EXCEEDED", `${quoteName(base)} was not read: the sidecars before it already hold more than ${sizeText(opts.maxSidecarTotalBytes)} of text, the limit for one deck. Remove duplicated or oversized sidecars.`, at));
     return;

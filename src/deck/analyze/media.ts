@@ -93,7 +93,7 @@ export function placeRemaining(state: Placement): void {
       place(entry, null);
     } else {
       entry.kind = "unknown";
-      entry.issues.push(finding("UNKNOWN_ATTACHMENT", `${quoteName(base)} follows no deckhand convention (notes-slide-{N}.json, media-slide-{N}-{id}.json, media-{id}.{ext}, *.pdfpc) and is ignored.`, { attachment: base }));
+      entry.issues.push(finding("UNKNOWN_ATTACHMENT", `${quoteName(base)} follows no deckhand convention (notes-slide-{N}.json, media-slide-{N}-{id}.json, media-{id}.{ext}, poll-slide-{N}.json, *.pdfpc) and is ignored.`, { attachment: base }));
       place(entry, null);
     }
   }

@@ -97,6 +97,8 @@ export function resolvePresenterNotes(state: Placement): { timer: TimerSettings;
     }
   }
   extras.media = shownMedia.sort((a, b) => a.slide - b.slide);
+  // Only valid polls: the presenter opens what the report calls usable, nothing else.
+  if (state.pollsBySlide.size > 0) extras.polls = [...state.pollsBySlide.values()].sort((a, b) => a.slide - b.slide);
 
   return { timer, extras, sources: NOTES_PRECEDENCE.filter((s) => found.has(s)) };
 }

@@ -28,7 +28,7 @@ export interface Analysis {
 }
 
 export function buildResults(state: Placement, notes: { timer: TimerSettings; extras: DeckExtras; sources: NotesSource[] }, opts: AnalyzeOptions): Analysis {
-  const { pages, notesEntries, mediaEntries, orphans, documentEntries } = state;
+  const { pages, notesEntries, mediaEntries, pollEntries, orphans, documentEntries } = state;
   const { timer, extras } = notes;
   const documentIssues: Finding[] = [...state.discovery.issues];
   // Notes text, the one part of a report whose size the deck's author controls: capped.
@@ -71,6 +71,7 @@ export function buildResults(state: Placement, notes: { timer: TimerSettings; ex
   };
   for (const [slide, entry] of notesEntries) (pages[slide - 1] as PageResult).notes = toResult(entry);
   for (const [slide, entry] of mediaEntries) (pages[slide - 1] as PageResult).media.push(toResult(entry));
+  for (const [slide, entry] of pollEntries) (pages[slide - 1] as PageResult).poll = toResult(entry);
   const orphanResults = orphans.map(toResult);
   const documentResults = documentEntries.map(toResult);
   if (textCut) {

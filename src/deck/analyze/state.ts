@@ -7,7 +7,7 @@ import type { Discovery } from "../attachments.ts";
 import type { AttachmentKind, PageResult } from "../report-types.ts";
 import type { NameMatch } from "../sidecar/names.ts";
 import type { PdfpcResult } from "../sidecar/pdfpc.ts";
-import type { SlideMedia } from "../sidecar/types.ts";
+import type { SlideMedia, SlidePoll } from "../sidecar/types.ts";
 import { NO_NOTES_LAYOUT, type NotesLayout } from "../notes-layout.ts";
 import type { PdfpcMetadata } from "../xmp.ts";
 import type { Entry } from "./entries.ts";
@@ -21,10 +21,13 @@ export interface Placement {
   byBase: Map<string, Entry>;
   notesEntries: [number, Entry][];
   mediaEntries: [number, Entry][];
+  pollEntries: [number, Entry][];
   orphans: Entry[];
   documentEntries: Entry[];
   /** Usable notes sidecars' markdown per slide. */
   notesBySlide: Map<number, { markdown: string; attachment: string }>;
+  /** Usable poll sidecars per slide (what the presenter opens there). */
+  pollsBySlide: Map<number, SlidePoll>;
   /** Parsed media sidecars, to be linked to their binaries. */
   sidecarMedia: { entry: Entry; media: SlideMedia }[];
   pdfpc: { entry: Entry; result: PdfpcResult } | null;
@@ -51,9 +54,11 @@ export function newPlacement(discovery: Discovery, pageCount: number): Placement
     byBase: new Map(),
     notesEntries: [],
     mediaEntries: [],
+    pollEntries: [],
     orphans: [],
     documentEntries: [],
     notesBySlide: new Map(),
+    pollsBySlide: new Map(),
     sidecarMedia: [],
     pdfpc: null,
     referenced: new Set(),
@@ -73,6 +78,8 @@ export function kindOfMatch(match: NameMatch): AttachmentKind {
       return "media";
     case "media-file":
       return "media-file";
+    case "poll":
+      return "poll";
     case "pdfpc":
       return "pdfpc";
     default:
@@ -89,9 +96,9 @@ export function mediaData(media: SlideMedia): Record<string, unknown> {
   return data;
 }
 
-/** Put `entry` on `slide` (as its notes or among its media), or among the orphans. */
+/** Put `entry` on `slide` (as its notes, its poll or among its media), or among the orphans. */
 export function place(state: Placement, entry: Entry, slide: number | null): void {
   entry.placed = true;
   if (slide === null) state.orphans.push(entry);
-  else (entry.kind === "notes" ? state.notesEntries : state.mediaEntries).push([slide, entry]);
+  else (entry.kind === "notes" ? state.notesEntries : entry.kind === "poll" ? state.pollEntries : state.mediaEntries).push([slide, entry]);
 }

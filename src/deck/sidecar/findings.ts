@@ -43,6 +43,9 @@ export const FINDING_CODES = {
   URL_INVALID: { level: "error", meaning: "A media URL cannot be parsed." },
   URL_SCHEME_NOT_ALLOWED: { level: "error", meaning: "A media URL uses a scheme other than http or https." },
   VIDEO_ID_UNRECOGNIZED: { level: "error", meaning: "No YouTube/Vimeo video id can be extracted from `video_id`/`url`." },
+  // Polls
+  DUPLICATE_POLL_SIDECAR: { level: "error", meaning: "Two poll sidecars name the same slide (e.g. poll-slide-2.json and poll-slide-02.json); only the first is used." },
+  POLL_OPTIONS_DUPLICATE: { level: "error", meaning: "A poll sidecar lists the same option more than once." },
   // pdfpc
   PDFPC_FORMAT_UNSUPPORTED: { level: "error", meaning: "A .pdfpc file has a `pdfpcFormat` other than 1 or 2 (or is the old text format)." },
   PDFPC_MULTIPLE: { level: "warning", meaning: "Several .pdfpc files are attached; only the first is used." },

@@ -43,6 +43,19 @@ export interface SlideMedia {
   sidecar?: string;
 }
 
+/** A poll the presenter opens when its slide is reached (a `poll-slide-{N}.json` sidecar). */
+export interface SlidePoll {
+  slide: number;
+  /** Plain text; shown with textContent, never as HTML. */
+  question: string;
+  /** 2..6 distinct options, in the order viewers see them. */
+  options: string[];
+  /** True: several options may be picked; false: exactly one. */
+  multiple: boolean;
+  /** The sidecar's base name. */
+  sidecar: string;
+}
+
 export interface TimerSettings {
   /** Talk length in minutes (pdfpc `duration`). */
   durationMinutes?: number;
@@ -65,6 +78,8 @@ export interface DeckExtras {
   notes: Record<number, string>;
   notesSource: Record<number, NotesSource>;
   media: SlideMedia[];
+  /** The polls the presenter opens on their slides (valid poll sidecars), by slide. Absent: none. */
+  polls?: SlidePoll[];
   timer: TimerSettings;
   /**
    * Pages (1-based, ascending) the speaker hid in pdfpc (`pages[].hidden`): next and previous

@@ -10,7 +10,7 @@ import { inspectPdf } from "../../src/pdf/open.ts";
 import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { HOSTILE_SCALE, objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
-import { mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
+import { concat, mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (17 s).
@@ -58,13 +58,7 @@ function pdfWithRawAttachment(name: string, data: Uint8Array): Uint8Array {
   const xref = size;
   put(`xref\n0 6\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`);
   put(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concat(chunks);
 }
 
 const pools: PdfPool[] = [];

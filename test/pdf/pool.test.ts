@@ -111,8 +111,7 @@ describe("PdfPool", () => {
     const deck = writeBytes(await makeDeck({ pages: 2 }));
     await p.inspect(deck.path);
     const [before] = p.stats.pids;
-    const bomb = { path: bombPath() };
-    const error = await failure(p.inspect(bomb.path));
+    const error = await failure(p.inspect(bombPath()));
     expect(error).toMatchObject({ code: "PDF_TOO_COMPLEX", status: 422 });
     expect(error.detail).toContain("longer than the 0.5 s");
     // Answered at the deadline, not when mupdf would have finished: the worker that ran it was
@@ -135,7 +134,6 @@ describe("PdfPool", () => {
 
   test("the line of waiting jobs is bounded: past it, or past the wait, SERVER_BUSY with Retry-After", async () => {
     const p = pool({ workers: 1, timeoutMs: 1500, maxWaiting: 1, maxWaitMs: 500 });
-    const bomb = { path: bombPath() };
     const deck = writeBytes(await makeDeck({ pages: 1 }));
     // The worker is up (its start may itself take longer than the 0.5 s wait on a busy
     // machine): then the bomb runs at once and the next jobs wait.
@@ -144,7 +142,7 @@ describe("PdfPool", () => {
       if (outcome === "ok") break;
       expect([attempt < 20, outcome]).toEqual([true, "SERVER_BUSY"]);
     }
-    const running = failure(p.inspect(bomb.path));
+    const running = failure(p.inspect(bombPath()));
     await waitFor(() => p.stats.running === 1, "the bomb to run");
     const waiting = failure(p.inspect(deck.path));
     const refused = await failure(p.inspect(deck.path));

@@ -11,6 +11,7 @@ import { type App, buildApp } from "./app.ts";
 import { type Config, ConfigError } from "./config.ts";
 import { AppError, isAppError, problemResponse } from "./errors.ts";
 import type { Clock } from "./core/clock.ts";
+import type { PdfReader } from "./core/pdf-reader.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
 import { hostGuard } from "./http/middleware/request-guard.ts";
 import { requestLog } from "./http/middleware/request-log.ts";
@@ -57,6 +58,8 @@ export interface StartOptions {
   shutdownGraceMs?: number;
   /** The live sockets' timers (tests drive a manual scheduler); the system's by default. */
   liveScheduler?: Scheduler;
+  /** A PDF reader to share (tests); by default the server starts its own pool of workers. */
+  pdf?: PdfReader;
 }
 
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {

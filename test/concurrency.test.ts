@@ -14,6 +14,7 @@ import { testConfig } from "../src/config.ts";
 import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { silentLogger } from "../src/log.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
+import { testPdfReader } from "./helpers/app.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
 
 // The timeout of each test and hook here: ~10× its server's start and stop on a loaded 2-vCPU machine (6 s).
@@ -36,7 +37,7 @@ const removals: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "deckhand-concurrency-"));
-  running = await startServer(testConfig({ dataDir, host: "127.0.0.1", port: 0, rateLimit: 0 }), { logger: silentLogger });
+  running = await startServer(testConfig({ dataDir, host: "127.0.0.1", port: 0, rateLimit: 0 }), { logger: silentLogger, pdf: testPdfReader() });
   // Watch deletions: the claim must unlink the staged file once, not once per request.
   const blobs = running.runtime.deps.blobs;
   const remove = blobs.remove.bind(blobs);

@@ -13,6 +13,7 @@ import { testConfig } from "../../src/config.ts";
 import { silentLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
+import { testPdfReader } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { billionLaughsPptx, pdfpcFile, pptxFile } from "../http/notes-fixtures.ts";
 
@@ -25,7 +26,7 @@ let server: RunningServer;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "deckhand-cli-notes-"));
   dataDir = mkdtempSync(join(tmpdir(), "deckhand-cli-notes-data-"));
-  server = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0 }), { logger: silentLogger });
+  server = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0 }), { logger: silentLogger, pdf: testPdfReader() });
   writeFileSync(join(dir, "talk.pdf"), await makeDeck({ pages: 3 }));
   writeFileSync(join(dir, "talk.pptx"), pptxFile({ slides: ["Open with a story", null, "Thank the team"] }));
   writeFileSync(join(dir, "talk.pdfpc"), pdfpcFile({ 2: "Middle" }));
@@ -47,7 +48,7 @@ async function present(argv: string[]) {
 async function check(argv: string[]) {
   let out = "";
   let err = "";
-  const code = await runCheckCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = await runCheckCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t), pdf: testPdfReader() });
   return { code, out, err };
 }
 

@@ -3,8 +3,8 @@
  * PowerPoint `.pptx` files from the deck layer's fixture builder (test/fixtures/pptx.ts: a zip
  * of the minimal OOXML parts, made with fflate), good and hostile.
  */
-import { strToU8, zipSync, type Zippable } from "fflate";
-import { buildPptx, pptxParts, pptxWithEntities, pptxZipBomb } from "../fixtures/pptx.ts";
+import { zipSync } from "fflate";
+import { buildPptx, pptxManySlides, pptxWithEntities, pptxZipBomb } from "../fixtures/pptx.ts";
 
 const enc = new TextEncoder();
 
@@ -25,22 +25,8 @@ export const billionLaughsPptx = (): Uint8Array => pptxWithEntities();
 /** A notes slide that inflates from a few KB to `megabytes` MiB: a zip bomb. */
 export const zipBombPptx = (megabytes = 24): Uint8Array => pptxZipBomb(megabytes);
 
-const many = new Map<number, Uint8Array>();
-/**
- * A presentation with `count` notes slides (and as many slides): the parts of
- * test/fixtures/pptx.ts stored rather than deflated (10,000 deflated slides take ~13 s to
- * build here), made once per count.
- */
-export function manySlidesPptx(count = 10_000): Uint8Array {
-  let zip = many.get(count);
-  if (!zip) {
-    const files: Zippable = {};
-    for (const [name, data] of Object.entries(pptxParts(Array.from({ length: count }, (_, i) => ({ notes: [`note ${i + 1}`] }))))) files[name] = [strToU8(data), { level: 0 }];
-    zip = zipSync(files);
-    many.set(count, zip);
-  }
-  return zip;
-}
+/** A presentation with `count` notes slides (and as many slides), stored, made once per count. */
+export const manySlidesPptx = (count = 10_000): Uint8Array => pptxManySlides(count);
 
 /** A zip that is not a presentation (a word-processing document's parts). */
 export function notAPptxZip(): Uint8Array {

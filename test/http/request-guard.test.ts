@@ -14,7 +14,7 @@ import { testConfig } from "../../src/config.ts";
 import { silentLogger } from "../../src/log.ts";
 import { startServer } from "../../src/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
-import { makeTestApp, type TestApp } from "../helpers/app.ts";
+import { makeTestApp, testPdfReader, type TestApp } from "../helpers/app.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.2 s).
 setDefaultTimeout(45_000);
@@ -75,7 +75,7 @@ describe("cross-site posts to the API (through app.handle)", () => {
 describe("DNS rebinding: a loopback-bound server answers only for its own names (real server)", () => {
   test("Host evil.example is 403 HOST_NOT_ALLOWED on present, the live deck, the live socket and /healthz; loopback names are served", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "deckhand-rebind-"));
-    const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0 }), { logger: silentLogger });
+    const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0 }), { logger: silentLogger, pdf: testPdfReader() });
     try {
       const port = running.server.port;
       const base = `http://127.0.0.1:${port}`;

@@ -11,6 +11,7 @@ import type { LiveClientMessageT, LiveServerMessageT } from "../../src/shared/li
 import type { Scheduler } from "../../src/live/scheduler.ts";
 import { jsonLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
+import { testPdfReader } from "../helpers/app.ts";
 
 export interface LiveServer {
   running: RunningServer;
@@ -26,6 +27,8 @@ export async function startLiveServer(overrides: Partial<Config> = {}, options: 
   const running = await startServer(testConfig({ host: "127.0.0.1", port: 0, rateLimit: 0, ...overrides, dataDir }), {
     logger: jsonLogger((line) => void logs.push(line)),
     shutdownGraceMs: 1000,
+    // The test process's PDF workers, shared (each new pool would compile mupdf again).
+    pdf: testPdfReader(),
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.scheduler ? { liveScheduler: options.scheduler } : {}),
   });

@@ -15,6 +15,7 @@ import { type Config, testConfig } from "../../src/config.ts";
 import { HandoffRecord } from "../../src/http/models.ts";
 import { silentLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
+import { testPdfReader } from "../helpers/app.ts";
 
 export interface McpTestServer {
   running: RunningServer;
@@ -28,7 +29,7 @@ export interface McpTestServer {
 
 export async function startMcpTestServer(overrides: Partial<Config> = {}): Promise<McpTestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "deckhand-mcp-"));
-  const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0, ...overrides }), { logger: silentLogger });
+  const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1", rateLimit: 0, ...overrides }), { logger: silentLogger, pdf: testPdfReader() });
   const clients: Client[] = [];
   return {
     running,

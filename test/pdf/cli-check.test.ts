@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { runCheckCommand } from "../../src/cli/check.ts";
 import { buildNotesDeck, framesWithNotes, xmpPacket } from "../fixtures/notes-layouts.ts";
 import { mediaSidecar, notesSidecar, pdfpcFile, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
+import { testPdfReader } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 import { PDFDocument, PDFName, PDFString } from "pdf-lib";
 
@@ -17,17 +18,21 @@ async function withLabels(bytes: Uint8Array, labels: string[]): Promise<Uint8Arr
   return doc.save();
 }
 
-async function run(argv: string[]) {
+/**
+ * `deckhand check` with the test process's PDF workers (test/helpers/app.ts), or with `own`
+ * its own, as the command line runs it: a worker started for the check and stopped after.
+ */
+async function run(argv: string[], { own = false } = {}) {
   let out = "";
   let err = "";
-  const code = await runCheckCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t) });
+  const code = await runCheckCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t), ...(own ? {} : { pdf: testPdfReader() }) });
   return { code, out, err };
 }
 
 describe("deckhand check", () => {
   test("a valid deck exits 0 and prints a per-slide summary", async () => {
     const file = await writeFixture({ pages: 3, attachments: [notesSidecar(2, "Say **hello** to everyone")] });
-    const { code, out, err } = await run([file.path]);
+    const { code, out, err } = await run([file.path], { own: true });
     expect(code).toBe(0);
     expect(err).toBe("");
     expect(out).toContain("3 pages, 1 attachment (1 valid, 0 with warnings, 0 invalid)");

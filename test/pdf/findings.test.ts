@@ -12,7 +12,7 @@ import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
 import { aviBytes, buildFixturePdf, checkFixture, deflateBomb, EXE_BYTES, GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, pollSidecar, type FixtureSpec } from "../fixtures/sidecar-builder.ts";
 import { allIssues, expectValidReport } from "../helpers/report-schema.ts";
 import { buildNotesDeck, framesWithNotes, SLIDE_SIZES, xmpPacket } from "../fixtures/notes-layouts.ts";
-import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
+import { buildPptx, pptxManySlides, pptxOversizedPart, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
 import { writeBytes } from "../fixtures/sidecar-builder.ts";
 import { checkPdfFile } from "../../src/pdf/check.ts";
 import { MAX_NOTES_FILE_BYTES, MAX_NOTE_CHARS } from "../../src/deck/notes-file/index.ts";
@@ -105,17 +105,7 @@ const CASES: Partial<Record<FindingCode, Case>> = {
   NOTES_FILE_SLIDE_COUNT_MISMATCH: { spec: {}, notesFile: () => ({ bytes: buildPptx([{ notes: ["a"] }, { notes: ["b"] }]), filename: "short.pptx" }), attachment: "short.pptx", says: "2 visible slides but the PDF has 3 pages" },
   PPTX_ZIP_INVALID: { spec: {}, notesFile: () => ({ bytes: buildPptx([{ notes: ["a"] }]).slice(0, 200), filename: "cut.pptx" }), attachment: "cut.pptx" },
   PPTX_ZIP_BOMB: { spec: {}, notesFile: () => ({ bytes: pptxZipBomb(64), filename: "bomb.pptx" }), attachment: "bomb.pptx", says: "zip bomb" },
-  PPTX_PART_TOO_LARGE: {
-    spec: {},
-    notesFile: () => {
-      const parts: Record<string, string | Uint8Array> = pptxParts([{ notes: ["x"] }]);
-      let big = "";
-      for (let i = 0; big.length < 9 * 1024 * 1024; i++) big += `${(i * 2654435761) % 1000003} `;
-      parts["ppt/notesSlides/notesSlide1.xml"] = big;
-      return { bytes: zipParts(parts), filename: "big.pptx" };
-    },
-    attachment: "big.pptx",
-  },
+  PPTX_PART_TOO_LARGE: { spec: {}, notesFile: () => ({ bytes: pptxOversizedPart(), filename: "big.pptx" }), attachment: "big.pptx" },
   PPTX_PART_MALFORMED: { spec: {}, notesFile: () => ({ bytes: zipParts({ "ppt/presentation.xml": "<p:presentation><oops></p:presentation>", "ppt/_rels/presentation.xml.rels": "<Relationships/>" }), filename: "broken.pptx" }), attachment: "broken.pptx", says: "not well-formed" },
   PPTX_TOO_MANY_SLIDES: { spec: {}, notesFile: () => ({ bytes: pptxManySlides(3001), filename: "many.pptx" }), attachment: "many.pptx", says: "3000" },
   ANNOTATION_MALFORMED: { spec: { pages: 2, rawAnnotations: [{ page: 2, dict: { Type: "Annot", Subtype: "FileAttachment", Rect: [0, 0, 10, 10] } }] }, slide: 2, says: "FileAttachment annotation on page 2" },

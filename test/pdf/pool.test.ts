@@ -10,7 +10,7 @@ import { inspectPdf } from "../../src/pdf/open.ts";
 import { PdfPool } from "../../src/pdf/worker/pool.ts";
 import { makeDeck, makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { HOSTILE_SCALE, objStmRepairBomb } from "../fixtures/hostile-pdfs.ts";
-import { mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
+import { concat, mp4Bytes, notesSidecar, writeBytes, writeFixture } from "../fixtures/sidecar-builder.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (17 s).
@@ -23,6 +23,44 @@ const MiB = 1024 * 1024;
  * behind it; the pool kills it at the deadline, so the size costs no test time.
  */
 const BOMB_OBJECTS = Math.round(80_000 * Math.max(1, HOSTILE_SCALE));
+/** Built once: every deadline test sends the same bomb. */
+let bombFile: string | undefined;
+const bombPath = () => (bombFile ??= writeBytes(objStmRepairBomb(BOMB_OBJECTS)).path);
+/**
+ * A one-page PDF whose only attachment is `data`, stored raw, written directly: pdf-lib takes
+ * ~2.5 s to save 80 MiB, this a few milliseconds.
+ */
+function pdfWithRawAttachment(name: string, data: Uint8Array): Uint8Array {
+  const objects = [
+    `<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(${name}) 4 0 R] >> >> >>`,
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 720 405] >>",
+    `<< /Type /Filespec /F (${name}) /UF (${name}) /EF << /F 5 0 R >> >>`,
+  ];
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const offsets: number[] = [];
+  const put = (bytes: Uint8Array | string) => {
+    const b = typeof bytes === "string" ? encoder.encode(bytes) : bytes;
+    chunks.push(b);
+    size += b.length;
+  };
+  put("%PDF-1.7\n");
+  objects.forEach((body, i) => {
+    offsets.push(size);
+    put(`${i + 1} 0 obj\n${body}\nendobj\n`);
+  });
+  offsets.push(size);
+  put(`5 0 obj\n<< /Type /EmbeddedFile /Length ${data.length} >>\nstream\n`);
+  put(data);
+  put("\nendstream\nendobj\n");
+  const xref = size;
+  put(`xref\n0 6\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`);
+  put(`trailer\n<< /Size 6 /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
+  return concat(chunks);
+}
+
 const pools: PdfPool[] = [];
 function pool(options: ConstructorParameters<typeof PdfPool>[0]): PdfPool {
   const created = new PdfPool(options);
@@ -69,14 +107,13 @@ describe("PdfPool", () => {
   });
 
   test("a job past its deadline is killed: PDF_TOO_COMPLEX, a fresh worker, the next job answers", async () => {
-    const p = pool({ workers: 1, timeoutMs: 1000 });
+    const p = pool({ workers: 1, timeoutMs: 500 });
     const deck = writeBytes(await makeDeck({ pages: 2 }));
     await p.inspect(deck.path);
     const [before] = p.stats.pids;
-    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS));
-    const error = await failure(p.inspect(bomb.path));
+    const error = await failure(p.inspect(bombPath()));
     expect(error).toMatchObject({ code: "PDF_TOO_COMPLEX", status: 422 });
-    expect(error.detail).toContain("longer than the 1 s");
+    expect(error.detail).toContain("longer than the 0.5 s");
     // Answered at the deadline, not when mupdf would have finished: the worker that ran it was
     // killed (not left to finish), and a fresh one answers the next job.
     expect(await p.inspect(deck.path)).toMatchObject({ pageCount: 2 });
@@ -87,7 +124,7 @@ describe("PdfPool", () => {
   test("a job past its memory bound is killed by the worker's watchdog: PDF_TOO_COMPLEX", async () => {
     const p = pool({ workers: 1, memoryBytes: 150 * MiB });
     // An 80 MiB uncompressed attachment: verifying it holds its raw stream in mupdf's heap.
-    const big = await writeFixture({ pages: 1, attachments: [{ name: "media-big.mp4", data: mp4Bytes(80 * MiB), encoding: "none" }] });
+    const big = writeBytes(pdfWithRawAttachment("media-big.mp4", mp4Bytes(80 * MiB)));
     const error = await failure(p.check(big.path, { bytes: big.bytes, sha256: big.sha256 }));
     expect(error).toMatchObject({ code: "PDF_TOO_COMPLEX", status: 422 });
     expect(error.detail).toContain("150 MB of memory");
@@ -96,8 +133,7 @@ describe("PdfPool", () => {
   });
 
   test("the line of waiting jobs is bounded: past it, or past the wait, SERVER_BUSY with Retry-After", async () => {
-    const p = pool({ workers: 1, timeoutMs: 3000, maxWaiting: 1, maxWaitMs: 500 });
-    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS));
+    const p = pool({ workers: 1, timeoutMs: 1500, maxWaiting: 1, maxWaitMs: 500 });
     const deck = writeBytes(await makeDeck({ pages: 1 }));
     // The worker is up (its start may itself take longer than the 0.5 s wait on a busy
     // machine): then the bomb runs at once and the next jobs wait.
@@ -106,7 +142,7 @@ describe("PdfPool", () => {
       if (outcome === "ok") break;
       expect([attempt < 20, outcome]).toEqual([true, "SERVER_BUSY"]);
     }
-    const running = failure(p.inspect(bomb.path));
+    const running = failure(p.inspect(bombPath()));
     await waitFor(() => p.stats.running === 1, "the bomb to run");
     const waiting = failure(p.inspect(deck.path));
     const refused = await failure(p.inspect(deck.path));
@@ -132,8 +168,8 @@ describe("PdfPool", () => {
 describe("PdfPool: owners that keep sending files past the bounds (issue 20)", () => {
   test("two files past the deadline from one owner: 429 PDF_TOO_SLOW with Retry-After for it, others still served", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
-    const readers = pool({ workers: 1, timeoutMs: 1000 });
-    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS)).path;
+    const readers = pool({ workers: 1, timeoutMs: 500 });
+    const bomb = bombPath();
     const good = writeBytes(await makeDeck({ pages: 1 })).path;
     for (let i = 0; i < 2; i++) {
       const error = await asPdfOwner("203.0.113.9", () => readers.inspect(bomb)).catch((e: unknown) => e);
@@ -152,7 +188,7 @@ describe("PdfPool: a full line (issue 20)", () => {
   test("a newcomer's file takes the place of the newest waiting file of the address holding most of the line", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
     const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2 });
-    const bomb = writeBytes(objStmRepairBomb(BOMB_OBJECTS)).path;
+    const bomb = bombPath();
     const good = writeBytes(await makeDeck({ pages: 1 })).path;
     const settled = (p: Promise<unknown>) => p.then((v) => ({ ok: true, v }), (e: { code: string }) => ({ ok: false, code: e.code }));
     // A loaded worker first, so that the bomb runs at once and the line holds only the rest.

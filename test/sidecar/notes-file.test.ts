@@ -11,7 +11,7 @@ import { FINDING_CODES } from "../../src/deck/sidecar/findings.ts";
 import { parseXml } from "../../src/deck/xml.ts";
 import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
 import { parsePdfpc } from "../../src/deck/sidecar/pdfpc.ts";
-import { buildPptx, pptxManySlides, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
+import { buildPptx, pptxManySlides, pptxOversizedPart, pptxParts, pptxWithEntities, pptxZipBomb, zipParts } from "../fixtures/pptx.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (7 s).
 setDefaultTimeout(90_000);
@@ -80,12 +80,7 @@ describe("pptx notes", () => {
   });
 
   test("an oversized XML part is refused", () => {
-    const parts: Record<string, string | Uint8Array> = pptxParts([{ notes: ["x"] }]);
-    // Random-ish text: compresses little, so it is large, not a bomb.
-    let big = "";
-    for (let i = 0; big.length < 9 * 1024 * 1024; i++) big += `${(i * 2654435761) % 1000003} `;
-    parts["ppt/notesSlides/notesSlide1.xml"] = `<p:notes>${big}</p:notes>`;
-    const result = readNotesFile(zipParts(parts), "big.pptx", 1);
+    const result = readNotesFile(pptxOversizedPart(), "big.pptx", 1);
     expect(codes(result)).toEqual(["PPTX_PART_TOO_LARGE"]);
   });
 

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { testConfig } from "../../src/config.ts";
 import { startServer } from "../../src/server.ts";
+import { testPdfReader } from "../helpers/app.ts";
 import { tightenDataDir } from "../../src/store/permissions.ts";
 
 test("an existing 0755 data directory is 0700 once the server has started, and the log says so", async () => {
@@ -16,7 +17,7 @@ test("an existing 0755 data directory is 0700 once the server has started, and t
   chmodSync(dataDir, 0o755);
   const lines: string[] = [];
   const logger = { info: () => {}, error: (event: string, fields?: Record<string, unknown>) => void lines.push(`${event} ${JSON.stringify(fields)}`) };
-  const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1" }), { logger });
+  const running = await startServer(testConfig({ dataDir, port: 0, host: "127.0.0.1" }), { logger, pdf: testPdfReader() });
   try {
     expect(statSync(dataDir).mode & 0o777).toBe(0o700);
     expect(lines.some((l) => l.startsWith("data_dir_tightened") && l.includes('"from":"0755"'))).toBe(true);

@@ -6,6 +6,7 @@
  * unit-tested.
  */
 import type { ProblemReply } from "../../../src/shared/problem.ts";
+import { readProblem } from "./problem.ts";
 import type { DeckNotes } from "../storage/schema.ts";
 
 export interface HandoffLink {
@@ -250,14 +251,6 @@ export class ClaimFailure extends Error {
   }
 }
 
-async function problemOf(response: Response): Promise<Problem> {
-  try {
-    return { ...((await response.json()) as Problem), status: response.status };
-  } catch {
-    return { status: response.status };
-  }
-}
-
 /**
  * Fetch a deck's notes file before the claim completes: `GET /api/sessions/{id}/notes` with
  * the controller token in `x-controller-token` (never in the URL). Undefined when the deck
@@ -284,7 +277,7 @@ export async function fetchHandoffNotes(
   }
   if (response.status === 204) return undefined;
   if (response.status !== 200) {
-    const problem = await problemOf(response);
+    const problem = await readProblem(response);
     // A server error here is about the notes, not the link: say so.
     throw new ClaimFailure(response.status >= 500 ? "notes" : screenForProblem(problem), problem);
   }

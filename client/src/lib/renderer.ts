@@ -7,7 +7,7 @@
  */
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
-import type { Clip, LayoutResult, OpenResult, PageInk, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
+import type { Clip, LayoutResult, OpenResult, PageInk, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */
 const CACHE_LIMIT = 10;
@@ -89,7 +89,7 @@ export class Renderer {
 
   /** The notes half of `page` rendered at `width` device pixels (not cached: the presenter keeps one). */
   notesPicture(page: number, width: number): Promise<RenderResult> {
-    return this.call<RenderResult>({ type: "notes-picture", page, width: Math.max(16, Math.round(width)) });
+    return this.call<RenderedPixels>({ type: "notes-picture", page, width: Math.max(16, Math.round(width)) }).then(toBitmap);
   }
 
   /** The text on a page, shortened: the slide canvas's text alternative. */
@@ -130,13 +130,12 @@ export class Renderer {
     return this.current({ type: "render", page, width: Math.max(16, Math.round(width)), priority });
   }
 
-  /** A render of the layout in force: one made under an older split is closed and asked again. */
+  /** A render of the layout in force: one made under an older split is dropped and asked again. */
   private async current(body: Extract<Body, { type: "render" }>): Promise<RenderResult> {
     for (;;) {
       const gen = this.gen;
-      const result = await this.call<RenderResult>(body);
-      if (result.gen === this.gen) return result;
-      result.bitmap.close();
+      const result = await this.call<RenderedPixels>(body);
+      if (result.gen === this.gen) return toBitmap(result);
       // The split changed while it rendered (gen moved on): render again under the new one.
       if (gen === this.gen) throw new RenderError("The notes layout changed.");
     }
@@ -166,6 +165,16 @@ export class Renderer {
   terminate(): void {
     this.worker.terminate();
   }
+}
+
+/**
+ * The worker's pixels as an ImageBitmap made on this thread (see RenderedPixels: a bitmap
+ * made in the worker is not drawn reliably by every engine). One copy of the pixels.
+ */
+async function toBitmap(rendered: RenderedPixels): Promise<RenderResult> {
+  const { pixels, width, height, ...rest } = rendered;
+  const bitmap = await createImageBitmap(new ImageData(new Uint8ClampedArray(pixels), width, height));
+  return { ...rest, bitmap };
 }
 
 /** Draw a rendered slide into a canvas, sizing its backing store to the bitmap. */

@@ -15,9 +15,9 @@
  * the session record and the token prompt are in ./go-live.ts.
  */
 import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../src/shared/live-protocol.ts";
-import type { ProblemReply } from "../../../src/shared/problem.ts";
 import type { Channel } from "../presenter/channel.ts";
 import { h, replace } from "../lib/dom.ts";
+import { readProblem } from "../lib/problem.ts";
 import type { ActionName } from "../presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../presenter/audience.ts";
 import type { PresenterState } from "../presenter/state.ts";
@@ -51,17 +51,10 @@ export interface PresenterLiveDeps {
   joinBanner?: HTMLElement;
 }
 
-/** A problem document as read off the wire, with the response's status always known. */
-type Problem = ProblemReply & { status: number };
 
 /** A state message over this many UTF-8 bytes goes without its ink; the strokes follow one message each (the server takes up to 64 KiB). */
 const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
 
-
-async function problemOf(response: Response): Promise<Problem> {
-  const body = (await response.json().catch(() => ({}))) as { code?: string; detail?: string };
-  return { ...body, status: response.status };
-}
 
 export class PresenterLive {
   private session: LiveSessionRecord | null = null;
@@ -160,7 +153,7 @@ export class PresenterLive {
         return this.askToken();
       }
       if (!response.ok) {
-        const problem = await problemOf(response);
+        const problem = await readProblem(response);
         throw new Error(problem.detail ?? `The server refused to go live (${problem.status}).`);
       }
       this.session = await sessionRecordOf(deck, response);
@@ -310,7 +303,7 @@ export class PresenterLive {
     const response = await this.post("end");
     if (!response) return;
     if (response.ok || response.status === 404 || response.status === 410) return this.forget("Live ended. Viewers see the end screen; the server deleted its copy of the deck.");
-    this.message = (await problemOf(response)).detail ?? "The server could not end the session.";
+    this.message = (await readProblem(response)).detail ?? "The server could not end the session.";
     this.render();
   }
 
@@ -318,7 +311,7 @@ export class PresenterLive {
     const response = await this.post("rotate");
     if (!response || !this.session) return;
     if (!response.ok) {
-      this.message = (await problemOf(response)).detail ?? "The remote link could not be changed.";
+      this.message = (await readProblem(response)).detail ?? "The remote link could not be changed.";
       return this.render();
     }
     const { controlUrl } = (await response.json()) as { controlUrl: string };

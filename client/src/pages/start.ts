@@ -10,6 +10,7 @@
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
+import { readProblem } from "../lib/problem.ts";
 import { deckSize, slidesOf } from "../lib/deck-size.ts";
 import {
   cleanedStartUrl,
@@ -97,15 +98,6 @@ function showMeta() {
 
 function apiUrl(path: string): string {
   return `/api/sessions/${encodeURIComponent(link.id)}${path}`;
-}
-
-async function readProblem(response: Response): Promise<Problem> {
-  try {
-    const body = (await response.json()) as Problem;
-    return { ...body, status: response.status };
-  } catch {
-    return { status: response.status };
-  }
 }
 
 async function fetchDeck(): Promise<void> {

@@ -51,6 +51,28 @@ export interface PageInk {
   strokes: { color: string; width: number; points: number[] }[];
 }
 
+/**
+ * A render as the worker sends it: straight RGBA pixels in a transferred buffer (no copy).
+ * Not an ImageBitmap: WebKitGTK 2.50 (Skia, accelerated) sometimes draws an ImageBitmap made
+ * in a worker as nothing once it crossed to the page — a blank slide for the speaker. The
+ * page makes the bitmap itself (lib/renderer), which every engine draws.
+ */
+export interface RenderedPixels {
+  page: number;
+  /** Page size in points. */
+  w: number;
+  h: number;
+  /** Device pixels. */
+  width: number;
+  height: number;
+  pixels: ArrayBuffer;
+  /** Milliseconds the worker spent rendering. */
+  ms: number;
+  /** The layout generation it was rendered under (see the `layout` request). */
+  gen: number;
+}
+
+/** A render on the page side: the worker's pixels as an ImageBitmap made on this thread. */
 export interface RenderResult {
   page: number;
   /** Page size in points. */
@@ -72,7 +94,7 @@ export type WorkerRequest =
   | { id: number; type: "extras"; notesFile?: string }
   /** The notes half's text (markdown-escaped plain text); "" without a notes layout. */
   | { id: number; type: "notes-text"; page: number }
-  /** The notes half rendered at `width` device pixels (a RenderResult); fails without a notes layout. */
+  /** The notes half rendered at `width` device pixels (RenderedPixels); fails without a notes layout. */
   | { id: number; type: "notes-picture"; page: number; width: number }
   /** `width` device pixels for the whole page, or for `clip` when given (a zoom, rendered sharp). */
   | { id: number; type: "render"; page: number; width: number; priority: number; clip?: Clip }

@@ -12,7 +12,7 @@
  * next-slide preview, zoom and ink never see the notes half. It is read only on request
  * (`notes-text`, `notes-picture`), for the presenter.
  */
-import type { Clip, LayoutResult, OpenResult, RenderResult, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import type { Clip, LayoutResult, OpenResult, RenderedPixels, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { writeInkAnnotations } from "./ink-annotations.ts";
 import { EMPTY_EXTRAS } from "./protocol.ts";
 // The same readers the server's checker uses, so the presenter shows exactly what the check
@@ -161,7 +161,7 @@ async function notesText(n: number): Promise<string> {
  * zoomed slide is sharp, not a blown-up bitmap. `half: "notes"` renders the notes half
  * instead (the presenter's notes as a picture).
  */
-async function render(n: number, width: number, clip?: Clip, half: "slide" | "notes" = "slide"): Promise<RenderResult> {
+async function render(n: number, width: number, clip?: Clip, half: "slide" | "notes" = "slide"): Promise<RenderedPixels> {
   const mupdf = await loadMupdf();
   const started = performance.now();
   const page = doc(n).loadPage(n - 1);
@@ -189,10 +189,10 @@ async function render(n: number, width: number, clip?: Clip, half: "slide" | "no
     device.destroy();
     const pw = pixmap.getWidth();
     const ph = pixmap.getHeight();
-    const pixels = new Uint8ClampedArray(pixmap.getPixels());
+    // A copy out of the WASM heap, handed to the page without another (transferred).
+    const pixels = new Uint8ClampedArray(pixmap.getPixels()).buffer;
     pixmap.destroy();
-    const bitmap = await createImageBitmap(new ImageData(pixels, pw, ph));
-    return { page: n, w, h, bitmap, ms: performance.now() - started, gen: current!.gen };
+    return { page: n, w, h, width: pw, height: ph, pixels, ms: performance.now() - started, gen: current!.gen };
   } finally {
     page.destroy();
   }
@@ -229,10 +229,9 @@ function wholePageText(n: number): string {
 
 /** Encoded here, off the page's main thread (which is storing the deck meanwhile). */
 async function picture(n: number, width: number): Promise<Blob> {
-  const { bitmap } = await render(n, width);
-  const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
-  canvas.getContext("2d", { alpha: false })!.drawImage(bitmap, 0, 0);
-  bitmap.close();
+  const { pixels, width: pw, height: ph } = await render(n, width);
+  const canvas = new OffscreenCanvas(pw, ph);
+  canvas.getContext("2d", { alpha: false })!.putImageData(new ImageData(new Uint8ClampedArray(pixels), pw, ph), 0, 0);
   return await canvas.convertToBlob({ type: "image/png" });
 }
 
@@ -261,11 +260,11 @@ async function handle(request: WorkerRequest): Promise<void> {
       return reply({ id: request.id, ok: true, result: await notesText(request.page) });
     case "notes-picture": {
       const result = await render(request.page, request.width, undefined, "notes");
-      return reply({ id: request.id, ok: true, result }, [result.bitmap]);
+      return reply({ id: request.id, ok: true, result }, [result.pixels]);
     }
     case "render": {
       const result = await render(request.page, request.width, request.clip);
-      return reply({ id: request.id, ok: true, result }, [result.bitmap]);
+      return reply({ id: request.id, ok: true, result }, [result.pixels]);
     }
     case "text":
       return reply({ id: request.id, ok: true, result: await text(request.page) });

@@ -6,14 +6,27 @@
  * reaction sums coalesced. Kept apart from ./hub.ts, which hands it every audience message
  * and asks it for `hello.audience`.
  *
+ * Several instances serving one talk (the PostgreSQL bus): each accepted change is published
+ * as an event (./audience-events.ts) that the other instances apply to their copies with the
+ * same reducer and send to their own sockets, as this one did; reactions go as one sum per tick.
+ * So limits are checked by the instance a viewer is connected to, on its copy, which holds
+ * every change the bus has brought it (the per-id and per-address counts are shared that way,
+ * up to the bus's few milliseconds).
+ *
  * The audience is written to the talk's row (viewers' changes within a second, the presenter's
- * at once) and read back when the room loads, so a restart keeps it. Not yet here (the next
- * step of issue 23): other instances serving the same talk (the PostgreSQL bus).
+ * at once) and read back when the room loads, so a restart keeps it. Every instance writes its
+ * whole copy, after applying a change whichever instance accepted it: a write by a copy that
+ * has not yet received another instance's latest change may overwrite the row with a copy
+ * without it, but that copy receives the change milliseconds later and writes again within a
+ * second (at once for the presenter's changes). Once changes stop, every copy holds all of
+ * them, so the last write — whoever makes it — holds all of them too; a crash of every
+ * instance loses at most the last second, as with one instance.
  */
 import { randomBytes } from "node:crypto";
 import type { LiveAudienceViewT } from "../shared/live-audience-protocol.ts";
 import { LIVE_CLOSE, type LiveClientMessageT, type LiveRoleT } from "../shared/live-protocol.ts";
 import { Audience, type AudienceResult, type Outgoing } from "./audience.ts";
+import { type AudienceEvent, STAFF_EVENTS } from "./audience-events.ts";
 import type { Room } from "./room.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { LiveSocket, SocketPolicy } from "./socket-policy.ts";
@@ -63,6 +76,8 @@ export interface AudienceRelayDeps {
   perAddress: () => number;
   /** Write the room's audience snapshot to its row. */
   save: (room: Room, audienceJson: string) => void;
+  /** An accepted change, for the other instances serving the talk (the bus). */
+  publish: (room: Room, event: AudienceEvent) => void;
 }
 
 export class AudienceRelay {
@@ -84,8 +99,18 @@ export class AudienceRelay {
     // once anyone has seen them, a restart keeps them.
     if (role !== "viewer") this.flush(room);
     this.send(room, result.out);
+    if (result.event) this.deps.publish(room, result.event);
     if (result.tick) this.scheduleTick(room);
     if (role === "viewer") this.scheduleSave(room);
+  }
+
+  /** A change another instance accepted: applied to this copy, sent to this instance's sockets, saved. */
+  received(room: Room, event: AudienceEvent): void {
+    const { out, tick } = room.audience.apply(event);
+    if (STAFF_EVENTS.has(event.type)) this.flush(room);
+    else this.scheduleSave(room);
+    this.send(room, out);
+    if (tick) this.scheduleTick(room);
   }
 
   /** Write the audience now (a presenter's or remote's change, or the room unloading). */
@@ -150,6 +175,9 @@ export class AudienceRelay {
     room.audienceTimer ??= this.deps.scheduler.after(AUDIENCE_TICK_MS, () => {
       room.audienceTimer = null;
       this.send(room, room.audience.tick());
+      // This tick's taps here, summed: one bus message per tick at most, never one per tap.
+      const reactions = room.audience.takeReactions();
+      if (reactions) this.deps.publish(room, reactions);
     });
   }
 }

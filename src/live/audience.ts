@@ -6,7 +6,10 @@
  * sends what a call returns, and drains `tick()` every 100 ms on its scheduler.
  *
  * Every call answers either the messages it causes, each for `viewers` or `staff` (presenter
- * and remotes), or a refusal with a stable error code and nothing changed. Up-votes, votes and
+ * and remotes), or a refusal with a stable error code and nothing changed. A call checks the
+ * rules and turns what it accepts into an event (./audience-events.ts) that `apply` — the one
+ * reducer — carries out: the hub publishes the event, and the other instances serving the talk
+ * apply it to their copies the same way (the PostgreSQL bus). Up-votes, votes and
  * reactions are not sent per call: they mark the talk dirty and `tick()` sends one message per
  * changed question, one poll result and one reaction sum per slide, so 2,000 votes in two
  * seconds are 20 result messages, not 2,000 × every socket.
@@ -27,6 +30,7 @@ import {
 } from "../shared/live-audience-protocol.ts";
 import { charCount, cleanText, RecentEvents } from "./audience-text.ts";
 import { type AudienceSnapshot, readSnapshot, type Voted, writeSnapshot } from "./audience-snapshot.ts";
+import { type AudienceEvent, preferVote } from "./audience-events.ts";
 
 export const AUDIENCE_LIMITS = {
   questions: 2_000,
@@ -62,7 +66,11 @@ export interface Outgoing {
   to: "viewers" | "staff";
   message: LiveServerMessageT;
 }
-export type AudienceResult = { ok: true; out: Outgoing[]; tick?: true } | { ok: false; code: LiveErrorCodeT; message: string };
+/**
+ * What a call did: the messages for this instance's sockets, whether the next tick has more,
+ * and the accepted change for the other instances (absent for reactions: they go per tick).
+ */
+export type AudienceResult = { ok: true; out: Outgoing[]; tick?: true; event?: AudienceEvent } | { ok: false; code: LiveErrorCodeT; message: string };
 
 /** A poll as the presenter composes it or a deck's `poll-slide-{N}.json` sidecar carries it. */
 export interface PollSpec {
@@ -77,13 +85,14 @@ interface Question extends LiveQuestionT {
 type Counts = Record<string, number>;
 
 const refuse = (code: LiveErrorCodeT, message: string): AudienceResult => ({ ok: false, code, message });
-const done = (out: Outgoing[] = [], tick?: true): AudienceResult => ({ ok: true, out, ...(tick ? { tick } : {}) });
 const both = (message: LiveServerMessageT): Outgoing[] => [
   { to: "staff", message },
   { to: "viewers", message },
 ];
 const visible = (q: LiveQuestionT) => q.status === "open" || q.status === "answered";
 const wire = ({ upvoters: _, ...q }: Question): LiveQuestionT => q;
+const counted = (actor: Actor) => ({ viewerId: actor.viewerId, addressKey: actor.addressKey });
+const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 export class Audience {
   private readonly limits: typeof AUDIENCE_LIMITS;
@@ -104,6 +113,8 @@ export class Audience {
   private readonly dirtyQuestions = new Set<string>();
   private dirtyResults = false;
   private readonly pending = new Map<number, Counts>();
+  // Taps this instance took that the other instances have not been sent yet.
+  private readonly unpublished = new Map<number, Counts>();
 
   constructor(
     private readonly deps: AudienceDeps,
@@ -129,11 +140,8 @@ export class Audience {
     if (!this.byViewer.allows(actor.viewerId, now) || !this.byAddress.allows(actor.addressKey, now)) {
       return refuse("QUESTION_RATE", "Too many questions in the last minute; wait a little.");
     }
-    this.byViewer.record(actor.viewerId, now);
-    this.byAddress.record(actor.addressKey, now);
-    const question: Question = { id: this.deps.newId(), text, ...(name ? { name } : {}), votes: 0, at: now, status: this.qa.moderated ? "pending" : "open", upvoters: new Set() };
-    this.questions.set(question.id, question);
-    return done(this.questionChanged(question, false));
+    const question: LiveQuestionT = { id: this.deps.newId(), text, ...(name ? { name } : {}), votes: 0, at: now, status: this.qa.moderated ? "pending" : "open" };
+    return this.accept({ type: "ask", question, ...counted(actor) });
   }
 
   upvote(actor: Actor, questionId: string): AudienceResult {
@@ -141,15 +149,9 @@ export class Audience {
     if (!question || !visible(question)) return refuse("NO_QUESTION", "There is no such question.");
     if (!this.qa.open) return refuse("QA_CLOSED", "Questions are closed for this talk.");
     if (question.upvoters.has(actor.viewerId)) return refuse("ALREADY_VOTED", "You up-voted this question already.");
-    const key = `${questionId} ${actor.addressKey}`;
-    if ((this.upvoteAddresses.get(key) ?? 0) >= actor.perAddress) return refuse("ADDRESS_LIMIT", "Your network address has up-voted this question as often as one address may.");
+    if ((this.upvoteAddresses.get(`${questionId} ${actor.addressKey}`) ?? 0) >= actor.perAddress) return refuse("ADDRESS_LIMIT", "Your network address has up-voted this question as often as one address may.");
     if (this.upvoteCount >= this.limits.upvotes) return refuse("QA_FULL", "This talk holds as many up-votes as one talk may.");
-    question.upvoters.add(actor.viewerId);
-    question.votes++;
-    this.upvoteCount++;
-    this.upvoteAddresses.set(key, (this.upvoteAddresses.get(key) ?? 0) + 1);
-    this.dirtyQuestions.add(questionId);
-    return done([], true);
+    return this.accept({ type: "upvote", questionId, ...counted(actor) });
   }
 
   vote(actor: Actor, pollId: string, choices: number[]): AudienceResult {
@@ -159,43 +161,35 @@ export class Audience {
     if (!valid) return refuse("BAD_CHOICE", poll.multiple ? `Choose 1 to ${poll.options.length} different options.` : "Choose one option.");
     if (this.votes.has(actor.viewerId)) return refuse("ALREADY_VOTED", "You voted in this poll already.");
     if ((this.voteAddresses.get(actor.addressKey) ?? 0) >= actor.perAddress) return refuse("ADDRESS_LIMIT", "Your network address has voted in this poll as often as one address may.");
-    this.votes.set(actor.viewerId, [...choices]);
-    this.voteAddresses.set(actor.addressKey, (this.voteAddresses.get(actor.addressKey) ?? 0) + 1);
-    this.dirtyResults = true;
-    return done([], true);
+    return this.accept({ type: "vote", pollId, choices: [...choices], ...counted(actor) });
   }
 
-  /** Taps on `page` (the slide shown now); summed until the next tick. */
+  /**
+   * Taps on `page` (the slide shown now); summed until the next tick. No event per call: the
+   * taps of a tick go to the other instances as one sum (`takeReactions`).
+   */
   react(page: number, counts: LiveReactionCountsT): AudienceResult {
-    const pending = this.pending.get(page) ?? {};
-    const total = this.slides.get(page) ?? (this.slides.size < this.limits.slides ? {} : null);
+    const taps: Counts = {};
     for (const emoji of LIVE_REACTIONS) {
       const n = counts[emoji];
-      if (!n || !Number.isInteger(n) || n < 1) continue;
-      pending[emoji] = (pending[emoji] ?? 0) + n;
-      if (total) total[emoji] = (total[emoji] ?? 0) + n;
+      if (n && Number.isInteger(n) && n >= 1) taps[emoji] = n;
     }
-    this.pending.set(page, pending);
-    if (total) this.slides.set(page, total);
-    return done([], true);
+    this.addTaps(page, taps);
+    const unpublished = this.unpublished.get(page) ?? {};
+    for (const [emoji, n] of Object.entries(taps)) unpublished[emoji] = (unpublished[emoji] ?? 0) + n;
+    this.unpublished.set(page, unpublished);
+    return { ok: true, out: [], tick: true };
   }
 
   // ---- presenter (and remotes, where the hub lets them) -------------------------------------
 
   setQa(open: boolean, moderated: boolean): AudienceResult {
-    this.qa = { open, moderated };
-    return done(both({ v: 1, type: "qa", ...this.qa }));
+    return this.accept({ type: "qa", open, moderated });
   }
 
   moderate(questionId: string, action: "answer" | "unanswer" | "hide" | "approve"): AudienceResult {
-    const question = this.questions.get(questionId);
-    if (!question) return refuse("NO_QUESTION", "There is no such question.");
-    const wasVisible = visible(question);
-    const next = { answer: "answered", unanswer: "open", hide: "hidden", approve: "open" } as const;
-    // Answering a held question approves it too; un-answering one never shown leaves it held.
-    if (action === "unanswer" && question.status !== "answered") return done();
-    question.status = next[action];
-    return done(this.questionChanged(question, wasVisible));
+    if (!this.questions.has(questionId)) return refuse("NO_QUESTION", "There is no such question.");
+    return this.accept({ type: "moderate", questionId, action });
   }
 
   show(questionId: string | null): AudienceResult {
@@ -203,37 +197,142 @@ export class Audience {
       const question = this.questions.get(questionId);
       if (!question || !visible(question)) return refuse("NO_QUESTION", "Only a question viewers can see can be shown.");
     }
-    this.shownId = questionId;
-    return done(both(this.shownMessage()));
+    return this.accept({ type: "show", questionId });
   }
 
   pollStart(spec: PollSpec, source?: { slide: number }): AudienceResult {
     if (this.poll?.status === "open") return refuse("POLL_OPEN", "A poll is open already; close it first.");
     const poll: LivePollT = { id: this.deps.newId(), question: cleanText(spec.question), options: spec.options.map(cleanText), multiple: spec.multiple, status: "open", shown: false, ...(source ? { source } : {}) };
     if (poll.question === "" || poll.options.some((o) => o === "")) return refuse("BAD_TEXT", "A poll's question and options cannot be blank.");
-    this.poll = poll;
-    this.votes = new Map();
-    this.voteAddresses.clear();
-    this.dirtyResults = false;
-    return done([...both({ v: 1, type: "poll", poll }), { to: "staff", message: this.resultsMessage(poll) }]);
+    return this.accept({ type: "pollStart", poll });
   }
 
   pollClose(pollId: string): AudienceResult {
     if (!this.poll || this.poll.id !== pollId || this.poll.status !== "open") return refuse("NO_POLL", "This poll is not open.");
-    this.poll = { ...this.poll, status: "closed" };
-    this.dirtyResults = false;
-    return done([...both({ v: 1, type: "poll", poll: this.poll }), ...this.resultsOut(this.poll)]);
+    return this.accept({ type: "pollClose", pollId });
   }
 
   pollShow(pollId: string | null): AudienceResult {
     if (!this.poll || (pollId !== null && this.poll.id !== pollId)) return refuse("NO_POLL", "There is no such poll.");
-    this.poll = { ...this.poll, shown: pollId !== null };
-    return done([...both({ v: 1, type: "poll", poll: this.poll }), ...(this.poll.shown ? this.resultsOut(this.poll) : [])]);
+    return this.accept({ type: "pollShow", pollId });
   }
 
   setReactionsShown(show: boolean): AudienceResult {
-    this.reactionsShown = show;
-    return done(both({ v: 1, type: "reactionsShow", show }));
+    return this.accept({ type: "reactionsShow", show });
+  }
+
+  // ---- the reducer: this instance's accepted changes and the other instances' ---------------
+
+  /**
+   * Apply an accepted change (./audience-events.ts), whichever instance accepted it: what this
+   * instance's sockets should hear now, and whether the next tick has something to send.
+   * Never refuses: the accepting instance checked the rules; an event about a question or a
+   * poll this copy does not hold changes nothing.
+   */
+  apply(event: AudienceEvent): { out: Outgoing[]; tick?: true } {
+    switch (event.type) {
+      case "ask": {
+        const { question: q, viewerId, addressKey } = event;
+        if (this.questions.has(q.id)) return { out: [] };
+        // The rate limits count questions accepted anywhere: shared once the event arrives.
+        this.byViewer.record(viewerId, q.at);
+        this.byAddress.record(addressKey, q.at);
+        const question: Question = { id: q.id, text: q.text, ...(q.name ? { name: q.name } : {}), votes: 0, at: q.at, status: q.status, upvoters: new Set() };
+        this.questions.set(q.id, question);
+        return { out: this.questionChanged(question, false) };
+      }
+      case "upvote": {
+        const question = this.questions.get(event.questionId);
+        if (!question || question.upvoters.has(event.viewerId)) return { out: [] };
+        question.upvoters.add(event.viewerId);
+        question.votes = question.upvoters.size;
+        this.upvoteCount++;
+        bump(this.upvoteAddresses, `${event.questionId} ${event.addressKey}`);
+        this.dirtyQuestions.add(question.id);
+        return { out: [], tick: true };
+      }
+      case "vote": {
+        const poll = this.poll;
+        // Counted even if this copy closed the poll meanwhile: the accepting instance took it
+        // while the poll was open there, and every copy must count the same votes.
+        if (!poll || poll.id !== event.pollId || !event.choices.every((c) => Number.isInteger(c) && c >= 0 && c < poll.options.length)) return { out: [] };
+        const before = this.votes.get(event.viewerId);
+        if (before) {
+          if (preferVote(before, event.choices) === before) return { out: [] };
+        } else {
+          bump(this.voteAddresses, event.addressKey);
+        }
+        this.votes.set(event.viewerId, [...event.choices]);
+        this.dirtyResults = true;
+        return { out: [], tick: true };
+      }
+      case "reactions":
+        for (const [page, counts] of event.slides) this.addTaps(page, counts as Counts);
+        return { out: [], tick: true };
+      case "qa":
+        this.qa = { open: event.open, moderated: event.moderated };
+        return { out: both({ v: 1, type: "qa", ...this.qa }) };
+      case "moderate": {
+        const question = this.questions.get(event.questionId);
+        // Un-answering a question that is not answered leaves it as it is (a held one stays held).
+        if (!question || (event.action === "unanswer" && question.status !== "answered")) return { out: [] };
+        const wasVisible = visible(question);
+        const next = { answer: "answered", unanswer: "open", hide: "hidden", approve: "open" } as const;
+        // Answering a held question approves it too.
+        question.status = next[event.action];
+        return { out: this.questionChanged(question, wasVisible) };
+      }
+      case "show":
+        this.shownId = event.questionId;
+        return { out: both(this.shownMessage()) };
+      case "pollStart": {
+        const poll = event.poll;
+        this.poll = poll;
+        this.votes = new Map();
+        this.voteAddresses.clear();
+        this.dirtyResults = false;
+        return { out: [...both({ v: 1, type: "poll", poll }), { to: "staff", message: this.resultsMessage(poll) }] };
+      }
+      case "pollClose":
+        if (!this.poll || this.poll.id !== event.pollId) return { out: [] };
+        this.poll = { ...this.poll, status: "closed" };
+        this.dirtyResults = false;
+        return { out: [...both({ v: 1, type: "poll", poll: this.poll }), ...this.resultsOut(this.poll)] };
+      case "pollShow":
+        if (!this.poll || (event.pollId !== null && this.poll.id !== event.pollId)) return { out: [] };
+        this.poll = { ...this.poll, shown: event.pollId !== null };
+        return { out: [...both({ v: 1, type: "poll", poll: this.poll }), ...(this.poll.shown ? this.resultsOut(this.poll) : [])] };
+      case "reactionsShow":
+        this.reactionsShown = event.show;
+        return { out: both({ v: 1, type: "reactionsShow", show: event.show }) };
+    }
+  }
+
+  /** The taps this instance took since the last call, as one event for the other instances (null: none). */
+  takeReactions(): AudienceEvent | null {
+    if (this.unpublished.size === 0) return null;
+    const slides = [...this.unpublished];
+    this.unpublished.clear();
+    return { type: "reactions", slides };
+  }
+
+  private accept(event: AudienceEvent): AudienceResult {
+    const { out, tick } = this.apply(event);
+    return { ok: true, out, ...(tick ? { tick } : {}), event };
+  }
+
+  /** Taps into the slide's total (while the talk keeps fewer than its bound of slides) and into the next tick's sum. */
+  private addTaps(page: number, taps: Counts): void {
+    const pending = this.pending.get(page) ?? {};
+    const total = this.slides.get(page) ?? (this.slides.size < this.limits.slides ? {} : null);
+    for (const emoji of LIVE_REACTIONS) {
+      const n = taps[emoji];
+      if (!n || !Number.isInteger(n) || n < 1) continue;
+      pending[emoji] = (pending[emoji] ?? 0) + n;
+      if (total) total[emoji] = (total[emoji] ?? 0) + n;
+    }
+    this.pending.set(page, pending);
+    if (total) this.slides.set(page, total);
   }
 
   // ---- the hub's tick, hello and the row ----------------------------------------------------

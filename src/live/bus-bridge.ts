@@ -12,6 +12,7 @@ import { MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
+import type { AudienceEvent } from "./audience-events.ts";
 import type { PresenterGrace } from "./presenter-grace.ts";
 import { encode, type Room } from "./room.ts";
 import type { LiveService } from "./service.ts";
@@ -21,7 +22,8 @@ import type { LiveService } from "./service.ts";
  * talk's viewers and remotes (`data: null` when it was too large for the bus: reload the
  * saved state); `ended`; `command`: a remote's command for whichever instance holds the
  * presenter; `rotated`; `presence`: "the presenter is connected here" (also the answer to
- * `query`, which an instance sends when it loads a talk).
+ * `query`, which an instance sends when it loads a talk); `audience`: a change to the talk's
+ * questions, polls or reactions one instance accepted, for the others to apply (issue 23).
  */
 type Envelope = { from: string } & (
   | { kind: "fanout"; data: string | null }
@@ -30,6 +32,7 @@ type Envelope = { from: string } & (
   | { kind: "rotated"; generation: number }
   | { kind: "presence" }
   | { kind: "query" }
+  | { kind: "audience"; event: AudienceEvent }
 );
 export type EnvelopeBody = Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never;
 
@@ -46,6 +49,8 @@ export interface BusBridgeDeps {
   ended(code: string, reason: LiveEndReason): void;
   /** Another instance rotated the remote link: this instance's old remotes are closed. */
   rotated(code: string, generation: number): void;
+  /** Another instance accepted a change to the talk's audience: applied here too. */
+  audience(room: Room, event: AudienceEvent): void;
 }
 
 export class LiveBusBridge {
@@ -100,6 +105,8 @@ export class LiveBusBridge {
         return;
       case "fanout":
         return this.fanoutReceived(room, envelope.data);
+      case "audience":
+        return this.deps.audience(room, envelope.event);
     }
   }
 

@@ -69,6 +69,7 @@ export class LiveHub {
     this.policy = new SocketPolicy({ logger: deps.logger, scheduler: this.scheduler, maxSockets: deps.maxSockets });
     this.audience = new AudienceRelay({ policy: this.policy, scheduler: this.scheduler, perAddress: () => Math.min(deps.maxViewersPerAddress, deps.maxViewers),
       save: (room, json) => void deps.service.repo.saveAudience(room.code, json).catch((error) => deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) })),
+      publish: (room, event) => this.bridge.publish(room.code, { kind: "audience", event }),
     });
     this.grace = new PresenterGrace({
       service: deps.service,
@@ -89,6 +90,7 @@ export class LiveHub {
       loaded: (room) => this.rooms.get(room.code) === room,
       ended: (code, reason) => this.ended(code, reason, { bus: false }),
       rotated: (code, generation) => void this.rotated(code, generation, { bus: false }),
+      audience: (room, event) => this.audience.received(room, event),
     });
     deps.events.listen({
       ended: (code, reason, already) => this.ended(code, reason, { bus: !already }),

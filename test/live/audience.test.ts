@@ -124,7 +124,8 @@ describe("up-votes", () => {
     audience.setQa(true, false);
     asked(audience, viewer(1));
     const shared = (n: number): Actor => ({ ...viewer(n, "192.0.2.9"), perAddress: 2 });
-    expect(audience.upvote(shared(2), "id1")).toEqual({ ok: true, out: [], tick: true });
+    // Nothing sent per up-vote: the tick sends it; the event is for the other instances.
+    expect(audience.upvote(shared(2), "id1")).toEqual({ ok: true, out: [], tick: true, event: { type: "upvote", questionId: "id1", viewerId: shared(2).viewerId, addressKey: "192.0.2.9" } });
     expect(code(audience.upvote(shared(2), "id1"))).toBe("ALREADY_VOTED");
     expect(code(audience.upvote(shared(3), "id1"))).toBe("ok");
     expect(code(audience.upvote(shared(4), "id1"))).toBe("ADDRESS_LIMIT");

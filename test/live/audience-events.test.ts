@@ -1,0 +1,153 @@
+/**
+ * The audience's one reducer (Audience.apply, src/live/audience-events.ts) between two copies,
+ * as two instances serving one talk hold them: every change one copy accepts, applied to the
+ * other, leaves both equal (row snapshot and each role's hello) and tells the other's sockets
+ * what the first told its own; applying an event twice changes nothing; crossing votes of one
+ * viewer id end the same on both whatever the order; rate limits count questions asked on the
+ * other copy; a vote taken before a close that crossed it counts on both.
+ */
+import { describe, expect, test } from "bun:test";
+import { type Actor, Audience, type AudienceResult } from "../../src/live/audience.ts";
+import type { AudienceEvent } from "../../src/live/audience-events.ts";
+
+function copy(prefix: string) {
+  let ids = 0;
+  return new Audience({ clock: () => 1_000_000, newId: () => `${prefix}${++ids}` });
+}
+const viewer = (n: number, address = `10.0.0.${n}`): Actor => ({ viewerId: `viewer-${String(n).padStart(10, "0")}`, addressKey: address, perAddress: 5 });
+/** The accepted change, or the refusal's code. */
+function event(result: AudienceResult): AudienceEvent {
+  if (!result.ok) throw new Error(`refused: ${result.code}`);
+  if (!result.event) throw new Error("no event");
+  return result.event;
+}
+const code = (result: AudienceResult) => (result.ok ? "ok" : result.code);
+const same = (a: Audience, b: Audience) => {
+  expect(b.snapshot()).toEqual(a.snapshot());
+  for (const role of ["presenter", "viewer"] as const) expect(b.hello(role, viewer(1).viewerId)).toEqual(a.hello(role, viewer(1).viewerId));
+};
+
+describe("two copies of one talk's audience", () => {
+  test("each change one accepts, applied to the other, leaves both equal and tells the other's sockets the same", () => {
+    const a = copy("a");
+    const b = copy("b");
+    const through = (result: AudienceResult) => {
+      if (!result.ok) throw new Error(`refused: ${result.code}`);
+      const applied = b.apply(event(result));
+      expect(applied.out).toEqual(result.out);
+      return applied;
+    };
+    through(a.setQa(true, false));
+    through(a.ask(viewer(1), "Why PDF?", "Ada"));
+    through(a.ask(viewer(2), "And slides?"));
+    expect(through(a.upvote(viewer(3), "a1")).tick).toBe(true);
+    expect(b.tick()).toEqual(a.tick());
+    through(a.pollStart({ question: "Tabs?", options: ["Tabs", "Spaces"], multiple: false }));
+    through(a.vote(viewer(1), "a3", [0]));
+    through(a.vote(viewer(2), "a3", [1]));
+    through(a.vote(viewer(3), "a3", [0]));
+    expect(b.tick()).toEqual(a.tick());
+    through(a.show("a1"));
+    through(a.moderate("a1", "hide"));
+    through(a.pollShow("a3"));
+    through(a.pollClose("a3"));
+    through(a.setReactionsShown(true));
+    same(a, b);
+    expect(b.hello("presenter").results).toEqual({ pollId: "a3", counts: [2, 1], voters: 3 });
+    expect(b.hello("viewer", viewer(1).viewerId).mine).toEqual({ upvoted: [], voted: ["a3"] });
+    // The other way too: B's presenter approves nothing, B's viewer asks; A learns it.
+    const asked = b.ask(viewer(9), "From B?");
+    a.apply(event(asked));
+    expect(a.hello("presenter").questions.map((q) => q.id)).toContain("b1");
+  });
+
+  test("reactions go over as one sum per tick and add up on the other copy", () => {
+    const a = copy("a");
+    const b = copy("b");
+    for (let i = 0; i < 40; i++) a.react(2, { "👍": 2, "🎉": 1 });
+    a.react(3, { "❓": 1 });
+    const sums = a.takeReactions();
+    expect(sums).toEqual({ type: "reactions", slides: [[2, { "👍": 80, "🎉": 40 }], [3, { "❓": 1 }]] });
+    expect(a.takeReactions()).toBeNull();
+    b.react(2, { "👍": 1 });
+    expect(b.apply(sums!).tick).toBe(true);
+    expect(b.tick().map((o) => o.message)).toEqual([
+      { v: 1, type: "reactions", page: 2, counts: { "👍": 81, "🎉": 40 } },
+      { v: 1, type: "reactions", page: 3, counts: { "❓": 1 } },
+    ]);
+    // B's own taps go over from B; what A sent B is not sent back.
+    expect(b.takeReactions()).toEqual({ type: "reactions", slides: [[2, { "👍": 1 }]] });
+    expect(b.hello("presenter").slides).toEqual([
+      { page: 2, counts: { "👍": 81, "🎉": 40 } },
+      { page: 3, counts: { "❓": 1 } },
+    ]);
+  });
+
+  test("an event applied twice changes nothing", () => {
+    const a = copy("a");
+    const b = copy("b");
+    const events = [event(a.setQa(true, false)), event(a.ask(viewer(1), "Once?")), event(a.upvote(viewer(2), "a1")), event(a.pollStart({ question: "Q?", options: ["x", "y"], multiple: true })), event(a.vote(viewer(2), "a2", [0, 1]))];
+    for (const e of [...events, ...events]) b.apply(e);
+    a.tick();
+    b.tick();
+    same(a, b);
+    expect(b.hello("presenter").questions[0]!.votes).toBe(1);
+    expect(b.hello("presenter").results?.voters).toBe(1);
+  });
+
+  test("one viewer id voting on both copies at once: both keep the same vote, whichever arrives first", () => {
+    const a = copy("a");
+    const b = copy("b");
+    b.apply(event(a.pollStart({ question: "Q?", options: ["x", "y", "z"], multiple: false })));
+    const onA = event(a.vote(viewer(1), "a1", [2]));
+    const onB = event(b.vote(viewer(1), "a1", [1]));
+    a.apply(onB);
+    b.apply(onA);
+    same(a, b);
+    expect(a.hello("presenter").results).toEqual({ pollId: "a1", counts: [0, 1, 0], voters: 1 });
+    // Once either copy holds a vote of this id, a second one is refused there.
+    expect(code(a.vote(viewer(1), "a1", [0]))).toBe("ALREADY_VOTED");
+    expect(code(b.vote(viewer(1), "a1", [0]))).toBe("ALREADY_VOTED");
+  });
+
+  test("questions asked on the other copy count against the viewer's and the address's rate", () => {
+    const a = copy("a");
+    const b = copy("b");
+    b.apply(event(a.setQa(true, false)));
+    for (let i = 0; i < 5; i++) b.apply(event(a.ask(viewer(1), `q${i}`)));
+    expect(code(b.ask(viewer(1), "sixth"))).toBe("QUESTION_RATE");
+    // An up-vote on A by an address counts against that address on B.
+    const shared = (n: number): Actor => ({ ...viewer(n, "192.0.2.9"), perAddress: 1 });
+    b.apply(event(a.upvote(shared(2), "a1")));
+    expect(code(b.upvote(shared(3), "a1"))).toBe("ADDRESS_LIMIT");
+  });
+
+  test("a vote taken before a close that crossed it on the bus counts on both copies", () => {
+    const a = copy("a");
+    const b = copy("b");
+    b.apply(event(a.pollStart({ question: "Q?", options: ["x", "y"], multiple: false })));
+    const vote = event(b.vote(viewer(1), "a1", [1]));
+    const close = event(a.pollClose("a1"));
+    a.apply(vote);
+    b.apply(close);
+    a.tick();
+    b.tick();
+    same(a, b);
+    expect(a.hello("presenter").results).toEqual({ pollId: "a1", counts: [0, 1], voters: 1 });
+  });
+
+  test("an event about a question or poll this copy does not hold changes nothing", () => {
+    const b = copy("b");
+    const before = b.snapshot();
+    for (const e of [
+      { type: "upvote", questionId: "nope", viewerId: "v", addressKey: "k" },
+      { type: "vote", pollId: "nope", choices: [0], viewerId: "v", addressKey: "k" },
+      { type: "moderate", questionId: "nope", action: "hide" },
+      { type: "pollClose", pollId: "nope" },
+      { type: "pollShow", pollId: "nope" },
+    ] as AudienceEvent[]) {
+      expect(b.apply(e).out).toEqual([]);
+    }
+    expect(b.snapshot()).toEqual(before);
+  });
+});

@@ -12,6 +12,8 @@ import type { Scheduler } from "../../src/live/scheduler.ts";
 import { jsonLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
+import type { Subprocess } from "bun";
+import { freePort, waitForHealthy } from "../helpers/server.ts";
 
 export interface LiveServer {
   running: RunningServer;
@@ -168,4 +170,22 @@ export function sampleState(page: number, extra: Record<string, unknown> = {}) {
     frozen: false,
     ...extra,
   };
+}
+
+const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
+
+/**
+ * One instance of several serving the same talks: a real server process on the shared
+ * PostgreSQL `databaseUrl` (rows, and LISTEN/NOTIFY as the bus) and the S3 bucket whose
+ * credentials are in `env`, on its own data dir (the caller removes it).
+ */
+export async function startInstance(options: { databaseUrl: string; env: Record<string, string>; dataDir: string; port?: number }): Promise<{ url: string; proc: Subprocess }> {
+  const port = options.port ?? (await freePort());
+  const proc = Bun.spawn(
+    [process.execPath, MAIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", options.dataDir, "--database-url", options.databaseUrl, "--storage", "s3://deckhand/live", "--log-format", "json"],
+    { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...options.env } },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitForHealthy(url, proc, () => new Response(proc.stderr as ReadableStream).text());
+  return { url, proc };
 }

@@ -14,13 +14,11 @@ import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
-import { freePort, waitForHealthy } from "../helpers/server.ts";
-import { created, LiveClient, sampleState } from "./helpers.ts";
+import { created, LiveClient, sampleState, startInstance } from "./helpers.ts";
 
 // The timeout of each test and hook here: ~10× PostgreSQL's, S3's and two servers' start in beforeAll on a loaded 2-vCPU machine (9 s).
 setDefaultTimeout(90_000);
 
-const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
 let pg: PostgresServer;
 let s3: S3Server;
 const procs: Subprocess[] = [];
@@ -29,14 +27,8 @@ const dirs: string[] = [];
 async function instance(databaseUrl: string): Promise<string> {
   const dataDir = mkdtempSync(join(tmpdir(), "deckhand-live-instance-"));
   dirs.push(dataDir);
-  const port = await freePort();
-  const proc = Bun.spawn(
-    [process.execPath, MAIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, "--database-url", databaseUrl, "--storage", "s3://deckhand/live", "--log-format", "json"],
-    { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...s3.env } },
-  );
+  const { url, proc } = await startInstance({ databaseUrl, env: s3.env, dataDir });
   procs.push(proc);
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealthy(url, proc, () => new Response(proc.stderr as ReadableStream).text());
   return url;
 }
 

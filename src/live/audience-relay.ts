@@ -74,8 +74,10 @@ export interface AudienceRelayDeps {
   scheduler: Scheduler;
   /** Votes one address may cast per poll and per question: the seats it may hold. */
   perAddress: () => number;
-  /** Write the room's audience snapshot to its row. */
-  save: (room: Room, audienceJson: string) => void;
+  /** Write the room's audience snapshot to its row (a failure is logged, never thrown). */
+  save: (room: Room, audienceJson: string) => Promise<void>;
+  /** The audience as the row holds it now. */
+  read: (room: Room) => Promise<string | null>;
   /** An accepted change, for the other instances serving the talk (the bus). */
   publish: (room: Room, event: AudienceEvent) => void;
 }
@@ -95,29 +97,57 @@ export class AudienceRelay {
     const result = this.apply(ws, room, message);
     if (result === null) return;
     if (!result.ok) return this.deps.policy.strike(ws, result.code, result.message, message.type);
-    // The presenter's and remotes' changes are saved before they are relayed (as a state is):
-    // once anyone has seen them, a restart keeps them.
-    if (role !== "viewer") this.flush(room);
-    this.send(room, result.out);
-    if (result.event) this.deps.publish(room, result.event);
-    if (result.tick) this.scheduleTick(room);
-    if (role === "viewer") this.scheduleSave(room);
+    const relay = () => {
+      this.send(room, result.out);
+      if (result.event) this.deps.publish(room, result.event);
+      if (result.tick) this.scheduleTick(room);
+    };
+    if (role === "viewer") {
+      relay();
+      return this.scheduleSave(room);
+    }
+    // The presenter's and remotes' changes are written before anyone hears of them, here or on
+    // another instance: once anyone has seen one, a restart keeps it, and an instance that
+    // loads the talk from the row from then on has it (the vote a viewer sends there on the
+    // poll it just saw is not refused NO_POLL). Relayed in the order they were made.
+    const written = this.flush(room);
+    room.audienceStaff = room.audienceStaff.then(() => written).then(relay, relay);
   }
 
   /** A change another instance accepted: applied to this copy, sent to this instance's sockets, saved. */
   received(room: Room, event: AudienceEvent): void {
     const { out, tick } = room.audience.apply(event);
-    if (STAFF_EVENTS.has(event.type)) this.flush(room);
+    if (STAFF_EVENTS.has(event.type)) void this.flush(room);
     else this.scheduleSave(room);
     this.send(room, out);
     if (tick) this.scheduleTick(room);
   }
 
-  /** Write the audience now (a presenter's or remote's change, or the room unloading). */
-  flush(room: Room): void {
+  /** Write the audience now (a presenter's or remote's change, the room unloading, another instance loading it). */
+  flush(room: Room): Promise<void> {
     room.audienceSaveTimer?.cancel();
     room.audienceSaveTimer = null;
-    this.deps.save(room, JSON.stringify(room.audience.snapshot()));
+    return this.deps.save(room, JSON.stringify(room.audience.snapshot()));
+  }
+
+  /**
+   * Another instance wrote its copy to the row for this one, which loaded the talk after it
+   * (./audience-merge.ts): the row merged into this copy, what was new told to this instance's
+   * sockets, and the merged copy written back within a second.
+   */
+  async catchUp(room: Room): Promise<void> {
+    const json = await this.deps.read(room);
+    if (json === null) return;
+    let saved: unknown;
+    try {
+      saved = JSON.parse(json);
+    } catch {
+      return;
+    }
+    const { out, tick } = room.audience.merge(saved);
+    this.send(room, out);
+    if (tick) this.scheduleTick(room);
+    if (out.length > 0 || tick) this.scheduleSave(room);
   }
 
   /** `hello.audience` for a socket that just joined. */
@@ -168,7 +198,7 @@ export class AudienceRelay {
   }
 
   private scheduleSave(room: Room): void {
-    room.audienceSaveTimer ??= this.deps.scheduler.after(AUDIENCE_SAVE_MS, () => this.flush(room));
+    room.audienceSaveTimer ??= this.deps.scheduler.after(AUDIENCE_SAVE_MS, () => void this.flush(room));
   }
 
   private scheduleTick(room: Room): void {

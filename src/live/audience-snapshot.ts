@@ -21,27 +21,35 @@ const SavedSnapshot = Type.Object({
   v: Type.Literal(1),
   qa: Type.Object({ open: Type.Boolean(), moderated: Type.Boolean() }),
   viewers: Type.Array(Type.String({ maxLength: 64 })),
-  questions: Type.Array(Type.Object({ question: LiveQuestion, upvoters: Type.Array(Index) })),
+  questions: Type.Array(Type.Object({ question: LiveQuestion, upvoters: Type.Array(Index), mods: Type.Optional(Index) })),
   shownId: Type.Union([Type.String(), Type.Null()]),
   poll: Type.Union([LivePoll, Type.Null()]),
   votes: Type.Array(Type.Tuple([Index, Type.Array(Index)])),
   reactionsShown: Type.Boolean(),
   slides: Type.Array(Type.Tuple([Type.Integer({ minimum: 1 }), Type.Record(Type.String(), Type.Integer({ minimum: 0 }))])),
+  /** The presenter's changes this copy has applied (./audience-merge.ts); absent in rows written before. */
+  rev: Type.Optional(Index),
 });
 export type AudienceSnapshot = Static<typeof SavedSnapshot>;
 const checkSnapshot = TypeCompiler.Compile(SavedSnapshot);
 
-interface Live {
+/**
+ * The audience as the model holds it. `mods` (per question) and `rev` count the moderations
+ * and the presenter's changes a copy has applied: of two copies, the one with more has seen
+ * the later ones (./audience-merge.ts).
+ */
+export interface AudienceState {
   qa: { open: boolean; moderated: boolean };
-  questions: Array<LiveQuestionT & { upvoters: Set<string> }>;
+  questions: Array<LiveQuestionT & { upvoters: Set<string>; mods: number }>;
   shownId: string | null;
   poll: LivePollT | null;
   votes: Voted;
   reactionsShown: boolean;
   slides: Map<number, Record<string, number>>;
+  rev: number;
 }
 
-export function writeSnapshot(live: Live): AudienceSnapshot {
+export function writeSnapshot(live: AudienceState): AudienceSnapshot {
   const viewers: string[] = [];
   const index = new Map<string, number>();
   const ref = (id: string) => {
@@ -55,18 +63,19 @@ export function writeSnapshot(live: Live): AudienceSnapshot {
   return {
     v: 1,
     qa: { ...live.qa },
-    questions: live.questions.map(({ upvoters, ...question }) => ({ question, upvoters: [...upvoters].map(ref) })),
+    questions: live.questions.map(({ upvoters, mods, ...question }) => ({ question, upvoters: [...upvoters].map(ref), mods })),
     shownId: live.shownId,
     poll: live.poll,
     votes: [...live.votes].map(([id, choices]) => [ref(id), choices] as [number, number[]]),
     reactionsShown: live.reactionsShown,
     slides: [...live.slides].map(([page, counts]) => [page, { ...counts }] as [number, Record<string, number>]),
     viewers,
+    rev: live.rev,
   };
 }
 
 /** The snapshot as the model holds it, or null when it does not match (damaged, older, forged). */
-export function readSnapshot(saved: unknown): Live | null {
+export function readSnapshot(saved: unknown): AudienceState | null {
   if (!checkSnapshot.Check(saved)) return null;
   const viewerAt = (i: number) => saved.viewers[i];
   if ([...saved.questions.flatMap((q) => q.upvoters), ...saved.votes.map(([i]) => i)].some((i) => viewerAt(i) === undefined)) return null;
@@ -75,14 +84,15 @@ export function readSnapshot(saved: unknown): Live | null {
   return {
     qa: saved.qa,
     // The count is the set's size: a saved count that disagrees is not believed.
-    questions: saved.questions.map(({ question, upvoters }) => {
+    questions: saved.questions.map(({ question, upvoters, mods }) => {
       const ids = new Set(upvoters.map((i) => saved.viewers[i]!));
-      return { ...question, votes: ids.size, upvoters: ids };
+      return { ...question, votes: ids.size, upvoters: ids, mods: mods ?? 0 };
     }),
     shownId: saved.shownId,
     poll,
     votes: new Map(saved.votes.map(([i, choices]) => [saved.viewers[i]!, choices])),
     reactionsShown: saved.reactionsShown,
     slides: new Map(saved.slides.map(([page, counts]) => [page, Object.fromEntries(LIVE_REACTIONS.filter((e) => counts[e] !== undefined).map((e) => [e, counts[e]!]))])),
+    rev: saved.rev ?? 0,
   };
 }

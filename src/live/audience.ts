@@ -29,8 +29,9 @@ import {
   MAX_QUESTION_NAME_CHARS,
 } from "../shared/live-audience-protocol.ts";
 import { charCount, cleanText, RecentEvents } from "./audience-text.ts";
-import { type AudienceSnapshot, readSnapshot, type Voted, writeSnapshot } from "./audience-snapshot.ts";
-import { type AudienceEvent, preferVote } from "./audience-events.ts";
+import { type AudienceSnapshot, type AudienceState, readSnapshot, type Voted, writeSnapshot } from "./audience-snapshot.ts";
+import { type AudienceEvent, preferVote, STAFF_EVENTS } from "./audience-events.ts";
+import { mergeAudience } from "./audience-merge.ts";
 
 export const AUDIENCE_LIMITS = {
   questions: 2_000,
@@ -81,6 +82,8 @@ export interface PollSpec {
 
 interface Question extends LiveQuestionT {
   upvoters: Set<string>;
+  /** Moderations applied to it (./audience-merge.ts). */
+  mods: number;
 }
 type Counts = Record<string, number>;
 
@@ -90,7 +93,7 @@ const both = (message: LiveServerMessageT): Outgoing[] => [
   { to: "viewers", message },
 ];
 const visible = (q: LiveQuestionT) => q.status === "open" || q.status === "answered";
-const wire = ({ upvoters: _, ...q }: Question): LiveQuestionT => q;
+const wire = ({ upvoters: _, mods: __, ...q }: Question): LiveQuestionT => q;
 const counted = (actor: Actor) => ({ viewerId: actor.viewerId, addressKey: actor.addressKey });
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
@@ -104,6 +107,8 @@ export class Audience {
   private reactionsShown = false;
   private readonly slides = new Map<number, Counts>();
   private upvoteCount = 0;
+  /** The presenter's changes applied to this copy (./audience-merge.ts). */
+  private rev = 0;
   // Memory only (addresses are not written to the row): a restart forgets them.
   private readonly voteAddresses = new Map<string, number>();
   private readonly upvoteAddresses = new Map<string, number>();
@@ -230,6 +235,14 @@ export class Audience {
    * poll this copy does not hold changes nothing.
    */
   apply(event: AudienceEvent): { out: Outgoing[]; tick?: true } {
+    // `rev` counts the presenter's changes that changed something: a repeated one is not counted.
+    const staffBefore = STAFF_EVENTS.has(event.type) ? this.staffKey() : null;
+    const result = this.reduce(event);
+    if (staffBefore !== null && this.staffKey() !== staffBefore) this.rev++;
+    return result;
+  }
+
+  private reduce(event: AudienceEvent): { out: Outgoing[]; tick?: true } {
     switch (event.type) {
       case "ask": {
         const { question: q, viewerId, addressKey } = event;
@@ -237,7 +250,7 @@ export class Audience {
         // The rate limits count questions accepted anywhere: shared once the event arrives.
         this.byViewer.record(viewerId, q.at);
         this.byAddress.record(addressKey, q.at);
-        const question: Question = { id: q.id, text: q.text, ...(q.name ? { name: q.name } : {}), votes: 0, at: q.at, status: q.status, upvoters: new Set() };
+        const question: Question = { id: q.id, text: q.text, ...(q.name ? { name: q.name } : {}), votes: 0, at: q.at, status: q.status, upvoters: new Set(), mods: 0 };
         this.questions.set(q.id, question);
         return { out: this.questionChanged(question, false) };
       }
@@ -279,6 +292,7 @@ export class Audience {
         const wasVisible = visible(question);
         const next = { answer: "answered", unanswer: "open", hide: "hidden", approve: "open" } as const;
         // Answering a held question approves it too.
+        if (question.status !== next[event.action]) question.mods++;
         question.status = next[event.action];
         return { out: this.questionChanged(question, wasVisible) };
       }
@@ -287,6 +301,7 @@ export class Audience {
         return { out: both(this.shownMessage()) };
       case "pollStart": {
         const poll = event.poll;
+        if (this.poll?.id === poll.id) return { out: [] };
         this.poll = poll;
         this.votes = new Map();
         this.voteAddresses.clear();
@@ -382,13 +397,53 @@ export class Audience {
 
   /** What the live session's row keeps (bounded by the limits above); `new Audience(deps, snapshot)` restores it. */
   snapshot(): AudienceSnapshot {
-    return writeSnapshot({ qa: this.qa, questions: [...this.questions.values()], shownId: this.shownId, poll: this.poll, votes: this.votes, reactionsShown: this.reactionsShown, slides: this.slides });
+    return writeSnapshot(this.state());
+  }
+
+  /**
+   * Another instance's copy, as it wrote it to the row, merged into this one (./audience-merge.ts):
+   * what this instance's sockets should hear of what was new to it. A snapshot that does not
+   * match is ignored.
+   */
+  merge(saved: unknown): { out: Outgoing[]; tick?: true } {
+    const other = readSnapshot(saved);
+    if (!other) return { out: [] };
+    const before = new Map([...this.questions].map(([id, q]) => [id, { status: q.status, votes: q.votes, visible: visible(q) }]));
+    const staff = (): string => JSON.stringify([this.qa, this.shownId, this.poll, this.reactionsShown]);
+    const staffBefore = staff();
+    const votesBefore = JSON.stringify([...this.votes]);
+    this.install(mergeAudience(this.state(), other));
+    const out: Outgoing[] = [];
+    for (const q of this.questions.values()) {
+      const was = before.get(q.id);
+      if (!was || was.status !== q.status || was.votes !== q.votes) out.push(...this.questionChanged(q, was?.visible ?? false));
+    }
+    if (staff() !== staffBefore) {
+      out.push(...both({ v: 1, type: "qa", ...this.qa }), ...both(this.shownMessage()), ...both({ v: 1, type: "reactionsShow", show: this.reactionsShown }));
+      if (this.poll) out.push(...both({ v: 1, type: "poll", poll: this.poll }));
+    }
+    if (this.poll && (staff() !== staffBefore || JSON.stringify([...this.votes]) !== votesBefore)) this.dirtyResults = true;
+    return this.dirtyResults ? { out, tick: true } : { out };
+  }
+
+  /** The presenter's settings, to tell whether a change changed them. */
+  private staffKey(): string {
+    return JSON.stringify([this.qa, this.shownId, this.poll, this.reactionsShown, [...this.questions.values()].reduce((n, q) => n + q.mods, 0)]);
+  }
+
+  private state(): AudienceState {
+    return { qa: this.qa, questions: [...this.questions.values()], shownId: this.shownId, poll: this.poll, votes: this.votes, reactionsShown: this.reactionsShown, slides: this.slides, rev: this.rev };
   }
 
   private restore(saved: unknown): void {
     const state = readSnapshot(saved);
-    if (!state) return;
+    if (state) this.install(state);
+  }
+
+  private install(state: AudienceState): void {
     this.qa = state.qa;
+    this.questions.clear();
+    this.upvoteCount = 0;
     for (const q of state.questions) {
       this.questions.set(q.id, q);
       this.upvoteCount += q.upvoters.size;
@@ -397,7 +452,9 @@ export class Audience {
     this.poll = state.poll;
     this.votes = state.votes;
     this.reactionsShown = state.reactionsShown;
+    this.slides.clear();
     for (const [page, counts] of state.slides) this.slides.set(page, counts);
+    this.rev = state.rev;
   }
 
   // ---- messages -----------------------------------------------------------------------------

@@ -23,7 +23,9 @@ import type { LiveService } from "./service.ts";
  * saved state); `ended`; `command`: a remote's command for whichever instance holds the
  * presenter; `rotated`; `presence`: "the presenter is connected here" (also the answer to
  * `query`, which an instance sends when it loads a talk); `audience`: a change to the talk's
- * questions, polls or reactions one instance accepted, for the others to apply (issue 23).
+ * questions, polls or reactions one instance accepted, for the others to apply (issue 23);
+ * `audienceSaved`: the answer to `to`'s `query` — "my copy of the audience is in the row now"
+ * (./audience-merge.ts says why).
  */
 type Envelope = { from: string } & (
   | { kind: "fanout"; data: string | null }
@@ -33,6 +35,7 @@ type Envelope = { from: string } & (
   | { kind: "presence" }
   | { kind: "query" }
   | { kind: "audience"; event: AudienceEvent }
+  | { kind: "audienceSaved"; to: string }
 );
 export type EnvelopeBody = Envelope extends infer E ? (E extends unknown ? Omit<E, "from"> : never) : never;
 
@@ -51,6 +54,10 @@ export interface BusBridgeDeps {
   rotated(code: string, generation: number): void;
   /** Another instance accepted a change to the talk's audience: applied here too. */
   audience(room: Room, event: AudienceEvent): void;
+  /** Write this instance's copy of the audience to the row (another instance loading the talk asked). */
+  saveAudience(room: Room): Promise<void>;
+  /** An instance wrote its copy of the audience for this one: merge the row into this copy. */
+  audienceSaved(room: Room): void;
 }
 
 export class LiveBusBridge {
@@ -91,8 +98,15 @@ export class LiveBusBridge {
     }
     if (envelope.from === this.instance || !this.deps.loaded(room)) return;
     switch (envelope.kind) {
-      case "query":
+      case "query": {
         if (room.presenter) this.publish(room.code, { kind: "presence" });
+        // The row may lag this copy by a second of viewers' changes: written now, for the asker.
+        const to = envelope.from;
+        void this.deps.saveAudience(room).then(() => this.publish(room.code, { kind: "audienceSaved", to }));
+        return;
+      }
+      case "audienceSaved":
+        if (envelope.to === this.instance) this.deps.audienceSaved(room);
         return;
       case "presence":
         return this.deps.grace.remote(room);

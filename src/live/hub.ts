@@ -68,7 +68,8 @@ export class LiveHub {
     this.scheduler = deps.scheduler ?? systemScheduler;
     this.policy = new SocketPolicy({ logger: deps.logger, scheduler: this.scheduler, maxSockets: deps.maxSockets });
     this.audience = new AudienceRelay({ policy: this.policy, scheduler: this.scheduler, perAddress: () => Math.min(deps.maxViewersPerAddress, deps.maxViewers),
-      save: (room, json) => void deps.service.repo.saveAudience(room.code, json).catch((error) => deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) })),
+      save: (room, json) => deps.service.repo.saveAudience(room.code, json).catch((error) => deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) })),
+      read: async (room) => (await deps.service.find(room.code))?.audienceJson ?? null,
       publish: (room, event) => this.bridge.publish(room.code, { kind: "audience", event }),
     });
     this.grace = new PresenterGrace({
@@ -91,6 +92,8 @@ export class LiveHub {
       ended: (code, reason) => this.ended(code, reason, { bus: false }),
       rotated: (code, generation) => void this.rotated(code, generation, { bus: false }),
       audience: (room, event) => this.audience.received(room, event),
+      saveAudience: (room) => this.audience.flush(room),
+      audienceSaved: (room) => void this.audience.catchUp(room).catch((error) => deps.logger.error("live_message_failed", { code: room.code, ...errorFields(error) })),
     });
     deps.events.listen({
       ended: (code, reason, already) => this.ended(code, reason, { bus: !already }),
@@ -289,7 +292,7 @@ export class LiveHub {
 
   private unload(room: Room): void {
     cancelTimers(room);
-    if (room.audienceSaveTimer) this.audience.flush(room);
+    if (room.audienceSaveTimer) void this.audience.flush(room);
     if (room.saveTimer) {
       room.saveTimer.cancel();
       this.save(room);

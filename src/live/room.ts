@@ -38,6 +38,8 @@ export interface Room {
   audienceTimer: Timer | null;
   /** The next coalesced write of the audience to the row. */
   audienceSaveTimer: Timer | null;
+  /** The presenter's and remotes' audience changes, each relayed once written, in order (./audience-relay.ts). */
+  audienceStaff: Promise<void>;
 }
 
 /** The Bun pub/sub topic of a talk's viewers and remotes on this instance. */
@@ -80,6 +82,7 @@ export function newRoom(code: string, row: LiveSessionRow, audience: Audience): 
     audience,
     audienceTimer: null,
     audienceSaveTimer: null,
+    audienceStaff: Promise.resolve(),
   };
 }
 

@@ -151,3 +151,86 @@ describe("two copies of one talk's audience", () => {
     expect(b.snapshot()).toEqual(before);
   });
 });
+
+/** Each role's view, questions by id (two copies may hold them in different orders). */
+const view = (audience: Audience) => {
+  const staff = audience.hello("presenter");
+  return { ...staff, questions: [...staff.questions].sort((x, y) => x.id.localeCompare(y.id)), mine: audience.hello("viewer", viewer(1).viewerId).mine };
+};
+
+describe("a copy loaded late catches up from the row (Audience.merge)", () => {
+  test("the row's newer copy merged in: nothing either copy took is lost; this copy's sockets hear what was new to it", () => {
+    const a = copy("a");
+    a.setQa(true, false);
+    a.ask(viewer(1), "In the row");
+    a.pollStart({ question: "Q?", options: ["x", "y"], multiple: false });
+    // B loads from the row as it was then; A goes on taking changes B never hears of.
+    const b = copy("b");
+    b.merge(JSON.parse(JSON.stringify(a.snapshot())));
+    a.ask(viewer(2), "Not yet in the row");
+    a.upvote(viewer(3), "a1");
+    a.vote(viewer(1), "a2", [0]);
+    a.moderate("a1", "answer");
+    for (let i = 0; i < 3; i++) a.react(2, { "👍": 1 });
+    // Meanwhile B takes changes of its own, which A has not heard of either.
+    const fromB = [event(b.ask(viewer(4), "Asked on B")), event(b.vote(viewer(4), "a2", [1])), event(b.upvote(viewer(5), "a1"))];
+    b.react(2, { "👍": 1 });
+
+    const { out } = b.merge(JSON.parse(JSON.stringify(a.snapshot())));
+    const messages = out.map((o) => `${o.to}:${o.message.type}:${"question" in o.message ? (o.message.question?.id ?? "") : ""}`);
+    expect(messages).toEqual(expect.arrayContaining(["staff:question:a1", "viewers:question:a1", "staff:question:a3", "viewers:question:a3"]));
+    // A hears of B's changes on the bus as usual: both copies now hold everything.
+    for (const e of fromB) a.apply(e);
+    a.tick();
+    b.tick();
+    expect(view(b)).toEqual({ ...view(a), slides: [{ page: 2, counts: { "👍": 3 } }] });
+    expect(view(b).questions.map((q) => [q.text, q.votes, q.status])).toEqual([
+      ["In the row", 2, "answered"],
+      ["Not yet in the row", 0, "open"],
+      ["Asked on B", 0, "open"],
+    ]);
+    expect(view(b).results).toEqual({ pollId: "a2", counts: [1, 1], voters: 2 });
+  });
+
+  test("the presenter's settings come from the copy that applied more of the presenter's changes; moderation from the one that applied more to that question", () => {
+    const a = copy("a");
+    a.setQa(true, false);
+    a.ask(viewer(1), "Hide me");
+    const b = copy("b");
+    b.merge(JSON.parse(JSON.stringify(a.snapshot())));
+    a.moderate("a1", "hide");
+    a.pollStart({ question: "Q?", options: ["x", "y"], multiple: false });
+    a.setReactionsShown(true);
+    const { out } = b.merge(JSON.parse(JSON.stringify(a.snapshot())));
+    expect(out).toContainEqual({ to: "viewers", message: { v: 1, type: "questionGone", id: "a1" } });
+    expect(out).toContainEqual({ to: "viewers", message: { v: 1, type: "reactionsShow", show: true } });
+    expect(view(b)).toEqual(view(a));
+    // An older copy merged into a newer one changes nothing.
+    const old = copy("c");
+    old.merge(JSON.parse(JSON.stringify(copy("d").snapshot())));
+    expect(a.merge(JSON.parse(JSON.stringify(old.snapshot()))).out).toEqual([]);
+    expect(view(a).poll?.status).toBe("open");
+  });
+
+  test("two holders' copies merged in either order give the same copy", () => {
+    const a = copy("a");
+    const c = copy("c");
+    c.apply(event(a.setQa(true, false)));
+    c.apply(event(a.pollStart({ question: "Q?", options: ["x", "y"], multiple: false })));
+    a.ask(viewer(1), "Only A has it");
+    c.ask(viewer(2), "Only C has it");
+    expect(code(a.vote(viewer(3), "a1", [0]))).toBe("ok");
+    expect(code(c.vote(viewer(3), "a1", [1]))).toBe("ok");
+    const [sa, sc] = [a, c].map((x) => JSON.parse(JSON.stringify(x.snapshot())));
+    const one = copy("b");
+    one.merge(sa);
+    one.merge(sc);
+    const two = copy("b");
+    two.merge(sc);
+    two.merge(sa);
+    expect(view(one)).toEqual(view(two));
+    expect(view(one).questions.map((q) => q.text).sort()).toEqual(["Only A has it", "Only C has it"]);
+    // One viewer id voted on both: the same vote kept whichever copy came first.
+    expect(view(one).results).toEqual({ pollId: "a1", counts: [1, 0], voters: 1 });
+  });
+});

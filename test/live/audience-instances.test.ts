@@ -5,7 +5,8 @@
  * presenter started and B's presenter gets the results; the same viewer id is refused a second
  * vote on B; a question asked on A reaches B's presenter and viewers, an up-vote on B reaches
  * A's viewers, B's presenter hides it and A's viewer gets questionGone; taps on A reach B's
- * presenter summed per tick. Last, questions and votes taken on each instance are in the row
+ * presenter summed per tick. An instance that loads the talk after a question was asked on the
+ * other (not yet written to the row) catches up from the other's copy. Last, questions and votes taken on each instance are in the row
  * (whichever instance wrote last), and after both are killed a fresh instance has them all.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
@@ -136,6 +137,23 @@ test("taps on A reach B's presenter summed: fewer messages than taps, the right 
   // Eight messages of taps, a sum per tick on each side: far fewer than eight reach the presenter.
   expect(got.length).toBeLessThan(8);
   for (const c of [...viewers.map((v) => v.client), presenter]) c.close();
+});
+
+test("an instance that loads the talk after a question was asked elsewhere (not yet in the row) catches up: its viewer sees the question and can up-vote it", async () => {
+  const talk = await created(a, await makeDeck({ pages: 4 }));
+  const presenter = (await LiveClient.join(a, talk.code, "presenter", talk.presenterSecret)).client;
+  presenter.send({ v: 1, type: "qa", open: true, moderated: false });
+  await presenter.next("qa");
+  const onA = await viewer(a, talk.code, id(41));
+  onA.client.send({ v: 1, type: "ask", text: "Asked before B loaded the talk" });
+  const { question } = await presenter.next("question");
+  // A writes viewers' changes within a second: B, loading the talk now, reads a row without
+  // the question, and gets it once A has answered its query.
+  const onB = await viewer(b, talk.code, id(42));
+  if (!onB.hello.audience?.questions.some((q) => q.id === question.id)) expect((await onB.client.next("question")).question).toEqual(question);
+  onB.client.send({ v: 1, type: "upvote", questionId: question.id });
+  expect((await presenter.next("question", (m) => m.question.votes === 1)).question.id).toBe(question.id);
+  for (const c of [onA.client, onB.client, presenter]) c.close();
 });
 
 test("questions and votes taken on both instances are in the row whoever wrote last; both killed, a fresh instance has them all", async () => {

@@ -3,7 +3,8 @@
  * The talks' channels on the `LiveBus`, between instances serving the same talk (PostgreSQL):
  * what the presenter sends here reaches the viewers and remotes connected elsewhere, a
  * remote's command reaches whichever instance holds the presenter, and ends, rotations and
- * the presenter's presence are told to all. Each instance skips its own messages.
+ * the presenter's presence are told to all, and so is every change to the audience one of
+ * them accepts (./audience-relay.ts applies it). Each instance skips its own messages.
  */
 import { randomBytes } from "node:crypto";
 import { type LiveServerMessageT, type LiveSnapshot, mergeLive } from "../shared/live-protocol.ts";

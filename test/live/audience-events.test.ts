@@ -9,6 +9,7 @@
 import { describe, expect, test } from "bun:test";
 import { type Actor, Audience, type AudienceResult } from "../../src/live/audience.ts";
 import type { AudienceEvent } from "../../src/live/audience-events.ts";
+import { MAX_LIVE_MESSAGE_BYTES } from "../../src/core/live.ts";
 
 function copy(prefix: string) {
   let ids = 0;
@@ -233,4 +234,17 @@ describe("a copy loaded late catches up from the row (Audience.merge)", () => {
     // One viewer id voted on both: the same vote kept whichever copy came first.
     expect(view(one).results).toEqual({ pollId: "a1", counts: [1, 0], voters: 1 });
   });
+});
+
+test("the largest events fit the bus: a poll and a question of characters JSON spells in 6 bytes each stay under 7,900 bytes", () => {
+  const a = copy("a");
+  a.setQa(true, false);
+  // A lone surrogate is one character as the rules count and six bytes as JSON (\ud800).
+  const worst = (n: number) => "\ud800".repeat(n);
+  const poll = event(a.pollStart({ question: worst(200), options: Array.from({ length: 6 }, () => worst(100)), multiple: true }));
+  const question = event(a.ask(viewer(1), worst(280), worst(40)));
+  for (const e of [poll, question]) {
+    const envelope = JSON.stringify({ from: "0123456789abcdef", kind: "audience", event: e });
+    expect(Buffer.byteLength(envelope)).toBeLessThan(MAX_LIVE_MESSAGE_BYTES);
+  }
 });

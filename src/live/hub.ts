@@ -10,6 +10,7 @@
  * scheduler (./scheduler.ts).
  */
 import type { WebSocketHandler } from "bun";
+import { randomBytes } from "node:crypto";
 import { LIVE_CLOSE, type LiveClientMessageT, type LiveCountsT, type LiveRoleT, type LiveServerMessageT, liveStateOverBounds, mergeLive } from "../shared/live-protocol.ts";
 import type { LiveBus } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";
@@ -63,6 +64,8 @@ export class LiveHub {
   private readonly audience: AudienceRelay;
   /** Stand-in viewer ids of sockets that sent none: such a socket votes once as itself. */
   private anonymous = 0;
+  /** Makes those stand-ins unique across instances: `socket:1` on two instances is two viewers. */
+  private readonly anonymousPrefix = `socket:${randomBytes(6).toString("hex")}:`;
 
   constructor(private readonly deps: LiveHubDeps) {
     this.scheduler = deps.scheduler ?? systemScheduler;
@@ -161,7 +164,7 @@ export class LiveHub {
     if (message.type === "ping") return this.policy.send(ws, { v: 1, type: "pong", ...(message.t !== undefined ? { t: message.t } : {}), serverTime: this.deps.clock() });
     if (ws.data.role === null) {
       if (message.type !== "join") return this.policy.strike(ws, "NOT_ALLOWED", "Send a join message first.", message.type);
-      ws.data.viewerId = message.role === "viewer" ? (message.viewerId ?? `socket:${++this.anonymous}`) : null;
+      ws.data.viewerId = message.role === "viewer" ? (message.viewerId ?? `${this.anonymousPrefix}${++this.anonymous}`) : null;
       return this.join(ws, message.role, message.secret);
     }
     const room = this.rooms.get(ws.data.code);

@@ -89,9 +89,13 @@ test("a viewer on A votes in the poll B's presenter started: B's presenter gets 
   await presenter.next("pollResults", (m) => m.voters === 2);
   presenter.send({ v: 1, type: "pollShow", pollId: poll.id });
   expect(await onA.client.next("pollResults", (m) => m.voters === 2)).toEqual({ v: 1, type: "pollResults", pollId: poll.id, counts: [1, 1], voters: 2 });
+  // Viewers without an id vote once each as their socket: the first anonymous socket of each instance is two viewers, not one.
+  const anonymous = await Promise.all([a, b].map(async (base) => (await LiveClient.join(base, code, "viewer")).client));
+  for (const c of anonymous) c.send({ v: 1, type: "vote", pollId: poll.id, choices: [0] });
+  expect(await presenter.next("pollResults", (m) => m.voters === 4)).toEqual({ v: 1, type: "pollResults", pollId: poll.id, counts: [3, 1], voters: 4 });
   presenter.send({ v: 1, type: "pollClose", pollId: poll.id });
   expect((await onA.client.next("poll", (m) => m.poll.status === "closed")).poll).toMatchObject({ id: poll.id, shown: true });
-  for (const c of [onA.client, onB.client, other.client, presenter]) c.close();
+  for (const c of [onA.client, onB.client, other.client, ...anonymous, presenter]) c.close();
 });
 
 test("a question asked on A reaches B's presenter and B's viewer; an up-vote on B reaches A; hidden on B, it is gone for A's viewer", async () => {

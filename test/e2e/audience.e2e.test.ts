@@ -3,7 +3,7 @@
  * now: a presenter goes live; two viewers on phones (390×844, each its own browser profile, so
  * each its own viewer id) join; the presenter opens Q&A; viewer 1 asks, viewer 2 up-votes and
  * both see the vote; a reload keeps viewer 2's up-vote (the viewer id in `join`); a question
- * written as HTML stays text; a sixth question in a minute is refused with a sentence by the Ask
+ * written as HTML stays text; a held question (moderated Q&A) is announced to its asker only; a sixth question in a minute is refused with a sentence by the Ask
  * box; the phone remote shows a question on the projector and dismisses it, starts the deck's
  * own poll (a `poll-slide-2.json` sidecar), sees the votes live and closes it; viewers vote
  * once ("Voted") and see the bars when the presenter shows the results; reactions tapped on one
@@ -232,12 +232,27 @@ describe("the audience talks back", () => {
     await shot(viewer1, "03-viewer-question-refused");
   });
 
+  it("with questions held for approval, the asker is told it waits and the other viewer does not see it", async () => {
+    await presenterSends({ type: "qa", open: true, moderated: true });
+    await viewer2.waitFor("the ask form still open", () => document.body.dataset.qa === "open");
+    await openSection(viewer2, "#qa-section");
+    await type(viewer2, "#ask-text", "Held for now?");
+    await viewer2.click("#ask-send");
+    await viewer2.waitFor("the note by the Ask box", () => document.querySelector("#ask-status")?.textContent === "Your question waits for the presenter's approval.");
+    expect(await viewer2.evaluate(() => document.querySelector("#ask-status")!.classList.contains("audience-error"))).toBe(false);
+    await Bun.sleep(500);
+    for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.questions)).toBe("5");
+    await presenterSends({ type: "qa", open: true, moderated: false });
+  });
+
   it("the phone remote lists the questions, most voted first, and shows one over every viewer's slide, then dismisses it", async () => {
     const engine = await launchEngine(ENGINE, { viewport: PHONE });
     engines.push(engine);
     remote = engine.page;
     await remote.goto(controlUrl);
     await remote.waitFor("the remote with the audience", () => document.body.dataset.screen === "live" && document.body.dataset.audience === "on" && document.body.dataset.questions === "5", [], 45_000);
+    // The remote sees the held question counted, not offered for the projector.
+    expect(await remote.evaluate(() => document.querySelector("#remote-held")?.textContent)).toBe("1 waiting for the presenter's approval.");
     await remote.click("#remote-audience > summary");
     const first = await remote.evaluate(() => ({ text: document.querySelector("#remote-questions .question-text")?.textContent, id: (document.querySelector("#remote-questions .remote-show") as HTMLElement).dataset.id! }));
     expect(first.text).toBe("Does it work with the Wi-Fi off?");
@@ -288,6 +303,15 @@ describe("the audience talks back", () => {
     }
     await expectNoSeriousA11y(viewer1, "phone viewer with poll results");
     await shot(viewer1, "08-viewer-results");
+    // On a laptop the dock is a column beside the slide, which keeps the rest of the window.
+    await viewer1.resize(1280, 760);
+    await viewer1.waitFor("the dock beside the slide", () => {
+      const dock = document.querySelector("#audience")!.getBoundingClientRect();
+      const slide = document.querySelector("#slide")!.getBoundingClientRect();
+      return dock.left >= slide.right - 1 && dock.height > 600 && slide.width > 800;
+    });
+    await shot(viewer1, "08b-viewer-results-wide");
+    await viewer1.resize(PHONE.width, PHONE.height);
   });
 
   it("reactions tapped on one phone float up on the other once the presenter lets viewers see them", async () => {

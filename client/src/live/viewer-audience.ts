@@ -199,6 +199,7 @@ export class ViewerAudience {
     if (action === "ask" && this.lastAsked && this.els.askText.value === "") {
       // The question did not go in: give it back to edit or send again.
       this.els.askText.value = this.lastAsked;
+      this.lastAsked = "";
       this.count();
     }
     // An up-vote or vote that did not count is not this viewer's (one already cast stays so).

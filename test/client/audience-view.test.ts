@@ -71,6 +71,9 @@ describe("the audience's items are drawn with text only", () => {
     const voted = ballot(poll(), { voted: true, onVote: () => {} });
     expect(voted.textContent).toContain("Voted");
     expect(inputs(voted).every((i) => i.hasAttribute("disabled"))).toBe(true);
+    // What this viewer chose stays checked once cast.
+    const chosen = ballot(poll({ multiple: true }), { voted: true, chosen: [0, 2], onVote: () => {} });
+    expect(inputs(chosen).map((i) => i.hasAttribute("checked"))).toEqual([true, false, true]);
   });
 
   test("the chart's rows say option, count and share as text; the fill is sized through style, not markup", () => {

@@ -166,6 +166,8 @@ describe("the audience talks back", () => {
     expect(await viewer1.evaluate(() => document.querySelector("#ask-count")?.textContent)).toBe(`${"Does it work with the Wi-Fi off?".length}/280`);
     await expectNoSeriousA11y(viewer1, "phone viewer asking");
     await shot(viewer1, "02-viewer-asking");
+    // Whatever is open in the dock scrolls inside it: the page itself never scrolls.
+    expect(await viewer1.evaluate(() => document.documentElement.scrollHeight - innerHeight)).toBeLessThanOrEqual(1);
     await viewer1.click("#ask-send");
     for (const v of viewers()) await v.waitFor("the question listed", () => document.body.dataset.questions === "1");
     expect(await viewer1.evaluate(() => (document.querySelector("#ask-text") as HTMLTextAreaElement).value)).toBe("");
@@ -285,6 +287,8 @@ describe("the audience talks back", () => {
     await viewer2.click("#poll-card .poll-vote");
     for (const v of viewers()) await v.waitFor("Voted", () => document.querySelector("#poll-card .poll-voted")?.textContent === "Voted" && !document.querySelector("#poll-card .poll-vote"));
     expect(await viewer1.evaluate(() => (document.querySelector("#poll-error") as HTMLElement).hidden)).toBe(true);
+    // The choice stays in sight, checked and disabled.
+    expect(await viewer1.evaluate(() => Array.from(document.querySelectorAll<HTMLInputElement>("#poll-card input")).map((i) => [i.checked, i.disabled]))).toEqual([[true, true], [false, true], [false, true]]);
     await shot(viewer1, "07-viewer-voted");
     await remote.waitFor("two votes on the remote", () => document.querySelector("#remote-poll .poll-voters")?.textContent === "2 voters");
     expect(await remote.evaluate(() => Array.from(document.querySelectorAll("#remote-poll .poll-bar")).map((li) => li.getAttribute("aria-label")))).toEqual(["Chromium: 1 vote, 50%", "Firefox: 1 vote, 50%", "WebKit: 0 votes, 0%"]);
@@ -311,6 +315,14 @@ describe("the audience talks back", () => {
       return dock.left >= slide.right - 1 && dock.height > 600 && slide.width > 800;
     });
     await shot(viewer1, "08b-viewer-results-wide");
+    // A phone on its side: the same column, narrower; the slide keeps most of the width.
+    await viewer1.resize(PHONE.height, PHONE.width);
+    await viewer1.waitFor("the dock beside the slide on a phone on its side", () => {
+      const dock = document.querySelector("#audience")!.getBoundingClientRect();
+      const slide = document.querySelector("#slide")!.getBoundingClientRect();
+      return dock.left >= slide.right - 1 && slide.width >= innerWidth * 0.55 && document.documentElement.scrollHeight <= innerHeight + 1;
+    });
+    await shot(viewer1, "08c-viewer-results-phone-landscape");
     await viewer1.resize(PHONE.width, PHONE.height);
   });
 

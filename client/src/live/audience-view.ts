@@ -68,6 +68,8 @@ export function shownCard(question: LiveQuestionT): HTMLElement {
 
 export interface BallotOptions {
   voted: boolean;
+  /** The options this viewer chose (shown checked once voted), when this page knows them. */
+  chosen?: readonly number[];
   onVote: (choices: number[]) => void;
 }
 
@@ -76,7 +78,7 @@ export function ballot(poll: LivePollT, options: BallotOptions): HTMLFormElement
   const name = `poll-${poll.id}`;
   const type = poll.multiple ? "checkbox" : "radio";
   const choices = poll.options.map((option, i) =>
-    h("label", { class: "poll-option" }, h("input", { type, name, value: String(i), disabled: options.voted }), h("span", {}, option)),
+    h("label", { class: "poll-option" }, h("input", { type, name, value: String(i), disabled: options.voted, checked: options.chosen?.includes(i) ?? false }), h("span", {}, option)),
   );
   const form = h(
     "form",

@@ -53,6 +53,8 @@ export class ViewerAudience {
   private ballotKey = "";
   /** The last poll the card opened itself for: a new one opens the Poll section once (a closed section stays closed). */
   private seenPoll = "";
+  /** What this viewer chose in each poll it voted in from this page (a reload knows only that it voted). */
+  private readonly chosen = new Map<string, number[]>();
   private readonly batch: ReactionBatch;
   private readonly els = {
     dock: $("#audience"),
@@ -173,6 +175,7 @@ export class ViewerAudience {
     if (choices.length === 0) return this.note("vote", audienceErrorText("BAD_CHOICE", "vote", poll));
     if (!this.send("vote", { type: "vote", pollId: poll.id, choices })) return this.note("vote", "Not connected: the vote was not sent. Try again when the page says Live.");
     this.lastTarget = poll.id;
+    this.chosen.set(poll.id, choices);
     this.state = markMine(this.state, "voted", poll.id);
     this.renderPoll();
   }
@@ -280,7 +283,7 @@ export class ViewerAudience {
     }
     if (key === this.ballotKey) return;
     this.ballotKey = key;
-    replace(pollCard, ballot(poll, { voted, onVote: (choices) => this.vote(choices) }));
+    replace(pollCard, ballot(poll, { voted, chosen: voted ? this.chosen.get(poll.id) : undefined, onVote: (choices) => this.vote(choices) }));
   }
 
   private renderShown(): void {

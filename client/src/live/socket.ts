@@ -26,6 +26,8 @@ export interface LiveSocketOptions {
   role: LiveRoleT;
   /** Read at every (re)connection: a presenter's secret, a remote's control secret. */
   secret?: () => string | undefined;
+  /** A viewer's random per-browser id (./viewer-id.ts), so a reload keeps its up-votes and votes. */
+  viewerId?: string;
   onMessage(message: LiveServerMessageT): void;
   onStatus?(status: SocketStatus): void;
   /** The socket will not reconnect: the close code and its reason (a LiveErrorCode). */
@@ -101,7 +103,8 @@ export class LiveSocket {
     this.ws = ws;
     ws.onopen = () => {
       const secret = this.options.secret?.();
-      ws.send(JSON.stringify({ v: LIVE_PROTOCOL_VERSION, type: "join", role: this.options.role, ...(secret ? { secret } : {}) }));
+      const viewerId = this.options.role === "viewer" ? this.options.viewerId : undefined;
+      ws.send(JSON.stringify({ v: LIVE_PROTOCOL_VERSION, type: "join", role: this.options.role, ...(secret ? { secret } : {}), ...(viewerId ? { viewerId } : {}) }));
       clearInterval(this.ping);
       this.ping = setInterval(() => this.send({ type: "ping", t: Date.now() }), PING_MS);
     };

@@ -22,6 +22,8 @@ import { codeFromPath } from "../live/code.ts";
 import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
 import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn, type ViewerModel } from "../live/follow.ts";
 import { LiveSocket, type Stopped } from "../live/socket.ts";
+import { ViewerAudience } from "../live/viewer-audience.ts";
+import { localStore, viewerId } from "../live/viewer-id.ts";
 import { clockOffset, shiftMedia } from "../live/clock.ts";
 
 type Screen = "loading" | "live" | "paused" | "waiting" | "ended" | "full" | "not-found" | "busy" | "error";
@@ -63,6 +65,8 @@ let deckBytes: ArrayBuffer | null = null;
 let filename = "deck";
 let socket: LiveSocket | null = null;
 let store: DeckStore | null = null;
+/** Questions, poll and reactions (issue 23): shown once the server's hello carries them. */
+let audience: ViewerAudience | null = null;
 /** Server clock minus this device's: media times arrive in the server's clock. */
 let offset = 0;
 /** The last media map shifted into this device's clock, so an unchanged one stays the same object. */
@@ -153,6 +157,7 @@ function status(text: string): void {
 }
 
 function onMessage(message: LiveServerMessageT): void {
+  audience?.receive(message);
   switch (message.type) {
     case "hello":
       offset = clockOffset(message.serverTime);
@@ -192,6 +197,7 @@ function onStop(stopped: Stopped): void {
 function end(): void {
   ended = true;
   socket?.close();
+  audience?.stop();
   screen("ended");
   // The talk is over: its copy in this browser goes (a saved PDF stays where the viewer put it).
   void store?.deleteLiveDeck(code).catch(() => {});
@@ -281,9 +287,11 @@ async function main(): Promise<void> {
   keepScreenOn((state) => (document.body.dataset.wakeLock = state));
   ready = true;
   wireInput();
+  audience = new ViewerAudience({ send: (message) => socket?.send(message) ?? false, store: localStore() });
   socket = new LiveSocket({
     code,
     role: "viewer",
+    viewerId: viewerId(localStore()),
     onMessage,
     onStatus: (s) => {
       document.body.dataset.socket = s;

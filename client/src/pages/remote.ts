@@ -29,6 +29,7 @@ import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { codeFromPath } from "../live/code.ts";
 import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
 import { LiveSocket, type Stopped } from "../live/socket.ts";
+import { RemoteAudience } from "../live/remote-audience.ts";
 import { HOLD_MS, expired, release, remoteStatus, type Held, type HeldAction, type RemoteLink } from "../live/held-command.ts";
 
 /** How often the clock redraws. */
@@ -56,6 +57,8 @@ const current = new SlideView($("#current-frame"), $("#current-box"), $("#curren
 const next = new SlideView($("#next-frame"), $("#next-box"), $("#next") as HTMLCanvasElement, () => renderer, () => sizes, 90);
 const notes = new NotesView($("#notes"));
 const status = $("#remote-status");
+/** The questions and the poll (issue 23): shown once the server's hello carries them. */
+const audience = new RemoteAudience((message) => socket?.send(message) ?? false);
 
 function screen(title: string, text: string, kind: string): void {
   document.body.dataset.screen = kind;
@@ -145,6 +148,7 @@ function reachable(now: boolean): void {
 }
 
 function onMessage(message: LiveServerMessageT): void {
+  audience.receive(message);
   if (message.type === "hello") {
     seq = message.seq;
     if (message.state) state = message.state;
@@ -245,6 +249,7 @@ async function main(): Promise<void> {
     notesPosition = opened.layout.kind === "beamer-second-screen" ? opened.layout.position : "none";
     document.body.dataset.notesPosition = notesPosition;
     extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
+    audience.setPolls(extras.polls);
   } catch (error) {
     if (error instanceof DeckDownloadError && error.kind === "gone") return ended();
     return screen("The remote cannot start", "The slides could not be loaded. Reload to try again.", "error");

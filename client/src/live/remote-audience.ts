@@ -1,0 +1,143 @@
+/**
+ * @module client/live/remote-audience
+ * The phone remote's part of the audience (issue 23): the questions viewers can see, most
+ * up-voted first, each with *Show on projector* (and *Dismiss* for the one shown); the open
+ * poll's live results with *Close poll*; and, while no poll is open, the deck's own polls
+ * (`poll-slide-{N}.json` sidecars, read by this remote's worker like the notes) to start. A
+ * remote may `show`, `pollStart` and `pollClose` (the server checks it); moderating and showing
+ * results are the presenter's. Text goes in as text (./audience-view.ts).
+ */
+import type { SlidePoll } from "../../../src/deck/sidecar/types.ts";
+import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
+import { $, h, replace } from "../lib/dom.ts";
+import { emptyAudience, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
+import { pollChart, questionItem } from "./audience-view.ts";
+
+type Outgoing =
+  | { type: "show"; questionId: string | null }
+  | { type: "pollStart"; question: string; options: string[]; multiple: boolean; source?: { slide: number } }
+  | { type: "pollClose"; pollId: string };
+
+/** What a refusal of a remote's audience command means, in a sentence. */
+function refusalText(code: LiveErrorCodeT): string {
+  switch (code) {
+    case "NO_QUESTION":
+      return "That question can no longer be shown (hidden or waiting for approval).";
+    case "POLL_OPEN":
+      return "A poll is open already: close it first.";
+    case "NO_POLL":
+      return "That poll is not open any more.";
+    case "BAD_TEXT":
+      return "That poll's question or options are blank.";
+    case "NOT_ALLOWED":
+      return "A remote may not do that; the presenter can.";
+    default:
+      return "That did not go through. Try again in a moment.";
+  }
+}
+
+export class RemoteAudience {
+  private state: AudienceState = emptyAudience();
+  private polls: SlidePoll[] = [];
+  /** A refusal is shown only for this remote's own audience commands. */
+  private asked = false;
+  private readonly els = {
+    section: $("#remote-audience") as HTMLDetailsElement,
+    summary: $("#remote-audience-count"),
+    shown: $("#remote-shown"),
+    poll: $("#remote-poll"),
+    list: $("#remote-questions"),
+    held: $("#remote-held"),
+    error: $("#remote-audience-error"),
+  };
+
+  constructor(private readonly send: (message: Outgoing) => boolean) {}
+
+  /** The deck's poll sidecars (valid ones), offered to start while no poll is open. */
+  setPolls(polls: SlidePoll[] | undefined): void {
+    this.polls = polls ?? [];
+    this.render();
+  }
+
+  receive(message: LiveServerMessageT): void {
+    if (message.type === "error") {
+      if (!this.asked) return;
+      this.asked = false;
+      this.els.error.hidden = false;
+      replace(this.els.error, refusalText(message.code));
+      return;
+    }
+    const { state, changed } = reduceAudience(this.state, message);
+    if (!changed) return;
+    this.state = state;
+    this.render();
+  }
+
+  private command(message: Outgoing): void {
+    this.els.error.hidden = true;
+    this.asked = true;
+    if (!this.send(message)) {
+      this.asked = false;
+      this.els.error.hidden = false;
+      replace(this.els.error, "Not connected: try again when the remote is back online.");
+    }
+  }
+
+  private render(): void {
+    const { section, summary, shown, poll, list, held } = this.els;
+    section.hidden = !this.state.known;
+    document.body.dataset.audience = this.state.known ? "on" : "off";
+    // Only what viewers see can go on the projector; held ones wait for the presenter.
+    const all = sortedQuestions(this.state, "votes");
+    const visible = all.filter((q) => q.status === "open" || q.status === "answered");
+    const waiting = all.filter((q) => q.status === "pending").length;
+    const open = this.state.poll?.status === "open";
+    replace(summary, [visible.length ? `${visible.length} ${visible.length === 1 ? "question" : "questions"}` : this.state.qa.open ? "no questions yet" : "Q&A closed", open ? "poll open" : ""].filter(Boolean).join(" · "));
+    document.body.dataset.questions = String(visible.length);
+
+    const current = this.state.shown;
+    shown.hidden = current === null;
+    replace(shown, current ? h("p", { class: "remote-shown-line" }, h("span", { class: "muted" }, "On the projector: "), h("span", { class: "remote-shown-text" }, current.text)) : null, current ? h("button", { type: "button", class: "btn btn-small", id: "remote-dismiss", onclick: () => this.command({ type: "show", questionId: null }) }, "Dismiss") : null);
+
+    replace(
+      list,
+      ...visible.map((q) =>
+        questionItem(q, {
+          actions: [
+            q.id === current?.id
+              ? h("button", { type: "button", class: "btn btn-small", onclick: () => this.command({ type: "show", questionId: null }) }, "Dismiss")
+              : h("button", { type: "button", class: "btn btn-small remote-show", "data-id": q.id, onclick: () => this.command({ type: "show", questionId: q.id }) }, "Show on projector"),
+          ],
+        }),
+      ),
+    );
+    if (visible.length === 0) list.append(h("li", { class: "question-empty muted" }, "No questions to show yet."));
+    held.hidden = waiting === 0;
+    replace(held, waiting ? `${waiting} waiting for the presenter's approval.` : "");
+    this.renderPoll();
+  }
+
+  private renderPoll(): void {
+    const current = this.state.poll;
+    document.body.dataset.poll = current ? current.status : "none";
+    if (current?.status === "open") {
+      const results = this.state.results?.pollId === current.id ? this.state.results : null;
+      replace(this.els.poll, pollChart(current, results), h("button", { type: "button", class: "btn btn-small", id: "remote-poll-close", onclick: () => this.command({ type: "pollClose", pollId: current.id }) }, "Close poll"));
+      return;
+    }
+    const last = current ? pollChart(current, this.state.results?.pollId === current.id ? this.state.results : null) : null;
+    const starts = this.polls.map((p) =>
+      h(
+        "li",
+        {},
+        h(
+          "button",
+          { type: "button", class: "btn btn-small remote-poll-start", "data-slide": String(p.slide), onclick: () => this.command({ type: "pollStart", question: p.question, options: p.options, multiple: p.multiple, source: { slide: p.slide } }) },
+          h("span", { class: "remote-poll-slide" }, `Start the poll of slide ${p.slide}`),
+          h("span", {}, p.question),
+        ),
+      ),
+    );
+    replace(this.els.poll, last, starts.length ? h("ul", { class: "remote-poll-starts" }, ...starts) : current ? null : h("p", { class: "muted audience-note" }, "No poll open. The deck has no polls of its own to start from here."));
+  }
+}

@@ -1,0 +1,311 @@
+/**
+ * @module client/live/viewer-audience
+ * The viewer page's part of the audience (issue 23): the Ask box (while Q&A is open), the
+ * question list with up-votes, the poll card (ballot, then results when the presenter shows
+ * them), the question shown over the slide, the reaction bar and reactions floating over the
+ * slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
+ * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
+ * next to the control that was used (./audience-errors.ts).
+ */
+import { LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
+import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
+import { $, h, replace } from "../lib/dom.ts";
+import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
+import { emptyAudience, markMine, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
+import { ballot, pollChart, questionItem, shownCard } from "./audience-view.ts";
+import { ReactionBatch } from "./reaction-batch.ts";
+
+/** The display name a viewer gave last, kept in this browser. */
+export const ASK_NAME_KEY = "deckhand.askName";
+/** Floating reactions on screen at once: a burst of taps stays a few dozen elements. */
+const MAX_FLOATING = 40;
+/** Floats per reaction per tick: a sum of 50 shows as a handful, not 50. */
+const FLOATS_PER_TICK = 5;
+/** How long one float lasts (the CSS animation's length, plus a margin). */
+const FLOAT_MS = 2_200;
+
+type Outgoing =
+  | { type: "ask"; text: string; name?: string }
+  | { type: "upvote"; questionId: string }
+  | { type: "vote"; pollId: string; choices: number[] }
+  | { type: "react"; counts: LiveReactionCountsT };
+
+export interface ViewerAudienceDeps {
+  send(message: Outgoing): boolean;
+  store: Pick<Storage, "getItem" | "setItem"> | null;
+}
+
+/** Characters as the server counts them (code points), so the counter agrees with it. */
+export function questionLength(text: string): number {
+  return [...text.trim()].length;
+}
+
+export class ViewerAudience {
+  private state: AudienceState = emptyAudience();
+  private order: "newest" | "votes" = "newest";
+  /** Which control sent the last audience message: where a refusal is shown. */
+  private lastAction: AudienceAction | null = null;
+  /** The question or poll the last up-vote or vote was for: marked at once, unmarked if refused. */
+  private lastTarget = "";
+  /** The text of the question sent last, put back if the server refuses it. */
+  private lastAsked = "";
+  /** The poll whose ballot is on screen and whether it was drawn voted: a ballot being filled in is not redrawn under the thumb. */
+  private ballotKey = "";
+  /** The last poll the card opened itself for: a new one opens the Poll section once (a closed section stays closed). */
+  private seenPoll = "";
+  /** What this viewer chose in each poll it voted in from this page (a reload knows only that it voted). */
+  private readonly chosen = new Map<string, number[]>();
+  private readonly batch: ReactionBatch;
+  private readonly els = {
+    dock: $("#audience"),
+    qaSection: $("#qa-section") as HTMLDetailsElement,
+    qaCount: $("#qa-count"),
+    askForm: $("#ask-form") as HTMLFormElement,
+    askText: $("#ask-text") as HTMLTextAreaElement,
+    askName: $("#ask-name") as HTMLInputElement,
+    askCount: $("#ask-count"),
+    askSend: $("#ask-send") as HTMLButtonElement,
+    askStatus: $("#ask-status"),
+    qaClosed: $("#qa-closed"),
+    orderNewest: $("#order-newest"),
+    orderVotes: $("#order-votes"),
+    qaError: $("#qa-error"),
+    list: $("#qa-list"),
+    pollSection: $("#poll-section") as HTMLDetailsElement,
+    pollCard: $("#poll-card"),
+    pollError: $("#poll-error"),
+    shown: $("#shown-question"),
+    floats: $("#reaction-float"),
+    reactions: $("#reaction-bar"),
+    reactError: $("#react-error"),
+  };
+
+  constructor(private readonly deps: ViewerAudienceDeps) {
+    this.batch = new ReactionBatch({
+      now: () => performance.now(),
+      later: (fn, ms) => {
+        const timer = setTimeout(fn, ms);
+        return () => clearTimeout(timer);
+      },
+      send: (counts) => this.send("react", { type: "react", counts }),
+    });
+    this.wire();
+  }
+
+  /** Every server message: the audience's ones change what is shown; others are ignored. */
+  receive(message: LiveServerMessageT): void {
+    if (message.type === "error") return this.refused(message.code);
+    const { state, changed } = reduceAudience(this.state, message);
+    if (!changed) return;
+    this.state = state;
+    if (message.type === "reactions") return this.float(message.counts as LiveReactionCountsT);
+    if (message.type === "hello") this.ballotKey = "";
+    this.render();
+  }
+
+  /** The talk ended or the page leaves: no more taps go out. */
+  stop(): void {
+    this.batch.stop();
+  }
+
+  private send(action: AudienceAction, message: Outgoing): boolean {
+    this.lastAction = action;
+    this.note(action, null);
+    return this.deps.send(message);
+  }
+
+  // ---- input --------------------------------------------------------------------------------
+
+  private wire(): void {
+    const { askText, askName, askForm, orderNewest, orderVotes, reactions } = this.els;
+    askName.maxLength = MAX_QUESTION_NAME_CHARS;
+    try {
+      askName.value = this.deps.store?.getItem(ASK_NAME_KEY) ?? "";
+    } catch {
+      // Storage refused: the name field starts empty.
+    }
+    askText.addEventListener("input", () => this.count());
+    askForm.addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.ask();
+    });
+    // Choosing again answers the "choose an option" note.
+    this.els.pollCard.addEventListener("change", () => this.note("vote", null));
+    orderNewest.addEventListener("click", () => this.sortBy("newest"));
+    orderVotes.addEventListener("click", () => this.sortBy("votes"));
+    for (const emoji of LIVE_REACTIONS) {
+      reactions.append(h("button", { type: "button", class: "btn reaction", "data-reaction": emoji, "aria-label": `React ${emoji}`, onclick: (event: Event) => this.tap(emoji, event.currentTarget as HTMLElement) }, emoji));
+    }
+    this.count();
+  }
+
+  private count(): void {
+    const n = questionLength(this.els.askText.value);
+    replace(this.els.askCount, `${n}/${MAX_QUESTION_CHARS}`);
+    this.els.askCount.classList.toggle("over", n > MAX_QUESTION_CHARS);
+    this.els.askSend.disabled = n === 0 || n > MAX_QUESTION_CHARS;
+  }
+
+  private ask(): void {
+    const text = this.els.askText.value.trim();
+    const name = this.els.askName.value.trim();
+    if (questionLength(text) === 0 || questionLength(text) > MAX_QUESTION_CHARS) return;
+    try {
+      this.deps.store?.setItem(ASK_NAME_KEY, name);
+    } catch {
+      // Not kept: the name still goes with this question.
+    }
+    if (!this.send("ask", { type: "ask", text, ...(name ? { name } : {}) })) return this.note("ask", "Not connected: the question was not sent. Try again when the page says Live.");
+    this.lastAsked = text;
+    this.els.askText.value = "";
+    this.count();
+    this.note("ask", this.state.qa.moderated ? "Your question waits for the presenter's approval." : "Sent.", false);
+  }
+
+  private upvote(id: string): void {
+    if (!this.send("upvote", { type: "upvote", questionId: id })) return this.note("upvote", "Not connected: try again when the page says Live.");
+    this.lastTarget = id;
+    this.state = markMine(this.state, "upvoted", id);
+    this.renderQuestions();
+  }
+
+  private vote(choices: number[]): void {
+    const poll = this.state.poll;
+    if (!poll) return;
+    if (choices.length === 0) return this.note("vote", audienceErrorText("BAD_CHOICE", "vote", poll));
+    if (!this.send("vote", { type: "vote", pollId: poll.id, choices })) return this.note("vote", "Not connected: the vote was not sent. Try again when the page says Live.");
+    this.lastTarget = poll.id;
+    this.chosen.set(poll.id, choices);
+    this.state = markMine(this.state, "voted", poll.id);
+    this.renderPoll();
+  }
+
+  private tap(emoji: LiveReactionT, button: HTMLElement): void {
+    this.lastAction = "react";
+    this.batch.tap(emoji);
+    // A tap answers at once on the button, whatever the batch does.
+    button.classList.remove("tapped");
+    void button.offsetWidth;
+    button.classList.add("tapped");
+  }
+
+  private sortBy(order: "newest" | "votes"): void {
+    this.order = order;
+    this.renderQuestions();
+  }
+
+  // ---- refusals -----------------------------------------------------------------------------
+
+  private refused(code: LiveErrorCodeT): void {
+    const action = this.lastAction;
+    if (!action) return;
+    if (action === "ask" && this.lastAsked && this.els.askText.value === "") {
+      // The question did not go in: give it back to edit or send again.
+      this.els.askText.value = this.lastAsked;
+      this.lastAsked = "";
+      this.count();
+    }
+    // An up-vote or vote that did not count is not this viewer's (one already cast stays so).
+    if ((action === "upvote" || action === "vote") && code !== "ALREADY_VOTED" && this.lastTarget) {
+      const kind = action === "vote" ? "voted" : "upvoted";
+      const set = new Set(this.state[kind]);
+      set.delete(this.lastTarget);
+      this.state = { ...this.state, [kind]: set };
+      if (action === "vote") this.ballotKey = "";
+      this.render();
+    }
+    this.note(action, audienceErrorText(code, action, this.state.poll ?? undefined));
+  }
+
+  /** A line by the control `action` came from: a refusal (red), a status, or nothing. */
+  private note(action: AudienceAction, text: string | null, error = true): void {
+    const el = action === "ask" ? this.els.askStatus : action === "vote" ? this.els.pollError : action === "react" ? this.els.reactError : this.els.qaError;
+    el.hidden = text === null;
+    el.classList.toggle("audience-error", error);
+    replace(el, text ?? "");
+  }
+
+  // ---- drawing ------------------------------------------------------------------------------
+
+  private render(): void {
+    const { dock, askForm, qaClosed } = this.els;
+    dock.hidden = !this.state.known;
+    document.body.dataset.audience = this.state.known ? "on" : "off";
+    document.body.dataset.qa = this.state.qa.open ? "open" : "closed";
+    askForm.hidden = !this.state.qa.open;
+    qaClosed.hidden = this.state.qa.open;
+    replace(qaClosed, "Questions are closed right now.");
+    this.renderQuestions();
+    this.renderPoll();
+    this.renderShown();
+  }
+
+  private renderQuestions(): void {
+    const { list, qaCount, orderNewest, orderVotes } = this.els;
+    const questions = sortedQuestions(this.state, this.order);
+    const focused = (document.activeElement as HTMLElement | null)?.closest?.<HTMLElement>(".question")?.dataset.id;
+    replace(
+      list,
+      ...questions.map((q) => questionItem(q, { upvoted: this.state.upvoted.has(q.id), canUpvote: this.state.qa.open, onUpvote: (id) => this.upvote(id) })),
+    );
+    // A redraw keeps the keyboard where it was (the question's button, or its row).
+    if (focused) list.querySelector<HTMLElement>(`.question[data-id="${CSS.escape(focused)}"] button:not(:disabled)`)?.focus();
+    if (questions.length === 0) list.append(h("li", { class: "question-empty muted" }, this.state.qa.open ? "No questions yet. Be the first to ask." : "No questions."));
+    replace(qaCount, questions.length ? String(questions.length) : "");
+    orderNewest.setAttribute("aria-pressed", String(this.order === "newest"));
+    orderVotes.setAttribute("aria-pressed", String(this.order === "votes"));
+    document.body.dataset.questions = String(questions.length);
+  }
+
+  private renderPoll(): void {
+    const { pollSection, pollCard } = this.els;
+    const poll = this.state.poll;
+    // A closed poll the presenter does not show is over for viewers: the card goes.
+    const visible = poll !== null && (poll.status === "open" || poll.shown);
+    pollSection.hidden = !visible;
+    document.body.dataset.poll = poll ? `${poll.status}${poll.shown ? "-shown" : ""}` : "none";
+    if (!visible || !poll) {
+      this.ballotKey = "";
+      replace(pollCard);
+      return;
+    }
+    if (poll.id !== this.seenPoll) {
+      this.seenPoll = poll.id;
+      pollSection.open = true;
+    }
+    const voted = this.state.voted.has(poll.id);
+    const results = poll.shown && this.state.results?.pollId === poll.id ? this.state.results : null;
+    const key = `${poll.id} ${poll.status} ${voted} ${poll.shown}`;
+    if (poll.shown) {
+      this.ballotKey = key;
+      replace(pollCard, pollChart(poll, results), voted ? h("p", { class: "poll-voted" }, "Voted") : null);
+      return;
+    }
+    if (key === this.ballotKey) return;
+    this.ballotKey = key;
+    replace(pollCard, ballot(poll, { voted, chosen: voted ? this.chosen.get(poll.id) : undefined, onVote: (choices) => this.vote(choices) }));
+  }
+
+  private renderShown(): void {
+    const shown = this.state.shown;
+    this.els.shown.hidden = shown === null;
+    document.body.dataset.shown = shown?.id ?? "";
+    replace(this.els.shown, shown ? shownCard(shown) : null);
+  }
+
+  /** Reactions the presenter lets viewers see: a few float up over the slide and go. */
+  private float(counts: LiveReactionCountsT): void {
+    if (!this.state.reactionsShown) return;
+    const layer = this.els.floats;
+    for (const emoji of LIVE_REACTIONS) {
+      const n = Math.min(counts[emoji] ?? 0, FLOATS_PER_TICK);
+      for (let i = 0; i < n && layer.childElementCount < MAX_FLOATING; i++) {
+        const el = h("span", { class: "reaction-floating" }, emoji);
+        el.style.left = `${8 + Math.random() * 84}%`;
+        el.style.animationDelay = `${Math.round(Math.random() * 300)}ms`;
+        layer.append(el);
+        setTimeout(() => el.remove(), FLOAT_MS);
+      }
+    }
+  }
+}

@@ -26,6 +26,8 @@ export function runEffect(effect: Effect) {
   else if (effect === "swap-screens") void session.audienceWindow?.swap();
   else if (effect === "theme") toggleTheme();
   else if (effect === "live") session.live?.toggle();
+  else if (effect === "questions") session.talk?.toggle();
+  else if (effect === "show-question") session.talk?.toggleTopQuestion();
   else if (effect === "notes-down") notesView.scroll(1);
   else if (effect === "notes-up") notesView.scroll(-1);
 }

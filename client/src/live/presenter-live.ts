@@ -108,6 +108,11 @@ export class PresenterLive {
     if (!this.session && this.status !== "uploading") void this.goLive();
   }
 
+  /** Hide the panel (the Questions panel opens in its place). */
+  close(): void {
+    if (this.open) this.show(false);
+  }
+
   private show(open: boolean): void {
     this.open = open;
     this.deps.panel.hidden = !open;

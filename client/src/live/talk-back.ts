@@ -143,9 +143,13 @@ export class TalkBack {
     this.render();
   }
 
-  /** The key `q` and the panel's Hide: show or hide the panel (only while live). */
+  /** The key `q` and the panel's Hide: show or hide the panel (before going live it says how to start). */
   toggle(): void {
-    this.show(!this.open && !!this.code);
+    this.show(!this.open);
+  }
+
+  close(): void {
+    if (this.open) this.show(false);
   }
 
   private show(open: boolean): void {

@@ -233,6 +233,67 @@ for (const name of ENGINES) {
       expect(kept).toEqual({ questions: [[HOSTILE, 1], ["How long did it take?", 0]], counts: [2, 1], reactions: [{ page: 2, counts: { "👍": 3, "🎉": 1, "❤️": 4 } }] });
     });
 
+    it("moderation: a held question waits for Approve; Answered and Hide reach the viewers; a poll typed in the panel starts; the CSV export carries the talk", async () => {
+      const rowId = (text: string) => presenter.evaluate((t: string) => [...document.querySelectorAll<HTMLElement>("#talk-questions li")].find((li) => li.querySelector(".talk-q-text")?.textContent === t)?.dataset.id ?? "", text);
+      await tap(presenter, "#talk-qa-moderated");
+      await viewers[0]!.next("qa", (m) => m.moderated === true);
+      viewers[2]!.send({ v: 1, type: "ask", text: "Held one?" });
+      await presenter.waitFor("the held question, first, with Approve", () => {
+        const first = document.querySelector("#talk-questions li");
+        return first?.querySelector(".talk-q-text")?.textContent === "Held one?" && first.classList.contains("is-pending") && !!first.querySelector('[data-button="approve"]');
+      });
+      expect(viewers[0]!.messages.some((m) => m.type === "question" && m.question.text === "Held one?")).toBe(false);
+      const held = await rowId("Held one?");
+      await tap(presenter, `#talk-questions li[data-id="${held}"] [data-button="approve"]`);
+      await viewers[0]!.next("question", (m) => m.question.text === "Held one?" && m.question.status === "open");
+      const hostile = await rowId(HOSTILE);
+      await tap(presenter, `#talk-questions li[data-id="${hostile}"] [data-button="answer"]`);
+      await viewers[0]!.next("question", (m) => m.question.id === hostile && m.question.status === "answered");
+      await presenter.waitFor("Not answered offered", (id: string) => !!document.querySelector(`#talk-questions li[data-id="${id}"] [data-button="unanswer"]`), [hostile]);
+      const other = await rowId("How long did it take?");
+      await tap(presenter, `#talk-questions li[data-id="${other}"] [data-button="hide"]`);
+      await viewers[0]!.next("questionGone", (m) => m.id === other);
+      await presenter.waitFor("the hidden question gone from the panel", (id: string) => !document.querySelector(`#talk-questions li[data-id="${id}"]`), [other]);
+      await shot(presenter, "05-presenter-moderation");
+
+      // A poll typed in the panel: blank fields are refused with a reason, a good one starts.
+      await tap(presenter, "#talk-poll-start");
+      await presenter.waitFor("the form's reason", () => document.querySelector("#talk-poll-status")?.textContent === "Type the poll's question.");
+      await tap(presenter, "#talk-poll-add");
+      await presenter.evaluate(() => {
+        (document.querySelector("#talk-poll-q") as HTMLInputElement).value = "Lunch?";
+        const options = document.querySelectorAll<HTMLInputElement>(".talk-poll-option");
+        ["Pizza", "Soup", "Salad"].forEach((v, i) => (options[i]!.value = v));
+        (document.querySelector("#talk-poll-multiple") as HTMLInputElement).checked = true;
+      });
+      await tap(presenter, "#talk-poll-start");
+      const lunch = await viewers[0]!.next("poll", (m) => m.poll.question === "Lunch?");
+      expect({ options: lunch.poll.options, multiple: lunch.poll.multiple, status: lunch.poll.status, source: lunch.poll.source }).toEqual({ options: ["Pizza", "Soup", "Salad"], multiple: true, status: "open", source: undefined });
+      viewers[1]!.send({ v: 1, type: "vote", pollId: lunch.poll.id, choices: [0, 2] });
+      await presenter.waitFor("the new poll's chart", () => [...document.querySelectorAll("#talk-poll-panel .poll-bar-count")].map((c) => c.textContent).join(",") === "1,0,1");
+
+      // The CSV download: what the export button hands the browser.
+      await presenter.evaluate(() => {
+        const w = window as unknown as { __exported: Blob[] };
+        w.__exported = [];
+        const original = URL.createObjectURL.bind(URL);
+        URL.createObjectURL = (blob: Blob | MediaSource) => {
+          if (blob instanceof Blob) w.__exported.push(blob);
+          return original(blob);
+        };
+      });
+      await tap(presenter, "#talk-export-csv");
+      await presenter.waitFor("the CSV handed over", () => (window as unknown as { __exported: Blob[] }).__exported.length === 1);
+      const csv = await presenter.evaluate(() => (window as unknown as { __exported: Blob[] }).__exported[0]!.text());
+      const lines = csv.split("\r\n");
+      expect(lines[0]).toBe("question,name,votes,answered,hidden,asked_at");
+      expect(lines.find((l) => l.includes("Why tabs?"))).toStartWith(`"<img src=x onerror=""document.body.dataset.pwned='1'"">Why tabs?",Ada,1,true,false,`);
+      expect(lines.find((l) => l.startsWith("How long did it take?"))).toContain(",0,false,true,");
+      expect(lines).toContain("Tabs or spaces?,Tabs,2,3,false,2");
+      expect(lines).toContain("Lunch?,Salad,1,1,true,");
+      expect(lines.find((l) => l.startsWith("2,2,"))).toBe("2,2,3,0,4,0,1,0,8");
+    });
+
     it("“Open Q&A whenever this deck goes live” is kept with the deck: ending the talk clears the projector, and the next talk starts with Q&A open", async () => {
       const deckId = (await presenter.href()).split("/").pop()!.split("#")[0]!;
       await tap(presenter, "#talk-qa-default");

@@ -42,6 +42,13 @@ async function tap(page: EnginePage, selector: string): Promise<void> {
   await page.mouse([{ type: "move", ...at }, { type: "down" }, { type: "up" }]);
 }
 
+/** A viewer's message, or a failure that says which one never came (LiveClient.next waits forever). */
+function within<T>(promise: Promise<T>, what: string, ms = 15_000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)));
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
 /** A viewer socket with its own per-browser id; resolves after its hello. */
 async function viewer(base: string, code: string, n: number): Promise<LiveClient> {
   const client = await LiveClient.connect(base, code);
@@ -102,11 +109,11 @@ for (const name of ENGINES) {
       await presenter.press("q");
       await presenter.waitFor("the Questions panel", () => document.body.dataset.talkPanel === "open" && !!document.querySelector("#talk-qa-open"));
       await tap(presenter, "#talk-qa-open");
-      await viewers[0]!.next("qa", (m) => m.open === true);
+      await within(viewers[0]!.next("qa", (m) => m.open === true), "a viewer's qa message");
       await presenter.waitFor("Q&A shown open", () => (document.querySelector("#talk-qa-open") as HTMLInputElement | null)?.checked === true);
       viewers[0]!.send({ v: 1, type: "ask", text: HOSTILE, name: "Ada" });
       viewers[1]!.send({ v: 1, type: "ask", text: "How long did it take?" });
-      const asked = await viewers[2]!.next("question", (m) => m.question.text === HOSTILE);
+      const asked = await within(viewers[2]!.next("question", (m) => m.question.text === HOSTILE), "a viewer's question message");
       viewers[1]!.send({ v: 1, type: "upvote", questionId: asked.question.id });
       await presenter.waitFor("both questions, the up-voted one first", () => {
         const rows = [...document.querySelectorAll("#talk-questions .talk-q-text")].map((p) => p.textContent);
@@ -139,7 +146,7 @@ for (const name of ENGINES) {
       expect(seen.html).not.toContain(controlUrl.split("#")[1]!);
       expect(seen.html).not.toContain("/control");
       expect(seen.html).not.toContain("Questions and polls");
-      await viewers[2]!.next("shown", (m) => m.question?.text === HOSTILE);
+      await within(viewers[2]!.next("shown", (m) => m.question?.text === HOSTILE), "a viewer's shown message");
       expect(await seriousViolations(audience)).toEqual([]);
       await shot(audience, "02-projector-question");
       await shot(presenter, "02-presenter-question-shown");
@@ -156,7 +163,7 @@ for (const name of ENGINES) {
       await blur();
       await presenter.press("ArrowRight");
       await audiencePainted(audience, 2);
-      const opened = await viewers[0]!.next("poll", (m) => m.poll.status === "open");
+      const opened = await within(viewers[0]!.next("poll", (m) => m.poll.status === "open"), "a viewer's poll message");
       expect({ question: opened.poll.question, options: opened.poll.options, source: opened.poll.source }).toEqual({ ...POLL, source: { slide: 2 } });
       viewers[0]!.send({ v: 1, type: "vote", pollId: opened.poll.id, choices: [0] });
       viewers[1]!.send({ v: 1, type: "vote", pollId: opened.poll.id, choices: [0] });
@@ -174,7 +181,7 @@ for (const name of ENGINES) {
       expect(await audience.evaluate(() => !!document.querySelector("#talk-poll"))).toBe(false);
       await shot(presenter, "03-presenter-poll-chart");
       await tap(presenter, "#talk-poll-close");
-      await viewers[0]!.next("poll", (m) => m.poll.status === "closed");
+      await within(viewers[0]!.next("poll", (m) => m.poll.status === "closed"), "a viewer's poll message");
       await presenter.waitFor("the show-results button", () => !!document.querySelector("#talk-poll-show") && !document.querySelector("#talk-poll-close"));
       await tap(presenter, "#talk-poll-show");
       await audience.waitFor("the results on the projector", () => [...document.querySelectorAll("#talk-poll .poll-bar-count")].map((c) => c.textContent).join(",") === "2,1");
@@ -201,7 +208,7 @@ for (const name of ENGINES) {
       await Bun.sleep(500);
       expect(await audience.evaluate(() => document.querySelectorAll(".reaction-float").length)).toBe(0);
       await tap(presenter, "#talk-reactions-shown");
-      await viewers[0]!.next("reactionsShow", (m) => m.show === true);
+      await within(viewers[0]!.next("reactionsShow", (m) => m.show === true), "a viewer's reactionsShow message");
       viewers[1]!.send({ v: 1, type: "react", counts: { "❤️": 4 } });
       await audience.waitFor("reactions floating on the projector", () => document.querySelectorAll("#talk-reactions .reaction-float").length > 0);
       await shot(audience, "04-projector-reactions");
@@ -236,7 +243,7 @@ for (const name of ENGINES) {
     it("moderation: a held question waits for Approve; Answered and Hide reach the viewers; a poll typed in the panel starts; the CSV export carries the talk", async () => {
       const rowId = (text: string) => presenter.evaluate((t: string) => [...document.querySelectorAll<HTMLElement>("#talk-questions li")].find((li) => li.querySelector(".talk-q-text")?.textContent === t)?.dataset.id ?? "", text);
       await tap(presenter, "#talk-qa-moderated");
-      await viewers[0]!.next("qa", (m) => m.moderated === true);
+      await within(viewers[0]!.next("qa", (m) => m.moderated === true), "a viewer's qa message");
       viewers[2]!.send({ v: 1, type: "ask", text: "Held one?" });
       await presenter.waitFor("the held question, first, with Approve", () => {
         const first = document.querySelector("#talk-questions li");
@@ -245,14 +252,14 @@ for (const name of ENGINES) {
       expect(viewers[0]!.messages.some((m) => m.type === "question" && m.question.text === "Held one?")).toBe(false);
       const held = await rowId("Held one?");
       await tap(presenter, `#talk-questions li[data-id="${held}"] [data-button="approve"]`);
-      await viewers[0]!.next("question", (m) => m.question.text === "Held one?" && m.question.status === "open");
+      await within(viewers[0]!.next("question", (m) => m.question.text === "Held one?" && m.question.status === "open"), "a viewer's question message");
       const hostile = await rowId(HOSTILE);
       await tap(presenter, `#talk-questions li[data-id="${hostile}"] [data-button="answer"]`);
-      await viewers[0]!.next("question", (m) => m.question.id === hostile && m.question.status === "answered");
+      await within(viewers[0]!.next("question", (m) => m.question.id === hostile && m.question.status === "answered"), "a viewer's question message");
       await presenter.waitFor("Not answered offered", (id: string) => !!document.querySelector(`#talk-questions li[data-id="${id}"] [data-button="unanswer"]`), [hostile]);
       const other = await rowId("How long did it take?");
       await tap(presenter, `#talk-questions li[data-id="${other}"] [data-button="hide"]`);
-      await viewers[0]!.next("questionGone", (m) => m.id === other);
+      await within(viewers[0]!.next("questionGone", (m) => m.id === other), "a viewer's questionGone message");
       await presenter.waitFor("the hidden question gone from the panel", (id: string) => !document.querySelector(`#talk-questions li[data-id="${id}"]`), [other]);
       await shot(presenter, "05-presenter-moderation");
 
@@ -267,7 +274,7 @@ for (const name of ENGINES) {
         (document.querySelector("#talk-poll-multiple") as HTMLInputElement).checked = true;
       });
       await tap(presenter, "#talk-poll-start");
-      const lunch = await viewers[0]!.next("poll", (m) => m.poll.question === "Lunch?");
+      const lunch = await within(viewers[0]!.next("poll", (m) => m.poll.question === "Lunch?"), "a viewer's poll message");
       expect({ options: lunch.poll.options, multiple: lunch.poll.multiple, status: lunch.poll.status, source: lunch.poll.source }).toEqual({ options: ["Pizza", "Soup", "Salad"], multiple: true, status: "open", source: undefined });
       viewers[1]!.send({ v: 1, type: "vote", pollId: lunch.poll.id, choices: [0, 2] });
       await presenter.waitFor("the new poll's chart", () => [...document.querySelectorAll("#talk-poll-panel .poll-bar-count")].map((c) => c.textContent).join(",") === "1,0,1");

@@ -244,6 +244,7 @@ export class TalkBack {
       questionsView(questionRows(a, this.order), this.order, this.handlers),
       pollView(a.poll, results?.counts ?? null, results?.voters ?? 0, this.handlers),
     );
-    if (focused) this.live.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus();
+    // Back on the same control, without scrolling: a vote or a question arriving must not move the panel.
+    if (focused) this.live.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });
   }
 }

@@ -13,7 +13,6 @@ import {
   MAX_POLL_OPTIONS,
   MAX_POLL_QUESTION_CHARS,
   MIN_POLL_OPTIONS,
-  type LivePollT,
   type LiveQuestionT,
   type LiveReactionCountsT,
 } from "../../../src/shared/live-audience-protocol.ts";
@@ -127,6 +126,8 @@ export interface SidecarPoll {
 export function sidecarPollToOpen(page: number, polls: readonly SidecarPoll[] | undefined, opened: ReadonlySet<number>, audience: AudienceState, live: boolean): SidecarPoll | null {
   if (!live || !audience.known || opened.has(page)) return null;
   if (audience.poll?.status === "open") return null;
+  // The server's last poll came from this slide (a reload lost `opened`): it was opened already.
+  if (audience.poll?.source?.slide === page) return null;
   return polls?.find((p) => p.slide === page) ?? null;
 }
 

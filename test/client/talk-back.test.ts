@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
 import { csvCell, emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
-import { chartBars, chartText, checkPollDraft, floatsOf, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion } from "../../client/src/live/talk-model.ts";
+import { chartBars, chartText, checkPollDraft, floatsOf, holdOrder, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion } from "../../client/src/live/talk-model.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 
@@ -29,6 +29,16 @@ describe("the Questions panel", () => {
     expect(by.b!.shown).toBe(true);
     expect(by.d!.buttons).toEqual(["unanswer", "show", "hide"]);
     expect(by.a!.buttons).toEqual(["answer", "show", "hide"]);
+  });
+
+  test("under the pointer the rows hold their drawn order: changed ones stay put, new ones come last, gone ones leave", () => {
+    let s = apply([hello({ questions: [q("a", 1, 10), q("b", 0, 20), q("c", 0, 30)] })]);
+    const drawn = questionRows(s, "votes").map((r) => r.id);
+    expect(drawn).toEqual(["a", "c", "b"]);
+    s = apply([{ v: 1, type: "question", question: q("b", 5, 20) }, { v: 1, type: "question", question: q("d", 9, 40) }, { v: 1, type: "questionGone", id: "c" }], s);
+    expect(questionRows(s, "votes").map((r) => r.id)).toEqual(["d", "b", "a"]);
+    const held = holdOrder(questionRows(s, "votes"), drawn);
+    expect(held.map((r) => [r.id, r.votes])).toEqual([["a", 1], ["b", 5], ["d", 9]]);
   });
 
   test("Shift+Q shows the most voted open question, takes a shown one away, and does nothing with none", () => {

@@ -179,6 +179,7 @@ for (const name of ENGINES) {
       expect(chart).toEqual({ label: "Tabs or spaces? — 3 voters. Tabs: 2 (67%); Spaces: 1 (33%).", widths: ["67%", "33%"] });
       // Not on the projector until asked.
       expect(await audience.evaluate(() => !!document.querySelector("#talk-poll"))).toBe(false);
+      expect(await seriousViolations(presenter)).toEqual([]);
       await shot(presenter, "03-presenter-poll-chart");
       await tap(presenter, "#talk-poll-close");
       await within(viewers[0]!.next("poll", (m) => m.poll.status === "closed"), "a viewer's poll message");
@@ -186,6 +187,7 @@ for (const name of ENGINES) {
       await tap(presenter, "#talk-poll-show");
       await audience.waitFor("the results on the projector", () => [...document.querySelectorAll("#talk-poll .poll-bar-count")].map((c) => c.textContent).join(",") === "2,1");
       expect(await audience.evaluate(() => document.querySelector("#talk-poll .talk-poll-question")?.textContent)).toBe(POLL.question);
+      expect(await seriousViolations(audience)).toEqual([]);
       await shot(audience, "03-projector-poll-results");
       await tap(presenter, "#talk-poll-show");
       await audience.waitFor("the results off the projector", () => !document.querySelector("#talk-poll"));
@@ -252,10 +254,11 @@ for (const name of ENGINES) {
       expect(viewers[0]!.messages.some((m) => m.type === "question" && m.question.text === "Held one?")).toBe(false);
       const held = await rowId("Held one?");
       await tap(presenter, `#talk-questions li[data-id="${held}"] [data-button="approve"]`);
-      await within(viewers[0]!.next("question", (m) => m.question.text === "Held one?" && m.question.status === "open"), "a viewer's question message");
+      await within(viewers[0]!.next("question", (m) => m.question.text === "Held one?" && m.question.status === "open"), "a viewer's approved question");
+      await presenter.waitFor("the approved question no longer held", (id: string) => !!document.querySelector(`#talk-questions li[data-id="${id}"]:not(.is-pending)`), [held]);
       const hostile = await rowId(HOSTILE);
       await tap(presenter, `#talk-questions li[data-id="${hostile}"] [data-button="answer"]`);
-      await within(viewers[0]!.next("question", (m) => m.question.id === hostile && m.question.status === "answered"), "a viewer's question message");
+      await within(viewers[0]!.next("question", (m) => m.question.id === hostile && m.question.status === "answered"), "a viewer's answered question");
       await presenter.waitFor("Not answered offered", (id: string) => !!document.querySelector(`#talk-questions li[data-id="${id}"] [data-button="unanswer"]`), [hostile]);
       const other = await rowId("How long did it take?");
       await tap(presenter, `#talk-questions li[data-id="${other}"] [data-button="hide"]`);

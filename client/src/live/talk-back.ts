@@ -20,7 +20,7 @@ import { placePanel } from "./panel-place.ts";
 import { floatReactions } from "./reaction-floats.ts";
 import type { Outgoing } from "./socket.ts";
 import { emptyTalk, mergeTalk, talkCsv, talkJson, type TalkRecord } from "./talk-export.ts";
-import { checkPollDraft, projectedTalk, questionRows, reactionTotal, sameProjection, sidecarPollToOpen, toggleTopShown, NOTHING_PROJECTED, type ProjectedTalk, type QuestionButton, type QuestionOrder, type SidecarPoll } from "./talk-model.ts";
+import { checkPollDraft, holdOrder, projectedTalk, questionRows, reactionTotal, sameProjection, sidecarPollToOpen, toggleTopShown, NOTHING_PROJECTED, type ProjectedTalk, type QuestionButton, type QuestionOrder, type SidecarPoll } from "./talk-model.ts";
 import { exportView, pollForm, pollView, questionsView, reactionsView, switchesView, type TalkHandlers } from "./talk-panel-view.ts";
 
 export interface TalkBackDeps {
@@ -63,6 +63,9 @@ export class TalkBack {
   /** What is drawn anew at each change (all but the form). */
   private readonly live = h("div", { class: "talk-live" });
   private built = false;
+  /** The pointer is over the questions: their order holds still (./talk-model.ts holdOrder). */
+  private holding = false;
+  private drawnIds: string[] = [];
   private readonly handlers: TalkHandlers;
 
   constructor(private readonly deps: TalkBackDeps) {
@@ -84,6 +87,13 @@ export class TalkBack {
       exportTalk: (kind) => void this.exportTalk(kind),
     };
     this.form = pollForm(this.handlers, this.pollStatus);
+    const hold = (on: boolean) => {
+      if (on === this.holding) return;
+      this.holding = on;
+      if (!on) this.render();
+    };
+    this.live.addEventListener("pointermove", (event) => hold(!!(event.target as Element | null)?.closest?.("#talk-questions")));
+    this.live.addEventListener("pointerleave", () => hold(false));
     if (deps.anchor) {
       const place = () => {
         if (this.open && deps.anchor) placePanel(deps.panel, deps.anchor);
@@ -237,11 +247,14 @@ export class TalkBack {
       this.built = true;
       replace(this.deps.body, this.live, this.form, exportView(this.handlers));
     }
+    const live = questionRows(a, this.order);
+    const rows = this.holding ? holdOrder(live, this.drawnIds) : live;
+    this.drawnIds = rows.map((r) => r.id);
     replace(
       this.live,
       switchesView({ open: a.qa.open, moderated: a.qa.moderated, openByDefault: this.deps.openByDefault(), reactionsShown: a.reactionsShown }, this.handlers),
       reactionsView(this.deps.label(page), a.slides.get(page), total),
-      questionsView(questionRows(a, this.order), this.order, this.handlers),
+      questionsView(rows, this.order, this.handlers),
       pollView(a.poll, results?.counts ?? null, results?.voters ?? 0, this.handlers),
     );
     // Back on the same control, without scrolling: a vote or a question arriving must not move the panel.

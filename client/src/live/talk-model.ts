@@ -51,6 +51,18 @@ export function questionRows(audience: AudienceState, order: QuestionOrder): Que
   });
 }
 
+/**
+ * The rows in the order they were last drawn (`previous` ids), new ones after them: while the
+ * pointer is over the list, a vote or a new question must not move a row from under it.
+ */
+export function holdOrder(rows: readonly QuestionRow[], previous: readonly string[]): QuestionRow[] {
+  const at = new Map(previous.map((id, i) => [id, i]));
+  return rows
+    .map((row, i) => ({ row, key: at.get(row.id) ?? previous.length + i }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.row);
+}
+
 /** The most up-voted open question (ties: the newest), or null. */
 export function topQuestion(audience: AudienceState): LiveQuestionT | null {
   return sortedQuestions(audience, "votes").find((q) => q.status === "open") ?? null;

@@ -335,7 +335,15 @@ for (const name of ENGINES) {
       await presenter.waitFor("live ended", () => document.body.dataset.live === "idle" || document.body.dataset.live === "off");
       await audience.waitFor("the projector cleared", () => !document.querySelector("#talk-question") && !document.querySelector("#talk-poll") && document.querySelectorAll(".reaction-float").length === 0);
       for (const v of viewers.splice(0)) v.close();
-      await tap(presenter, "#live-start");
+      // After the talk, the panel still exports it (kept with the deck).
+      await presenter.press("q");
+      await presenter.waitFor("the panel's export after the talk", () => !!document.querySelector("#talk-export-json") && (document.querySelector("#live-panel") as HTMLElement).hidden);
+      await tap(presenter, "#talk-export-json");
+      await presenter.waitFor("the JSON handed over", () => (window as unknown as { __exported: Blob[] }).__exported.length === 2);
+      const json = JSON.parse(await presenter.evaluate(() => (window as unknown as { __exported: Blob[] }).__exported[1]!.text())) as { code: string; polls: { question: string }[]; questions: unknown[] };
+      expect({ code: json.code, polls: json.polls.map((p) => p.question), questions: json.questions.length }).toEqual({ code, polls: [POLL.question, "Lunch?"], questions: 3 });
+      // Shift+L goes live again at once (no talk now), in the Questions panel's place.
+      await presenter.press("Shift+L");
       await presenter.waitFor("live again", () => document.body.dataset.live === "open" && !!document.querySelector("#live-code")?.textContent, [], 30_000);
       const again = await presenter.evaluate(() => document.querySelector("#live-code")!.textContent!.trim());
       expect(again).not.toBe(code);

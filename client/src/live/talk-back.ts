@@ -59,6 +59,7 @@ export class TalkBack {
   private record: TalkRecord | null = null;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly pollStatus = h("p", { class: "key-status", id: "talk-poll-status", role: "status" });
+  private readonly exportStatus = h("p", { class: "key-status", id: "talk-export-status", role: "status" });
   private readonly form: HTMLFormElement;
   /** What is drawn anew at each change (all but the form). */
   private readonly live = h("div", { class: "talk-live" });
@@ -106,6 +107,7 @@ export class TalkBack {
   /** A live talk started (`fresh`: here, now) or reconnected; null: it ended. */
   setTalk(code: string | null, fresh = false): void {
     if (code === this.code) return;
+    this.flush();
     this.code = code;
     this.fresh = fresh;
     this.audience = emptyAudience();
@@ -213,15 +215,24 @@ export class TalkBack {
     if (!this.record || !this.audience.known) return;
     this.record = mergeTalk(this.record, this.audience, Date.now());
     if (this.saveTimer) return;
-    this.saveTimer = setTimeout(() => {
-      this.saveTimer = undefined;
-      if (this.record) void this.deps.store.putTalk(this.record).catch(() => {});
-    }, SAVE_MS);
+    this.saveTimer = setTimeout(() => this.flush(), SAVE_MS);
   }
 
+  /** Write the record now (the talk ends or changes: its last second is not lost). */
+  private flush(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
+    if (this.record) void this.deps.store.putTalk(this.record).catch(() => {});
+  }
+
+  /** The talk in progress, or after it the deck's last one (kept in IndexedDB). */
   private async exportTalk(kind: "csv" | "json"): Promise<void> {
     const record = this.record ?? (await this.deps.store.latestTalk(this.deps.deckId()).catch(() => undefined));
-    if (!record) return;
+    if (!record) {
+      this.exportStatus.textContent = "Nothing to export yet: no live talk of this deck is recorded in this browser.";
+      return;
+    }
+    this.exportStatus.textContent = "";
     const name = safeFilename(`${this.deps.deckTitle()} audience ${record.code}`);
     if (kind === "csv") saveFile(talkCsv(record, this.deps.label), `${name}.csv`, "text/csv;charset=utf-8");
     else saveFile(talkJson(record), `${name}.json`, "application/json");
@@ -239,13 +250,20 @@ export class TalkBack {
     const results = a.poll && a.results?.pollId === a.poll.id ? a.results : null;
     if (!this.code || !a.known) {
       this.built = false;
-      replace(this.deps.body, h("p", { class: "muted" }, this.code ? "Connecting to the live talk…" : "Go live first: questions, polls and reactions come from the live talk's viewers."));
+      // After a talk its record can still be exported (it is kept with the deck).
+      replace(
+        this.deps.body,
+        h("p", { class: "muted" }, this.code ? "Connecting to the live talk…" : "Go live first: questions, polls and reactions come from the live talk's viewers."),
+        this.code ? null : h("p", { class: "muted" }, "Export the deck's last talk:"),
+        this.code ? null : exportView(this.handlers),
+        this.exportStatus,
+      );
       return;
     }
     // The form stays put (what is typed, and the focus in it, stay); the rest is drawn anew.
     if (!this.built) {
       this.built = true;
-      replace(this.deps.body, this.live, this.form, exportView(this.handlers));
+      replace(this.deps.body, this.live, this.form, exportView(this.handlers), this.exportStatus);
     }
     const live = questionRows(a, this.order);
     const rows = this.holding ? holdOrder(live, this.drawnIds) : live;

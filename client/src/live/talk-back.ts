@@ -272,8 +272,9 @@ export class TalkBack {
       this.live,
       switchesView({ open: a.qa.open, moderated: a.qa.moderated, openByDefault: this.deps.openByDefault(), reactionsShown: a.reactionsShown }, this.handlers),
       reactionsView(this.deps.label(page), a.slides.get(page), total),
-      questionsView(rows, this.order, this.handlers),
+      // The poll first: while it runs, its chart is what moves.
       pollView(a.poll, results?.counts ?? null, results?.voters ?? 0, this.handlers),
+      questionsView(rows, this.order, this.handlers),
     );
     // Back on the same control, without scrolling: a vote or a question arriving must not move the panel.
     if (focused) this.live.querySelector<HTMLElement>(`[data-focus="${CSS.escape(focused)}"]`)?.focus({ preventScroll: true });

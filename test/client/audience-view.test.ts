@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ballot, pollChart, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
+import { ballot, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
+import { pollChart } from "../../client/src/live/poll-chart-view.ts";
 import { barText, pollBars } from "../../client/src/live/poll-bars.ts";
 import type { LivePollT, LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import { installFakeDocument, type FakeDocument, type FakeElement } from "../helpers/fake-dom.ts";

@@ -278,7 +278,7 @@ describe("migrations", () => {
 
     const store = await DeckStore.open({ name });
     opened.push(store);
-    expect(DB_VERSION).toBe(6);
+    expect(DB_VERSION).toBeGreaterThanOrEqual(6);
     expect(await store.getDeck(id)).toMatchObject({ title: "Before live" });
     expect([...(await store.getInk(id)).keys()]).toEqual([1]);
     await store.setLiveGrant(id, { grant: "g", expiresAt: "2026-11-23T03:00:00Z" });
@@ -323,6 +323,46 @@ describe("migrations", () => {
     await store.deleteDeck(id);
     expect(await store.getDeckWithBytes(id)).toBeUndefined();
     expect(await store.getProgress(id)).toBeUndefined();
+  });
+
+  test("v7 adds the talks store to a v6 database, keeping decks and live sessions; a talk is kept only while its deck exists and goes with it", async () => {
+    const name = fresh();
+    const id = "0123456789abcdef";
+    const other = "fedcba9876543210";
+    const v6 = await openAtVersion(name, 6);
+    for (const deckId of [id, other]) await v6.put("decks" as never, { id: deckId, title: `Before talks ${deckId}`, filename: "t.pdf", totalSlides: 3, bytes: 1, sha256: deckId.padEnd(64, "0"), addedAt: 3, source: "local" } as never);
+    await v6.put("liveSessions" as never, { deckId: id, code: "ABC234", presenterSecret: "p", viewerUrl: "v", controlUrl: "c", expiresAt: "z", allowDownload: false, startedAt: 1 } as never);
+    v6.close();
+
+    const store = await DeckStore.open({ name });
+    opened.push(store);
+    expect(DB_VERSION).toBe(7);
+    expect(await store.getDeck(id)).toMatchObject({ title: `Before talks ${id}` });
+    expect((await store.getLiveSession(id))?.code).toBe("ABC234");
+    // Q&A is off by default for an old deck, and the setting is kept with the deck.
+    expect((await store.getDeck(id))?.qaOpenByDefault).toBeUndefined();
+    expect(await store.setQaOpenByDefault(id, true)).toBe(true);
+    expect((await store.getDeck(id))?.qaOpenByDefault).toBe(true);
+    expect(await store.setQaOpenByDefault(id, false)).toBe(true);
+    expect((await store.getDeck(id))?.qaOpenByDefault).toBeUndefined();
+    const talk = (deckId: string, code: string, updatedAt: number) => ({
+      key: `${deckId} ${code}`, deckId, code, startedAt: 1, updatedAt,
+      questions: [{ id: "q1", text: "Why?", name: "", votes: 2, answered: false, hidden: false, at: 5 }],
+      polls: [{ id: "p1", question: "Tabs?", options: ["Tabs", "Spaces"], multiple: false, counts: [2, 1], voters: 3, slide: 2 }],
+      reactions: [{ page: 2, counts: { "👍": 4 } }],
+    });
+    expect(await store.putTalk(talk(id, "ABC234", 10))).toBe(true);
+    expect(await store.putTalk(talk(id, "XYZ789", 20))).toBe(true);
+    expect(await store.putTalk(talk(other, "QQQ222", 30))).toBe(true);
+    expect(await store.getTalk(id, "ABC234")).toEqual(talk(id, "ABC234", 10));
+    expect((await store.latestTalk(id))?.code).toBe("XYZ789");
+    await store.deleteDeck(id);
+    expect(await store.getTalk(id, "ABC234")).toBeUndefined();
+    expect(await store.latestTalk(id)).toBeUndefined();
+    // Another deck's talk stays; a deck that is gone takes no new talk.
+    expect((await store.latestTalk(other))?.code).toBe("QQQ222");
+    expect(await store.putTalk(talk(id, "ABC234", 40))).toBe(false);
+    expect(await store.getTalk(id, "ABC234")).toBeUndefined();
   });
 
   test("a future migration appended to the list keeps existing decks", async () => {

@@ -333,7 +333,7 @@ describe("the audience talks back", () => {
       const seen = ((window as unknown as { __floated: string[] }).__floated = [] as string[]);
       new MutationObserver((records) => {
         for (const r of records) for (const n of r.addedNodes) seen.push(n.textContent ?? "");
-      }).observe(document.querySelector("#reaction-float")!, { childList: true });
+      }).observe(document.querySelector("#reaction-floats")!, { childList: true });
     });
     for (let i = 0; i < 6; i++) await viewer1.click('#reaction-bar [data-reaction="👏"]');
     await viewer1.click('#reaction-bar [data-reaction="🎉"]');

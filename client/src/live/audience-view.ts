@@ -7,7 +7,6 @@
  */
 import type { LivePollT, LiveQuestionT } from "../../../src/shared/live-audience-protocol.ts";
 import { h } from "../lib/dom.ts";
-import { barText, pollBars } from "./poll-bars.ts";
 
 type Child = Node | string | null | false;
 
@@ -99,34 +98,3 @@ export function ballot(poll: LivePollT, options: BallotOptions): HTMLFormElement
   return form;
 }
 
-/** A bar's fill, sized through CSSOM: the pages' CSP (style-src 'self') refuses style attributes. */
-function fill(fraction: number): HTMLElement {
-  const el = h("span", { class: "poll-bar-fill" });
-  el.style.width = `${(fraction * 100).toFixed(1)}%`;
-  return el;
-}
-
-/** Results as plain DOM bars: each row says its option, count and share as text too. */
-export function pollChart(poll: LivePollT, results: { counts: readonly number[]; voters: number } | null): HTMLElement {
-  const bars = pollBars(poll, results);
-  const voters = results?.voters ?? 0;
-  return h(
-    "figure",
-    { class: "poll-chart" },
-    h("figcaption", { class: "poll-question" }, poll.question),
-    h(
-      "ol",
-      { class: "poll-bars" },
-      ...bars.map((bar) =>
-        h(
-          "li",
-          { class: "poll-bar", "aria-label": barText(bar) },
-          h("span", { class: "poll-bar-label", "aria-hidden": "true" }, bar.option),
-          h("span", { class: "poll-bar-track", "aria-hidden": "true" }, fill(bar.fill)),
-          h("span", { class: "poll-bar-count", "aria-hidden": "true" }, `${bar.count} · ${bar.percent}%`),
-        ),
-      ),
-    ),
-    h("p", { class: "poll-voters muted" }, `${voters} ${voters === 1 ? "voter" : "voters"}${poll.status === "closed" ? " · closed" : ""}`),
-  );
-}

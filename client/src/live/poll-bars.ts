@@ -2,8 +2,8 @@
  * @module client/live/poll-bars
  * A poll's results as bars (issue 23): count and share per option, in option order. The share
  * is of the viewers who voted, so in a multiple-choice poll the shares may add up to more than
- * 100 % (each says how many of the voters chose that option). Pure: the viewer page, the remote
- * and the presenter draw from it.
+ * 100 % (each says how many of the voters chose that option). Pure: the viewer page, the remote,
+ * the presenter's panel and the projector all draw from it (./poll-chart-view.ts).
  */
 import type { LivePollT } from "../../../src/shared/live-audience-protocol.ts";
 
@@ -26,7 +26,15 @@ export function pollBars(poll: Pick<LivePollT, "options">, results: { counts: re
   });
 }
 
-/** One bar as a sentence (the bars' accessible text). */
+/** One bar as a sentence (each row's accessible text). */
 export function barText(bar: PollBar): string {
   return `${bar.option}: ${bar.count} ${bar.count === 1 ? "vote" : "votes"}, ${bar.percent}%`;
+}
+
+/** "N voter(s)". */
+export const votersText = (voters: number) => `${voters} ${voters === 1 ? "voter" : "voters"}`;
+
+/** The whole chart as one sentence (the figure's accessible name). */
+export function chartText(question: string, bars: readonly PollBar[], voters: number): string {
+  return `${question} — ${votersText(voters)}. ${bars.map((b) => `${b.option}: ${b.count} (${b.percent}%)`).join("; ")}.`;
 }

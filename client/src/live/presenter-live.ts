@@ -29,7 +29,8 @@ import { fitLiveState, fitStroke } from "./fit-state.ts";
 import type { JoinCard } from "./join-card.ts";
 import { liveStatusText, sessionPanel, type LiveStatus } from "./live-panel-view.ts";
 import { placePanel } from "./panel-place.ts";
-import { LiveSocket, type SocketStatus, type Stopped } from "./socket.ts";
+import { LiveSocket, type Outgoing, type SocketStatus, type Stopped } from "./socket.ts";
+import type { TalkBack } from "./talk-back.ts";
 
 export interface PresenterLiveDeps {
   store: DeckStore;
@@ -49,6 +50,8 @@ export interface PresenterLiveDeps {
   anchor?: HTMLElement;
   /** Says in the presenter window that the projector shows the join card; its button hides it. */
   joinBanner?: HTMLElement;
+  /** The audience's questions, polls and reactions on this talk (issue 23). */
+  talk?: TalkBack;
 }
 
 
@@ -93,6 +96,7 @@ export class PresenterLive {
     const saved = await this.deps.store.getLiveSession(this.deps.deck().id).catch(() => undefined);
     if (!saved) return;
     this.session = saved;
+    this.deps.talk?.setTalk(saved.code);
     this.connect();
     this.render();
   }
@@ -102,6 +106,11 @@ export class PresenterLive {
     if (this.open) return this.show(false);
     this.show(true);
     if (!this.session && this.status !== "uploading") void this.goLive();
+  }
+
+  /** Hide the panel (the Questions panel opens in its place). */
+  close(): void {
+    if (this.open) this.show(false);
   }
 
   private show(open: boolean): void {
@@ -132,6 +141,12 @@ export class PresenterLive {
   /** An audience window (re)opened: it gets the card too while one is shown. */
   audienceHello(): void {
     if (this.projecting) this.deps.channel?.()?.post({ type: "join-card", card: this.card() });
+    this.deps.talk?.audienceHello();
+  }
+
+  /** A message to the server on the presenter's socket; false when it is not connected. */
+  send(message: Outgoing): boolean {
+    return this.socket?.send(message) ?? false;
   }
 
   // ---- going live -----------------------------------------------------------------------
@@ -159,6 +174,7 @@ export class PresenterLive {
       this.session = await sessionRecordOf(deck, response);
       await this.deps.store.putLiveSession(this.session).catch(() => {});
       this.message = "";
+      this.deps.talk?.setTalk(this.session.code, true);
       this.connect();
     } catch (error) {
       this.status = "idle";
@@ -191,6 +207,7 @@ export class PresenterLive {
   }
 
   private onMessage(message: LiveServerMessageT): void {
+    this.deps.talk?.onMessage(message);
     if (message.type === "hello") {
       this.offset = clockOffset(message.serverTime);
       this.counts = { viewers: message.counts.viewers, controls: message.counts.controls };
@@ -229,6 +246,7 @@ export class PresenterLive {
     this.socket?.close();
     this.socket = null;
     this.session = null;
+    this.deps.talk?.setTalk(null);
     this.status = "idle";
     this.message = message;
     this.counts = { viewers: 0, controls: 0 };
@@ -257,6 +275,7 @@ export class PresenterLive {
   changed(state: PresenterState, previous: PresenterState): void {
     // The join card leaves at the next slide change (the audience window drops it too).
     if (this.projecting && state.page !== previous.page) this.project(false);
+    if (state.page !== previous.page) this.deps.talk?.pageChanged(state.page);
     if (!this.socket?.open) return;
     const seen = audienceView(state);
     const before = audienceView(previous);

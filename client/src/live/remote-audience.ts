@@ -11,7 +11,8 @@ import type { SlidePoll } from "../../../src/deck/sidecar/types.ts";
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { emptyAudience, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
-import { pollChart, questionItem } from "./audience-view.ts";
+import { questionItem } from "./audience-view.ts";
+import { pollChart } from "./poll-chart-view.ts";
 
 type Outgoing =
   | { type: "show"; questionId: string | null }
@@ -122,10 +123,10 @@ export class RemoteAudience {
     document.body.dataset.poll = current ? current.status : "none";
     if (current?.status === "open") {
       const results = this.state.results?.pollId === current.id ? this.state.results : null;
-      replace(this.els.poll, pollChart(current, results), h("button", { type: "button", class: "btn btn-small", id: "remote-poll-close", onclick: () => this.command({ type: "pollClose", pollId: current.id }) }, "Close poll"));
+      replace(this.els.poll, pollChart(current, results, { caption: true }), h("button", { type: "button", class: "btn btn-small", id: "remote-poll-close", onclick: () => this.command({ type: "pollClose", pollId: current.id }) }, "Close poll"));
       return;
     }
-    const last = current ? pollChart(current, this.state.results?.pollId === current.id ? this.state.results : null) : null;
+    const last = current ? pollChart(current, this.state.results?.pollId === current.id ? this.state.results : null, { caption: true }) : null;
     const starts = this.polls.map((p) =>
       h(
         "li",

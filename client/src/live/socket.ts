@@ -19,7 +19,7 @@ export type SocketStatus = "connecting" | "open" | "waiting";
 
 export type Stopped = { code: number; reason: string };
 
-type Outgoing = LiveClientMessageT extends infer M ? (M extends { v: 1 } ? Omit<M, "v"> : never) : never;
+export type Outgoing = LiveClientMessageT extends infer M ? (M extends { v: 1 } ? Omit<M, "v"> : never) : never;
 
 export interface LiveSocketOptions {
   code: string;

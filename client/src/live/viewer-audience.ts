@@ -12,17 +12,13 @@ import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/liv
 import { $, h, replace } from "../lib/dom.ts";
 import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
 import { emptyAudience, markMine, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
-import { ballot, pollChart, questionItem, shownCard } from "./audience-view.ts";
+import { ballot, questionItem, shownCard } from "./audience-view.ts";
+import { pollChart } from "./poll-chart-view.ts";
 import { ReactionBatch } from "./reaction-batch.ts";
+import { floatReactions } from "./reaction-floats.ts";
 
 /** The display name a viewer gave last, kept in this browser. */
 export const ASK_NAME_KEY = "deckhand.askName";
-/** Floating reactions on screen at once: a burst of taps stays a few dozen elements. */
-const MAX_FLOATING = 40;
-/** Floats per reaction per tick: a sum of 50 shows as a handful, not 50. */
-const FLOATS_PER_TICK = 5;
-/** How long one float lasts (the CSS animation's length, plus a margin). */
-const FLOAT_MS = 2_200;
 
 type Outgoing =
   | { type: "ask"; text: string; name?: string }
@@ -75,7 +71,7 @@ export class ViewerAudience {
     pollCard: $("#poll-card"),
     pollError: $("#poll-error"),
     shown: $("#shown-question"),
-    floats: $("#reaction-float"),
+    floats: $("#reaction-floats"),
     reactions: $("#reaction-bar"),
     reactError: $("#react-error"),
   };
@@ -278,7 +274,7 @@ export class ViewerAudience {
     const key = `${poll.id} ${poll.status} ${voted} ${poll.shown}`;
     if (poll.shown) {
       this.ballotKey = key;
-      replace(pollCard, pollChart(poll, results), voted ? h("p", { class: "poll-voted" }, "Voted") : null);
+      replace(pollCard, pollChart(poll, results, { caption: true }), voted ? h("p", { class: "poll-voted" }, "Voted") : null);
       return;
     }
     if (key === this.ballotKey) return;
@@ -296,16 +292,6 @@ export class ViewerAudience {
   /** Reactions the presenter lets viewers see: a few float up over the slide and go. */
   private float(counts: LiveReactionCountsT): void {
     if (!this.state.reactionsShown) return;
-    const layer = this.els.floats;
-    for (const emoji of LIVE_REACTIONS) {
-      const n = Math.min(counts[emoji] ?? 0, FLOATS_PER_TICK);
-      for (let i = 0; i < n && layer.childElementCount < MAX_FLOATING; i++) {
-        const el = h("span", { class: "reaction-floating" }, emoji);
-        el.style.left = `${8 + Math.random() * 84}%`;
-        el.style.animationDelay = `${Math.round(Math.random() * 300)}ms`;
-        layer.append(el);
-        setTimeout(() => el.remove(), FLOAT_MS);
-      }
-    }
+    floatReactions(this.els.floats, counts);
   }
 }

@@ -6,7 +6,9 @@
  * AudienceState the presenter sends over the channel, and nothing else: no deckhand text
  * ever reaches the projector. Problems (the deck is not stored here, storage refused) go to
  * the presenter window. The one exception the speaker asks for: a live talk's join card (code,
- * QR code and viewer link — ../live/join-card.ts) until the next slide. A clicker pressed while this window has focus is resolved by the
+ * QR code and viewer link — ../live/join-card.ts) until the next slide; and what a live talk's
+ * audience gave that the presenter chose to show (one question, a poll's results, reactions
+ * when turned on — ../live/talk-projection.ts). A clicker pressed while this window has focus is resolved by the
  * same key map (the user's own) and sent to the presenter. It keeps the screen on, and
  * goes where the presenter places it (Window Management API) and full screen there. With
  * Beamer's notes on a second screen, only the slide half of each page ever reaches it.
@@ -27,6 +29,7 @@ import { parseStrokes } from "../presenter/ink.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
 import { DeckStore } from "../storage/deck-store.ts";
 import { JoinCardView } from "../live/join-card.ts";
+import { TalkProjectionView } from "../live/talk-projection.ts";
 
 /** The pointer hides after this long without moving: the projector shows only the slide. */
 const CURSOR_HIDE_MS = 2500;
@@ -59,6 +62,7 @@ const stage = new AudienceStage(
   mediaCtx,
 );
 const joinCard = new JoinCardView($("#main"), $("#blank-cover"));
+const talk = new TalkProjectionView($("#main"), $("#blank-cover"));
 (window as unknown as { __deckhand: unknown }).__deckhand = { pointerLatency, state: () => stage.state };
 
 /** Only the pointer or the stroke being drawn moved: draw now, and time it to the next frame. */
@@ -128,6 +132,8 @@ async function main() {
       return;
     }
     if (message.type === "join-card") return joinCard.show(message.card);
+    if (message.type === "talk") return talk.show(message.talk);
+    if (message.type === "talk-reactions") return talk.react(message.counts);
     if (message.type !== "state") return;
     // The join card stays until the next slide change (or the presenter hides it).
     if (joinCard.shown && stage.state && message.state.page !== stage.state.page) joinCard.show(null);

@@ -17,7 +17,7 @@ export interface ActionContext {
 }
 
 /** What a page does beyond the state: things only the DOM or the browser can do. */
-export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme" | "live";
+export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme" | "live" | "questions" | "show-question";
 
 export interface PresenterAction {
   name: ActionName;
@@ -71,6 +71,8 @@ export type ActionName =
   | "audience"
   | "swapScreens"
   | "live"
+  | "questions"
+  | "showQuestion"
   | "layoutEditor"
   | "theme"
   | "exportPanel"

@@ -181,6 +181,8 @@ const core: PresenterAction[] = [
   { name: "audience", label: "Open the audience window (on a second screen when the browser can place it)", effect: "open-audience", perform: same },
   { name: "swapScreens", label: "Swap the presenter and audience screens", effect: "swap-screens", perform: same },
   { name: "live", label: "Go live: viewers follow on their own screens, a phone becomes the remote (again to show or hide the live panel)", effect: "live", perform: same },
+  { name: "questions", label: "Questions and polls of the live talk (show or hide the panel)", effect: "questions", perform: same },
+  { name: "showQuestion", label: "Show the most voted open question on the projector (again to take it away)", effect: "show-question", perform: same },
   { name: "layoutEditor", label: "Arrange the presenter's layout", perform: (s) => panel(s, "layout") },
   { name: "theme", label: "Light or dark presenter theme", effect: "theme", perform: same },
   { name: "exportPanel", label: "Download the deck (as it came, or with the ink)", perform: (s) => panel(s, "export") },

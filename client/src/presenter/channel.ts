@@ -10,7 +10,14 @@
  * pointer, the stroke being drawn and the zoom; `overlay` is the small message sent when
  * only the pointer or the live stroke moved. A version-1 window would show a picture without
  * the presenter's ink, so it is not fed.
+ *
+ * Later additions are new message types only (an older window ignores a type it does not
+ * know): `join-card` (issue 21), `talk` and `talk-reactions` (issue 23). They stay out of the
+ * AudienceState on purpose: that value also goes to the server for live viewers, whose schema
+ * is closed, and viewers get the audience's part from the server itself.
  */
+import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
+import type { ProjectedTalk } from "../live/talk-model.ts";
 import type { ActionName } from "./actions.ts";
 import type { AudienceState } from "./audience.ts";
 import type { Overlays } from "./state.ts";
@@ -41,7 +48,11 @@ export type ChannelMessage =
   /** Presenter → audience: the presenter window closed; the audience keeps the last picture. */
   | { v: 2; type: "bye" }
   /** Presenter → audience: show a live talk's join card over the slide (null: take it away). Code and viewer link only. */
-  | { v: 2; type: "join-card"; card: { code: string; viewerUrl: string } | null };
+  | { v: 2; type: "join-card"; card: { code: string; viewerUrl: string } | null }
+  /** Presenter → audience: what a live talk's audience gave that the projector may show (a question, a poll's results, whether reactions float). */
+  | { v: 2; type: "talk"; talk: ProjectedTalk }
+  /** Presenter → audience: a tick of reactions, sent only while they are on for the projector. */
+  | { v: 2; type: "talk-reactions"; counts: LiveReactionCountsT };
 
 export type ChannelMessageBody = ChannelMessage extends infer M ? (M extends { v: 2 } ? Omit<M, "v"> : never) : never;
 

@@ -101,6 +101,8 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "audience", keys: ["a"] },
   { action: "swapScreens", keys: ["Shift+a"] },
   { action: "live", keys: ["Shift+l"] },
+  { action: "questions", keys: ["q"] },
+  { action: "showQuestion", keys: ["Shift+q"] },
   { action: "layoutEditor", keys: ["Shift+c"] },
   { action: "exportPanel", keys: ["Shift+e"] },
   { action: "help", keys: ["?"] },

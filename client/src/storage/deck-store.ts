@@ -25,6 +25,7 @@ import {
 } from "./schema.ts";
 
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
+import type { TalkRecord } from "../live/talk-export.ts";
 
 export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
 
@@ -226,11 +227,22 @@ export class DeckStore {
     });
   }
 
+  /** Open Q&A whenever this deck goes live (issue 23), or not. */
+  async setQaOpenByDefault(id: string, on: boolean): Promise<boolean> {
+    return this.update(id, (deck) => {
+      const next = { ...deck };
+      if (on) next.qaOpenByDefault = true;
+      else delete next.qaOpenByDefault;
+      return next;
+    });
+  }
+
   async deleteDeck(id: string): Promise<void> {
-    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink", "liveSessions"], "readwrite");
+    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink", "liveSessions", "talks"], "readwrite");
     const media = tx.objectStore("mediaFiles");
     const ink = tx.objectStore("ink");
-    const [keys, inkKeys] = await Promise.all([media.index("byDeck").getAllKeys(id), ink.index("byDeck").getAllKeys(id)]);
+    const talks = tx.objectStore("talks");
+    const [keys, inkKeys, talkKeys] = await Promise.all([media.index("byDeck").getAllKeys(id), ink.index("byDeck").getAllKeys(id), talks.index("byDeck").getAllKeys(id)]);
     await Promise.all([
       tx.objectStore("decks").delete(id),
       tx.objectStore("deckBytes").delete(id),
@@ -239,6 +251,7 @@ export class DeckStore {
       tx.objectStore("liveSessions").delete(id),
       ...keys.map((key) => media.delete(key)),
       ...inkKeys.map((key) => ink.delete(key)),
+      ...talkKeys.map((key) => talks.delete(key)),
       tx.done,
     ]);
   }
@@ -356,6 +369,29 @@ export class DeckStore {
 
   async deleteLiveSession(deckId: string): Promise<void> {
     await this.db.delete("liveSessions", deckId);
+  }
+
+  /** What a live talk's audience gave, kept for export (issue 23). */
+  getTalk(deckId: string, code: string): Promise<TalkRecord | undefined> {
+    return this.db.get("talks", `${deckId} ${code}`);
+  }
+
+  /** The deck's most recent talk (by its last change), if any. */
+  async latestTalk(deckId: string): Promise<TalkRecord | undefined> {
+    const all = await this.db.getAllFromIndex("talks", "byDeck", deckId);
+    return all.sort((a, b) => b.updatedAt - a.updatedAt)[0];
+  }
+
+  /**
+   * Keep a talk's record — only while its deck exists, checked in the same transaction, so a
+   * deck deleted mid-talk leaves nothing behind. False when the deck is gone.
+   */
+  async putTalk(record: TalkRecord): Promise<boolean> {
+    const tx = this.db.transaction(["decks", "talks"], "readwrite");
+    const deck = await tx.objectStore("decks").get(record.deckId);
+    if (deck) await tx.objectStore("talks").put(record);
+    await tx.done;
+    return Boolean(deck);
   }
 
   getLiveDeck(code: string): Promise<LiveDeckRecord | undefined> {

@@ -7,6 +7,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { NotesFileKind } from "../../../src/deck/notes-file/types.ts";
+import type { TalkRecord } from "../live/talk-export.ts";
 
 /** Do not change without a migration: a new name would orphan every deck in every browser. */
 export const DB_NAME = "deckhand";
@@ -78,6 +79,8 @@ export interface DeckRecord {
   notesPosition?: NotesPosition;
   /** The presenter's own timer settings; they override the notes file, a .pdfpc and XMP. */
   timerSettings?: DeckTimerSettings;
+  /** Open Q&A whenever this deck goes live (issue 23); absent: Q&A starts closed. */
+  qaOpenByDefault?: boolean;
 }
 
 export interface DeckBytesRecord {
@@ -179,6 +182,7 @@ export interface DeckhandDB extends DBSchema {
   ink: { key: string; value: InkRecord; indexes: { byDeck: string } };
   liveSessions: { key: string; value: LiveSessionRecord };
   liveDecks: { key: string; value: LiveDeckRecord };
+  talks: { key: string; value: TalkRecord; indexes: { byDeck: string } };
 }
 
 export type AnyDB = IDBPDatabase<DeckhandDB>;
@@ -223,6 +227,12 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   // (Deck records may now also carry a notes file, a notes-layout override and the
   // presenter's timer settings: optional fields of the record, so no version and no step.)
+  // v7: what a live talk's audience gave (questions, polls, reactions per slide), by deck and
+  // talk code, kept for export until the deck is deleted. Deck records may now carry the Q&A
+  // default: an optional field, no step needed.
+  (db) => {
+    db.createObjectStore("talks", { keyPath: "key" }).createIndex("byDeck", "deckId");
+  },
 ];
 
 export const DB_VERSION = MIGRATIONS.length;

@@ -17,6 +17,7 @@ import { offlineCopyNotice, storeUrlMedia } from "../../lib/url-media.ts";
 import { canPlaceWindows } from "../../lib/screens.ts";
 import { keepScreenOn } from "../../lib/wake-lock.ts";
 import { PresenterLive } from "../../live/presenter-live.ts";
+import { TalkBack } from "../../live/talk-back.ts";
 import { DeckStore } from "../../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
 import { getAction } from "../actions.ts";
@@ -139,6 +140,8 @@ async function loadExtras() {
   renderTimer(timerEls(), state.timer, timerSettings());
   if (!session.stopReporting) await mountPageMedia(state.page);
   document.body.dataset.extras = "ready";
+  // A live talk that reached a poll's slide before the deck's polls were read opens it now.
+  session.talk?.pageChanged(presenter.current.page);
   if (!navigator.onLine || !session.extras.media.some((m) => m.kind === "url")) return;
   const outcomes = await storeUrlMedia(session.deck.id, session.extras.media, session.store);
   document.body.dataset.urlMedia = "stored";
@@ -252,12 +255,33 @@ export async function startPresenter() {
   // An audience window that stayed open while this one reloaded gets the state (and ink) now.
   session.channel.post({ type: "state", state: audienceView(presenter.current) });
 
+  const label = (page: number) => session.layout.labels[page - 1] ?? String(page);
+  session.talk = new TalkBack({
+    store: session.store,
+    deckId: () => session.deck.id,
+    deckTitle: () => session.deck.title,
+    send: (message) => session.live?.send(message) ?? false,
+    channel: () => session.channel,
+    panel: $("#talk-panel"),
+    body: $("#talk-body"),
+    floats: $("#reaction-floats"),
+    anchor: $(".current-pane"),
+    page: () => presenter.current.page,
+    label,
+    polls: () => session.extras.polls,
+    openByDefault: () => session.deck.qaOpenByDefault === true,
+    setOpenByDefault: (on) => {
+      session.deck = { ...session.deck, ...(on ? { qaOpenByDefault: true } : {}) };
+      if (!on) delete session.deck.qaOpenByDefault;
+      void session.store.setQaOpenByDefault(session.deck.id, on).catch(() => {});
+    },
+  });
   session.live = new PresenterLive({
     store: session.store,
     deck: () => session.deck,
     state: () => presenter.current,
     dispatch: (name, arg) => presenter.dispatch(name, arg),
-    label: (page) => session.layout.labels[page - 1] ?? String(page),
+    label,
     panel: $("#live-panel"),
     body: $("#live-body"),
     button: $("#btn-live"),
@@ -266,6 +290,7 @@ export async function startPresenter() {
     channel: () => session.channel,
     anchor: $(".current-pane"),
     joinBanner: $("#join-banner"),
+    talk: session.talk,
   });
   void session.live.resume();
 

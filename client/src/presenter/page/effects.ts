@@ -25,7 +25,15 @@ export function runEffect(effect: Effect) {
   else if (effect === "open-audience") void session.audienceWindow?.open();
   else if (effect === "swap-screens") void session.audienceWindow?.swap();
   else if (effect === "theme") toggleTheme();
-  else if (effect === "live") session.live?.toggle();
+  // The live panel and the Questions panel open over the same pane: one at a time.
+  else if (effect === "live") {
+    session.talk?.close();
+    session.live?.toggle();
+  } else if (effect === "questions") {
+    session.live?.close();
+    session.talk?.toggle();
+  }
+  else if (effect === "show-question") session.talk?.toggleTopQuestion();
   else if (effect === "notes-down") notesView.scroll(1);
   else if (effect === "notes-up") notesView.scroll(-1);
 }

@@ -11,6 +11,7 @@ import type { DeckExtras, TimerSettings } from "../../../../src/deck/sidecar/typ
 import type { MediaContext } from "../../lib/media.ts";
 import type { Renderer } from "../../lib/renderer.ts";
 import type { PresenterLive } from "../../live/presenter-live.ts";
+import type { TalkBack } from "../../live/talk-back.ts";
 import type { DeckRecord, DeckStore } from "../../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
 import type { AudienceWindow } from "../audience-window.ts";
@@ -73,6 +74,8 @@ export interface Session {
   /** Notes from a notes half shown as its picture (remembered per browser). */
   notesPicture: boolean;
   live: PresenterLive | null;
+  /** The live talk's questions, polls and reactions (issue 23). */
+  talk: TalkBack | null;
 }
 
 export const session: Session = {
@@ -94,6 +97,7 @@ export const session: Session = {
   ownTimer: undefined,
   notesPicture: notesPictureSaved ?? false,
   live: null,
+  talk: null,
 };
 
 /** What ink is stored, per page, so only pages that changed are written. */

@@ -6,7 +6,8 @@
  * (Engine.setOffline is null) and console errors are not collected here.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import { freePort } from "./server.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
@@ -71,7 +72,34 @@ const LAUNCH_MS = 60_000;
 interface Started {
   driver: WebDriver;
   output: OutputTail;
+  /** The process group WebKitWebDriver leads: MiniBrowser and its web processes are in it. */
+  group: number;
   stop(): void;
+}
+
+/**
+ * Where a MiniBrowser crash is written down, one JSON line per crash, for `npm test`
+ * (scripts/test-all.ts) to read: the test file that was running and what WebKit said last.
+ */
+export const webkitCrashLog = () => process.env.DECKHAND_WEBKIT_CRASH_LOG ?? join(import.meta.dir, "..", "..", "test-output", "webkit-crashes.jsonl");
+
+/** Whether a MiniBrowser process is still running in process group `group` (read from /proc). */
+function miniBrowserAlive(group: number): boolean {
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp …": comm may hold spaces, so read around its parentheses.
+    const close = stat.lastIndexOf(")");
+    const comm = stat.slice(stat.indexOf("(") + 1, close);
+    const pgrp = Number(stat.slice(close + 2).split(" ")[2]);
+    if (pgrp === group && comm.startsWith("MiniBrowser")) return true;
+  }
+  return false;
 }
 
 /**
@@ -113,7 +141,7 @@ async function startWebkit(options: LaunchOptions): Promise<Started> {
       })(),
       deadline,
     ]);
-    return { driver, output, stop };
+    return { driver, output, group: driverProc.pid!, stop };
   } catch (error) {
     stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\nWebKitWebDriver and MiniBrowser said:\n${output}`);
@@ -132,15 +160,26 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
     console.error(`webkit: the first start failed, starting again: ${error instanceof Error ? error.message : String(error)}`);
     started = await startWebkit(options);
   }
-  const { driver, output, stop } = started;
-  // When the browser goes away mid-file (a crash), every later command fails at once: what it
-  // said last is printed once, the one clue to why.
+  const { driver, output, group, stop } = started;
+  // The test file this engine serves (bun test sets Bun.main to the file it runs).
+  const testFile = Bun.main;
+  // When the browser goes away mid-file, every later command fails at once: what it said last
+  // is printed once, the one clue to why. When no MiniBrowser is left in the driver's group,
+  // the browser itself died — Debian's WebKitGTK 2.50 MiniBrowser segfaults now and then (in
+  // libc, the same address each time; seen in dmesg here, and once in CI) — and the crash is
+  // written down for `npm test`, which runs such a file once more (scripts/test-all.ts).
   let told = false;
   const tell = (error: unknown) => {
     const name = error instanceof Error ? error.name : "";
     if (told || !/NoSuchSession|NoSuchWindow|SessionNotCreated|ECONNREFUSED|Timeout/i.test(`${name} ${String(error)}`)) return;
     told = true;
-    console.error(`webkit: ${name || String(error)} — WebKitWebDriver and MiniBrowser said last:\n${output}`);
+    const crashed = !miniBrowserAlive(group);
+    console.error(`webkit: ${name || String(error)}${crashed ? " — MiniBrowser crashed (no MiniBrowser process left)" : ""} — WebKitWebDriver and MiniBrowser said last:\n${output}`);
+    if (crashed) {
+      const log = webkitCrashLog();
+      mkdirSync(dirname(log), { recursive: true });
+      appendFileSync(log, `${JSON.stringify({ file: testFile, at: new Date().toISOString(), error: name || String(error), output: String(output) })}\n`);
+    }
   };
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   await driver.manage().window().setRect({ width: viewport.width, height: viewport.height });

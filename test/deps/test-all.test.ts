@@ -1,0 +1,63 @@
+/**
+ * scripts/test-all.ts: when `npm test` runs a file once more. Only when every failure is in a
+ * file whose WebKit MiniBrowser crashed (or that could not start WebKit after a crash); an
+ * error outside any test, or any other failure, fails the run as it is. The reports read here
+ * are real: bun test's own JUnit output of small files made for the purpose.
+ */
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { failures, filesToRerun, readSummary } from "../../scripts/test-all.ts";
+
+// Two short bun test runs of their own: 10× what they take on the loaded machine.
+setDefaultTimeout(30_000);
+
+const dir = mkdtempSync(join(tmpdir(), "deckhand-test-all-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** bun test on `files` in `dir`: its JUnit report and what it wrote to stderr. */
+function run(files: Record<string, string>): { junit: string; stderr: string } {
+  for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
+  const out = join(dir, "junit.xml");
+  const proc = Bun.spawnSync([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${out}`, ...Object.keys(files).map((f) => `./${f}`)], { cwd: dir, stderr: "pipe", stdout: "ignore" });
+  return { junit: readFileSync(out, "utf8"), stderr: proc.stderr.toString() };
+}
+
+describe("npm test's rerun rule", () => {
+  test("bun's report gives each failed test and hook with its file and message; the summary's count matches", () => {
+    const { junit, stderr } = run({
+      "a.test.ts": `import { describe, expect, test } from "bun:test";\ndescribe("on stage in webkit", () => { test("fails", () => { expect(1).toBe(2); }); test("passes", () => {}); });`,
+      "b.test.ts": `import { beforeAll, describe, test } from "bun:test";\ndescribe("media in webkit", () => { beforeAll(() => { throw new Error("WebKit did not start a session within 60 s"); }); test("x", () => {}); });`,
+      "c.test.ts": `import { test } from "bun:test";\ntest("fine", () => {});`,
+    });
+    const found = failures(junit);
+    expect(found.map((f) => f.file).sort()).toEqual(["a.test.ts", "b.test.ts"]);
+    expect(found.find((f) => f.file === "b.test.ts")?.message).toBe("WebKit did not start a session within 60 s");
+    expect(readSummary(stderr)).toEqual({ failCount: found.length, unhandled: false });
+  });
+
+  test("a file that fails to load is in bun's count, not in the report: the two disagree, so nothing is retried", () => {
+    const { junit, stderr } = run({ "d.test.ts": `import { nothing } from "./missing.ts";\nimport { test } from "bun:test";\ntest("d", () => nothing());` });
+    const summary = readSummary(stderr);
+    expect(summary.unhandled).toBe(true);
+    expect(summary.failCount).not.toBe(failures(junit).length);
+  });
+
+  test("rerun only when every failed file crashed, or could not start WebKit at all after a crash", () => {
+    const base = "/repo";
+    const crash = [{ file: "/repo/test/e2e/stage.e2e.test.ts" }];
+    const inStage = { file: "test/e2e/stage.e2e.test.ts", message: "Timed out after 45000 ms waiting for: the presenter to be ready (last: NoSuchSessionError)" };
+    const noStart = { file: "test/e2e/stage-media-timer.e2e.test.ts", message: "WebKit did not start a session within 60 s\nWebKitWebDriver and MiniBrowser said:\n(nothing)" };
+    const other = { file: "test/http/routes.test.ts", message: "expect(received).toBe(expected)" };
+    expect(filesToRerun([inStage, inStage], crash, base)).toEqual(["test/e2e/stage.e2e.test.ts"]);
+    expect(filesToRerun([inStage, noStart], crash, base)).toEqual(["test/e2e/stage-media-timer.e2e.test.ts", "test/e2e/stage.e2e.test.ts"]);
+    // Any other failure: the run fails as it is.
+    expect(filesToRerun([inStage, other], crash, base)).toEqual([]);
+    // A file that failed to start WebKit with no crash anywhere in the run is not a crash.
+    expect(filesToRerun([noStart], [], base)).toEqual([]);
+    // A failure in a file other than the crashed one's, even in WebKit, is not forgiven.
+    expect(filesToRerun([{ file: "test/e2e/live.e2e.test.ts", message: "NoSuchSessionError" }], crash, base)).toEqual([]);
+    expect(filesToRerun([], crash, base)).toEqual([]);
+  });
+});

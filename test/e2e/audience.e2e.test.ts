@@ -1,6 +1,5 @@
 /**
- * The audience talks back (issue 23), end to end against the compiled binary, in Chromium for
- * now: a presenter goes live; two viewers on phones (390×844, each its own browser profile, so
+ * The audience talks back (issue 23), end to end against the compiled binary, in every engine: a presenter goes live; two viewers on phones (390×844, each its own browser profile, so
  * each its own viewer id) join; the presenter opens Q&A; viewer 1 asks, viewer 2 up-votes and
  * both see the vote; a reload keeps viewer 2's up-vote (the viewer id in `join`); a question
  * written as HTML stays text; a held question (moderated Q&A) is announced to its asker only; a sixth question in a minute is refused with a sentence by the Ask
@@ -8,13 +7,9 @@
  * own poll (a `poll-slide-2.json` sidecar), sees the votes live and closes it; viewers vote
  * once ("Voted") and see the bars when the presenter shows the results; reactions tapped on one
  * phone float up on the other once the presenter lets viewers see them. Screenshots of the
- * phone viewer asking and voting go to test-output/audience/chromium/.
- *
- * The presenter's Questions and Poll panels are being built on another branch: until they land,
- * the presenter's own commands here (`qa`, `pollShow`, `reactionsShow`) are sent on the
- * presenter page's live socket through `presenterSends` — the real socket the page opened,
- * reached by wrapping `WebSocket` before "Go live". Replace those calls with clicks once the
- * panels exist.
+ * phone viewer asking and voting go to test-output/audience/<engine>/.
+ * The presenter's part goes through its Questions and polls panel (q): Q&A open, held for
+ * approval, results and reactions shown.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
@@ -22,7 +17,7 @@ import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { seriousViolations } from "../helpers/axe.ts";
 import { presentPdf } from "../helpers/e2e-suite.ts";
-import { launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
+import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { openPresenter } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
@@ -32,10 +27,10 @@ setDefaultTimeout(120_000);
 const STEP_MS = 120_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 
-/** Chromium only for now; Firefox ESR and WebKit follow once the presenter panels are in. */
-const ENGINE: EngineName = "chromium";
+/** The engine of the describe block running now (every engine in turn, as DECKHAND_ENGINES allows). */
+let ENGINE: EngineName = "chromium";
 const PHONE = { width: 390, height: 844 };
-const shots = join(OUTPUT, "audience", ENGINE);
+let shots = "";
 /** The deck's own poll, on slide 2. */
 const SIDECAR_POLL = { question: "Which browser do you present from?", options: ["Chromium", "Firefox", "WebKit"], multiple: false };
 
@@ -56,15 +51,17 @@ async function expectNoSeriousA11y(page: EnginePage, where: string) {
   expect({ where, violations }).toEqual({ where, violations: [] });
 }
 
-/** Until the presenter's panels exist: a presenter command on the presenter page's own live socket (see the header). */
-async function presenterSends(message: Record<string, unknown>) {
-  const sent = await presenter.evaluate((m: Record<string, unknown>) => {
-    const ws = (window as unknown as { __presenterSocket?: WebSocket }).__presenterSocket;
-    if (!ws || ws.readyState !== 1) return false;
-    ws.send(JSON.stringify({ v: 1, ...m }));
-    return true;
-  }, message);
-  expect(sent).toBe(true);
+/** The presenter's Questions and polls panel, opened with its key (q) when it is not open. */
+async function presenterPanel() {
+  if (!(await presenter.evaluate(() => document.body.dataset.talkPanel === "open"))) await presenter.press("q");
+  await presenter.waitFor("the Questions and polls panel", () => document.body.dataset.talkPanel === "open" && !!document.querySelector("#talk-qa-open"));
+}
+
+/** One of the panel's switches (Q&A open, held for approval, reactions on the projector) clicked to `on`, as the server then says. */
+async function presenterSets(id: string, on: boolean) {
+  await presenterPanel();
+  if ((await presenter.evaluate((s: string) => (document.querySelector(s) as HTMLInputElement).checked, `#${id}`)) !== on) await presenter.click(`#${id}`);
+  await presenter.waitFor(`#${id} ${on ? "on" : "off"}`, (s: string, want: boolean) => (document.querySelector(s) as HTMLInputElement | null)?.checked === want, [`#${id}`, on]);
 }
 
 async function phoneViewer(): Promise<EnginePage> {
@@ -101,40 +98,34 @@ async function openSection(page: EnginePage, id: string) {
   if (!(await page.evaluate((sel: string) => (document.querySelector(sel) as HTMLDetailsElement).open, id))) await page.click(`${id} > summary`);
 }
 
-beforeAll(async () => {
-  mkdirSync(shots, { recursive: true });
-  // Two slides, no clip: the talk needs no media. The poll sidecar is attached like any sidecar.
-  const pdf = await PDFDocument.load(await makePresentationDeck(new Uint8Array(), { pages: 2 }));
-  await pdf.attach(new TextEncoder().encode(JSON.stringify(SIDECAR_POLL)), "poll-slide-2.json", { mimeType: "application/json" });
-  server = await startBinary({});
-  const handoff = await presentPdf(server.url, await pdf.save(), "Audience talk.pdf");
-  const presenterEngine = await launchEngine(ENGINE, { viewport: { width: 1280, height: 800 } });
-  engines.push(presenterEngine);
-  presenter = presenterEngine.page;
-  await openPresenter(presenter, handoff.url);
-  // Keep a handle on the live socket the page is about to open (see the header).
-  await presenter.evaluate(() => {
-    const Native = window.WebSocket;
-    window.WebSocket = class extends Native {
-      constructor(url: string | URL, protocols?: string | string[]) {
-        super(url, protocols);
-        if (String(url).includes("/api/live/")) (window as unknown as { __presenterSocket: WebSocket }).__presenterSocket = this;
-      }
-    };
+for (const name of ENGINES) {
+  describe(`the audience talks back in ${name}`, () => {
+  beforeAll(async () => {
+    ENGINE = name;
+    shots = join(OUTPUT, "audience", name);
+    engines = [];
+    mkdirSync(shots, { recursive: true });
+    // Two slides, no clip: the talk needs no media. The poll sidecar is attached like any sidecar.
+    const pdf = await PDFDocument.load(await makePresentationDeck(new Uint8Array(), { pages: 2 }));
+    await pdf.attach(new TextEncoder().encode(JSON.stringify(SIDECAR_POLL)), "poll-slide-2.json", { mimeType: "application/json" });
+    server = await startBinary({});
+    const handoff = await presentPdf(server.url, await pdf.save(), "Audience talk.pdf");
+    const presenterEngine = await launchEngine(ENGINE, { viewport: { width: 1280, height: 800 } });
+    engines.push(presenterEngine);
+    presenter = presenterEngine.page;
+    await openPresenter(presenter, handoff.url);
+    await presenter.click("#btn-live");
+    await presenter.waitFor("the live session", () => document.body.dataset.live === "open" && !!document.querySelector("#live-code")?.textContent, [], 30_000);
+    viewerUrl = await presenter.evaluate(() => (document.querySelector("#live-viewer-url") as HTMLAnchorElement).href);
+    controlUrl = await presenter.evaluate(() => (document.querySelector("#live-control-url") as HTMLAnchorElement).href);
+  }, STEP_MS);
+
+  afterAll(async () => {
+    for (const engine of engines) await engine.close().catch(() => {});
+    if (server?.proc.exitCode === null) await server.stop();
+    server?.cleanup();
   });
-  await presenter.click("#btn-live");
-  await presenter.waitFor("the live session", () => document.body.dataset.live === "open" && !!document.querySelector("#live-code")?.textContent, [], 30_000);
-  viewerUrl = await presenter.evaluate(() => (document.querySelector("#live-viewer-url") as HTMLAnchorElement).href);
-  controlUrl = await presenter.evaluate(() => (document.querySelector("#live-control-url") as HTMLAnchorElement).href);
-}, STEP_MS);
 
-afterAll(async () => {
-  for (const engine of engines) await engine.close().catch(() => {});
-  if (server?.proc.exitCode === null) await server.stop();
-  server?.cleanup();
-});
-
-describe("the audience talks back", () => {
   it("two phone viewers join, each with its own viewer id kept in the browser; Q&A is closed until the presenter opens it", async () => {
     viewer1 = await phoneViewer();
     viewer2 = await phoneViewer();
@@ -157,7 +148,7 @@ describe("the audience talks back", () => {
   });
 
   it("the presenter opens Q&A: viewer 1 asks, viewer 2 up-votes, both see the vote; a reload keeps viewer 2's up-vote", async () => {
-    await presenterSends({ type: "qa", open: true, moderated: false });
+    await presenterSets("talk-qa-open", true);
     for (const v of viewers()) await v.waitFor("Q&A open", () => document.body.dataset.qa === "open" && !(document.querySelector("#ask-form") as HTMLElement).hidden);
     await openSection(viewer1, "#qa-section");
     const question = "Does it work with the Wi-Fi off?";
@@ -235,7 +226,7 @@ describe("the audience talks back", () => {
   });
 
   it("with questions held for approval, the asker is told it waits and the other viewer does not see it", async () => {
-    await presenterSends({ type: "qa", open: true, moderated: true });
+    await presenterSets("talk-qa-moderated", true);
     await viewer2.waitFor("the ask form still open", () => document.body.dataset.qa === "open");
     await openSection(viewer2, "#qa-section");
     await type(viewer2, "#ask-text", "Held for now?");
@@ -244,7 +235,7 @@ describe("the audience talks back", () => {
     expect(await viewer2.evaluate(() => document.querySelector("#ask-status")!.classList.contains("audience-error"))).toBe(false);
     await Bun.sleep(500);
     for (const v of viewers()) expect(await v.evaluate(() => document.body.dataset.questions)).toBe("5");
-    await presenterSends({ type: "qa", open: true, moderated: false });
+    await presenterSets("talk-qa-moderated", false);
   });
 
   it("the phone remote lists the questions, most voted first, and shows one over every viewer's slide, then dismisses it", async () => {
@@ -279,7 +270,6 @@ describe("the audience talks back", () => {
     // Nothing chosen: the card says so by the Vote button and nothing is sent.
     await viewer1.click("#poll-card .poll-vote");
     expect(await viewer1.evaluate(() => document.querySelector("#poll-error")?.textContent)).toBe("Choose one option.");
-    const pollId = await viewer1.evaluate(() => (document.querySelector("#poll-card form") as HTMLElement).dataset.poll!);
     await viewer1.click('#poll-card input[value="0"]');
     await shot(viewer1, "06-viewer-voting");
     await viewer1.click("#poll-card .poll-vote");
@@ -299,8 +289,9 @@ describe("the audience talks back", () => {
     await remote.click("#remote-poll-close");
     for (const v of viewers()) await v.waitFor("the closed, unshown poll gone from viewers", () => (document.querySelector("#poll-section") as HTMLElement).hidden && document.body.dataset.poll === "closed");
     await remote.waitFor("the remote's poll closed, the deck's poll offered again", () => document.body.dataset.poll === "closed" && !!document.querySelector(".remote-poll-start"));
-    // The presenter shows the results (until its panel exists: its socket, see the header).
-    await presenterSends({ type: "pollShow", pollId });
+    // The presenter shows the results from its panel.
+    await presenterPanel();
+    await presenter.click("#talk-poll-show");
     for (const v of viewers()) {
       await v.waitFor("the results as bars", () => document.body.dataset.poll === "closed-shown" && document.querySelectorAll("#poll-card .poll-bar").length === 3 && document.querySelector("#poll-card .poll-voters")?.textContent === "2 voters · closed");
       expect(await v.evaluate(() => Array.from(document.querySelectorAll("#poll-card .poll-bar")).map((li) => li.getAttribute("aria-label")))).toEqual(["Chromium: 1 vote, 50%", "Firefox: 1 vote, 50%", "WebKit: 0 votes, 0%"]);
@@ -327,7 +318,7 @@ describe("the audience talks back", () => {
   });
 
   it("reactions tapped on one phone float up on the other once the presenter lets viewers see them", async () => {
-    await presenterSends({ type: "reactionsShow", show: true });
+    await presenterSets("talk-reactions-shown", true);
     await viewer2.evaluate(() => {
       // Count what floats by, however briefly.
       const seen = ((window as unknown as { __floated: string[] }).__floated = [] as string[]);
@@ -344,4 +335,5 @@ describe("the audience talks back", () => {
     await shot(viewer2, "09-viewer-reactions");
     expect(await viewer1.evaluate(() => (document.querySelector("#react-error") as HTMLElement).hidden)).toBe(true);
   });
-});
+  });
+}

@@ -18,6 +18,8 @@
  *
  * The viewers all live in this one benchmark process, so "last viewer received" includes
  * this process reading 2,000 frames one after another: an upper bound on the server's part.
+ * The presenter lives there too: its chart latency includes waiting behind the frames of a
+ * slide change in flight when the last vote went out, and the votes' and taps' sending.
  * Asserts nothing; prints figures and the targets (p99 < 50 ms at 500 viewers, < 100 KB per
  * viewer; chart p99 ≤ 250 ms, fan-out under interaction ≤ 1.2× the quiet one).
  *

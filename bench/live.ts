@@ -193,6 +193,9 @@ try {
   let opened: ((pollId: string) => void) | null = null;
   let counted: (() => void) | null = null;
   let resultsSeen = 0;
+  /** When the presenter got the last `pollResults`, and the gaps between consecutive ones (the server's tick as the presenter sees it). */
+  let lastResultsAt = 0;
+  const resultsGaps: number[] = [];
   let reactionsSeen = 0;
   let current = "";
   presenter.onmessage = (event) => {
@@ -201,6 +204,9 @@ try {
       const results = JSON.parse(data) as { pollId: string; voters: number };
       if (results.pollId !== current) return;
       resultsSeen++;
+      const at = performance.now();
+      if (lastResultsAt) resultsGaps.push(at - lastResultsAt);
+      lastResultsAt = at;
       if (results.voters === n) counted?.();
     } else if (data.startsWith('{"v":1,"type":"poll"')) {
       const { poll } = JSON.parse(data) as { poll: { id: string; status: string } };
@@ -283,6 +289,7 @@ try {
       counted = () => resolve(performance.now());
     });
     from = reading();
+    lastResultsAt = 0;
     const run = traffic(current);
     let voted = false;
     void run.allVoted.then(() => {
@@ -308,7 +315,7 @@ try {
   const quietP99 = percentile(quiet, 99);
   const busyP99 = percentile(busy, 99);
   const chartP99 = percentile(charts, 99);
-  console.log(`  chart: last vote sent → presenter's results count all ${n}: p50 ${percentile(charts, 50).toFixed(1)} ms, p99 ${chartP99.toFixed(1)} ms, max ${Math.max(...charts).toFixed(1)} ms (${POLLS} polls; ${(resultsSeen / POLLS).toFixed(1)} results messages per poll)`);
+  console.log(`  chart: last vote sent → presenter's results count all ${n}: p50 ${percentile(charts, 50).toFixed(1)} ms, p99 ${chartP99.toFixed(1)} ms, max ${Math.max(...charts).toFixed(1)} ms (${POLLS} polls; ${(resultsSeen / POLLS).toFixed(1)} results messages per poll, ${percentile(resultsGaps, 50).toFixed(0)} ms apart at p50, ${percentile(resultsGaps, 99).toFixed(0)} ms at p99); each poll: ${charts.map((c) => c.toFixed(0)).join(", ")} ms`);
   console.log(`  slide change → last viewer, quiet: p50 ${percentile(quiet, 50).toFixed(2)} ms, p99 ${quietP99.toFixed(2)} ms (n=${quiet.length}); while voting and reacting: p50 ${percentile(busy, 50).toFixed(2)} ms, p99 ${busyP99.toFixed(2)} ms (n=${busy.length})`);
   console.log(`  poll opened or closed → last viewer: p50 ${percentile(pollFanout, 50).toFixed(2)} ms, max ${Math.max(...pollFanout).toFixed(2)} ms (n=${pollFanout.length})`);
   console.log(`  traffic: ${(n * POLLS / interactionSeconds).toFixed(0)} votes/s and ${(taps / interactionSeconds).toFixed(0)} taps/s on average while polls ran; presenter got ${(reactionsSeen / interactionSeconds).toFixed(1)} reactions messages/s; refused: ${refused.size ? JSON.stringify(Object.fromEntries(refused)) : "none"}`);

@@ -40,6 +40,8 @@ const SIZES = (process.env.LIVE_VIEWERS ?? "100,500,2000").split(",").map(Number
 const CHANGES = Number(process.env.LIVE_CHANGES ?? 100);
 /** Polls of the interaction run, each with a quiet window before it. */
 const POLLS = Number(process.env.LIVE_POLLS ?? 10);
+/** LIVE_SHOW=1: the presenter shows the results and the reactions to every viewer while the poll runs (each tick then reaches all of them). */
+const SHOW = process.env.LIVE_SHOW === "1";
 /** Pause between changes: a presenter clicking fast, and time for the fan-out to drain. */
 const GAP_MS = 30;
 /** Viewers that connect at once while the audience fills up. */
@@ -151,10 +153,10 @@ try {
       const first = viewers.length;
       const joined = await Promise.all(Array.from({ length: batch }, (_, i) => join(talk.code, "viewer", undefined, `bench-viewer-${String(first + i).padStart(8, "0")}`)));
       for (const ws of joined) {
-        // Only the relayed state, a poll opening or closing (and refusals) matter here; everything else (counts) is ignored unparsed.
+        // Only the relayed state, a poll opening, shown or closing, reactions shown (and refusals) matter here; everything else (counts, results, reactions) is ignored unparsed.
         ws.onmessage = (event) => {
           const data = event.data as string;
-          if (data.startsWith('{"v":1,"type":"state"') || data.startsWith('{"v":1,"type":"poll",')) onBroadcast();
+          if (data.startsWith('{"v":1,"type":"state"') || data.startsWith('{"v":1,"type":"poll",') || data.startsWith('{"v":1,"type":"reactionsShow"')) onBroadcast();
           else if (data.startsWith('{"v":1,"type":"error"')) {
             const code = (JSON.parse(data) as { code: string }).code;
             refused.set(code, (refused.get(code) ?? 0) + 1);
@@ -187,7 +189,8 @@ try {
   const n = viewers.length;
   const reactors = Math.round(n / 4);
   console.log(`\n${machineLine()}`);
-  console.log(`interaction: ${n} viewers each vote once within ${VOTE_WINDOW_MS / 1000} s, ${reactors} of them react at ${1000 / TAP_EVERY_MS} taps/s; ${POLLS} polls, each after a quiet window of slide changes`);
+  console.log(`interaction: ${n} viewers each vote once within ${VOTE_WINDOW_MS / 1000} s, ${reactors} of them react at ${1000 / TAP_EVERY_MS} taps/s; ${POLLS} polls, each after a quiet window of slide changes${SHOW ? "; results and reactions shown to every viewer" : ""}`);
+  if (SHOW) await toEveryViewer({ v: 1, type: "reactionsShow", show: true }, "reactions shown");
 
   /** What the presenter hears of the poll: its id once open, the time its results count `n` voters. */
   let opened: ((pollId: string) => void) | null = null;
@@ -195,6 +198,8 @@ try {
   let resultsSeen = 0;
   /** When the presenter got the last `pollResults`, and the gaps between consecutive ones (the server's tick as the presenter sees it). */
   let lastResultsAt = 0;
+  /** Gaps are taken while the votes of a poll are being counted only (not to its opening, showing or closing). */
+  let counting = false;
   const resultsGaps: number[] = [];
   let reactionsSeen = 0;
   let current = "";
@@ -205,9 +210,12 @@ try {
       if (results.pollId !== current) return;
       resultsSeen++;
       const at = performance.now();
-      if (lastResultsAt) resultsGaps.push(at - lastResultsAt);
+      if (counting && lastResultsAt) resultsGaps.push(at - lastResultsAt);
       lastResultsAt = at;
-      if (results.voters === n) counted?.();
+      if (results.voters === n) {
+        counting = false;
+        counted?.();
+      }
     } else if (data.startsWith('{"v":1,"type":"poll"')) {
       const { poll } = JSON.parse(data) as { poll: { id: string; status: string } };
       if (poll.status === "open") opened?.(poll.id);
@@ -285,11 +293,13 @@ try {
     });
     pollFanout.push(await toEveryViewer({ v: 1, type: "pollStart", question: `Round ${round + 1}: which one?`, options: ["A", "B", "C", "D"].slice(0, POLL_OPTIONS), multiple: false }, "the poll"));
     current = await bounded(pollOpen, "pollStart");
+    if (SHOW) pollFanout.push(await toEveryViewer({ v: 1, type: "pollShow", pollId: current }, "the poll shown"));
     const allCounted = new Promise<number>((resolve) => {
       counted = () => resolve(performance.now());
     });
     from = reading();
     lastResultsAt = 0;
+    counting = true;
     const run = traffic(current);
     let voted = false;
     void run.allVoted.then(() => {

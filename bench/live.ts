@@ -272,6 +272,14 @@ try {
   const zero = () => ({ loop: 0, loopWait: 0, bench: 0, benchWait: 0, wall: 0 });
   const cpu = { quiet: zero(), busy: zero() };
   const reading = () => ({ loop: cpuMs(server.pid) ?? 0, loopWait: cpuWaitMs(server.pid) ?? 0, bench: cpuMs(process.pid) ?? 0, benchWait: cpuWaitMs(process.pid) ?? 0, wall: performance.now() });
+  /** This process's event loop: how late a 10 ms timer fires, per window kind (a stall here delays every frame and result it reads). */
+  const lag = { quiet: [] as number[], busy: [] as number[], into: null as number[] | null };
+  let lagLast = performance.now();
+  const lagTimer = setInterval(() => {
+    const now = performance.now();
+    lag.into?.push(now - lagLast - 10);
+    lagLast = now;
+  }, 10);
   const account = (into: ReturnType<typeof zero>, from: ReturnType<typeof reading>) => {
     const to = reading();
     for (const key of Object.keys(into) as Array<keyof typeof into>) into[key] += to[key] - from[key];
@@ -281,6 +289,7 @@ try {
   for (let round = 0; round < POLLS; round++) {
     // The baseline: slide changes to the same audience with no interaction traffic.
     let from = reading();
+    lag.into = lag.quiet;
     while (performance.now() - from.wall < VOTE_WINDOW_MS) {
       quiet.push(await change());
       await Bun.sleep(GAP_MS);
@@ -298,6 +307,7 @@ try {
       counted = () => resolve(performance.now());
     });
     from = reading();
+    lag.into = lag.busy;
     lastResultsAt = 0;
     counting = true;
     const run = traffic(current);
@@ -314,10 +324,12 @@ try {
     taps += run.stop();
     interactionSeconds += (performance.now() - from.wall) / 1000;
     account(cpu.busy, from);
+    lag.into = null;
     charts.push(chartAt - run.lastVoteAt());
     pollFanout.push(await toEveryViewer({ v: 1, type: "pollClose", pollId: current }, "the closed poll"));
     await Bun.sleep(GAP_MS);
   }
+  clearInterval(lagTimer);
   const { maxSampled } = peak.stop();
   await settle();
   const after = readMemory(server.pid)!.rss;
@@ -332,6 +344,8 @@ try {
   const pct = (ms: number, window: typeof cpu.quiet) => `${((ms / window.wall) * 100).toFixed(0)} %`;
   const share = (w: typeof cpu.quiet) => `server ${pct(w.loop, w)} running, ${pct(w.loopWait, w)} waiting for a CPU; benchmark ${pct(w.bench, w)} running, ${pct(w.benchWait, w)} waiting`;
   console.log(`  event loops, of the wall time — quiet: ${share(cpu.quiet)}; voting and reacting: ${share(cpu.busy)}`);
+  const lagged = (values: number[]) => `p99 ${percentile(values, 99).toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`;
+  console.log(`  this benchmark's event loop, late by — quiet: ${lagged(lag.quiet)}; voting and reacting: ${lagged(lag.busy)}`);
   // What the votes and taps cost on their own: a busy window's CPU less its slide changes at the quiet windows' cost per change.
   const perMessage = (key: "loop" | "bench") => ((cpu.busy[key] - (cpu.quiet[key] / quiet.length) * busy.length) / (n * POLLS + taps)) * 1000;
   console.log(`  CPU per vote or tap (busy windows less their slide changes at the quiet cost): server event loop ${perMessage("loop").toFixed(1)} µs, this benchmark ${perMessage("bench").toFixed(1)} µs`);

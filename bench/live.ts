@@ -25,6 +25,7 @@
  *
  *   bun run bench/live.ts [--source]     (ulimit -n must allow ~2 × 2,000 + slack sockets)
  *   LIVE_VIEWERS=200 LIVE_CHANGES=20 LIVE_POLLS=3 bun run bench/live.ts     (a quick check)
+ *   LIVE_SHOW=1 bun run bench/live.ts     (results and reactions shown to every viewer during the polls)
  *
  * One machine is one address: the server admits every viewer and every vote from 127.0.0.1
  * (--max-viewers-per-address bounds both the seats and the votes one address may hold).

@@ -108,7 +108,9 @@ async function spawnServer(command: (port: number) => string[], dir: string, env
  * benchmarking; `env` adds variables (the S3 credentials of a bucket backend).
  */
 export async function startDeckhand(mode: DeckhandMode, extraArgs: string[] = [], dataDir = mkdtempSync(join(tmpdir(), "deckhand-bench-data-")), env: Record<string, string> = {}): Promise<Running & { dataDir: string }> {
-  const command = mode === "binary" ? [BINARY] : [process.execPath, MAIN];
+  // From source, $BENCH_CPU_PROF_DIR gets the server's CPU profile (markdown) when it stops.
+  const profile = process.env.BENCH_CPU_PROF_DIR ? ["--cpu-prof-md", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
+  const command = mode === "binary" ? [BINARY] : [process.execPath, ...profile, MAIN];
   return spawnServer(
     (port) => [
       ...command,

@@ -2,7 +2,8 @@
  * @module bench/lib/rss
  * Resident memory of another process, from /proc/PID/status (Linux): the current VmRSS, the
  * kernel's own high-water mark VmHWM, and a sampler for the peak during an operation; and its
- * CPU time (cpuMs), from /proc/PID/stat, alone or with its children and page faults (treeUsage).
+ * CPU time (cpuMs), from /proc/PID/stat, alone or with its children and page faults (treeUsage);
+ * and the time its event loop waited for a CPU (cpuWaitMs).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -79,6 +80,20 @@ export function cpuMs(pid: number, wholeProcess = false): number | null {
     // Fields after the command (which may hold spaces) and its closing parenthesis: utime, stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Time (ms) the main thread of `pid` — its event loop — has spent runnable but waiting for a
+ * CPU, from /proc/PID/task/PID/schedstat (Linux): on a machine busy with other work, what a
+ * latency owes to the queue rather than to the process. Null where /proc is not there.
+ */
+export function cpuWaitMs(pid: number): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, "utf8").trim().split(" ");
+    return Number(fields[1]) / 1e6;
   } catch {
     return null;
   }

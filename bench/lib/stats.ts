@@ -2,6 +2,7 @@
  * @module bench/lib/stats
  * Small statistics and formatting helpers shared by the benchmarks.
  */
+import { readFileSync } from "node:fs";
 import os from "node:os";
 
 export function median(values: number[]): number {
@@ -59,5 +60,15 @@ export function verdict(label: string, measured: number, target: number, unit = 
 export function machineLine(): string {
   const cpus = os.cpus();
   const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
-  return `${cpus[0]?.model ?? "cpu"} ×${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, bun ${Bun.version}, load average ${load}`;
+  return `${cpus[0]?.model ?? "cpu"} ×${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, bun ${Bun.version}, load average ${load}${cpuPressure()}`;
+}
+
+/** ", CPU pressure 12 %": the share of the last 10 s in which some runnable task waited for a CPU (Linux PSI), or nothing where it is not there. */
+function cpuPressure(): string {
+  try {
+    const some = /^some avg10=([\d.]+)/m.exec(readFileSync("/proc/pressure/cpu", "utf8"));
+    return some ? `, CPU pressure ${Number(some[1]).toFixed(0)} %` : "";
+  } catch {
+    return "";
+  }
 }

@@ -38,6 +38,9 @@ export interface Room {
   audienceTimer: Timer | null;
   /** The next coalesced write of the audience to the row. */
   audienceSaveTimer: Timer | null;
+  /** Up-votes, shown results and shown reactions for viewers, coalesced until their slower tick (./audience-relay.ts). */
+  audienceForViewers: Map<string, LiveServerMessageT>;
+  audienceViewersTimer: Timer | null;
   /** The presenter's and remotes' audience changes, each relayed once written, in order (./audience-relay.ts). */
   audienceStaff: Promise<void>;
 }
@@ -82,6 +85,8 @@ export function newRoom(code: string, row: LiveSessionRow, audience: Audience): 
     audience,
     audienceTimer: null,
     audienceSaveTimer: null,
+    audienceForViewers: new Map(),
+    audienceViewersTimer: null,
     audienceStaff: Promise.resolve(),
   };
 }
@@ -111,5 +116,5 @@ export function removeViewer(room: Room, ws: LiveSocket): void {
 
 /** Cancel every timer of the room (it is being unloaded). */
 export function cancelTimers(room: Room): void {
-  for (const timer of [room.countsTimer, room.presenceTimer, room.seenTimer, room.graceTimer, room.audienceTimer]) timer?.cancel();
+  for (const timer of [room.countsTimer, room.presenceTimer, room.seenTimer, room.graceTimer, room.audienceTimer, room.audienceViewersTimer]) timer?.cancel();
 }

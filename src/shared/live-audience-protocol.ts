@@ -140,7 +140,7 @@ export const QuestionGoneMessage = Obj({ v: V, type: Type.Literal("questionGone"
 export const ShownMessage = Obj({ v: V, type: Type.Literal("shown"), question: Type.Union([LiveQuestion, Type.Null()]) }, { description: "The question over the slide (null: none)" });
 export const PollMessage = Obj({ v: V, type: Type.Literal("poll"), poll: LivePoll }, { description: "A poll opened, closed or was shown" });
 export const PollResultsMessage = Obj({ v: V, type: Type.Literal("pollResults"), ...LivePollResults.properties }, { description: "Presenter and remote always; viewers only while shown" });
-export const ReactionsMessage = Obj({ v: V, type: Type.Literal("reactions"), page: Page, counts: ReactionSums }, { description: "Taps since the last tick (about 100 ms) on `page`" });
+export const ReactionsMessage = Obj({ v: V, type: Type.Literal("reactions"), page: Page, counts: ReactionSums }, { description: "Taps since the last tick on `page` (about 100 ms for the presenter and remotes, 500 ms for viewers)" });
 
 export const LiveAudienceServerMessages = [QuestionMessage, QuestionGoneMessage, QaMessage, ShownMessage, PollMessage, PollResultsMessage, ReactionsMessage, ReactionsShowMessage] as const;
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
 import { ManualScheduler } from "./scheduler.ts";
+import { AUDIENCE_TICK_MS, AUDIENCE_VIEWER_TICK_MS } from "../../src/live/audience-relay.ts";
 
 // The timeout of each test and hook here: generous for a loaded 2-vCPU machine.
 setDefaultTimeout(60_000);
@@ -87,9 +88,11 @@ describe("questions", () => {
     b.client.send({ v: 1, type: "upvote", questionId: asked.id });
     expect((await b.client.next("error")).code).toBe("ALREADY_VOTED");
     await handled(b.client);
-    scheduler.advance(100);
+    scheduler.advance(AUDIENCE_TICK_MS);
     const votedOnce = (m: { question: { votes: number } }) => m.question.votes > 0;
     expect((await presenter.next("question", votedOnce)).question.votes).toBe(1);
+    // Viewers hear of up-votes on their slower tick.
+    scheduler.advance(AUDIENCE_VIEWER_TICK_MS);
     expect((await a.client.next("question", votedOnce)).question.votes).toBe(1);
 
     control.send({ v: 1, type: "show", questionId: asked.id });
@@ -107,6 +110,28 @@ describe("questions", () => {
     const late = await viewer(code);
     expect(late.hello.audience).toMatchObject({ questions: [], shown: null });
     for (const c of [a.client, reloaded.client, late.client, presenter, control]) c.close();
+  });
+});
+
+describe("the viewers' slower tick", () => {
+  test("an up-vote waiting for it does not bring back a question hidden in between", async () => {
+    const { code, presenter, control } = await talk();
+    presenter.send({ v: 1, type: "qa", open: true, moderated: false });
+    const a = await viewer(code, id(31));
+    const b = await viewer(code, id(32));
+    a.client.send({ v: 1, type: "ask", text: "Soon hidden" });
+    const asked = (await b.client.next("question")).question;
+    b.client.send({ v: 1, type: "upvote", questionId: asked.id });
+    await handled(b.client);
+    scheduler.advance(AUDIENCE_TICK_MS);
+    expect((await presenter.next("question", (m) => m.question.votes === 1)).question.id).toBe(asked.id);
+    presenter.send({ v: 1, type: "moderate", questionId: asked.id, action: "hide" });
+    expect(await a.client.next("questionGone")).toEqual({ v: 1, type: "questionGone", id: asked.id });
+    scheduler.advance(AUDIENCE_VIEWER_TICK_MS);
+    await handled(a.client);
+    const about = a.client.messages.filter((m) => (m.type === "question" && m.question.id === asked.id) || (m.type === "questionGone" && m.id === asked.id));
+    expect(about.map((m) => m.type)).toEqual(["question", "questionGone"]);
+    for (const c of [a.client, b.client, presenter, control]) c.close();
   });
 });
 
@@ -155,10 +180,28 @@ describe("reactions", () => {
 
     presenter.send({ v: 1, type: "reactionsShow", show: true });
     await a.client.next("reactionsShow");
+    // Two ticks' taps: the presenter gets each tick; viewers one sum on their slower tick.
     b.client.send({ v: 1, type: "react", counts: { "❓": 1 } });
     await handled(b.client);
-    scheduler.advance(100);
-    expect(await a.client.next("reactions")).toEqual({ v: 1, type: "reactions", page: 2, counts: { "❓": 1 } });
+    scheduler.advance(AUDIENCE_TICK_MS);
+    expect(await presenter.next("reactions", (m) => m.counts["❓"] === 1)).toEqual({ v: 1, type: "reactions", page: 2, counts: { "❓": 1 } });
+    b.client.send({ v: 1, type: "react", counts: { "❓": 2, "👏": 1 } });
+    await handled(b.client);
+    scheduler.advance(AUDIENCE_TICK_MS);
+    expect(await presenter.next("reactions", (m) => m.counts["❓"] === 2)).toEqual({ v: 1, type: "reactions", page: 2, counts: { "❓": 2, "👏": 1 } });
+    scheduler.advance(AUDIENCE_VIEWER_TICK_MS - AUDIENCE_TICK_MS);
+    expect(await a.client.next("reactions")).toEqual({ v: 1, type: "reactions", page: 2, counts: { "❓": 3, "👏": 1 } });
+    expect(a.client.messages.filter((m) => m.type === "reactions")).toHaveLength(1);
+
+    // Turned off with taps still waiting for the viewers' tick: none reach them.
+    b.client.send({ v: 1, type: "react", counts: { "🎉": 4 } });
+    await handled(b.client);
+    scheduler.advance(AUDIENCE_TICK_MS);
+    await presenter.next("reactions", (m) => m.counts["🎉"] === 4);
+    presenter.send({ v: 1, type: "reactionsShow", show: false });
+    await a.client.next("reactionsShow", (m) => !m.show);
+    scheduler.advance(AUDIENCE_VIEWER_TICK_MS);
+    await handled(a.client);
     expect(a.client.messages.filter((m) => m.type === "reactions")).toHaveLength(1);
     for (const c of [a.client, b.client, presenter, control]) c.close();
   });

@@ -216,6 +216,25 @@ export class AudienceCopy {
   // ---- the hub's tick, hello and the row ----------------------------------------------------
 
   /** What changed since the last tick: one message per up-voted question, the poll's results, reaction sums per slide. */
+  /**
+   * Messages built earlier and sent only now (a presenter's change waits for its row write)
+   * may carry counts a tick has since overtaken: what they are about is marked for the next
+   * tick, so the current counts follow them. True when a tick is needed.
+   */
+  refresh(sent: readonly Outgoing[]): boolean {
+    let marked = false;
+    for (const { message } of sent) {
+      if (message.type === "question" && this.questions.has(message.question.id)) {
+        this.dirtyQuestions.add(message.question.id);
+        marked = true;
+      } else if (message.type === "pollResults" && this.poll?.id === message.pollId) {
+        this.dirtyResults = true;
+        marked = true;
+      }
+    }
+    return marked;
+  }
+
   tick(): Outgoing[] {
     const out: Outgoing[] = [];
     for (const id of this.dirtyQuestions) {

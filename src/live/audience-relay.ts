@@ -118,7 +118,12 @@ export class AudienceRelay {
     // loads the talk from the row from then on has it (the vote a viewer sends there on the
     // poll it just saw is not refused NO_POLL). Relayed in the order they were made.
     const written = this.flush(room);
-    room.audienceStaff = room.audienceStaff.then(() => written).then(relay, relay);
+    const relayLate = () => {
+      relay();
+      // Built before the write, sent after it: a tick in between may have sent newer counts.
+      if (room.audience.refresh(result.out)) this.scheduleTick(room);
+    };
+    room.audienceStaff = room.audienceStaff.then(() => written).then(relayLate, relayLate);
   }
 
   /** A change another instance accepted: applied to this copy, sent to this instance's sockets, saved. */
@@ -134,7 +139,11 @@ export class AudienceRelay {
   flush(room: Room): Promise<void> {
     room.audienceSaveTimer?.cancel();
     room.audienceSaveTimer = null;
-    return this.deps.save(room, JSON.stringify(room.audience.snapshot()));
+    // One write at a time per room, each taking the copy as it is when it starts: on a pool of
+    // connections an older snapshot could otherwise commit after a newer one.
+    const write = room.audienceWrites.then(() => this.deps.save(room, JSON.stringify(room.audience.snapshot())));
+    room.audienceWrites = write.catch(() => {});
+    return write;
   }
 
   /**
@@ -208,14 +217,16 @@ export class AudienceRelay {
     }
   }
 
-  /** A tick's messages: the staff's now, the viewers' coalesced until their slower tick. */
+  /** A tick's messages: the staff's now, the viewers' up-votes, results and reactions coalesced until their slower tick. */
   private sendTick(room: Room, out: Outgoing[]): void {
-    const staff: Outgoing[] = [];
+    const now: Outgoing[] = [];
     for (const item of out) {
-      if (item.to === "staff") staff.push(item);
-      else coalesce(room.audienceForViewers, item.message);
+      const key = item.to === "viewers" ? keyOf(item.message) : null;
+      // Up-votes, results and reactions wait for the viewers' tick; anything else goes now.
+      if (key === null) now.push(item);
+      else coalesce(room.audienceForViewers, key, item.message);
     }
-    this.send(room, staff);
+    this.send(room, now);
     if (room.audienceForViewers.size > 0) {
       room.audienceViewersTimer ??= this.deps.scheduler.after(AUDIENCE_VIEWER_TICK_MS, () => {
         room.audienceViewersTimer = null;
@@ -262,8 +273,7 @@ function keyOf(message: LiveServerMessageT): string | null {
   }
 }
 
-function coalesce(waiting: Map<string, LiveServerMessageT>, message: LiveServerMessageT): void {
-  const key = keyOf(message) ?? `other:${waiting.size}`;
+function coalesce(waiting: Map<string, LiveServerMessageT>, key: string, message: LiveServerMessageT): void {
   const before = waiting.get(key);
   if (message.type === "reactions" && before?.type === "reactions") {
     const counts: Record<string, number> = {};

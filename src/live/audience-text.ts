@@ -18,12 +18,6 @@ export function cleanText(input: string): string {
   return input.normalize("NFC").replace(BREAKS, " ").replace(CONTROLS, "").trim();
 }
 
-/** Characters as people count them (code points). */
-export function charCount(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
 
 /**
  * When each of the last `limit` events happened: admits an event while fewer than `limit`

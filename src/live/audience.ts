@@ -21,8 +21,8 @@
  * may hold), so a script on one machine cannot stuff a poll by inventing viewer ids.
  */
 import type { LiveErrorCodeT } from "../shared/live-protocol.ts";
-import { LIVE_REACTIONS, type LivePollT, type LiveQuestionT, type LiveReactionCountsT, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS } from "../shared/live-audience-protocol.ts";
-import { charCount, cleanText } from "./audience-text.ts";
+import { charCount, LIVE_REACTIONS, type LivePollT, type LiveQuestionT, type LiveReactionCountsT, MAX_POLL_OPTION_CHARS, MAX_POLL_QUESTION_CHARS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS } from "../shared/live-audience-protocol.ts";
+import { cleanText } from "./audience-text.ts";
 import type { AudienceEvent } from "./audience-events.ts";
 import { AudienceCopy, type Counts, type Outgoing, visible } from "./audience-copy.ts";
 
@@ -131,6 +131,10 @@ export class Audience extends AudienceCopy {
     if (this.poll?.status === "open") return refuse("POLL_OPEN", "A poll is open already; close it first.");
     const poll: LivePollT = { id: this.deps.newId(), question: cleanText(spec.question), options: spec.options.map(cleanText), multiple: spec.multiple, status: "open", shown: false, ...(source ? { source } : {}) };
     if (poll.question === "" || poll.options.some((o) => o === "")) return refuse("BAD_TEXT", "A poll's question and options cannot be blank.");
+    // The wire allows 4 UTF-16 units per character; the rule is what people count (and what keeps the poll's bus event small).
+    if (charCount(poll.question) > MAX_POLL_QUESTION_CHARS || poll.options.some((o) => charCount(o) > MAX_POLL_OPTION_CHARS)) {
+      return refuse("BAD_TEXT", `A poll's question is at most ${MAX_POLL_QUESTION_CHARS} characters and each option at most ${MAX_POLL_OPTION_CHARS}.`);
+    }
     return this.accept({ type: "pollStart", poll });
   }
 

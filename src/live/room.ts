@@ -40,6 +40,8 @@ export interface Room {
   audienceSaveTimer: Timer | null;
   /** Up-votes, shown results and shown reactions for viewers, coalesced until their slower tick (./audience-relay.ts). */
   audienceForViewers: Map<string, LiveServerMessageT>;
+  /** The audience's writes to the row, one after another. */
+  audienceWrites: Promise<void>;
   audienceViewersTimer: Timer | null;
   /** The presenter's and remotes' audience changes, each relayed once written, in order (./audience-relay.ts). */
   audienceStaff: Promise<void>;
@@ -86,6 +88,7 @@ export function newRoom(code: string, row: LiveSessionRow, audience: Audience): 
     audienceTimer: null,
     audienceSaveTimer: null,
     audienceForViewers: new Map(),
+    audienceWrites: Promise.resolve(),
     audienceViewersTimer: null,
     audienceStaff: Promise.resolve(),
   };

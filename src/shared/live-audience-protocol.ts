@@ -30,6 +30,13 @@ export const MAX_REACTION_BATCH = 20;
 export const LIVE_REACTIONS = ["👍", "👏", "❤️", "😂", "🎉", "❓"] as const;
 export type LiveReactionT = (typeof LIVE_REACTIONS)[number];
 
+/** Characters as people count them (code points): what every limit above counts, on every surface. */
+export function charCount(text: string): number {
+  let n = 0;
+  for (const _ of text) n++;
+  return n;
+}
+
 // The wire allows 4 UTF-16 units per counted character: an emoji is 2 units and the checker
 // counts units, while the rule (audience.ts) counts what people see, after normalising.
 const wire = (chars: number) => chars * 4;

@@ -137,8 +137,35 @@ describe("up-votes", () => {
   });
 });
 
+describe("messages sent late", () => {
+  test("a presenter's change sent after its row write, with a tick in between: refresh puts the current counts after it", () => {
+    const { audience } = model();
+    ok(audience.setQa(true, false));
+    const question = asked(audience, viewer(1));
+    // Built now, sent once the row is written...
+    const answered = ok(audience.moderate(question.id, "answer"));
+    // ... meanwhile an up-vote goes out on a tick.
+    ok(audience.upvote(viewer(2), question.id));
+    expect(to(audience.tick(), "staff")).toContainEqual({ v: 1, type: "question", question: expect.objectContaining({ id: question.id, votes: 1 }) });
+    // The late message says 0 votes: refresh marks the question for the next tick, which says 1.
+    expect(to(answered, "staff")).toContainEqual({ v: 1, type: "question", question: expect.objectContaining({ votes: 0, status: "answered" }) });
+    expect(audience.refresh(answered)).toBe(true);
+    expect(to(audience.tick(), "staff")).toEqual([{ v: 1, type: "question", question: expect.objectContaining({ id: question.id, votes: 1, status: "answered" }) }]);
+    // Nothing about a question or results: nothing to refresh.
+    expect(audience.refresh(ok(audience.setQa(true, true)))).toBe(false);
+  });
+});
+
 describe("polls", () => {
   const spec = { question: "Lunch?", options: ["Pizza", "Soup", "Salad"], multiple: false };
+
+  test("a poll's text counts as people count it: 200 characters of question and 100 per option, emoji and CJK included", () => {
+    const { audience } = model();
+    // The wire allows 4 UTF-16 units per character; the rule is the characters.
+    expect(code(audience.pollStart({ question: "漢".repeat(201), options: ["A", "B"], multiple: false }))).toBe("BAD_TEXT");
+    expect(code(audience.pollStart({ question: "Q?", options: ["A", "🎉".repeat(101)], multiple: false }))).toBe("BAD_TEXT");
+    expect(code(audience.pollStart({ question: "漢".repeat(200), options: ["A", "🎉".repeat(100)], multiple: false }))).toBe("ok");
+  });
 
   test("one open at a time; votes once per viewer id; results to staff each tick, to viewers only when shown", () => {
     const { audience } = model();

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
 import { csvCell, emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
 import { chartText, pollBars } from "../../client/src/live/poll-bars.ts";
-import { checkPollDraft, floatsOf, holdOrder, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion } from "../../client/src/live/talk-model.ts";
+import { checkPollDraft, floatsOf, holdOrder, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 
@@ -89,6 +89,14 @@ describe("polls", () => {
     expect(sidecarPollToOpen(2, polls, opened, closed, true)).toBeNull();
     // After a reload the set is empty, but the server's hello still names the slide's closed poll.
     expect(sidecarPollToOpen(2, polls, new Set(), closed, true)).toBeNull();
+
+    // A remote opened slide 2's poll, then a poll typed in the panel replaced it: slide 2's is not opened again.
+    const byRemote = apply([{ v: 1, type: "poll", poll: { ...poll, status: "open", source: { slide: 2 } } }], live);
+    const seen = withOpenedSource(new Set(), byRemote);
+    expect([...seen]).toEqual([2]);
+    const typed = apply([{ v: 1, type: "poll", poll: { ...poll, id: "p-typed", status: "closed" } }], byRemote);
+    expect(sidecarPollToOpen(2, polls, withOpenedSource(seen, typed), typed, true)).toBeNull();
+    expect(sidecarPollToOpen(2, polls, new Set(), typed, true)).toEqual(polls[0]!);
   });
 });
 

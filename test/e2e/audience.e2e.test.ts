@@ -270,12 +270,22 @@ for (const name of ENGINES) {
     // Nothing chosen: the card says so by the Vote button and nothing is sent.
     await viewer1.click("#poll-card .poll-vote");
     expect(await viewer1.evaluate(() => document.querySelector("#poll-error")?.textContent)).toBe("Choose one option.");
+    // The presenter shows the results while the poll is open: a viewer who has not voted still
+    // can — the ballot stays, the live bars come under it.
+    await presenterPanel();
+    await presenter.click("#talk-poll-show");
+    for (const v of viewers()) await v.waitFor("the ballot with the live bars under it", () => document.body.dataset.poll === "open-shown" && document.querySelectorAll("#poll-card input[type=radio]").length === 3 && document.querySelectorAll("#poll-card .poll-live-results .poll-bar").length === 3);
     await viewer1.click('#poll-card input[value="0"]');
     await shot(viewer1, "06-viewer-voting");
     await viewer1.click("#poll-card .poll-vote");
+    // Viewer 2's ballot kept its place while viewer 1's vote moved the bars.
+    await viewer2.waitFor("viewer 1's vote in the bars", () => document.querySelector("#poll-card .poll-live-results .poll-voters")?.textContent === "1 voter");
     await viewer2.click('#poll-card input[value="1"]');
     await viewer2.click("#poll-card .poll-vote");
     for (const v of viewers()) await v.waitFor("Voted", () => document.querySelector("#poll-card .poll-voted")?.textContent === "Voted" && !document.querySelector("#poll-card .poll-vote"));
+    // The presenter hides the results again.
+    await presenter.click("#talk-poll-show");
+    for (const v of viewers()) await v.waitFor("the results hidden", () => document.body.dataset.poll === "open");
     expect(await viewer1.evaluate(() => (document.querySelector("#poll-error") as HTMLElement).hidden)).toBe(true);
     // The choice stays in sight, checked and disabled.
     expect(await viewer1.evaluate(() => Array.from(document.querySelectorAll<HTMLInputElement>("#poll-card input")).map((i) => [i.checked, i.disabled]))).toEqual([[true, true], [false, true], [false, true]]);

@@ -8,40 +8,22 @@
  * results are the presenter's. Text goes in as text (./audience-view.ts).
  */
 import type { SlidePoll } from "../../../src/deck/sidecar/types.ts";
-import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
+import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { emptyAudience, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
 import { questionItem } from "./audience-view.ts";
 import { pollChart } from "./poll-chart-view.ts";
+import { audienceErrorText } from "./audience-errors.ts";
+import type { Outgoing as SocketOutgoing } from "./socket.ts";
 
-type Outgoing =
-  | { type: "show"; questionId: string | null }
-  | { type: "pollStart"; question: string; options: string[]; multiple: boolean; source?: { slide: number } }
-  | { type: "pollClose"; pollId: string };
-
-/** What a refusal of a remote's audience command means, in a sentence. */
-function refusalText(code: LiveErrorCodeT): string {
-  switch (code) {
-    case "NO_QUESTION":
-      return "That question can no longer be shown (hidden or waiting for approval).";
-    case "POLL_OPEN":
-      return "A poll is open already: close it first.";
-    case "NO_POLL":
-      return "That poll is not open any more.";
-    case "BAD_TEXT":
-      return "That poll's question or options are blank.";
-    case "NOT_ALLOWED":
-      return "A remote may not do that; the presenter can.";
-    default:
-      return "That did not go through. Try again in a moment.";
-  }
-}
+/** What a remote may send of the audience's messages. */
+type Outgoing = Extract<SocketOutgoing, { type: "show" | "pollStart" | "pollClose" }>;
 
 export class RemoteAudience {
   private state: AudienceState = emptyAudience();
   private polls: SlidePoll[] = [];
-  /** A refusal is shown only for this remote's own audience commands. */
-  private asked = false;
+  /** The command this remote sent last: a refusal is shown only for its own audience commands. */
+  private asked: Outgoing["type"] | null = null;
   private readonly els = {
     section: $("#remote-audience") as HTMLDetailsElement,
     summary: $("#remote-audience-count"),
@@ -63,9 +45,10 @@ export class RemoteAudience {
   receive(message: LiveServerMessageT): void {
     if (message.type === "error") {
       if (!this.asked) return;
-      this.asked = false;
+      const action = this.asked;
+      this.asked = null;
       this.els.error.hidden = false;
-      replace(this.els.error, refusalText(message.code));
+      replace(this.els.error, audienceErrorText(message.code, action));
       return;
     }
     const { state, changed } = reduceAudience(this.state, message);
@@ -76,9 +59,9 @@ export class RemoteAudience {
 
   private command(message: Outgoing): void {
     this.els.error.hidden = true;
-    this.asked = true;
+    this.asked = message.type;
     if (!this.send(message)) {
-      this.asked = false;
+      this.asked = null;
       this.els.error.hidden = false;
       replace(this.els.error, "Not connected: try again when the remote is back online.");
     }

@@ -20,7 +20,7 @@ import { placePanel } from "./panel-place.ts";
 import { floatReactions } from "./reaction-floats.ts";
 import type { Outgoing } from "./socket.ts";
 import { emptyTalk, mergeTalk, talkCsv, talkJson, type TalkRecord } from "./talk-export.ts";
-import { checkPollDraft, holdOrder, projectedTalk, questionRows, reactionTotal, sameProjection, sidecarPollToOpen, toggleTopShown, NOTHING_PROJECTED, type ProjectedTalk, type QuestionButton, type QuestionOrder, type SidecarPoll } from "./talk-model.ts";
+import { checkPollDraft, holdOrder, projectedTalk, questionRows, reactionTotal, sameProjection, sidecarPollToOpen, toggleTopShown, withOpenedSource, NOTHING_PROJECTED, type ProjectedTalk, type QuestionButton, type QuestionOrder, type SidecarPoll } from "./talk-model.ts";
 import { exportView, pollForm, pollView, questionsView, reactionsView, switchesView, type TalkHandlers } from "./talk-panel-view.ts";
 
 export interface TalkBackDeps {
@@ -132,6 +132,8 @@ export class TalkBack {
     const { state, changed } = reduceAudience(this.audience, message);
     if (!changed) return;
     this.audience = state;
+    // A deck poll opened by a remote (or before a reload) counts as opened in this talk too.
+    this.opened = withOpenedSource(this.opened, state);
     if (message.type === "hello" && state.known) {
       if (this.fresh && this.deps.openByDefault() && !state.qa.open) this.deps.send({ type: "qa", open: true, moderated: state.qa.moderated });
       this.fresh = false;

@@ -8,6 +8,7 @@
  * whether reactions float there) — nothing else of the talk can reach the audience window.
  */
 import {
+  charCount,
   LIVE_REACTIONS,
   MAX_POLL_OPTION_CHARS,
   MAX_POLL_OPTIONS,
@@ -83,8 +84,6 @@ export interface PollDraft {
   multiple: boolean;
 }
 
-/** Characters as people count them (code points). */
-const chars = (text: string) => [...text].length;
 
 /**
  * A poll the presenter typed, ready for `pollStart`, or what to fix: blank options are
@@ -94,10 +93,10 @@ export function checkPollDraft(draft: PollDraft): { ok: true; poll: PollDraft } 
   const question = draft.question.trim();
   const options = draft.options.map((o) => o.trim()).filter(Boolean);
   if (!question) return { ok: false, problem: "Type the poll's question." };
-  if (chars(question) > MAX_POLL_QUESTION_CHARS) return { ok: false, problem: `The question is longer than ${MAX_POLL_QUESTION_CHARS} characters.` };
+  if (charCount(question) > MAX_POLL_QUESTION_CHARS) return { ok: false, problem: `The question is longer than ${MAX_POLL_QUESTION_CHARS} characters.` };
   if (options.length < MIN_POLL_OPTIONS) return { ok: false, problem: `Give at least ${MIN_POLL_OPTIONS} options.` };
   if (options.length > MAX_POLL_OPTIONS) return { ok: false, problem: `At most ${MAX_POLL_OPTIONS} options.` };
-  if (options.some((o) => chars(o) > MAX_POLL_OPTION_CHARS)) return { ok: false, problem: `An option is longer than ${MAX_POLL_OPTION_CHARS} characters.` };
+  if (options.some((o) => charCount(o) > MAX_POLL_OPTION_CHARS)) return { ok: false, problem: `An option is longer than ${MAX_POLL_OPTION_CHARS} characters.` };
   if (new Set(options).size !== options.length) return { ok: false, problem: "Two options are the same." };
   return { ok: true, poll: { question, options, multiple: draft.multiple } };
 }
@@ -120,6 +119,16 @@ export function sidecarPollToOpen(page: number, polls: readonly SidecarPoll[] | 
   // The server's last poll came from this slide (a reload lost `opened`): it was opened already.
   if (audience.poll?.source?.slide === page) return null;
   return polls?.find((p) => p.slide === page) ?? null;
+}
+
+/**
+ * The slides whose deck poll was opened in this talk, with the one the server's poll came
+ * from: a poll a remote opened, or one opened before a reload, is not opened again when a
+ * later poll has taken its place and the slide comes back.
+ */
+export function withOpenedSource(opened: ReadonlySet<number>, audience: AudienceState): Set<number> {
+  const slide = audience.poll?.source?.slide;
+  return slide === undefined || opened.has(slide) ? new Set(opened) : new Set([...opened, slide]);
 }
 
 /** What the projector may show of the talk: nothing else ever goes to the audience window. */

@@ -7,7 +7,7 @@
  * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
  * next to the control that was used (./audience-errors.ts).
  */
-import { LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
+import { charCount, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
@@ -15,16 +15,14 @@ import { emptyAudience, markMine, reduceAudience, sortedQuestions, type Audience
 import { ballot, questionItem, shownCard } from "./audience-view.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { ReactionBatch } from "./reaction-batch.ts";
+import type { Outgoing as SocketOutgoing } from "./socket.ts";
 import { floatReactions } from "./reaction-floats.ts";
 
 /** The display name a viewer gave last, kept in this browser. */
 export const ASK_NAME_KEY = "deckhand.askName";
 
-type Outgoing =
-  | { type: "ask"; text: string; name?: string }
-  | { type: "upvote"; questionId: string }
-  | { type: "vote"; pollId: string; choices: number[] }
-  | { type: "react"; counts: LiveReactionCountsT };
+/** What a viewer may send of the audience's messages. */
+type Outgoing = Extract<SocketOutgoing, { type: "ask" | "upvote" | "vote" | "react" }>;
 
 export interface ViewerAudienceDeps {
   send(message: Outgoing): boolean;
@@ -33,7 +31,7 @@ export interface ViewerAudienceDeps {
 
 /** Characters as the server counts them (code points), so the counter agrees with it. */
 export function questionLength(text: string): number {
-  return [...text.trim()].length;
+  return charCount(text.trim());
 }
 
 export class ViewerAudience {
@@ -272,6 +270,16 @@ export class ViewerAudience {
     const voted = this.state.voted.has(poll.id);
     const results = poll.shown && this.state.results?.pollId === poll.id ? this.state.results : null;
     const key = `${poll.id} ${poll.status} ${voted} ${poll.shown}`;
+    if (poll.shown && poll.status === "open" && !voted) {
+      // Results shown while the poll is still open: a viewer who has not voted yet still can.
+      // The ballot stays as it is (a choice half made is kept); only the bars under it change.
+      if (key !== this.ballotKey) {
+        this.ballotKey = key;
+        replace(pollCard, ballot(poll, { voted, onVote: (choices) => this.vote(choices) }), h("div", { class: "poll-live-results" }));
+      }
+      replace(pollCard.querySelector<HTMLElement>(".poll-live-results")!, pollChart(poll, results));
+      return;
+    }
     if (poll.shown) {
       this.ballotKey = key;
       replace(pollCard, pollChart(poll, results, { caption: true }), voted ? h("p", { class: "poll-voted" }, "Voted") : null);

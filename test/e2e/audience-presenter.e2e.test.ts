@@ -17,7 +17,7 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { audiencePainted, openAudience, openPresenter } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, openPresenter, tap } from "../helpers/stage.ts";
 import { buildFixturePdf, pollSidecar } from "../fixtures/sidecar-builder.ts";
 import { LiveClient } from "../live/helpers.ts";
 import { OUTPUT } from "./fixtures.ts";
@@ -30,17 +30,6 @@ const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 
 const HOSTILE = `<img src=x onerror="document.body.dataset.pwned='1'">Why tabs?`;
 const POLL = { question: "Tabs or spaces?", options: ["Tabs", "Spaces"] };
-
-/** Click with the engine's real mouse at the element's centre (scrolled into view first). */
-async function tap(page: EnginePage, selector: string): Promise<void> {
-  const at = await page.evaluate((s: string) => {
-    const el = document.querySelector(s)!;
-    el.scrollIntoView({ block: "nearest" });
-    const r = el.getBoundingClientRect();
-    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  }, selector);
-  await page.mouse([{ type: "move", ...at }, { type: "down" }, { type: "up" }]);
-}
 
 /** A viewer's message, or a failure that says which one never came (LiveClient.next waits forever). */
 function within<T>(promise: Promise<T>, what: string, ms = 15_000): Promise<T> {
@@ -115,9 +104,11 @@ for (const name of ENGINES) {
       viewers[1]!.send({ v: 1, type: "ask", text: "How long did it take?" });
       const asked = await within(viewers[2]!.next("question", (m) => m.question.text === HOSTILE), "a viewer's question message");
       viewers[1]!.send({ v: 1, type: "upvote", questionId: asked.question.id });
+      // Asked within the same millisecond, the two tie until the up-vote arrives: wait for it.
       await presenter.waitFor("both questions, the up-voted one first", () => {
         const rows = [...document.querySelectorAll("#talk-questions .talk-q-text")].map((p) => p.textContent);
-        return rows.length === 2 && rows[1] === "How long did it take?" ? true : JSON.stringify(rows);
+        const meta = document.querySelector("#talk-questions .talk-q-meta")?.textContent;
+        return rows.length === 2 && rows[1] === "How long did it take?" && meta === "Ada · 1 vote" ? true : JSON.stringify([rows, meta]);
       });
       const panel = await presenter.evaluate(() => ({
         first: document.querySelector("#talk-questions .talk-q-text")!.textContent,

@@ -19,7 +19,7 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { openPresenter } from "../helpers/stage.ts";
+import { openPresenter, tap } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite.
@@ -60,7 +60,7 @@ async function presenterPanel() {
 /** One of the panel's switches (Q&A open, held for approval, reactions on the projector) clicked to `on`, as the server then says. */
 async function presenterSets(id: string, on: boolean) {
   await presenterPanel();
-  if ((await presenter.evaluate((s: string) => (document.querySelector(s) as HTMLInputElement).checked, `#${id}`)) !== on) await presenter.click(`#${id}`);
+  if ((await presenter.evaluate((s: string) => (document.querySelector(s) as HTMLInputElement).checked, `#${id}`)) !== on) await tap(presenter, `#${id}`);
   await presenter.waitFor(`#${id} ${on ? "on" : "off"}`, (s: string, want: boolean) => (document.querySelector(s) as HTMLInputElement | null)?.checked === want, [`#${id}`, on]);
 }
 
@@ -166,7 +166,7 @@ for (const name of ENGINES) {
     await openSection(viewer2, "#qa-section");
     expect(await listed(viewer2)).toEqual([{ text: question, votes: "0", mine: "false", disabled: false }]);
     expect(await viewer2.evaluate(() => document.querySelector("#qa-list .question-name")?.textContent)).toBe("Ada");
-    await viewer2.click("#qa-list .upvote");
+    await tap(viewer2, "#qa-list .upvote");
     expect(await listed(viewer2)).toEqual([{ text: question, votes: "0", mine: "true", disabled: true }]);
     for (const v of viewers()) await v.waitFor("one vote on the question", () => document.querySelector("#qa-list .upvote-count")?.textContent === "1");
     expect(await listed(viewer1)).toEqual([{ text: question, votes: "1", mine: "false", disabled: false }]);
@@ -249,7 +249,7 @@ for (const name of ENGINES) {
     await remote.click("#remote-audience > summary");
     const first = await remote.evaluate(() => ({ text: document.querySelector("#remote-questions .question-text")?.textContent, id: (document.querySelector("#remote-questions .remote-show") as HTMLElement).dataset.id! }));
     expect(first.text).toBe("Does it work with the Wi-Fi off?");
-    await remote.click(`#remote-questions .remote-show[data-id="${first.id}"]`);
+    await tap(remote, `#remote-questions .remote-show[data-id="${first.id}"]`);
     for (const v of viewers()) {
       await v.waitFor("the question over the slide", (id: string) => document.body.dataset.shown === id && !(document.querySelector("#shown-question") as HTMLElement).hidden, [first.id]);
       expect(await v.evaluate(() => document.querySelector("#shown-question .shown-text")?.textContent)).toBe("Does it work with the Wi-Fi off?");
@@ -258,13 +258,13 @@ for (const name of ENGINES) {
     await shot(viewer2, "04-viewer-shown-question");
     await expectNoSeriousA11y(remote, "phone remote with questions");
     await shot(remote, "05-remote-questions");
-    await remote.click("#remote-dismiss");
+    await tap(remote, "#remote-dismiss");
     for (const v of viewers()) await v.waitFor("the question dismissed", () => document.body.dataset.shown === "" && (document.querySelector("#shown-question") as HTMLElement).hidden);
   });
 
   it("the remote starts the deck's poll; viewers vote once; the remote sees 2 votes live and closes it; the presenter shows the bars to viewers", async () => {
     await remote.waitFor("the deck's poll offered", () => !!document.querySelector('.remote-poll-start[data-slide="2"]'));
-    await remote.click('.remote-poll-start[data-slide="2"]');
+    await tap(remote, '.remote-poll-start[data-slide="2"]');
     for (const v of viewers()) await v.waitFor("the poll card with its ballot", () => !(document.querySelector("#poll-section") as HTMLElement).hidden && (document.querySelector("#poll-section") as HTMLDetailsElement).open && document.querySelectorAll("#poll-card input[type=radio]").length === 3);
     expect(await viewer1.evaluate(() => document.querySelector("#poll-card legend")?.textContent)).toBe("Which browser do you present from?");
     // Nothing chosen: the card says so by the Vote button and nothing is sent.
@@ -273,7 +273,7 @@ for (const name of ENGINES) {
     // The presenter shows the results while the poll is open: a viewer who has not voted still
     // can — the ballot stays, the live bars come under it.
     await presenterPanel();
-    await presenter.click("#talk-poll-show");
+    await tap(presenter, "#talk-poll-show");
     for (const v of viewers()) await v.waitFor("the ballot with the live bars under it", () => document.body.dataset.poll === "open-shown" && document.querySelectorAll("#poll-card input[type=radio]").length === 3 && document.querySelectorAll("#poll-card .poll-live-results .poll-bar").length === 3);
     await viewer1.click('#poll-card input[value="0"]');
     await shot(viewer1, "06-viewer-voting");
@@ -284,7 +284,7 @@ for (const name of ENGINES) {
     await viewer2.click("#poll-card .poll-vote");
     for (const v of viewers()) await v.waitFor("Voted", () => document.querySelector("#poll-card .poll-voted")?.textContent === "Voted" && !document.querySelector("#poll-card .poll-vote"));
     // The presenter hides the results again.
-    await presenter.click("#talk-poll-show");
+    await tap(presenter, "#talk-poll-show");
     for (const v of viewers()) await v.waitFor("the results hidden", () => document.body.dataset.poll === "open");
     expect(await viewer1.evaluate(() => (document.querySelector("#poll-error") as HTMLElement).hidden)).toBe(true);
     // The choice stays in sight, checked and disabled.
@@ -296,12 +296,12 @@ for (const name of ENGINES) {
     await viewer2.goto(viewerUrl);
     await joined(viewer2);
     await viewer2.waitFor("still voted after a reload", () => document.querySelector("#poll-card .poll-voted")?.textContent === "Voted");
-    await remote.click("#remote-poll-close");
+    await tap(remote, "#remote-poll-close");
     for (const v of viewers()) await v.waitFor("the closed, unshown poll gone from viewers", () => (document.querySelector("#poll-section") as HTMLElement).hidden && document.body.dataset.poll === "closed");
     await remote.waitFor("the remote's poll closed, the deck's poll offered again", () => document.body.dataset.poll === "closed" && !!document.querySelector(".remote-poll-start"));
     // The presenter shows the results from its panel.
     await presenterPanel();
-    await presenter.click("#talk-poll-show");
+    await tap(presenter, "#talk-poll-show");
     for (const v of viewers()) {
       await v.waitFor("the results as bars", () => document.body.dataset.poll === "closed-shown" && document.querySelectorAll("#poll-card .poll-bar").length === 3 && document.querySelector("#poll-card .poll-voters")?.textContent === "2 voters · closed");
       expect(await v.evaluate(() => Array.from(document.querySelectorAll("#poll-card .poll-bar")).map((li) => li.getAttribute("aria-label")))).toEqual(["Chromium: 1 vote, 50%", "Firefox: 1 vote, 50%", "WebKit: 0 votes, 0%"]);

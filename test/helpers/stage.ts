@@ -29,3 +29,19 @@ export async function pressToPage(presenter: EnginePage, chord: string, page: nu
 export function audiencePainted(audience: EnginePage, page: number): Promise<void> {
   return audience.waitFor(`audience on page ${page}`, (p: number) => document.body.dataset.slide === String(p) && document.querySelector("#frame")?.getAttribute("data-state") === "painted", [page]);
 }
+
+/**
+ * Click with the engine's real mouse at the element's centre (scrolled into view first): a
+ * click by element handle fails when a re-render replaces the element between finding it and
+ * clicking it (the presenter's panel re-renders on every audience message); a click at a place
+ * lands on whatever button is there then, as a person's does.
+ */
+export async function tap(page: EnginePage, selector: string): Promise<void> {
+  const at = await page.evaluate((s: string) => {
+    const el = document.querySelector(s)!;
+    el.scrollIntoView({ block: "nearest" });
+    const r = el.getBoundingClientRect();
+    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+  }, selector);
+  await page.mouse([{ type: "move", ...at }, { type: "down" }, { type: "up" }]);
+}

@@ -18,7 +18,7 @@ import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { svgDrawsQrOf } from "../helpers/qr.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { audiencePainted, openAudience, openPresenter } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, openPresenter, tap } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -73,21 +73,6 @@ const linesOfCode = (page: EnginePage, selector: string, code: string) =>
     for (let i = 1; i < tops.length; i++) if (tops[i]! - tops[i - 1]! > 8) lines++;
     return lines;
   }, selector, code);
-
-/**
- * Click a button with the engine's real mouse, at its centre (scrolled into view first). Not
- * the driver's own click: Firefox's waits for an intersection observer, which never reports in
- * the tab behind the audience window.
- */
-async function tap(page: EnginePage, selector: string): Promise<void> {
-  const at = await page.evaluate((s: string) => {
-    const el = document.querySelector(s)!;
-    el.scrollIntoView({ block: "nearest" });
-    const r = el.getBoundingClientRect();
-    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  }, selector);
-  await page.mouse([{ type: "move", ...at }, { type: "down" }, { type: "up" }]);
-}
 
 let server: BinaryServer;
 let deckBytes: Uint8Array;

@@ -33,8 +33,9 @@ export function audiencePainted(audience: EnginePage, page: number): Promise<voi
 /**
  * Click with the engine's real mouse at the element's centre (scrolled into view first): a
  * click by element handle fails when a re-render replaces the element between finding it and
- * clicking it (the presenter's panel re-renders on every audience message); a click at a place
- * lands on whatever button is there then, as a person's does.
+ * clicking it (the presenter's panel re-renders on every audience message), and Firefox's waits
+ * for an intersection observer that never reports in the tab behind the audience window; a
+ * click at a place lands on whatever button is there then, as a person's does.
  */
 export async function tap(page: EnginePage, selector: string): Promise<void> {
   const at = await page.evaluate((s: string) => {

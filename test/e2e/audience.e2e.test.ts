@@ -284,6 +284,7 @@ for (const name of ENGINES) {
     await viewer2.click("#poll-card .poll-vote");
     for (const v of viewers()) await v.waitFor("Voted", () => document.querySelector("#poll-card .poll-voted")?.textContent === "Voted" && !document.querySelector("#poll-card .poll-vote"));
     // The presenter hides the results again.
+    await presenter.waitFor("the presenter's Show pressed", () => document.querySelector("#talk-poll-show")?.getAttribute("aria-pressed") === "true");
     await tap(presenter, "#talk-poll-show");
     for (const v of viewers()) await v.waitFor("the results hidden", () => document.body.dataset.poll === "open");
     expect(await viewer1.evaluate(() => (document.querySelector("#poll-error") as HTMLElement).hidden)).toBe(true);
@@ -299,9 +300,12 @@ for (const name of ENGINES) {
     await tap(remote, "#remote-poll-close");
     for (const v of viewers()) await v.waitFor("the closed, unshown poll gone from viewers", () => (document.querySelector("#poll-section") as HTMLElement).hidden && document.body.dataset.poll === "closed");
     await remote.waitFor("the remote's poll closed, the deck's poll offered again", () => document.body.dataset.poll === "closed" && !!document.querySelector(".remote-poll-start"));
-    // The presenter shows the results from its panel.
+    // The presenter shows the results from its panel, once the remote's close reached it: the
+    // closed poll's panel drops its Close button, which moves the Show button to its place.
     await presenterPanel();
+    await presenter.waitFor("the presenter's poll closed", () => document.querySelector("#talk-poll-title")?.textContent === "Poll (closed)" && !document.querySelector("#talk-poll-close"));
     await tap(presenter, "#talk-poll-show");
+    await presenter.waitFor("the presenter's Show pressed", () => document.querySelector("#talk-poll-show")?.getAttribute("aria-pressed") === "true");
     for (const v of viewers()) {
       await v.waitFor("the results as bars", () => document.body.dataset.poll === "closed-shown" && document.querySelectorAll("#poll-card .poll-bar").length === 3 && document.querySelector("#poll-card .poll-voters")?.textContent === "2 voters · closed");
       expect(await v.evaluate(() => Array.from(document.querySelectorAll("#poll-card .poll-bar")).map((li) => li.getAttribute("aria-label")))).toEqual(["Chromium: 1 vote, 50%", "Firefox: 1 vote, 50%", "WebKit: 0 votes, 0%"]);

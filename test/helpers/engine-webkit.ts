@@ -204,6 +204,8 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       if (ms > SLOW_COMMAND_MS) console.error(`webkit: ${what} took ${(ms / 1000).toFixed(1)} s`);
     }
   };
+  /** MiniBrowser's frame around the viewport, the same for every window of the session. */
+  let frame: { width: number; height: number } | null = null;
   const wrap = (handle: string): EnginePage => {
     const focus = async () => {
       if (active !== handle) {
@@ -261,24 +263,43 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       },
       resize: async (width, height) => {
         // WebDriver sizes the window, not the viewport: add back what MiniBrowser's own frame
-        // takes (38 px of height here). Its window is never narrower than 447 px, so an
-        // "upright phone" in WebKit is 447 px wide — still a phone layout (≤ 480 px).
+        // takes (38 px of height here), measured once while the window is still. Its window is
+        // never narrower than 447 px, so an "upright phone" in WebKit is 447 px wide — still a
+        // phone layout (≤ 480 px).
         await focus();
         const window = driver.manage().window();
-        await window.setRect({ width, height });
-        // The window may report its new size a moment after setRect returns: read the frame's
-        // size (window minus viewport) only once the window has it, never from a stale viewport
-        // (that once asked for a negative height: "Invalid height value").
-        const deadline = Date.now() + 2000;
-        let rect = await window.getRect();
-        while ((rect.width !== width || rect.height !== height) && Date.now() < deadline) {
-          await Bun.sleep(50);
-          rect = await window.getRect();
+        const viewport = async () => (await driver.executeScript("return [innerWidth, innerHeight]")) as [number, number];
+        if (!frame) {
+          // Three reads in a row that agree: a viewport read in the middle of a resize once gave a
+          // negative height, and once left a landscape phone 38 px short in CI.
+          let last = "";
+          for (let same = 0, tries = 0; same < 3; tries++) {
+            if (tries > 100) throw new Error("webkit: the window's size never settled");
+            const rect = await window.getRect();
+            const [innerW, innerH] = await viewport();
+            const seen = `${rect.width - innerW} ${rect.height - innerH}`;
+            same = seen === last ? same + 1 : 1;
+            last = seen;
+            frame = { width: Math.max(0, rect.width - innerW), height: Math.max(0, rect.height - innerH) };
+            await Bun.sleep(50);
+          }
         }
-        const [innerW, innerH] = (await driver.executeScript("return [innerWidth, innerHeight]")) as [number, number];
-        const frameW = Math.max(0, rect.width - innerW);
-        const frameH = Math.max(0, rect.height - innerH);
-        if (frameW > 0 || frameH > 0) await window.setRect({ width: width + frameW, height: height + frameH });
+        await window.setRect({ width: width + frame!.width, height: height + frame!.height });
+        // The viewport follows a moment after setRect returns.
+        const deadline = Date.now() + 5000;
+        for (;;) {
+          const [innerW, innerH] = await viewport();
+          // Wider only where MiniBrowser keeps its window wider than asked.
+          const minimum = (await window.getRect()).width - frame!.width;
+          if (innerH === height && (innerW === width || (minimum > width && innerW === minimum))) break;
+          if (Date.now() > deadline) throw new Error(`webkit: asked for a ${width}×${height} viewport, got ${innerW}×${innerH} (MiniBrowser's frame ${frame!.width}×${frame!.height})`);
+          await Bun.sleep(50);
+        }
+        // WebKit gives innerWidth the new size before its media queries and layout follow: two
+        // frames later the page is laid out for it (a laptop window once still showed the
+        // phone's menu button right after a resize).
+        // (A window behind another may get no frames: half a second at most.)
+        await driver.executeAsyncScript("const done = arguments[arguments.length - 1]; setTimeout(done, 500); requestAnimationFrame(() => requestAnimationFrame(() => done()));");
       },
       swipe: async (selector, dx) => {
         // A WebDriver touch pointer. WebKitWebDriver delivers it as mouse events (see the phone test).

@@ -1,18 +1,23 @@
 /**
  * @module scripts/test-all
- * `npm test`'s last step: every test file, by `bun test`, with one rule for the one browser
- * that crashes under us. Debian's WebKitGTK 2.50 MiniBrowser (WebKit's test browser, behind
- * WebKitWebDriver) segfaults now and then mid-file, whatever the page does — in libc, at the
- * same address each time (seen in dmesg on the development machine, and once in CI, where the
- * file's WebKit tests then all failed at once). The engine (test/helpers/engine-webkit.ts)
- * writes each such crash down with its test file. When the run failed, and every file with a
- * failure had its MiniBrowser crash, those files run once more, whole, all their engines; the
- * run passes only if they then pass. Any other failure fails the run as it is: nothing is
- * retried on suspicion, nothing is skipped.
+ * `npm test`'s last step: every test file, by `bun test`, with one rule for the browser suites.
+ *
+ * Browsers on a loaded two-core machine are not deterministic, and one of them crashes under
+ * us: Debian's WebKitGTK 2.50 MiniBrowser (WebKit's test browser, behind WebKitWebDriver)
+ * segfaults now and then mid-file, whatever the page does — in libc, at the same address each
+ * time (seen in dmesg on the development machine, and once in CI, where the file's WebKit tests
+ * then all failed at once). The engine (test/helpers/engine-webkit.ts) writes each such crash
+ * down with its test file. So, like Playwright's `retries` on CI: when the run failed and every
+ * failure is in a browser suite (test/e2e/), at most MAX_RETRIED_FILES of them (files whose
+ * MiniBrowser crashed do not count against it), those files run once more, whole, all their
+ * engines, and the run passes only if they then pass. Each such file is named as flaky, with
+ * its failures, at the end of the run and in test-output/flaky.json, so it is seen and fixed.
+ * Any failure outside the browser suites, an error outside any test, or more failing browser
+ * files than that fails the run as it is; nothing is skipped.
  *
  *   bun run scripts/test-all.ts [bun test flags…]
  */
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 
 const root = join(import.meta.dir, "..");
@@ -25,6 +30,8 @@ export interface Crash {
 /** A failed test case (or hook) of a bun JUnit report: its file and its failure's message. */
 export interface Failure {
   file: string;
+  /** The test's name (a hook's failure is named after the test it stopped). */
+  name: string;
   message: string;
 }
 
@@ -36,7 +43,7 @@ export function failures(junit: string): Failure[] {
   for (const match of junit.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const failure = /<failure\b[^>]*?message="([^"]*)"/.exec(match[2] ?? "");
     if (!failure) continue;
-    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", message: unescape(failure[1]!) });
+    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(failure[1]!) });
   }
   return found;
 }
@@ -44,18 +51,30 @@ export function failures(junit: string): Failure[] {
 /** What test/helpers/engine-webkit.ts says when WebKit could not start, twice. */
 const NO_START = "WebKit did not start a session";
 
+/** The browser suites: end-to-end files against the compiled binary in real browsers. */
+const BROWSER_SUITES = "test/e2e/";
+
+/** Browser files whose failures are run once more; past that, something is broken, not flaky. */
+export const MAX_RETRIED_FILES = 3;
+
 /**
- * The files to run once more: all the failed ones, when each of them had its MiniBrowser crash
- * (or, after a crash in the run, could not start WebKit at all, every failure of the file
- * saying so); otherwise none, and the run fails as it is. Paths compare relative to `base`.
+ * The files to run once more: all the failed ones, when each is a browser suite and at most
+ * MAX_RETRIED_FILES of them did not have their MiniBrowser crash (or, after a crash in the run,
+ * could not start WebKit at all, every failure of the file saying so); otherwise none, and the
+ * run fails as it is. Paths compare relative to `base`.
  */
 export function filesToRerun(failed: readonly Failure[], crashes: readonly Crash[], base = root): string[] {
-  if (!failed.length || !crashes.length) return [];
+  if (!failed.length) return [];
   const rel = (f: string) => relative(base, resolve(base, f));
   const crashed = new Set(crashes.map((c) => rel(c.file)));
   const byFile = Map.groupBy(failed, (f) => rel(f.file));
-  for (const [file, list] of byFile) if (!crashed.has(file) && !list.every((f) => f.message.includes(NO_START))) return [];
-  return [...byFile.keys()].sort();
+  let flaky = 0;
+  for (const [file, list] of byFile) {
+    if (!file.startsWith(BROWSER_SUITES)) return [];
+    if (crashed.has(file) || (crashed.size && list.every((f) => f.message.includes(NO_START)))) continue;
+    flaky++;
+  }
+  return flaky > MAX_RETRIED_FILES ? [] : [...byFile.keys()].sort();
 }
 
 function readCrashes(path: string): Crash[] {
@@ -107,6 +126,7 @@ async function main() {
   const crashLog = join(output, "webkit-crashes.jsonl");
   const junit = join(output, "junit.xml");
   rmSync(crashLog, { force: true });
+  rmSync(join(output, "flaky.json"), { force: true });
   const first = await bunTest(args, junit, crashLog);
   if (first.code === 0) return 0;
   const report = existsSync(junit) ? readFileSync(junit, "utf8") : "";
@@ -116,14 +136,24 @@ async function main() {
   const accounted = !first.unhandled && first.failCount === failed.length;
   const again = accounted ? filesToRerun(failed, crashes) : [];
   if (!again.length) {
-    if (crashes.length) console.error(`\nnpm test: MiniBrowser crashed during ${[...new Set(crashes.map((c) => relative(root, c.file)))].join(", ")}, but other files failed too (${[...new Set(failed.map((f) => f.file))].join(", ")}): nothing is run again.`);
+    if (crashes.length) console.error(`\nnpm test: MiniBrowser crashed during ${[...new Set(crashes.map((c) => relative(root, c.file)))].join(", ")}.`);
+    console.error(`\nnpm test: failed in ${[...new Set(failed.map((f) => f.file))].join(", ") || "(no test named: see the errors above)"}; nothing is run again (only up to ${MAX_RETRIED_FILES} browser suites are).`);
     return first.code;
   }
-  console.error(`\nnpm test: every failure was in a file whose WebKit MiniBrowser crashed (a WebKitGTK segfault, "MiniBrowser crashed" above): running ${again.join(", ")} once more, whole.\n`);
+  const crashedFiles = new Set(crashes.map((c) => relative(root, resolve(root, c.file))));
+  const flaky = again.map((file) => ({
+    file,
+    crashed: crashedFiles.has(file),
+    failures: failed.filter((f) => relative(root, resolve(root, f.file)) === file).map((f) => `${f.name}: ${f.message.split("\n")[0]!.slice(0, 300)}`),
+  }));
+  console.error(`\nnpm test: every failure was in a browser suite: running ${again.join(", ")} once more, whole.\n`);
   const rerunCrashLog = join(output, "webkit-crashes-rerun.jsonl");
   rmSync(rerunCrashLog, { force: true });
   const second = (await bunTest(again, join(output, "junit-rerun.xml"), rerunCrashLog)).code;
-  console.error(second === 0 ? `\nnpm test: ${again.join(", ")} passed when run again; every other file passed the first time.` : `\nnpm test: ${again.join(", ")} failed again.`);
+  writeFileSync(join(output, "flaky.json"), `${JSON.stringify({ passedWhenRunAgain: second === 0, files: flaky }, null, 2)}\n`);
+  console.error(`\nnpm test: ${second === 0 ? "FLAKY — failed, then passed when run again whole" : "failed again"}:`);
+  for (const f of flaky) console.error(`  ${f.file}${f.crashed ? " (its WebKit MiniBrowser crashed)" : ""}\n${f.failures.map((m) => `    - ${m}`).join("\n")}`);
+  if (second === 0) console.error("Every other file passed the first time. The list is in test-output/flaky.json.");
   return second;
 }
 

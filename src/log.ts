@@ -6,13 +6,14 @@
  * log: paths without query strings, never tokens or file contents.
  */
 import type { LogFormat } from "./config.ts";
+import { writeStdout } from "./tools/stdout.ts";
 
 export interface Logger {
   info(event: string, fields?: Record<string, unknown>): void;
   error(event: string, fields?: Record<string, unknown>): void;
 }
 
-export function jsonLogger(write: (line: string) => void = (line) => process.stdout.write(line)): Logger {
+export function jsonLogger(write: (line: string) => void = writeStdout): Logger {
   const emit = (level: string, event: string, fields?: Record<string, unknown>) =>
     write(`${JSON.stringify({ time: new Date().toISOString(), level, event, ...fields })}\n`);
   return {

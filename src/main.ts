@@ -4,19 +4,17 @@
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  */
 import { ConfigError } from "./config.ts";
-import { CHECK_USAGE, runCheckCommand } from "./cli/check.ts";
-import { HEALTHCHECK_USAGE, runHealthcheckCommand } from "./cli/healthcheck.ts";
-import { MCP_USAGE, runMcpCommand } from "./cli/mcp.ts";
-import { PRESENT_USAGE, runPresentCommand } from "./cli/present.ts";
-import { runServeCommand } from "./cli/serve.ts";
-import { runTokenCommand, TOKEN_USAGE } from "./cli/token.ts";
 import { mupdfWasmBinary } from "./assets.ts";
 import { useMupdfWasm } from "./pdf/mupdf.ts";
-import { runPdfWorker } from "./pdf/worker/main.ts";
 import { WORKER_COMMAND } from "./pdf/worker/protocol.ts";
 import { DataDirLockedError } from "./store/lock.ts";
 import { ownerOnlyFiles } from "./store/permissions.ts";
+import { stdoutFlushed } from "./tools/stdout.ts";
 import { VERSION, versionLine } from "./version.ts";
+
+// Each command's modules load when it runs (import() below), not at every start: `serve` never
+// evaluates the PDF readers, the notes-file parsers or the check report, and a PDF worker
+// never evaluates the web app (issue 24: cold start).
 
 const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
 
@@ -80,7 +78,36 @@ Serve options (environment variable in brackets):
 
 Run \`deckhand COMMAND --help\` for a command's own options.`;
 
-const COMMAND_USAGE: Record<string, string> = { present: PRESENT_USAGE, check: CHECK_USAGE, token: TOKEN_USAGE, mcp: MCP_USAGE, healthcheck: HEALTHCHECK_USAGE };
+/** A command's module: its entry and its own --help text. */
+const COMMANDS = {
+  serve: async () => ({ run: (await import("./cli/serve.ts")).runServeCommand, usage: HELP }),
+  present: async () => {
+    const m = await import("./cli/present.ts");
+    return { run: m.runPresentCommand, usage: m.PRESENT_USAGE };
+  },
+  check: async () => {
+    const m = await import("./cli/check.ts");
+    return { run: m.runCheckCommand, usage: m.CHECK_USAGE };
+  },
+  token: async () => {
+    const m = await import("./cli/token.ts");
+    return {
+      run: (args: string[]) => {
+        ownerOnlyFiles();
+        return m.runTokenCommand(args);
+      },
+      usage: m.TOKEN_USAGE,
+    };
+  },
+  mcp: async () => {
+    const m = await import("./cli/mcp.ts");
+    return { run: m.runMcpCommand, usage: m.MCP_USAGE };
+  },
+  healthcheck: async () => {
+    const m = await import("./cli/healthcheck.ts");
+    return { run: m.runHealthcheckCommand, usage: m.HEALTHCHECK_USAGE };
+  },
+} satisfies Record<string, () => Promise<{ run: (args: string[]) => Promise<number>; usage: string }>>;
 
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
@@ -94,34 +121,22 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = first === undefined || first.startsWith("-") ? "serve" : first;
   const args = command === "serve" && first !== "serve" ? argv : rest;
+  if (!Object.hasOwn(COMMANDS, command)) {
+    console.error(`Unknown command "${command}". Run \`deckhand --help\`.`);
+    return 2;
+  }
+  const { run, usage } = await COMMANDS[command as keyof typeof COMMANDS]();
   if (args.includes("--help") || args.includes("-h")) {
-    console.log(COMMAND_USAGE[command] ?? HELP);
+    console.log(usage);
     return 0;
   }
-  switch (command) {
-    case "serve":
-      return runServeCommand(args);
-    case "healthcheck":
-      return runHealthcheckCommand(args);
-    case "present":
-      return runPresentCommand(args);
-    case "check":
-      return runCheckCommand(args);
-    case "token":
-      ownerOnlyFiles();
-      return runTokenCommand(args);
-    case "mcp":
-      return runMcpCommand(args);
-    default:
-      console.error(`Unknown command "${command}". Run \`deckhand --help\`.`);
-      return 2;
-  }
+  return run(args);
 }
 
 // In the binary mupdf's WASM is the embedded copy (pdf/mupdf cannot find it beside mupdf's JS).
 useMupdfWasm(mupdfWasmBinary);
 // The binary starts its own PDF worker processes with this hidden command (pdf/worker/pool).
-if (process.argv[2] === WORKER_COMMAND) await runPdfWorker();
+if (process.argv[2] === WORKER_COMMAND) await (await import("./pdf/worker/main.ts")).runPdfWorker();
 else runMain();
 
 /**
@@ -129,7 +144,8 @@ else runMain();
  * `process.exit` right after a large write cut `deckhand check --json` at 64 KiB.
  */
 function exitWhenFlushed(code: number): void {
-  process.stdout.write("", () => process.exit(code));
+  // The server's log lines go through Bun's own sink (tools/stdout); the commands' output through process.stdout.
+  void stdoutFlushed().then(() => process.stdout.write("", () => process.exit(code)));
 }
 
 function runMain(): void {

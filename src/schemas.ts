@@ -14,9 +14,10 @@ import { LiveMessage } from "./shared/live-protocol.ts";
 
 /**
  * The live WebSocket protocol's schema is generated from its TypeBox definitions (the server
- * validates with the same ones), so it cannot drift from what the server accepts.
+ * validates with the same ones), so it cannot drift from what the server accepts. Serialised
+ * on first read, not at every start (issue 24: cold start).
  */
-const liveMessageText = JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...LiveMessage }, null, 2);
+let liveMessageText: string | undefined;
 
 /** name → exact file text. Names are the file names under schemas/. */
 export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
@@ -24,8 +25,14 @@ export const SCHEMAS: Readonly<Record<string, string>> = Object.freeze({
   "notes-sidecar.schema.json": notesSidecarText as unknown as string,
   "media-sidecar.schema.json": mediaSidecarText as unknown as string,
   "poll-sidecar.schema.json": pollSidecarText as unknown as string,
-  "live-message.schema.json": liveMessageText,
+  get "live-message.schema.json"(): string {
+    return (liveMessageText ??= JSON.stringify({ $schema: "https://json-schema.org/draft/2020-12/schema", ...LiveMessage }, null, 2));
+  },
 });
 
-/** The check report's JSON Schema (2020-12), parsed. */
-export const checkReportSchema: Readonly<Record<string, unknown>> = JSON.parse(SCHEMAS["check-report.schema.json"]!);
+let checkReport: Readonly<Record<string, unknown>> | undefined;
+
+/** The check report's JSON Schema (2020-12), parsed on first use. */
+export function checkReportSchema(): Readonly<Record<string, unknown>> {
+  return (checkReport ??= JSON.parse(SCHEMAS["check-report.schema.json"]!) as Record<string, unknown>);
+}

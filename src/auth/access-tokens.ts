@@ -4,7 +4,7 @@
  * a SHA-256 digest. A valid token extends handoff lifetime to 7 days and passes
  * `--require-auth`.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../tools/random.ts";
 import { AppError } from "../errors.ts";
 import { sha256Hex } from "../handoff/secrets.ts";
 import type { AccessTokenRepository, AccessTokenRow } from "../core/access-tokens.ts";

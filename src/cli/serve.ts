@@ -8,15 +8,16 @@ import { parseServeArgs } from "../config.ts";
 import { jsonLogger, prettyLogger, resolveLogFormat } from "../log.ts";
 import { startServer } from "../server.ts";
 import { ownerOnlyFiles } from "../store/permissions.ts";
+import { stdoutIsTerminal, writeStdout } from "../tools/stdout.ts";
 import { VERSION } from "../version.ts";
 import { bannerText } from "./banner.ts";
 
 export async function runServeCommand(args: string[]): Promise<number> {
   const config = parseServeArgs(args);
   ownerOnlyFiles();
-  const terminal = process.stdout.isTTY === true;
+  const terminal = await stdoutIsTerminal();
   const form = resolveLogFormat(config.logFormat, terminal);
-  const write = (line: string) => void process.stdout.write(line);
+  const write = writeStdout;
   // https://no-color.org: colour only on a terminal, and never when NO_COLOR is set.
   const color = terminal && !process.env.NO_COLOR;
   const logger = form === "pretty" ? prettyLogger(write, { color }) : jsonLogger(write);

@@ -92,7 +92,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
         CompleteResponse: Ok,
         PdfpcNotes,
         Health,
-        ...embedJsonSchema("CheckReport", checkReportSchema),
+        ...embedJsonSchema("CheckReport", checkReportSchema()),
       },
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "Access token created with `deckhand token create` (dh_…)." },

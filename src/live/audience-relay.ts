@@ -22,7 +22,7 @@
  * them, so the last write — whoever makes it — holds all of them too; a crash of every
  * instance loses at most the last second, as with one instance.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../tools/random.ts";
 import type { LiveAudienceViewT } from "../shared/live-audience-protocol.ts";
 import { LIVE_CLOSE, type LiveClientMessageT, type LiveRoleT, type LiveServerMessageT } from "../shared/live-protocol.ts";
 import { Audience, type AudienceResult, type Outgoing } from "./audience.ts";

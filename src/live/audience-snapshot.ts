@@ -10,7 +10,7 @@
  * (the talk goes on without its questions) rather than trusted.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { compiledOnFirstUse } from "../tools/compiled-check.ts";
 import { LIVE_REACTIONS, LivePoll, LiveQuestion, type LivePollT, type LiveQuestionT } from "../shared/live-audience-protocol.ts";
 
 /** Votes of the current poll by viewer id: the chosen options. */
@@ -31,7 +31,7 @@ const SavedSnapshot = Type.Object({
   rev: Type.Optional(Index),
 });
 export type AudienceSnapshot = Static<typeof SavedSnapshot>;
-const checkSnapshot = TypeCompiler.Compile(SavedSnapshot);
+const checkSnapshot = compiledOnFirstUse(SavedSnapshot);
 
 /**
  * The audience as the model holds it. `mods` (per question) and `rev` count the moderations
@@ -76,7 +76,7 @@ export function writeSnapshot(live: AudienceState): AudienceSnapshot {
 
 /** The snapshot as the model holds it, or null when it does not match (damaged, older, forged). */
 export function readSnapshot(saved: unknown): AudienceState | null {
-  if (!checkSnapshot.Check(saved)) return null;
+  if (!checkSnapshot().Check(saved)) return null;
   const viewerAt = (i: number) => saved.viewers[i];
   if ([...saved.questions.flatMap((q) => q.upvoters), ...saved.votes.map(([i]) => i)].some((i) => viewerAt(i) === undefined)) return null;
   const poll = saved.poll;

@@ -6,7 +6,7 @@
  * the presenter's presence are told to all, and so is every change to the audience one of
  * them accepts (./audience-relay.ts applies it). Each instance skips its own messages.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../tools/random.ts";
 import { type LiveServerMessageT, type LiveSnapshot, mergeLive } from "../shared/live-protocol.ts";
 import type { LiveBus, LiveSubscription } from "../core/live.ts";
 import { MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";

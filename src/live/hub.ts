@@ -10,7 +10,7 @@
  * scheduler (./scheduler.ts).
  */
 import type { WebSocketHandler } from "bun";
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../tools/random.ts";
 import { LIVE_CLOSE, type LiveClientMessageT, type LiveCountsT, type LiveRoleT, type LiveServerMessageT, liveStateOverBounds, mergeLive } from "../shared/live-protocol.ts";
 import type { LiveBus } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";

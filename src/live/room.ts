@@ -4,7 +4,7 @@
  * role, the viewer seats each address holds, and the timers running for it. Loaded from the
  * row when the first socket joins (./hub.ts), saved back, unloaded when nobody is left.
  */
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { compiledOnFirstUse } from "../tools/compiled-check.ts";
 import { type LiveServerMessageT, type LiveSnapshot, liveStateOverBounds, LiveState } from "../shared/live-protocol.ts";
 import type { LiveSubscription } from "../core/live.ts";
 import type { LiveSessionRow } from "../core/live-sessions.ts";
@@ -12,7 +12,7 @@ import type { Audience } from "./audience.ts";
 import type { Timer } from "./scheduler.ts";
 import type { LiveSocket } from "./socket-policy.ts";
 
-const checkState = TypeCompiler.Compile(LiveState);
+const checkState = compiledOnFirstUse(LiveState);
 
 export interface Room {
   code: string;
@@ -59,7 +59,7 @@ function savedSnapshot(row: LiveSessionRow): LiveSnapshot {
     snapshot = JSON.parse(row.stateJson) as LiveSnapshot;
     // A state saved before every object was closed may carry unknown properties or be
     // over today's bounds: it is dropped (the seq stays), the presenter sends it again.
-    if (snapshot.state !== null && (!checkState.Check(snapshot.state) || liveStateOverBounds(snapshot.state) !== null)) snapshot = { seq: snapshot.seq, state: null };
+    if (snapshot.state !== null && (!checkState().Check(snapshot.state) || liveStateOverBounds(snapshot.state) !== null)) snapshot = { seq: snapshot.seq, state: null };
   } catch {
     // A damaged snapshot only costs the resync: the presenter sends its state again.
   }

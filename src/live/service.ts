@@ -5,7 +5,7 @@
  * rotate the control secret, issue and check live grants, and end expired sessions. No HTTP
  * and no sockets here: it tells the socket hub (./hub.ts) through the `LiveEvents` port (./events.ts).
  */
-import { randomInt } from "node:crypto";
+import { randomInt } from "../tools/random.ts";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import { AppError } from "../errors.ts";
 import type { LiveCreated } from "../shared/live-created.ts";

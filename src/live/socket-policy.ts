@@ -7,7 +7,7 @@
  * role, message type and address — never with a secret or a message body.
  */
 import type { ServerWebSocket, WebSocketHandler } from "bun";
-import { TypeCompiler } from "@sinclair/typebox/compiler";
+import { compiledOnFirstUse } from "../tools/compiled-check.ts";
 import {
   LIVE_CLOSE,
   LIVE_PROTOCOL_VERSION,
@@ -23,7 +23,7 @@ import { addressKey } from "../tools/address-key.ts";
 import type { Scheduler, Timer } from "./scheduler.ts";
 import { TokenBucket } from "./token-bucket.ts";
 
-const checkClient = TypeCompiler.Compile(LiveClientMessage);
+const checkClient = compiledOnFirstUse(LiveClientMessage);
 
 /** A socket that has not sent `join` within this time is closed. */
 const JOIN_TIMEOUT_MS = 10_000;
@@ -170,8 +170,8 @@ export class SocketPolicy {
     } catch {
       return this.refused(ws, "BAD_MESSAGE", "Messages are JSON text; see /schema/live-message.schema.json.");
     }
-    if (!checkClient.Check(parsed)) {
-      const first = checkClient.Errors(parsed).First();
+    if (!checkClient().Check(parsed)) {
+      const first = checkClient().Errors(parsed).First();
       return this.refused(ws, "BAD_MESSAGE", `The message does not match /schema/live-message.schema.json${first ? ` (${first.path || "/"}: ${first.message})` : ""}.`);
     }
     return parsed as LiveClientMessageT;

@@ -9,6 +9,6 @@
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { checkReportSchema } from "../schemas.ts";
 
-const { $schema: _dialect, $id: _id, ...schema } = checkReportSchema;
+const { $schema: _dialect, $id: _id, ...schema } = checkReportSchema();
 
 export const checkReportOutputSchema = schema as Tool["outputSchema"] & object;

@@ -8,7 +8,7 @@
  * reads a `FormData` holding a file whole before sending it). Every failure is an `AppError`:
  * the server's problem relayed as it came, or SERVER_UNAVAILABLE when no deckhand answers.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../tools/random.ts";
 // What Bun.file().stream() hands out once the DOM's types are not loaded (the server's project has none).
 import type { ReadableStreamDefaultReader as StreamReader } from "node:stream/web";
 import { AppError } from "../errors.ts";

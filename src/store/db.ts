@@ -99,10 +99,11 @@ function migrate(db: Database): void {
   if (current > MIGRATIONS.length) {
     throw new Error(`The database was written by a newer deckhand (schema ${current}); upgrade deckhand.`);
   }
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
-      db.run(MIGRATIONS[version]!);
-      db.run(`PRAGMA user_version = ${version + 1}`);
-    }).immediate();
-  }
+  if (current === MIGRATIONS.length) return;
+  // Every pending migration in one transaction: one commit for a new database rather than one
+  // per migration (issue 24: a first start), and a failed one leaves the file as it was.
+  db.transaction(() => {
+    for (let version = current; version < MIGRATIONS.length; version++) db.run(MIGRATIONS[version]!);
+    db.run(`PRAGMA user_version = ${MIGRATIONS.length}`);
+  }).immediate();
 }

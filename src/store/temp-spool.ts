@@ -5,7 +5,7 @@
  * leftovers of a crashed run. Every wait on the disk (fsync, unlink, readdir) runs on Bun's
  * I/O threads, never on the event loop.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../tools/random.ts";
 import { fsync, mkdirSync } from "node:fs";
 import { open, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";

@@ -3,7 +3,7 @@
  * Every answer carries an `x-request-id`, the same id its log lines (and a problem document's
  * text) name, so a user's report points at one request in the log.
  */
-import { randomBytes } from "node:crypto";
+import { randomBytes } from "../../tools/random.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
 const requestIds = new WeakMap<Request, string>();

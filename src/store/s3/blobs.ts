@@ -17,7 +17,8 @@
 import { hostname } from "node:os";
 import { readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { S3Client } from "bun";
+// The type only: `Bun.S3Client` is read where a bucket is opened (no S3 client at every start).
+import type { S3Client } from "bun";
 import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../../core/blobs.ts";
 import { withDeadline } from "../dependencies.ts";
 import { TempSpool } from "../temp-spool.ts";
@@ -92,7 +93,7 @@ export class S3BlobStore implements BlobStore {
   private readonly stepMs: number;
 
   constructor(options: S3BlobStoreOptions) {
-    this.client = new S3Client({ ...options.client, bucket: options.location.bucket });
+    this.client = new Bun.S3Client({ ...options.client, bucket: options.location.bucket });
     this.prefix = options.location.prefix;
     this.spoolRoot = join(options.dataDir, "spool");
     this.spoolName = `${hostname()}-${process.pid}`;

@@ -7,6 +7,7 @@
  * Build the client first (scripts/build-client.ts): the binary embeds its output.
  */
 import { join } from "node:path";
+import { PROCESS_MODULES } from "../src/commands.ts";
 import { THREAD_MODULES } from "../src/threads.ts";
 import type { BuildInfo } from "./build-info.ts";
 
@@ -23,9 +24,13 @@ export interface CompileOptions {
 
 export async function compile({ outfile, target, info, bytecode = true }: CompileOptions): Promise<void> {
   const result = await Bun.build({
-    // Worker threads are entrypoints of their own: `new Worker(url)` finds them inside the
-    // binary only when they are listed here (src/threads.ts).
-    entrypoints: [join(root, "src", "main.ts"), ...THREAD_MODULES.map((module) => join(root, "src", module))],
+    // Worker threads and each command are entrypoints of their own: `new Worker(url)` and
+    // `import(url)` find them inside the binary only when they are listed here (src/threads.ts,
+    // src/commands.ts).
+    entrypoints: [join(root, "src", "main.ts"), ...[...PROCESS_MODULES, ...THREAD_MODULES].map((module) => join(root, "src", module))],
+    // Paths in the binary are relative to src/, as those URLs are (left to itself the bundler
+    // took the project's root once the commands' graphs were entrypoints too).
+    root: join(root, "src"),
     target: "bun",
     format: "esm",
     // --minify is reported to break some compiled Elysia apps (its handler analysis reads

@@ -3,18 +3,13 @@
  * @module main
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  */
-import { ConfigError } from "./config.ts";
 import { mupdfWasmBinary } from "./assets.ts";
+import { isCommand, isWorkerProcess, loadCommand, runWorkerProcess } from "./commands.ts";
 import { useMupdfWasm } from "./pdf/mupdf.ts";
-import { WORKER_COMMAND } from "./pdf/worker/protocol.ts";
-import { DataDirLockedError } from "./store/lock.ts";
 import { ownerOnlyFiles } from "./store/permissions.ts";
-import { stdoutFlushed } from "./tools/stdout.ts";
 import { VERSION, versionLine } from "./version.ts";
 
-// Each command's modules load when it runs (import() below), not at every start: `serve` never
-// evaluates the PDF readers, the notes-file parsers or the check report, and a PDF worker
-// never evaluates the web app (issue 24: cold start).
+// Each command's code is an entrypoint of its own, loaded when it runs (src/commands.ts).
 
 const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
 
@@ -78,37 +73,6 @@ Serve options (environment variable in brackets):
 
 Run \`deckhand COMMAND --help\` for a command's own options.`;
 
-/** A command's module: its entry and its own --help text. */
-const COMMANDS = {
-  serve: async () => ({ run: (await import("./cli/serve.ts")).runServeCommand, usage: HELP }),
-  present: async () => {
-    const m = await import("./cli/present.ts");
-    return { run: m.runPresentCommand, usage: m.PRESENT_USAGE };
-  },
-  check: async () => {
-    const m = await import("./cli/check.ts");
-    return { run: m.runCheckCommand, usage: m.CHECK_USAGE };
-  },
-  token: async () => {
-    const m = await import("./cli/token.ts");
-    return {
-      run: (args: string[]) => {
-        ownerOnlyFiles();
-        return m.runTokenCommand(args);
-      },
-      usage: m.TOKEN_USAGE,
-    };
-  },
-  mcp: async () => {
-    const m = await import("./cli/mcp.ts");
-    return { run: m.runMcpCommand, usage: m.MCP_USAGE };
-  },
-  healthcheck: async () => {
-    const m = await import("./cli/healthcheck.ts");
-    return { run: m.runHealthcheckCommand, usage: m.HEALTHCHECK_USAGE };
-  },
-} satisfies Record<string, () => Promise<{ run: (args: string[]) => Promise<number>; usage: string }>>;
-
 async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
   if (first === "-h" || first === "--help" || first === "help") {
@@ -121,22 +85,24 @@ async function main(argv: string[]): Promise<number> {
   }
   const command = first === undefined || first.startsWith("-") ? "serve" : first;
   const args = command === "serve" && first !== "serve" ? argv : rest;
-  if (!Object.hasOwn(COMMANDS, command)) {
+  if (!isCommand(command)) {
     console.error(`Unknown command "${command}". Run \`deckhand --help\`.`);
     return 2;
   }
-  const { run, usage } = await COMMANDS[command as keyof typeof COMMANDS]();
+  const { run, usage } = await loadCommand(command);
   if (args.includes("--help") || args.includes("-h")) {
-    console.log(usage);
+    console.log(usage ?? HELP);
     return 0;
   }
+  // Access tokens are secrets: the files the token command writes are the owner's alone.
+  if (command === "token") ownerOnlyFiles();
   return run(args);
 }
 
 // In the binary mupdf's WASM is the embedded copy (pdf/mupdf cannot find it beside mupdf's JS).
 useMupdfWasm(mupdfWasmBinary);
-// The binary starts its own PDF worker processes with this hidden command (pdf/worker/pool).
-if (process.argv[2] === WORKER_COMMAND) await (await import("./pdf/worker/main.ts")).runPdfWorker();
+// The binary starts its own PDF worker processes with a hidden command (pdf/worker/pool).
+if (isWorkerProcess(process.argv)) await runWorkerProcess();
 else runMain();
 
 /**
@@ -144,16 +110,17 @@ else runMain();
  * `process.exit` right after a large write cut `deckhand check --json` at 64 KiB.
  */
 function exitWhenFlushed(code: number): void {
-  // The server's log lines go through Bun's own sink (tools/stdout); the commands' output through process.stdout.
-  void stdoutFlushed().then(() => process.stdout.write("", () => process.exit(code)));
+  process.stdout.write("", () => process.exit(code));
 }
 
 function runMain(): void {
   main(process.argv.slice(2)).then(
     (code) => exitWhenFlushed(code),
     (error: unknown) => {
-      if (error instanceof ConfigError || error instanceof DataDirLockedError || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
-        console.error(`deckhand: ${error.message}`);
+      // By name: the command's classes are its module graph's, not main.ts's (src/commands.ts).
+      const name = error instanceof Error ? error.name : "";
+      if (name === "ConfigError" || name === "DataDirLockedError" || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
+        console.error(`deckhand: ${(error as Error).message}`);
         process.exit(2);
       }
       console.error(error);

@@ -6,6 +6,24 @@
  * root, so one relative URL finds a thread's module in the binary and in the source tree alike.
  */
 
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+/** Defined true by scripts/compile.ts inside the binary. */
+declare const DECKHAND_COMPILED: boolean | undefined;
+const compiled = typeof DECKHAND_COMPILED === "boolean" && DECKHAND_COMPILED;
+
+/**
+ * The URL of an entrypoint module given by its path from src/. In the binary every entrypoint
+ * sits beside the main one (scripts/compile.ts roots them at src/), as .js; a bundled module's
+ * own import.meta.url is its bundle's (cli/serve.js for the server's code), so the base is the
+ * main entry's directory. From source, the file itself.
+ */
+export function entrypointUrl(module: string): URL {
+  if (compiled) return pathToFileURL(join(dirname(Bun.main), module.replace(/\.ts$/, ".js")));
+  return new URL(`./${module}`, import.meta.url);
+}
+
 /** Every thread module, relative to src/. */
 export const THREAD_MODULES = ["upload/digest-worker.ts", "store/checkpoint-worker.ts"] as const;
 
@@ -16,5 +34,5 @@ export type ThreadModule = (typeof THREAD_MODULES)[number];
  * hold up an exit); `smol` keeps its heap small: these threads hold little.
  */
 export function startThread(module: ThreadModule): Worker {
-  return new Worker(new URL(`./${module}`, import.meta.url).href, { ref: false, smol: true } as WorkerOptions);
+  return new Worker(entrypointUrl(module).href, { ref: false, smol: true } as WorkerOptions);
 }

@@ -8,7 +8,7 @@ import { parseServeArgs } from "../config.ts";
 import { jsonLogger, prettyLogger, resolveLogFormat } from "../log.ts";
 import { startServer } from "../server.ts";
 import { ownerOnlyFiles } from "../store/permissions.ts";
-import { stdoutIsTerminal, writeStdout } from "../tools/stdout.ts";
+import { stdoutFlushed, stdoutIsTerminal, writeStdout } from "../tools/stdout.ts";
 import { VERSION } from "../version.ts";
 import { bannerText } from "./banner.ts";
 
@@ -47,5 +47,7 @@ export async function runServeCommand(args: string[]): Promise<number> {
     process.on("SIGTERM", stop);
     process.on("SIGINT", stop);
   });
+  // The log lines go through Bun's stdout sink (tools/stdout): out before the process exits.
+  await stdoutFlushed();
   return 0;
 }

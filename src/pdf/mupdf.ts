@@ -12,18 +12,25 @@ import { join } from "node:path";
 export type Mupdf = typeof import("mupdf");
 
 /** From source: the package's own WASM, beside its JS in node_modules. */
-let wasmSource: () => Promise<Uint8Array> = () => Bun.file(join(import.meta.dir, "..", "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).bytes();
+const packageWasm = (): Promise<Uint8Array> => Bun.file(join(import.meta.dir, "..", "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).bytes();
 
-/** Where the WASM's bytes come from; set by the binary's entry before mupdf first loads. */
+/**
+ * Where the WASM's bytes come from; set by the binary's entry before mupdf first loads. Kept
+ * on a global, not in this module: in the binary each command is a module graph of its own
+ * (src/commands.ts), with its own copy of this module, and main.ts sets it for all of them.
+ */
+const WASM_SOURCE = Symbol.for("deckhand.mupdfWasmSource");
+const wasmSource = (): (() => Promise<Uint8Array>) => ((globalThis as Record<symbol, unknown>)[WASM_SOURCE] as (() => Promise<Uint8Array>) | undefined) ?? packageWasm;
+
 export function useMupdfWasm(source: () => Promise<Uint8Array>): void {
-  wasmSource = source;
+  (globalThis as Record<symbol, unknown>)[WASM_SOURCE] = source;
 }
 
 let loading: Promise<Mupdf> | undefined;
 
 export function loadMupdf(): Promise<Mupdf> {
   loading ??= (async () => {
-    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { wasmBinary: await wasmSource() };
+    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { wasmBinary: await wasmSource()() };
     const mupdf = await import("mupdf");
     // mupdf prints repair warnings for hostile input; the checker reports problems itself.
     mupdf.setLog(null);

@@ -5,6 +5,16 @@
  * and the server's resident memory per connected viewer, against the same server's idle RSS
  * (session open, presenter connected, no viewers) measured in this run.
  *
+ * The baseline (issue 24): the bare relay (bench/lib/live-relay.ts), its own process doing only
+ * the work a relay must do per message — parse the presenter's JSON, stamp a sequence number,
+ * serialise, `server.publish` to the topic every viewer subscribes to. It speaks enough of the
+ * live wire format (any join, a minimal hello, the state relayed as `{...message, v, seq}`) that
+ * the same client code drives both: the same sockets, join, presenter messages and "received"
+ * detection. Per size both servers get the same audience (two sets of sockets, held
+ * at once) and the same changes, interleaved one by one (which goes first alternating) after
+ * WARMUP untimed ones each; printed: each side's p50/p99 and deckhand / bare, the p99 ratio
+ * judged ≤ 1.3× at 500 and 2,000 viewers. The relay then stops, before the interaction run.
+ *
  * Then the interaction run (issue 23), on the largest audience: the presenter starts a poll,
  * every viewer votes once within 2 s while a quarter of them (500 of 2,000) react at 2 taps a
  * second, until the presenter's chart counts every vote; repeated over several polls. Measured:
@@ -20,10 +30,12 @@
  * this process reading 2,000 frames one after another: an upper bound on the server's part.
  * The presenter lives there too: its chart latency includes waiting behind the frames of a
  * slide change in flight when the last vote went out, and the votes' and taps' sending.
- * Asserts nothing; prints figures and the targets (p99 < 50 ms at 500 viewers, < 100 KB per
- * viewer; chart p99 ≤ 250 ms, fan-out under interaction ≤ 1.2× the quiet one).
+ * The relay's viewers live there as well, so both sides pay the same client cost.
+ * Asserts nothing; prints figures and the targets (p99 < 50 ms at 500 viewers, p99 ≤ 1.3× the
+ * bare relay's at 500 and 2,000, < 100 KB per viewer; chart p99 ≤ 250 ms, fan-out under
+ * interaction ≤ 1.2× the quiet one).
  *
- *   bun run bench/live.ts [--source]     (ulimit -n must allow ~2 × 2,000 + slack sockets)
+ *   bun run bench/live.ts [--source]     (ulimit -n must allow 2 × 2,000 + slack sockets: both servers' audiences)
  *   LIVE_VIEWERS=200 LIVE_CHANGES=20 LIVE_POLLS=3 bun run bench/live.ts     (a quick check)
  *   LIVE_SHOW=1 bun run bench/live.ts     (results and reactions shown to every viewer during the polls)
  *
@@ -32,7 +44,7 @@
  */
 import { makeDeck } from "../test/fixtures/pdfs.ts";
 import { LIVE_REACTIONS } from "../src/shared/live-audience-protocol.ts";
-import { describeMode, pickMode, startDeckhand } from "./lib/proc.ts";
+import { describeMode, LIVE_RELAY_COMMAND, pickMode, type Running, startDeckhand, startLiveRelay } from "./lib/proc.ts";
 import { cpuMs, cpuWaitMs, readMemory, sampleRss } from "./lib/rss.ts";
 import { machineLine, percentile, verdict } from "./lib/stats.ts";
 
@@ -56,16 +68,22 @@ const TAP_EVERY_MS = 500;
 const POLL_OPTIONS = 4;
 const CHART_P99_TARGET_MS = 250;
 const FANOUT_RATIO_TARGET = 1.2;
+/** Untimed slide changes to each server before a size's timed ones. */
+const WARMUP = 5;
+/** Deckhand's slide change p99 over the bare relay's (issue 24), judged at these audiences. */
+const BARE_RATIO_TARGET = 1.3;
+const RATIO_SIZES = [500, 2000];
 /** A slide change or a poll's last result that takes longer than this is a broken run, not a slow one. */
 const STUCK_MS = 15_000;
 
 const mode = pickMode();
 console.log(machineLine());
 console.log(`server: ${describeMode(mode)}`);
+console.log(`baseline: the bare relay, ${LIVE_RELAY_COMMAND} (parse, stamp a seq, serialise, server.publish)`);
 const server = await startDeckhand(mode, ["--max-viewers", "100000", "--max-viewers-per-address", "100000"]);
-const wsBase = server.url.replace(/^http/, "ws");
+let relay: Running | null = null;
 
-function open(code: string): Promise<WebSocket> {
+function open(wsBase: string, code: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`${wsBase}/api/live/${code}/ws`);
     ws.onopen = () => resolve(ws);
@@ -74,8 +92,8 @@ function open(code: string): Promise<WebSocket> {
 }
 
 /** Connect and join; resolves on hello. */
-async function join(code: string, role: "presenter" | "viewer", secret?: string, viewerId?: string): Promise<WebSocket> {
-  const ws = await open(code);
+async function join(wsBase: string, code: string, role: "presenter" | "viewer", secret?: string, viewerId?: string): Promise<WebSocket> {
+  const ws = await open(wsBase, code);
   await new Promise<void>((resolve) => {
     ws.onmessage = (event) => {
       if (String(event.data).includes('"type":"hello"')) resolve();
@@ -101,23 +119,16 @@ function bounded<T>(promise: Promise<T>, what: string): Promise<T> {
 }
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+const state = (page: number) => ({ v: 1, type: "state", state: { page, blank: "none", mode: "normal", overlays: { pointer: null, live: null, zoom: null, inkHidden: false }, ink: [], media: {}, frozen: false } });
 
-try {
-  const form = new FormData();
-  form.append("file", new File([(await makeDeck({ pages: 20 })) as Uint8Array<ArrayBuffer>], "bench.pdf", { type: "application/pdf" }));
-  const res = await fetch(`${server.url}/api/live`, { method: "POST", body: form });
-  if (res.status !== 201) throw new Error(`go live: ${res.status} ${await res.text()}`);
-  const talk = (await res.json()) as { code: string; presenterSecret: string };
-  const presenter = await join(talk.code, "presenter", talk.presenterSecret);
-  const state = (page: number) => ({ v: 1, type: "state", state: { page, blank: "none", mode: "normal", overlays: { pointer: null, live: null, zoom: null, inkHidden: false }, ink: [], media: {}, frozen: false } });
-  presenter.send(JSON.stringify(state(1)));
-  await settle();
-  const idle = readMemory(server.pid)!.rss;
-  console.log(`idle server (session open, presenter connected, 0 viewers): RSS ${(idle / 1048576).toFixed(1)} MB`);
-
+/**
+ * One talk's presenter and viewers on one server (deckhand, or the bare relay): the same client
+ * code — sockets, join, messages sent, "received" detection — drives both.
+ */
+async function audience(url: string, code: string, secret: string | undefined, refused: Map<string, number>) {
+  const wsBase = url.replace(/^http/, "ws");
+  const presenter = await join(wsBase, code, "presenter", secret);
   const viewers: WebSocket[] = [];
-  /** Refusals any viewer received, by code: the run must have none. */
-  const refused = new Map<string, number>();
   /** Per slide change (or poll opened or closed): how many viewers have yet to get it, and when the last one got it. */
   let pending = 0;
   let lastAt = 0;
@@ -148,42 +159,94 @@ try {
     return toEveryViewer(state(page), `slide ${page}`);
   }
 
-  for (const size of SIZES) {
+  /** Connect viewers, CONNECT_BATCH at a time, until there are `size`. */
+  async function grow(size: number): Promise<void> {
     while (viewers.length < size) {
       const batch = Math.min(CONNECT_BATCH, size - viewers.length);
       const first = viewers.length;
-      const joined = await Promise.all(Array.from({ length: batch }, (_, i) => join(talk.code, "viewer", undefined, `bench-viewer-${String(first + i).padStart(8, "0")}`)));
+      const joined = await Promise.all(Array.from({ length: batch }, (_, i) => join(wsBase, code, "viewer", undefined, `bench-viewer-${String(first + i).padStart(8, "0")}`)));
       for (const ws of joined) {
         // Only the relayed state, a poll opening, shown or closing, reactions shown (and refusals) matter here; everything else (counts, results, reactions) is ignored unparsed.
         ws.onmessage = (event) => {
           const data = event.data as string;
           if (data.startsWith('{"v":1,"type":"state"') || data.startsWith('{"v":1,"type":"poll",') || data.startsWith('{"v":1,"type":"reactionsShow"')) onBroadcast();
           else if (data.startsWith('{"v":1,"type":"error"')) {
-            const code = (JSON.parse(data) as { code: string }).code;
-            refused.set(code, (refused.get(code) ?? 0) + 1);
+            const refusal = (JSON.parse(data) as { code: string }).code;
+            refused.set(refusal, (refused.get(refusal) ?? 0) + 1);
           }
         };
         viewers.push(ws);
       }
     }
+  }
+
+  const close = () => {
+    for (const ws of viewers) ws.close();
+    presenter.close();
+  };
+  return { presenter, viewers, toEveryViewer, change, grow, close };
+}
+
+try {
+  const form = new FormData();
+  form.append("file", new File([(await makeDeck({ pages: 20 })) as Uint8Array<ArrayBuffer>], "bench.pdf", { type: "application/pdf" }));
+  const res = await fetch(`${server.url}/api/live`, { method: "POST", body: form });
+  if (res.status !== 201) throw new Error(`go live: ${res.status} ${await res.text()}`);
+  const talk = (await res.json()) as { code: string; presenterSecret: string };
+  /** Refusals any viewer received, by code: the run must have none. */
+  const refused = new Map<string, number>();
+  const live = await audience(server.url, talk.code, talk.presenterSecret, refused);
+  const { presenter, viewers, toEveryViewer, change } = live;
+  presenter.send(JSON.stringify(state(1)));
+  await settle();
+  const idle = readMemory(server.pid)!.rss;
+  console.log(`idle server (session open, presenter connected, 0 viewers): RSS ${(idle / 1048576).toFixed(1)} MB`);
+
+  relay = await startLiveRelay();
+  const bare = await audience(relay.url, talk.code, undefined, refused);
+  bare.presenter.send(JSON.stringify(state(1)));
+
+  for (const size of SIZES) {
+    await live.grow(size);
+    await bare.grow(size);
     await settle();
     const rss = readMemory(server.pid)!.rss;
     const perViewerKb = (rss - idle) / size / 1024;
 
-    const latencies: number[] = [];
-    for (let i = 0; i < CHANGES; i++) {
-      latencies.push(await change());
+    // Untimed: both servers' (and this process's) code paths for this audience warmed alike.
+    for (let i = 0; i < WARMUP; i++) {
+      await live.change();
       await Bun.sleep(GAP_MS);
+      await bare.change();
+      await Bun.sleep(GAP_MS);
+    }
+    // Interleaved, which goes first alternating: both see the same machine, moment by moment.
+    const latencies: number[] = [];
+    const baseline: number[] = [];
+    for (let i = 0; i < CHANGES; i++) {
+      const pair = i % 2 === 0 ? [live, bare] : [bare, live];
+      for (const side of pair) {
+        (side === live ? latencies : baseline).push(await side.change());
+        await Bun.sleep(GAP_MS);
+      }
     }
     const p50 = percentile(latencies, 50);
     const p99 = percentile(latencies, 99);
+    const bareP50 = percentile(baseline, 50);
+    const bareP99 = percentile(baseline, 99);
     const row = `${String(size).padStart(5)} viewers: slide change → last viewer p50 ${p50.toFixed(2)} ms, p99 ${p99.toFixed(2)} ms, max ${Math.max(...latencies).toFixed(2)} ms; RSS ${(rss / 1048576).toFixed(1)} MB = ${perViewerKb.toFixed(1)} KB per viewer over idle`;
     console.log(row);
+    console.log(`       bare relay: slide change → last viewer p50 ${bareP50.toFixed(2)} ms, p99 ${bareP99.toFixed(2)} ms, max ${Math.max(...baseline).toFixed(2)} ms; deckhand / bare: p99 ${(p99 / bareP99).toFixed(2)}×, p50 ${(p50 / bareP50).toFixed(2)}× (${CHANGES} changes each, interleaved)`);
     if (size === 500) {
       console.log(`  target p99 < ${P99_TARGET_MS} ms at 500 viewers: ${p99 < P99_TARGET_MS ? "met" : "MISSED"}`);
     }
     console.log(`  target < ${KB_TARGET} KB per viewer: ${perViewerKb < KB_TARGET ? "met" : "MISSED"}`);
+    if (RATIO_SIZES.includes(size)) console.log(`  ${verdict(`slide change p99 to ${size} viewers, deckhand / bare relay`, p99 / bareP99, BARE_RATIO_TARGET)}`);
   }
+  // The interaction run is deckhand's alone: the relay's audience leaves first.
+  bare.close();
+  await relay.stop();
+  relay = null;
 
   // ---- the interaction run (issue 23) -------------------------------------------------------
 
@@ -355,8 +418,8 @@ try {
   console.log(verdict(`slide change p99 to ${n} viewers, voting and reacting / quiet`, busyP99 / quietP99, FANOUT_RATIO_TARGET) + ` (p50: ${(percentile(busy, 50) / percentile(quiet, 50)).toFixed(2)}×)`);
   console.log(verdict("server memory per viewer at the interaction's peak", (maxSampled - idle) / n / 1024, KB_TARGET, "KB"));
 
-  for (const ws of viewers) ws.close();
-  presenter.close();
+  live.close();
 } finally {
+  await relay?.stop();
   await server.stop();
 }

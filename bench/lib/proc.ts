@@ -1,8 +1,8 @@
 /**
  * @module bench/lib/proc
  * Start the servers under test as separate processes on free 127.0.0.1 ports: the real
- * deckhand (compiled binary or `bun src/main.ts serve`) and the bare baseline server, so that
- * timings and RSS belong to the server alone, not to the benchmark client.
+ * deckhand (compiled binary or `bun src/main.ts serve`), the bare baseline server and the bare
+ * live relay, so that timings and RSS belong to the server alone, not to the benchmark client.
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +14,7 @@ export { BINARY, freePort };
 export const ROOT = join(import.meta.dir, "..", "..");
 export const MAIN = join(ROOT, "src", "main.ts");
 const BASELINE_SCRIPT = join(import.meta.dir, "baseline-server.ts");
+const LIVE_RELAY_SCRIPT = join(import.meta.dir, "live-relay.ts");
 
 export interface Running {
   url: string;
@@ -128,3 +129,11 @@ export async function startBaseline(): Promise<Running & { dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), "deckhand-bench-baseline-"));
   return { ...(await spawnServer((port) => [process.execPath, BASELINE_SCRIPT, String(port), dir], dir)), dir };
 }
+
+/** Start the bare live relay (bench/lib/live-relay.ts): the live fan-out benchmark's baseline. */
+export async function startLiveRelay(): Promise<Running> {
+  const dir = mkdtempSync(join(tmpdir(), "deckhand-bench-relay-"));
+  return spawnServer((port) => [process.execPath, LIVE_RELAY_SCRIPT, String(port)], dir);
+}
+
+export const LIVE_RELAY_COMMAND = `bun ${LIVE_RELAY_SCRIPT}`;

@@ -20,6 +20,7 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import { AppError } from "../../errors.ts";
+import { deadlineProblem, memoryProblem } from "../bounds.ts";
 import type { ErrorCode } from "../../shared/problem.ts";
 import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
@@ -362,16 +363,10 @@ export class PdfPool implements PdfReader {
   }
 
   private deathError(slot: Slot, exitCode: number | null, signalCode: string | null): AppError {
-    const seconds = Math.round(this.options.timeoutMs / 100) / 10;
-    if (slot.killedFor === "deadline") {
-      return new AppError("PDF_TOO_COMPLEX", `Reading this PDF took longer than the ${seconds} s the server allows for one file (a damaged cross-reference table, or an extreme number of objects); export it again from its source.`);
-    }
+    if (slot.killedFor === "deadline") return deadlineProblem(this.options.timeoutMs);
     if (slot.killedFor === "close") return busy("the server is shutting down");
     // SIGKILL that we did not send: the watchdog (or the kernel) stopped a runaway heap.
-    if (signalCode === "SIGKILL") {
-      const mb = Math.round(this.options.memoryBytes / (1024 * 1024));
-      return new AppError("PDF_TOO_COMPLEX", `Reading this PDF needed more than the ${mb} MB of memory the server allows for one file; export it again from its source, with fewer or smaller attachments.`);
-    }
+    if (signalCode === "SIGKILL") return memoryProblem(this.options.memoryBytes);
     return new AppError("INTERNAL", undefined, { cause: new Error(`a PDF worker died during a job (code ${exitCode}, signal ${signalCode})`) });
   }
 

@@ -32,10 +32,12 @@ in-page notes, page media).
   --json             print the check report as JSON (schema: /schema/check-report.schema.json);
                      with several files, a JSON array with one {"file", "report"} or
                      {"file", "problem"} object per file, in the order given
+  --pdf-timeout S    seconds one PDF may take to read (10, as the server)
+  --pdf-memory-mb N  memory the check may use while it reads one PDF (512, as the server)
   -h, --help
 
-Each file may take 10 s and 512 MB at most, as on the server (PDF_TOO_COMPLEX past either);
-such a file ends the run: the files after it are not checked.
+A PDF past either bound is PDF_TOO_COMPLEX, as on the server, and ends the run: the files
+after it are not checked.
 
 Exit status: 2 when any file is missing, unreadable or not a PDF (or for a usage error);
 otherwise 1 when any file is invalid; otherwise 0 (all valid, warnings allowed).`;
@@ -56,6 +58,12 @@ const defaultIo: CheckIo = {
   out: (text) => Bun.write(Bun.stdout, text),
   err: (text) => Bun.write(Bun.stderr, text),
 };
+
+/** The server's flags for the bounds of one file, with its ranges (config.ts). */
+const BOUND_FLAGS = [
+  { name: "--pdf-timeout", key: "timeoutMs", min: 0.1, max: 3600, scale: (seconds: number) => Math.round(seconds * 1000) },
+  { name: "--pdf-memory-mb", key: "memoryBytes", min: 128, max: 1_000_000, scale: (mb: number) => Math.floor(mb * 1024 * 1024) },
+] as const;
 
 /** One file's outcome: its report, or the problem that kept it from being checked. */
 type Outcome = { report: CheckReport } | { problem: AppError; errLine: string };
@@ -83,6 +91,7 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
   let json = false;
   let notesPath: string | null = null;
   const files: string[] = [];
+  const bounds: NonNullable<CheckIo["limits"]> = { ...io.limits };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === "--json") json = true;
@@ -93,6 +102,15 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
         return 2;
       }
       notesPath = value;
+    } else if (BOUND_FLAGS.some((flag) => arg === flag.name || arg.startsWith(`${flag.name}=`))) {
+      const flag = BOUND_FLAGS.find((f) => arg === f.name || arg.startsWith(`${f.name}=`)) as (typeof BOUND_FLAGS)[number];
+      const raw = arg === flag.name ? argv[++i] : arg.slice(flag.name.length + 1);
+      const value = Number(raw);
+      if (raw === undefined || raw === "" || !Number.isFinite(value) || value < flag.min || value > flag.max) {
+        await io.err(`deckhand check: ${flag.name} must be a number from ${flag.min} to ${flag.max}, got "${raw ?? ""}"\n${CHECK_USAGE}\n`);
+        return 2;
+      }
+      bounds[flag.key] = flag.scale(value);
     } else if (arg === "-h" || arg === "--help") {
       await io.out(`${CHECK_USAGE}\n`);
       return 0;
@@ -124,7 +142,7 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
       : `${current > 0 ? "\n" : ""}${unreadableSection(path, problem)}\n${runSummary(files.length, counts.valid, counts.invalid, counts.unchecked + 1 + later.length)}`;
     return { err: errLine + stopped, out, exitCode: 2 };
   };
-  const own = io.pdf ? null : new InProcessPdfReader({ ...io.limits, lastWords });
+  const own = io.pdf ? null : new InProcessPdfReader({ ...bounds, lastWords });
   const reader = io.pdf ?? (own as InProcessPdfReader);
   let status = 0;
   try {

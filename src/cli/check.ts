@@ -16,6 +16,7 @@ import { notesFilename } from "../handoff/filename.ts";
 import { pageName, pagesAreNotSlides } from "../deck/page-names.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
+import { PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "../pdf/bounds.ts";
 import { InProcessPdfReader, type InProcessOptions, type LastWords } from "../pdf/in-process.ts";
 import { digestFile } from "../upload/digest.ts";
 import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../tools/upload-limits.ts";
@@ -32,8 +33,8 @@ in-page notes, page media).
   --json             print the check report as JSON (schema: /schema/check-report.schema.json);
                      with several files, a JSON array with one {"file", "report"} or
                      {"file", "problem"} object per file, in the order given
-  --pdf-timeout S    seconds one PDF may take to read (10, as the server)
-  --pdf-memory-mb N  memory the check may use while it reads one PDF (512, as the server)
+  --pdf-timeout S    seconds one PDF may take to read (${PDF_TIMEOUT_MS / 1000}, as the server)
+  --pdf-memory-mb N  memory the check may use while it reads one PDF (${PDF_MEMORY_BYTES / (1024 * 1024)}, as the server)
   -h, --help
 
 A PDF past either bound is PDF_TOO_COMPLEX, as on the server, and ends the run: the files
@@ -94,6 +95,7 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
   const bounds: NonNullable<CheckIo["limits"]> = { ...io.limits };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
+    const bound = BOUND_FLAGS.find((flag) => arg === flag.name || arg.startsWith(`${flag.name}=`));
     if (arg === "--json") json = true;
     else if (arg === "--notes" || arg.startsWith("--notes=")) {
       const value = arg === "--notes" ? argv[++i] : arg.slice("--notes=".length);
@@ -102,15 +104,14 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
         return 2;
       }
       notesPath = value;
-    } else if (BOUND_FLAGS.some((flag) => arg === flag.name || arg.startsWith(`${flag.name}=`))) {
-      const flag = BOUND_FLAGS.find((f) => arg === f.name || arg.startsWith(`${f.name}=`)) as (typeof BOUND_FLAGS)[number];
-      const raw = arg === flag.name ? argv[++i] : arg.slice(flag.name.length + 1);
+    } else if (bound) {
+      const raw = arg === bound.name ? argv[++i] : arg.slice(bound.name.length + 1);
       const value = Number(raw);
-      if (raw === undefined || raw === "" || !Number.isFinite(value) || value < flag.min || value > flag.max) {
-        await io.err(`deckhand check: ${flag.name} must be a number from ${flag.min} to ${flag.max}, got "${raw ?? ""}"\n${CHECK_USAGE}\n`);
+      if (raw === undefined || raw === "" || !Number.isFinite(value) || value < bound.min || value > bound.max) {
+        await io.err(`deckhand check: ${bound.name} must be a number from ${bound.min} to ${bound.max}, got "${raw ?? ""}"\n${CHECK_USAGE}\n`);
         return 2;
       }
-      bounds[flag.key] = flag.scale(value);
+      bounds[bound.key] = bound.scale(value);
     } else if (arg === "-h" || arg === "--help") {
       await io.out(`${CHECK_USAGE}\n`);
       return 0;

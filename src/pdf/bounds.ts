@@ -6,6 +6,15 @@
  */
 import { AppError } from "../errors.ts";
 
+/**
+ * Wall-clock deadline of one PDF read (--pdf-timeout). A 300-page deck with 100 attachments
+ * checks in ~60 ms and a 100 MB deck opens in ~10 ms; the hostile files this guards against
+ * run for minutes.
+ */
+export const PDF_TIMEOUT_MS = 10_000;
+/** Resident-set bound of a process reading one PDF (--pdf-memory-mb): a 200 MB deck checked with its attachments verified peaks near 200 MB. */
+export const PDF_MEMORY_BYTES = 512 * 1024 * 1024;
+
 /** PDF_TOO_COMPLEX for a read that ran past `timeoutMs`. */
 export function deadlineProblem(timeoutMs: number): AppError {
   const seconds = Math.round(timeoutMs / 100) / 10;

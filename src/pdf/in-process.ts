@@ -10,13 +10,12 @@
 import type { AppError } from "../errors.ts";
 import type { CheckReport } from "../deck/report-types.ts";
 import type { CheckOptions, FileMeta, InspectResult, NotesFileInput, PdfReader } from "../core/pdf-reader.ts";
-import { deadlineProblem, memoryProblem } from "./bounds.ts";
+import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "./bounds.ts";
 import { checkPdfFile } from "./check.ts";
 import { loadMupdf } from "./mupdf.ts";
 import { inspectNotesFile } from "./notes.ts";
 import { inspectPdf } from "./open.ts";
 import { type LastWords, startWatchdog, type Watchdog } from "./watchdog.ts";
-import { PDF_POOL_DEFAULTS } from "./worker/pool.ts";
 
 export type { LastWords };
 
@@ -38,7 +37,7 @@ export class InProcessPdfReader implements PdfReader {
   private chain: Promise<unknown> = Promise.resolve();
 
   constructor(options: Partial<InProcessOptions> = {}) {
-    this.options = { timeoutMs: PDF_POOL_DEFAULTS.timeoutMs, memoryBytes: PDF_POOL_DEFAULTS.memoryBytes, lastWords: DEFAULT_LAST_WORDS, ...options };
+    this.options = { timeoutMs: PDF_TIMEOUT_MS, memoryBytes: PDF_MEMORY_BYTES, lastWords: DEFAULT_LAST_WORDS, ...options };
   }
 
   inspect(path: string, notes?: NotesFileInput): Promise<InspectResult> {

@@ -20,7 +20,7 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import { AppError } from "../../errors.ts";
-import { deadlineProblem, memoryProblem } from "../bounds.ts";
+import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "../bounds.ts";
 import type { ErrorCode } from "../../shared/problem.ts";
 import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
@@ -47,11 +47,8 @@ export interface PdfPoolOptions {
 
 export const PDF_POOL_DEFAULTS: PdfPoolOptions = {
   workers: 2,
-  // A 300-page deck with 100 attachments checks in ~60 ms and a 100 MB deck opens in ~10 ms;
-  // the hostile files this guards against run for minutes.
-  timeoutMs: 10_000,
-  // A 200 MB deck checked with its attachments verified peaks near 200 MB.
-  memoryBytes: 512 * 1024 * 1024,
+  timeoutMs: PDF_TIMEOUT_MS,
+  memoryBytes: PDF_MEMORY_BYTES,
   maxWaiting: 32,
   maxWaitMs: 30_000,
   // One file past the bounds may be an honest mistake; two in a few minutes is a pattern.

@@ -22,7 +22,7 @@ export type { LastWords };
 export interface InProcessOptions {
   /** Wall-clock deadline of one file (the pool's --pdf-timeout default). */
   timeoutMs: number;
-  /** Resident-set bound of the process while a file is read (the pool's default). */
+  /** Resident-set bound of the process while a file is read (the pool's default); 0: none. */
   memoryBytes: number;
   /** What to print, and the exit status, when a file's read passes a bound (`error` is PDF_TOO_COMPLEX). */
   lastWords: (error: AppError) => LastWords;

@@ -1,18 +1,28 @@
 /**
  * Benchmark of the sidecar check (DESIGN §7). Prints, does not assert.
  *
- *   bun bench/check.ts
+ *   bun bench/check.ts [--cli-only] [--runs N] [--binary dist/deckhand] [--compare OTHER_BINARY]
  *
  * 1. A 300-page deck with 100 attachments (notes, media sidecars, GIF binaries, pdfpc) checked
  *    through checkPdfFile (open + report), warm: median of 15 runs against the 200 ms budget.
  * 2. A ~100 MB deck (300 pages, two ~48 MB videos) checked in a child process: peak RSS, and
  *    the same child's RSS right after loading mupdf as the baseline.
+ * 3. The command line as CI runs it (issue 24): wall time of the compiled binary's
+ *    `deckhand check FILE` on a ~5 KB sidecar deck against poppler's `pdfinfo FILE && pdfdetach
+ *    -list FILE` on the same file, interleaved, median of N (default 15), and the ratio (target
+ *    ≤ 5×); then `check --json` of 10 files in one run against 10 runs of one file. With
+ *    `--compare OTHER_BINARY` (e.g. a build of an older commit) that binary runs interleaved
+ *    too. Build the binary first (`bun run scripts/build.ts`); without poppler-utils the
+ *    baseline is skipped (`apt-get install -y poppler-utils`). On a shared 2-core machine run
+ *    it a few times: medians move by tens of ms with the load.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { checkPdfFile } from "../src/pdf/check.ts";
 import { loadMupdf } from "../src/pdf/mupdf.ts";
-import { GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, writeFixture, type FixtureAttachment } from "../test/fixtures/sidecar-builder.ts";
+import { GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, pollSidecar, writeFixture, type FixtureAttachment } from "../test/fixtures/sidecar-builder.ts";
 
 /** The check of a 300-page, 100-attachment deck must finish within this (DESIGN §7). */
 const BUDGET_MS = 200;
@@ -63,6 +73,84 @@ async function smallDeck() {
   return writeFixture({ pages: 300, attachments }, "bench-300.pdf");
 }
 
+/** The command line's wall time against poppler's (section 3). */
+const CLI_TARGET_RATIO = 5;
+/** Files of the one-run-many-files comparison. */
+const MANY_FILES = 10;
+
+const { values: flags } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: { "cli-only": { type: "boolean" }, runs: { type: "string" }, binary: { type: "string" }, compare: { type: "string" } },
+});
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+
+/** Wall milliseconds of running `commands` one after the other (each must exit 0 or 1). */
+function wall(commands: string[][]): number {
+  const started = performance.now();
+  for (const command of commands) {
+    const run = Bun.spawnSync(command, { stdout: "ignore", stderr: "pipe" });
+    if (run.exitCode !== 0 && run.exitCode !== 1) throw new Error(`${command.join(" ")} exited ${run.exitCode}: ${run.stderr.toString()}`);
+  }
+  return performance.now() - started;
+}
+
+async function cliBench(): Promise<void> {
+  const binary = flags.binary ?? join(import.meta.dir, "..", "dist", "deckhand");
+  if (!existsSync(binary)) {
+    console.log(`cli: ${binary} missing: build it with \`bun run scripts/build.ts\``);
+    return;
+  }
+  const runs = Math.max(3, Number(flags.runs ?? 15) || 15);
+  const deck = await writeFixture(
+    {
+      pages: 8,
+      attachments: [
+        notesSidecar(1, "Welcome everyone"),
+        notesSidecar(2, ["Say **hello**", { func: "text", text: "and some more words ".repeat(8) }]),
+        notesSidecar(5, "The punchline"),
+        mediaSidecar(3, "yt", { kind: "youtube", video_id: "dQw4w9WgXcQ" }),
+        mediaSidecar(4, "anim", { kind: "file", mime: "image/gif" }),
+        { name: "media-anim.gif", data: GIF_BYTES, mime: "image/gif", checksum: "correct" },
+        pollSidecar(6),
+        pdfpcFile({ pdfpcFormat: 2, duration: 20, pages: [{ idx: 7, note: "backup" }] }),
+      ],
+    },
+    "bench-cli.pdf",
+  );
+  const pdfinfo = Bun.which("pdfinfo");
+  const pdfdetach = Bun.which("pdfdetach");
+  const poppler = pdfinfo && pdfdetach ? [[pdfinfo, deck.path], [pdfdetach, "-list", deck.path]] : null;
+  const contenders: { name: string; commands: string[][]; times: number[] }[] = [{ name: "deckhand check", commands: [[binary, "check", deck.path]], times: [] }];
+  if (flags.compare) contenders.push({ name: `${flags.compare} check`, commands: [[flags.compare, "check", deck.path]], times: [] });
+  if (poppler) contenders.push({ name: "pdfinfo && pdfdetach -list", commands: poppler, times: [] });
+  // One untimed round: the page cache holds the binaries afterwards, as in CI's second step.
+  for (const c of contenders) wall(c.commands);
+  for (let run = 0; run < runs; run++) for (const c of contenders) c.times.push(wall(c.commands));
+  console.log(`cli: ${fmt(deck.bytes)} deck (8 pages, ${deck.bytes} bytes), wall time, median of ${runs} interleaved runs`);
+  for (const c of contenders) console.log(`  ${c.name.padEnd(28)} ${median(c.times).toFixed(0).padStart(5)} ms (min ${Math.min(...c.times).toFixed(0)}, max ${Math.max(...c.times).toFixed(0)})`);
+  if (poppler) {
+    const base = median(contenders.at(-1)!.times);
+    for (const c of contenders.slice(0, -1)) console.log(`  ${c.name}: ${(median(c.times) / base).toFixed(1)}× poppler (target ≤ ${CLI_TARGET_RATIO}×)`);
+  } else console.log("  poppler-utils missing: install it (apt-get install -y poppler-utils) for the baseline");
+
+  const files = Array.from({ length: MANY_FILES }, () => deck.path);
+  const manyRuns = Math.max(3, Math.ceil(runs / 3));
+  const oneRun: number[] = [];
+  const separate: number[] = [];
+  for (let run = 0; run < manyRuns; run++) {
+    oneRun.push(wall([[binary, "check", "--json", ...files]]));
+    separate.push(wall(files.map((file) => [binary, "check", "--json", file])));
+  }
+  console.log(`  check --json of ${MANY_FILES} files in one run: ${median(oneRun).toFixed(0)} ms; ${MANY_FILES} runs of one file: ${median(separate).toFixed(0)} ms (median of ${manyRuns})`);
+  rmSync(deck.path, { force: true });
+}
+
+if (flags["cli-only"]) {
+  await cliBench();
+  process.exit(0);
+}
+
 await loadMupdf();
 const deck = await smallDeck();
 const times: number[] = [];
@@ -75,9 +163,9 @@ for (let run = 0; run < 16; run++) {
   if (run > 0) times.push(elapsed); // the first run warms the JIT
 }
 times.sort((a, b) => a - b);
-const median = times[Math.floor(times.length / 2)] as number;
+const warm = median(times);
 console.log(`check: 300 pages, ${total} attachments, ${fmt(deck.bytes)} file`);
-console.log(`  median ${median.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times.at(-1)!.toFixed(1)}) — ${(median / BUDGET_MS).toFixed(2)}× the ${BUDGET_MS} ms budget`);
+console.log(`  median ${warm.toFixed(1)} ms (min ${times[0]!.toFixed(1)}, max ${times.at(-1)!.toFixed(1)}) — ${(warm / BUDGET_MS).toFixed(2)}× the ${BUDGET_MS} ms budget`);
 rmSync(deck.path, { force: true });
 
 const video = mp4Bytes(48 * MiB);
@@ -103,3 +191,5 @@ if (child.status !== 0) {
   console.log(`check: ${fmt(big.bytes)} deck (300 pages, two 48 MiB videos), file-backed stream`);
   console.log(`  ${r.elapsed.toFixed(0)} ms; peak RSS ${fmt(r.peak)} (baseline after loading mupdf ${fmt(r.baseline)}, +${fmt(r.peak - r.baseline)}; ${(r.peak / big.bytes).toFixed(2)}× the file size)`);
 }
+
+await cliBench();

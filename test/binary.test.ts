@@ -11,6 +11,7 @@ import { join } from "node:path";
 import pkg from "../package.json" with { type: "json" };
 import type { HandoffRecord } from "../src/shared/handoff-record.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
+import { objStmRepairBomb } from "./fixtures/hostile-pdfs.ts";
 import { BINARY, type BinaryServer, scratch } from "./helpers/server.ts";
 import { waitFor } from "./helpers/wait.ts";
 
@@ -139,6 +140,25 @@ describe("embedded documents and commands", () => {
       expect(help.code).toBe(0);
       expect(help.stdout).toContain(usage!);
     }
+  });
+
+  test("`deckhand check` on several files reads them in its own process, and a file past --pdf-timeout ends the run with exit 2 and PDF_TOO_COMPLEX", async () => {
+    const dir = tempDir("deckhand-bin-check-many-");
+    const deck = join(dir, "deck.pdf");
+    const bomb = join(dir, "bomb.pdf");
+    await Bun.write(deck, await makeDeck({ pages: 2 }));
+    // mupdf's repair of it runs for seconds: far past the deadline below.
+    await Bun.write(bomb, objStmRepairBomb(80_000));
+    const both = run("check", "--json", deck, deck);
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout).map((e: { file: string; report: { ok: boolean } }) => [e.file, e.report.ok])).toEqual([[deck, true], [deck, true]]);
+    // The watchdog thread ends the process from inside the binary, with the CLI's exit status.
+    const stopped = run("check", "--json", "--pdf-timeout", "0.5", deck, bomb, deck);
+    expect(stopped.code).toBe(2);
+    const entries = JSON.parse(stopped.stdout);
+    expect(entries).toHaveLength(2);
+    expect(entries[1]).toMatchObject({ file: bomb, problem: { code: "PDF_TOO_COMPLEX" } });
+    expect(stopped.stderr).toContain(`stopped at ${bomb}; not checked: ${deck}`);
   });
 });
 

@@ -1,10 +1,13 @@
 /**
  * @module cli/check
- * `deckhand check FILE.pdf [--json] [--notes NOTESFILE]`: run the sidecar check locally,
- * without a server (with `--notes`, the notes file beside the PDF too: a .pdfpc or .pptx).
- * Prints a per-slide summary (or the JSON report) and exits 0 when nothing is invalid
- * (warnings allowed), 1 when something is invalid, 2 when the file is missing, unreadable
- * or not a PDF (and for a usage error) — so it drops into a CI pipeline.
+ * `deckhand check FILE.pdf… [--json] [--notes NOTESFILE]`: run the sidecar check locally,
+ * without a server, on one PDF or several (with `--notes`, one PDF and the notes file beside
+ * it: a .pdfpc or .pptx). Prints a per-slide summary (or the JSON report) per file and exits
+ * 0 when nothing is invalid (warnings allowed), 1 when something is invalid, 2 when a file is
+ * missing, unreadable or not a PDF (and for a usage error) — so it drops into a CI pipeline.
+ *
+ * mupdf runs in this process (pdf/in-process) and loads once for all the files: a worker
+ * process would load it again, which cost ~15× poppler's pdfinfo + pdfdetach on a small deck.
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
@@ -13,29 +16,41 @@ import { notesFilename } from "../handoff/filename.ts";
 import { pageName, pagesAreNotSlides } from "../deck/page-names.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
-import { PdfPool } from "../pdf/worker/pool.ts";
+import { PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "../pdf/bounds.ts";
+import { InProcessPdfReader, type InProcessOptions, type LastWords } from "../pdf/in-process.ts";
 import { digestFile } from "../upload/digest.ts";
 import { NOTES_FILE_MAX_BYTES, notesFileTooLarge } from "../tools/upload-limits.ts";
 
-export const CHECK_USAGE = `Usage: deckhand check FILE.pdf [--json] [--notes NOTESFILE]
+export const CHECK_USAGE = `Usage: deckhand check FILE.pdf… [--json]
+       deckhand check FILE.pdf --notes NOTESFILE [--json]
 
-Checks the speaker notes and media embedded in a PDF deck (notes-slide-{N}.json,
+Checks the speaker notes and media embedded in PDF decks (notes-slide-{N}.json,
 media-slide-{N}-{id}.json, media-{id}.{gif,mp4,webm}, poll-slide-{N}.json, *.pdfpc,
 in-page notes, page media).
 
   --notes NOTESFILE  check a notes file beside the PDF too: a .pdfpc file, or the
-                     PowerPoint .pptx the PDF was exported from
-  --json             print the check report as JSON (schema: /schema/check-report.schema.json)
+                     PowerPoint .pptx the PDF was exported from (one PDF only)
+  --json             print the check report as JSON (schema: /schema/check-report.schema.json);
+                     with several files, a JSON array with one {"file", "report"} or
+                     {"file", "problem"} object per file, in the order given
+  --pdf-timeout S    seconds one PDF may take to read (${PDF_TIMEOUT_MS / 1000}, as the server)
+  --pdf-memory-mb N  memory the check may use while it reads one PDF (${PDF_MEMORY_BYTES / (1024 * 1024)}, as the server)
   -h, --help
 
-Exit status: 0 valid (warnings allowed), 1 invalid, 2 missing/unreadable file or not a PDF.`;
+A PDF past either bound is PDF_TOO_COMPLEX, as on the server, and ends the run: the files
+after it are not checked.
+
+Exit status: 2 when any file is missing, unreadable or not a PDF (or for a usage error);
+otherwise 1 when any file is invalid; otherwise 0 (all valid, warnings allowed).`;
 
 export interface CheckIo {
   /** May return a promise: it is awaited, so a pipe gets everything before the process exits. */
   out: (text: string) => unknown;
   err: (text: string) => unknown;
-  /** Reads the PDF; by default one worker process with the server's deadline and memory bound. */
+  /** Reads the PDFs; by default mupdf in this process with the server's deadline and memory bound. */
   pdf?: PdfReader;
+  /** The default reader's bounds (tests make them tiny); the server's defaults otherwise. */
+  limits?: Partial<Pick<InProcessOptions, "timeoutMs" | "memoryBytes">>;
 }
 
 // Bun.write resolves once the bytes are written, however slowly a pipe drains; a bare
@@ -45,13 +60,42 @@ const defaultIo: CheckIo = {
   err: (text) => Bun.write(Bun.stderr, text),
 };
 
+/** The server's flags for the bounds of one file, with its ranges (config.ts). */
+const BOUND_FLAGS = [
+  { name: "--pdf-timeout", key: "timeoutMs", min: 0.1, max: 3600, scale: (seconds: number) => Math.round(seconds * 1000) },
+  { name: "--pdf-memory-mb", key: "memoryBytes", min: 128, max: 1_000_000, scale: (mb: number) => Math.floor(mb * 1024 * 1024) },
+] as const;
+
+/** One file's outcome: its report, or the problem that kept it from being checked. */
+type Outcome = { report: CheckReport } | { problem: AppError; errLine: string };
+
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+
+/** A JSON array entry, indented one level under the array's bracket. */
+function arrayEntry(file: string, outcome: Outcome): string {
+  const body = "report" in outcome ? { file, report: outcome.report } : { file, problem: outcome.problem.toProblem() };
+  return pretty(body).replace(/^/gm, "  ");
+}
+
+/** The text section of a file that was not checked. */
+function unreadableSection(file: string, problem: AppError): string {
+  return `${file}: not checked (${problem.code})\n`;
+}
+
+/** The last line of a run over several files. */
+function runSummary(files: number, valid: number, invalid: number, unchecked: number): string {
+  return `${plural(files, "file")}: ${valid} valid, ${invalid} invalid, ${unchecked} not checked.\n`;
+}
+
 /** `argv` holds the arguments after `check`. Resolves to the exit code. */
 export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): Promise<number> {
   let json = false;
   let notesPath: string | null = null;
   const files: string[] = [];
+  const bounds: NonNullable<CheckIo["limits"]> = { ...io.limits };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
+    const bound = BOUND_FLAGS.find((flag) => arg === flag.name || arg.startsWith(`${flag.name}=`));
     if (arg === "--json") json = true;
     else if (arg === "--notes" || arg.startsWith("--notes=")) {
       const value = arg === "--notes" ? argv[++i] : arg.slice("--notes=".length);
@@ -60,6 +104,14 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
         return 2;
       }
       notesPath = value;
+    } else if (bound) {
+      const raw = arg === bound.name ? argv[++i] : arg.slice(bound.name.length + 1);
+      const value = Number(raw);
+      if (raw === undefined || raw === "" || !Number.isFinite(value) || value < bound.min || value > bound.max) {
+        await io.err(`deckhand check: ${bound.name} must be a number from ${bound.min} to ${bound.max}, got "${raw ?? ""}"\n${CHECK_USAGE}\n`);
+        return 2;
+      }
+      bounds[bound.key] = bound.scale(value);
     } else if (arg === "-h" || arg === "--help") {
       await io.out(`${CHECK_USAGE}\n`);
       return 0;
@@ -68,45 +120,83 @@ export async function runCheckCommand(argv: string[], io: CheckIo = defaultIo): 
       return 2;
     } else files.push(arg);
   }
-  if (files.length !== 1) {
-    await io.err(`deckhand check: ${files.length === 0 ? "name one PDF file" : "check one PDF file at a time"}\n${CHECK_USAGE}\n`);
+  if (files.length === 0) {
+    await io.err(`deckhand check: name one PDF file or more\n${CHECK_USAGE}\n`);
     return 2;
   }
-  const path = files[0] as string;
-  let report: CheckReport;
+  if (notesPath !== null && files.length > 1) {
+    await io.err(`deckhand check: --notes goes with one PDF (it holds one deck's notes); check each deck with its notes file on its own\n${CHECK_USAGE}\n`);
+    return 2;
+  }
+  const many = files.length > 1;
+  const counts = { valid: 0, invalid: 0, unchecked: 0 };
+  let current = 0;
+  // Written before each file is read, for the watchdog: a file past a bound ends the process.
+  const lastWords = (problem: AppError): LastWords => {
+    const path = files[current] as string;
+    const later = files.slice(current + 1);
+    const errLine = `deckhand check: ${path}: ${problem.detail}\n`;
+    if (!many) return { err: errLine, out: json ? `${pretty(problem.toProblem())}\n` : "", exitCode: 2 };
+    const stopped = later.length > 0 ? `deckhand check: stopped at ${path}; not checked: ${later.join(", ")}\n` : "";
+    const out = json
+      ? `${current > 0 ? ",\n" : ""}${arrayEntry(path, { problem, errLine })}\n]\n`
+      : `${current > 0 ? "\n" : ""}${unreadableSection(path, problem)}\n${runSummary(files.length, counts.valid, counts.invalid, counts.unchecked + 1 + later.length)}`;
+    return { err: errLine + stopped, out, exitCode: 2 };
+  };
+  const own = io.pdf ? null : new InProcessPdfReader({ ...bounds, lastWords });
+  const reader = io.pdf ?? (own as InProcessPdfReader);
+  let status = 0;
+  try {
+    if (many && json) await io.out("[\n");
+    for (; current < files.length; current++) {
+      const path = files[current] as string;
+      const outcome = await checkOne(reader, path, notesPath);
+      if ("problem" in outcome) {
+        status = 2;
+        counts.unchecked++;
+        await io.err(outcome.errLine);
+      } else {
+        if (!outcome.report.ok) status = Math.max(status, 1);
+        counts[outcome.report.ok ? "valid" : "invalid"]++;
+      }
+      if (!many) {
+        if ("report" in outcome) await io.out(json ? `${pretty(outcome.report)}\n` : formatReport(outcome.report, path));
+        else if (json) await io.out(`${pretty(outcome.problem.toProblem())}\n`);
+      } else if (json) {
+        await io.out(`${current > 0 ? ",\n" : ""}${arrayEntry(path, outcome)}`);
+      } else {
+        await io.out(`${current > 0 ? "\n" : ""}${"report" in outcome ? formatReport(outcome.report, path) : unreadableSection(path, outcome.problem)}`);
+      }
+    }
+    if (many) await io.out(json ? "\n]\n" : `\n${runSummary(files.length, counts.valid, counts.invalid, counts.unchecked)}`);
+  } finally {
+    own?.close();
+  }
+  return status;
+}
+
+/** Check one PDF (with `notesPath`, its notes file too); every failure becomes a problem. */
+async function checkOne(reader: PdfReader, path: string, notesPath: string | null): Promise<Outcome> {
   try {
     const info = await stat(path).catch(() => null);
     if (!info || !info.isFile()) {
-      await io.err(`deckhand check: ${path}: no such file\n`);
-      if (json) await io.out(`${JSON.stringify(new AppError("FILE_MISSING", `${path} does not exist or is not a file.`).toProblem(), null, 2)}\n`);
-      return 2;
+      return { problem: new AppError("FILE_MISSING", `${path} does not exist or is not a file.`), errLine: `deckhand check: ${path}: no such file\n` };
     }
     if (notesPath !== null) {
       const notesInfo = await stat(notesPath).catch(() => null);
       if (!notesInfo?.isFile()) {
-        await io.err(`deckhand check: ${notesPath}: no such file\n`);
-        if (json) await io.out(`${JSON.stringify(new AppError("FILE_MISSING", `${notesPath} does not exist or is not a file.`).toProblem(), null, 2)}\n`);
-        return 2;
+        return { problem: new AppError("FILE_MISSING", `${notesPath} does not exist or is not a file.`), errLine: `deckhand check: ${notesPath}: no such file\n` };
       }
       // The server's limit for a notes part: past it nothing of the file is read.
       if (notesInfo.size > NOTES_FILE_MAX_BYTES) throw notesFileTooLarge(NOTES_FILE_MAX_BYTES);
     }
     const meta = await digestFile(path);
-    const own = io.pdf ? null : new PdfPool({ workers: 1 });
-    try {
-      const notes = notesPath === null ? undefined : { path: notesPath, filename: notesFilename(basename(notesPath)) };
-      report = await (io.pdf ?? (own as PdfPool)).check(path, meta, undefined, notes);
-    } finally {
-      await own?.close();
-    }
+    const notes = notesPath === null ? undefined : { path: notesPath, filename: notesFilename(basename(notesPath)) };
+    return { report: await reader.check(path, meta, undefined, notes) };
   } catch (error) {
-    const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
-    await io.err(`deckhand check: ${path}: ${appError.detail}\n`);
-    if (json) await io.out(`${JSON.stringify(appError.toProblem(), null, 2)}\n`);
-    return 2;
+    const problem = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
+    return { problem, errLine: `deckhand check: ${path}: ${problem.detail}\n` };
   }
-  await io.out(json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, path));
-  return report.ok ? 0 : 1;
 }
 
 function plural(n: number, word: string): string {

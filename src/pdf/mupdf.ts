@@ -30,13 +30,18 @@ let loading: Promise<Mupdf> | undefined;
 
 export function loadMupdf(): Promise<Mupdf> {
   loading ??= (async () => {
-    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = { wasmBinary: await wasmSource()() };
+    // Compiled here rather than by mupdf's loader: handed `wasmBinary`, it copies all 10 MB
+    // first (5–50 ms), and a compile error surfaces here instead of hanging its start-up.
+    const module = await WebAssembly.compile(await wasmSource()());
+    (globalThis as Record<string, unknown>).$libmupdf_wasm_Module = {
+      instantiateWasm: (imports: ConstructorParameters<typeof WebAssembly.Instance>[1], receive: (instance: WebAssembly.Instance) => void) => {
+        receive(new WebAssembly.Instance(module, imports));
+        return {};
+      },
+    };
     const mupdf = await import("mupdf");
     // mupdf prints repair warnings for hostile input; the checker reports problems itself.
     mupdf.setLog(null);
-    // Compiling the 10 MB WASM leaves ~20 MB of garbage that JSC keeps for a long time;
-    // collect it once so the server's resident set settles at its real size.
-    Bun.gc(true);
     return mupdf;
   })();
   return loading;

@@ -20,12 +20,13 @@ async function withLabels(bytes: Uint8Array, labels: string[]): Promise<Uint8Arr
 
 /**
  * `deckhand check` with the test process's PDF workers (test/helpers/app.ts), or with `own`
- * its own, as the command line runs it: a worker started for the check and stopped after.
+ * its own, as the command line runs it: mupdf in this process. Its bounds are loosened here:
+ * past them it ends the whole test process (they are tested in test/pdf/in-process.test.ts).
  */
 async function run(argv: string[], { own = false } = {}) {
   let out = "";
   let err = "";
-  const code = await runCheckCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t), ...(own ? {} : { pdf: testPdfReader() }) });
+  const code = await runCheckCommand(argv, { out: (t) => void (out += t), err: (t) => void (err += t), ...(own ? { limits: { memoryBytes: 0, timeoutMs: 120_000 } } : { pdf: testPdfReader() }) });
   return { code, out, err };
 }
 
@@ -129,10 +130,76 @@ describe("deckhand check", () => {
 
   test("usage errors exit 2; --help exits 0", async () => {
     expect((await run([])).code).toBe(2);
-    expect((await run(["a.pdf", "b.pdf"])).code).toBe(2);
     expect((await run(["--frobnicate", "a.pdf"])).code).toBe(2);
+    const timeout = await run(["--pdf-timeout", "0", "a.pdf"]);
+    expect(timeout.code).toBe(2);
+    expect(timeout.err).toStartWith(`deckhand check: --pdf-timeout must be a number from 0.1 to 3600, got "0"`);
+    expect((await run(["--pdf-memory-mb=12", "a.pdf"])).code).toBe(2);
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
-    expect(help.out).toContain("Usage: deckhand check FILE.pdf [--json]");
+    expect(help.out).toContain("Usage: deckhand check FILE.pdf… [--json]");
+    expect(help.out).toContain("Exit status: 2 when any file is missing, unreadable or not a PDF");
+  });
+
+  test("--notes with two PDFs is refused as a usage error, before any file is read", async () => {
+    const a = await writeFixture({ pages: 1 });
+    const notes = writeBytes(new TextEncoder().encode("[notes]\n### 1\nhi\n"), "talk.pdfpc");
+    const { code, out, err } = await run([a.path, a.path, "--notes", notes.path]);
+    expect(code).toBe(2);
+    expect(out).toBe("");
+    expect(err).toStartWith("deckhand check: --notes goes with one PDF");
+    expect(err).toContain("Usage: deckhand check");
+  });
+
+  test("the command's own in-process reader prints what the pool's reports print, text and JSON", async () => {
+    const file = await writeFixture({ pages: 3, attachments: [notesSidecar(2, "Say hi"), notesSidecar(9, "late"), mediaSidecar(3, "yt", { kind: "youtube", video_id: "dQw4w9WgXcQ" })] });
+    for (const argv of [[file.path], ["--json", file.path]]) {
+      const own = await run(argv, { own: true });
+      const pool = await run(argv);
+      expect(own).toEqual(pool);
+      expect(own.code).toBe(1);
+    }
+  });
+});
+
+describe("deckhand check with several files", () => {
+  test("all valid: one section per file, headed by its name, and a summary line; exit 0", async () => {
+    const a = await writeFixture({ pages: 2, attachments: [notesSidecar(1, "first")] }, "a.pdf");
+    const b = await writeFixture({ pages: 1 }, "b.pdf");
+    const { code, out, err } = await run([a.path, b.path], { own: true });
+    expect(code).toBe(0);
+    expect(err).toBe("");
+    const single = (await run([a.path])).out;
+    // The first section is exactly the one-file output; the next follows after a blank line.
+    expect(out).toStartWith(`${single}\n${b.path}: 1 page, 0 attachments`);
+    expect(out).toEndWith("Valid.\n\n2 files: 2 valid, 0 invalid, 0 not checked.\n");
+  });
+
+  test("one invalid exits 1; one missing among them exits 2, and the others are still checked", async () => {
+    const valid = await writeFixture({ pages: 2 });
+    const invalid = await writeFixture({ pages: 2, attachments: [notesSidecar(5, "late")] });
+    const missing = join(tmpdir(), "no-such-deck-4712.pdf");
+    expect((await run([valid.path, invalid.path])).code).toBe(1);
+    const { code, out, err } = await run([valid.path, missing, invalid.path]);
+    expect(code).toBe(2);
+    expect(err).toBe(`deckhand check: ${missing}: no such file\n`);
+    expect(out).toContain(`\n${missing}: not checked (FILE_MISSING)\n\n${invalid.path}: 2 pages`);
+    expect(out).toContain("SLIDE_OUT_OF_RANGE");
+    expect(out).toEndWith("\n3 files: 1 valid, 1 invalid, 1 not checked.\n");
+  });
+
+  test("--json prints an array of {file, report} and {file, problem} in the order given", async () => {
+    const valid = await writeFixture({ pages: 2, attachments: [mediaSidecar(1, "yt", { kind: "youtube", video_id: "dQw4w9WgXcQ" })] });
+    const notPdf = writeBytes(new TextEncoder().encode("hello, I am text"));
+    const missing = join(tmpdir(), "no-such-deck-4713.pdf");
+    const { code, out } = await run(["--json", valid.path, notPdf.path, missing]);
+    expect(code).toBe(2);
+    const entries = JSON.parse(out);
+    expect(entries.map((e: { file: string }) => e.file)).toEqual([valid.path, notPdf.path, missing]);
+    expect(entries[0].report).toEqual(JSON.parse((await run(["--json", valid.path])).out));
+    expectValidReport(entries[0].report);
+    expect(entries[1].problem).toMatchObject({ code: "NOT_A_PDF", status: 415 });
+    expect(entries[2].problem).toMatchObject({ code: "FILE_MISSING", detail: `${missing} does not exist or is not a file.` });
+    expect(Object.keys(entries[1])).toEqual(["file", "problem"]);
   });
 });

@@ -20,6 +20,7 @@
 import type { Subprocess } from "bun";
 import { join } from "node:path";
 import { AppError } from "../../errors.ts";
+import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "../bounds.ts";
 import type { ErrorCode } from "../../shared/problem.ts";
 import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
@@ -46,11 +47,8 @@ export interface PdfPoolOptions {
 
 export const PDF_POOL_DEFAULTS: PdfPoolOptions = {
   workers: 2,
-  // A 300-page deck with 100 attachments checks in ~60 ms and a 100 MB deck opens in ~10 ms;
-  // the hostile files this guards against run for minutes.
-  timeoutMs: 10_000,
-  // A 200 MB deck checked with its attachments verified peaks near 200 MB.
-  memoryBytes: 512 * 1024 * 1024,
+  timeoutMs: PDF_TIMEOUT_MS,
+  memoryBytes: PDF_MEMORY_BYTES,
   maxWaiting: 32,
   maxWaitMs: 30_000,
   // One file past the bounds may be an honest mistake; two in a few minutes is a pattern.
@@ -362,16 +360,10 @@ export class PdfPool implements PdfReader {
   }
 
   private deathError(slot: Slot, exitCode: number | null, signalCode: string | null): AppError {
-    const seconds = Math.round(this.options.timeoutMs / 100) / 10;
-    if (slot.killedFor === "deadline") {
-      return new AppError("PDF_TOO_COMPLEX", `Reading this PDF took longer than the ${seconds} s the server allows for one file (a damaged cross-reference table, or an extreme number of objects); export it again from its source.`);
-    }
+    if (slot.killedFor === "deadline") return deadlineProblem(this.options.timeoutMs);
     if (slot.killedFor === "close") return busy("the server is shutting down");
     // SIGKILL that we did not send: the watchdog (or the kernel) stopped a runaway heap.
-    if (signalCode === "SIGKILL") {
-      const mb = Math.round(this.options.memoryBytes / (1024 * 1024));
-      return new AppError("PDF_TOO_COMPLEX", `Reading this PDF needed more than the ${mb} MB of memory the server allows for one file; export it again from its source, with fewer or smaller attachments.`);
-    }
+    if (signalCode === "SIGKILL") return memoryProblem(this.options.memoryBytes);
     return new AppError("INTERNAL", undefined, { cause: new Error(`a PDF worker died during a job (code ${exitCode}, signal ${signalCode})`) });
   }
 

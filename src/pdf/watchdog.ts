@@ -1,0 +1,89 @@
+/**
+ * @module pdf/watchdog
+ * The bounds of a PDF read that runs in this process (pdf/in-process): a thread that watches
+ * the wall clock and the process's resident set while a job is armed and, past either bound,
+ * writes the job's last words and ends the whole process.
+ *
+ * Why a thread that ends the process: mupdf's WASM runs on the main thread, so no timer of
+ * the main thread fires while it is stuck, and neither `Worker.terminate()` nor anything else
+ * interrupts WASM (measured: a terminated Bun Worker spinning in WASM kept its core busy). A
+ * thread's `process.exit` ends only that thread, so the exit code comes from libc's `_exit`
+ * (kernel32's `ExitProcess` on Windows) through bun:ffi; where that fails, SIGKILL.
+ */
+
+/** What the process says when a bound stops it, and its exit status. */
+export interface LastWords {
+  out: string;
+  err: string;
+  exitCode: number;
+}
+
+/** What the watchdog thread holds for the running job. */
+interface Armed {
+  /** Epoch milliseconds (Date.now: the same clock in both threads). */
+  until: number;
+  memoryBytes: number;
+  late: LastWords;
+  big: LastWords;
+}
+
+/** How often the thread looks; a job grows far less than the memory bound in this time. */
+const WATCH_INTERVAL_MS = 20;
+
+// Runs in the thread. A Blob-URL worker needs no file of its own, so it works the same inside
+// the compiled binary (as pdf/worker/main's memory watchdog).
+const THREAD_SOURCE = `
+let armed = null;
+let ending = false;
+onmessage = (event) => { armed = event.data; };
+function exitNow(code) {
+  try {
+    const { dlopen, FFIType } = require("bun:ffi");
+    if (process.platform === "win32") {
+      dlopen("kernel32.dll", { ExitProcess: { args: [FFIType.u32], returns: FFIType.void } }).symbols.ExitProcess(code);
+    } else {
+      const libc = process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6";
+      dlopen(libc, { _exit: { args: [FFIType.i32], returns: FFIType.void } }).symbols._exit(code);
+    }
+  } catch {}
+  process.kill(process.pid, "SIGKILL");
+}
+async function end(words) {
+  ending = true;
+  try {
+    if (words.err) await Bun.write(Bun.stderr, words.err);
+    if (words.out) await Bun.write(Bun.stdout, words.out);
+  } finally {
+    exitNow(words.exitCode);
+  }
+}
+setInterval(() => {
+  if (!armed || ending) return;
+  if (Date.now() > armed.until) return void end(armed.late);
+  if (armed.memoryBytes > 0 && process.memoryUsage.rss() > armed.memoryBytes) end(armed.big);
+}, ${WATCH_INTERVAL_MS});
+`;
+
+export interface Watchdog {
+  /** From now until `disarm`, end the process with `late` past `timeoutMs`, or with `big` past `memoryBytes` of resident set. */
+  arm(timeoutMs: number, memoryBytes: number, late: LastWords, big: LastWords): void;
+  disarm(): void;
+  stop(): void;
+}
+
+export function startWatchdog(): Watchdog {
+  const thread = new Worker(URL.createObjectURL(new Blob([THREAD_SOURCE], { type: "text/javascript" })));
+  // Bun's Worker can be unref'd (not in the DOM typings): it must not keep the process alive.
+  (thread as Worker & { unref?: () => void }).unref?.();
+  return {
+    arm(timeoutMs, memoryBytes, late, big) {
+      thread.postMessage({ until: Date.now() + timeoutMs, memoryBytes, late, big } satisfies Armed);
+    },
+    disarm() {
+      thread.postMessage(null);
+    },
+    stop() {
+      thread.terminate();
+    },
+  };
+}

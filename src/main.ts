@@ -18,7 +18,7 @@ Usage: deckhand [command] [options]
 Commands:
   serve              run the server (the default when no command is given)
   present FILE.pdf   upload a deck to a running server and print its handoff link
-  check FILE.pdf     validate the deck's notes and media sidecars (no server needed)
+  check FILE.pdf…    validate decks' notes and media sidecars (no server needed)
   token              create, list or revoke access tokens
   mcp                run the MCP tools over stdio for desktop agents
   healthcheck        exit 0 when the server on this machine answers /healthz (containers)

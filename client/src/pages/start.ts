@@ -73,6 +73,13 @@ const LAYOUT_WAIT_MS = 2000;
  */
 const FIRST_SLIDE_WAIT_MS = 300;
 
+/** For the benchmark: milliseconds from the end of the download to each step of the claim (the presenter reports them). */
+const claimPhases: Record<string, number> = {};
+let downloadEndAt = 0;
+function mark(phase: string) {
+  if (downloadEndAt) claimPhases[phase] = performance.now() - downloadEndAt;
+}
+
 let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 const probe = new DeckProbe();
@@ -194,6 +201,7 @@ async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | nul
   const [picture, layout, progress] = await Promise.all([rendered, measured, store!.getProgress(deck.id).catch(() => undefined)]);
   if (!picture || !layout || (progress && progress.slide !== 1)) return;
   await keepFirstSlide(deck.id, picture, { ...layout, title: deck.title });
+  mark("keptMs");
 }
 
 async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): Promise<DeckRecord> {
@@ -219,6 +227,7 @@ async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): 
   } catch (error) {
     throw storageScreen(error);
   }
+  mark("storedMs");
   // Verify what storage holds, not what we meant to write.
   const stored = await store!.getDeckBytes(deck.id);
   const storedDigest = stored ? await sha256Hex(stored) : null;
@@ -227,6 +236,7 @@ async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): 
     resetDownload();
     throw new ScreenError("checksum");
   }
+  mark("verifiedMs");
   return deck;
 }
 
@@ -267,6 +277,7 @@ async function complete(deck: DeckRecord): Promise<void> {
     }
     throw new ScreenError(kind, problem);
   }
+  mark("confirmedMs");
   // The server hands a live grant with the claim (bound to this deck's digest): keep it, so
   // this browser may go live on a server that asks for credentials.
   const answer = (await response.json().catch(() => null)) as { liveGrant?: { grant?: unknown; expiresAt?: unknown } } | null;
@@ -328,19 +339,25 @@ async function run(): Promise<void> {
         await fetchDeck();
         // For the benchmark: the presenter reports the time from here to its first slide.
         sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
+        downloadEndAt = performance.now();
       }
       const data = joinChunks();
       const probed = probe.read(data);
+      void probed.firstSlide.then(() => mark("pictureMs"));
       const notes = await fetchNotes();
+      mark("notesMs");
       deck = await storeAndVerify(data, notes);
       layout = rememberLayout(deck, probed.layout);
       firstSlide = rememberFirstSlide(deck, probed.firstSlide, probed.layout);
     }
     await complete(deck);
+    mark("completeMs");
     await Promise.race([layout, new Promise((resolve) => setTimeout(resolve, LAYOUT_WAIT_MS))]);
     await Promise.race([firstSlide, new Promise((resolve) => setTimeout(resolve, FIRST_SLIDE_WAIT_MS))]);
     const downloadEnd = Number(sessionStorage.getItem("dh:download-end"));
     if (downloadEnd) sessionStorage.setItem("dh:claim-ms", String(performance.timeOrigin + performance.now() - downloadEnd));
+    mark("navigateMs");
+    if (downloadEndAt) sessionStorage.setItem("dh:claim-phases", JSON.stringify(claimPhases));
     void navigator.storage?.persist?.().catch(() => false);
     document.body.dataset.screen = "done";
     openPresenter(deck);

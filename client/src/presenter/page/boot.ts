@@ -113,6 +113,18 @@ function prepaintFirstSlide(kept: FirstSlide) {
   kept.bitmap.close();
 }
 
+/** The claim's steps (pages/start), each in ms from the end of its download; read once. */
+function claimPhases(): Record<string, number> {
+  try {
+    const text = sessionStorage.getItem("dh:claim-phases");
+    sessionStorage.removeItem("dh:claim-phases");
+    const parsed: unknown = text ? JSON.parse(text) : {};
+    return parsed && typeof parsed === "object" ? Object.fromEntries(Object.entries(parsed).map(([k, v]) => [`claim.${k}`, Number(v)])) : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Size the skeleton and the counter from what the deck record knows, before mupdf loads. */
 function showSkeleton() {
   if (!session.deck.pageSize) return;
@@ -234,7 +246,7 @@ export async function startPresenter() {
     const code = error instanceof RenderError ? error.code : undefined;
     return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");
   }
-  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined };
+  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined, ...claimPhases() };
   adoptOpened(opened);
   session.detectedLayout = opened.detected;
   void session.store.touchOpened(session.deck.id).catch(() => {});

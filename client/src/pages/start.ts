@@ -30,7 +30,7 @@ import {
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
 import { keepFirstSlide } from "../lib/first-slide.ts";
-import { reprDigestToHex, sha256Hex, StreamingSha256 } from "../lib/sha256.ts";
+import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
 class ScreenError extends Error {
@@ -54,6 +54,8 @@ interface Download {
   done: boolean;
   /** What the download's `X-Notes` said: has notes, has none, or null (not said: ask). */
   hasNotes: boolean | null;
+  /** The notes file, asked for as soon as the download's headers came (it needs none of the bytes); null until then, or after it failed. */
+  notes: Promise<DeckNotes | undefined> | null;
 }
 
 const titleEl = $("#title");
@@ -84,7 +86,7 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 const probe = new DeckProbe();
 let store: DeckStore | null = null;
-const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
+const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null, notes: null };
 
 function setProgress(fraction: number | null) {
   progressEl.hidden = false;
@@ -137,6 +139,12 @@ async function fetchDeck(): Promise<void> {
     download.serverDigest = reprDigestToHex(response.headers.get("repr-digest"));
     download.hasNotes = notesHint(response.headers.get("x-notes"));
   }
+  // The notes travel beside the PDF rather than after it: the claim still waits for them
+  // before it stores anything, but no longer for a round trip after the last byte.
+  if (!download.notes) {
+    download.notes = fetchNotes();
+    download.notes.catch(() => {});
+  }
   showMeta();
   replace(statusEl, download.received > 0 ? "Resuming download…" : "Downloading…");
 
@@ -160,7 +168,6 @@ async function fetchDeck(): Promise<void> {
 
 /** The deck's notes file, if it came with one (lib/handoff: fetchHandoffNotes). */
 async function fetchNotes(): Promise<DeckNotes | undefined> {
-  if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");
   try {
     return await fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
   } catch (error) {
@@ -177,6 +184,18 @@ function joinChunks(): ArrayBuffer {
     offset += chunk.byteLength;
   }
   return out.buffer;
+}
+
+/** The notes asked for with the download (or now, if they were not); a failure is forgotten so that a retry asks again. */
+async function awaitNotes(): Promise<DeckNotes | undefined> {
+  if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");
+  const pending = (download.notes ??= fetchNotes());
+  try {
+    return await pending;
+  } catch (error) {
+    if (download.notes === pending) download.notes = null;
+    throw error;
+  }
 }
 
 /**
@@ -228,15 +247,6 @@ async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): 
     throw storageScreen(error);
   }
   mark("storedMs");
-  // Verify what storage holds, not what we meant to write.
-  const stored = await store!.getDeckBytes(deck.id);
-  const storedDigest = stored ? await sha256Hex(stored) : null;
-  if (storedDigest !== digest) {
-    await store!.deleteDeck(deck.id).catch(() => {});
-    resetDownload();
-    throw new ScreenError("checksum");
-  }
-  mark("verifiedMs");
   return deck;
 }
 
@@ -344,7 +354,7 @@ async function run(): Promise<void> {
       const data = joinChunks();
       const probed = probe.read(data);
       void probed.firstSlide.then(() => mark("pictureMs"));
-      const notes = await fetchNotes();
+      const notes = await awaitNotes();
       mark("notesMs");
       deck = await storeAndVerify(data, notes);
       layout = rememberLayout(deck, probed.layout);

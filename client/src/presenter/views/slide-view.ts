@@ -84,7 +84,7 @@ export class SlideView {
     const fitted = sizeFrame(this.frame, this.box, result);
     const exactWidth = fitted.w * devicePixelRatioCapped();
     let final = result;
-    if (Math.abs(exactWidth - result.bitmap.width) > 2) {
+    if (Math.abs(exactWidth - result.image.width) > 2) {
       // This page has another size than guessed: render again at the exact width.
       final = (await renderer.render(page, exactWidth, this.priority, clip).catch(() => null)) ?? result;
       if (mine !== this.token) return null;

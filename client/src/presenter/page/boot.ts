@@ -192,8 +192,14 @@ function onChange(state: PresenterState, previous: PresenterState) {
 /** Open the deck named by the address and present it; a deck this browser cannot show gets a card saying why. */
 export async function startPresenter() {
   const id = deckIdFromPath();
+  const scriptMs = performance.now();
+  let pictureMs: number | undefined;
   // Decoded while storage opens: the claim's picture of the first slide, if it left one.
-  void takeFirstSlide(id).then((kept) => kept && prepaintFirstSlide(kept));
+  void takeFirstSlide(id).then((kept) => {
+    if (!kept) return;
+    pictureMs = performance.now();
+    prepaintFirstSlide(kept);
+  });
   applyLayout(els.stage, session.presenterLayout);
   $("#btn-swap").hidden = !canPlaceWindows();
   keepScreenOn((status) => (document.body.dataset.wakeLock = status));
@@ -246,7 +252,9 @@ export async function startPresenter() {
     const code = error instanceof RenderError ? error.code : undefined;
     return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");
   }
-  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined, ...claimPhases() };
+  // storageMs and openMs: this window's own (from its script's start); scriptMs and pictureMs:
+  // from its navigation start to its script and to the claim's picture decoded; claim.*: the claim's steps.
+  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, scriptMs, pictureMs, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined, ...claimPhases() };
   adoptOpened(opened);
   session.detectedLayout = opened.detected;
   void session.store.touchOpened(session.deck.id).catch(() => {});

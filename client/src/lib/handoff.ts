@@ -291,3 +291,34 @@ export async function fetchHandoffNotes(
   if (!notes) throw new ClaimFailure("notes");
   return notes;
 }
+
+/**
+ * A request the claim starts early and needs later — the notes file, asked for as soon as the
+ * download's headers say whether there is one, and awaited only before the deck is stored.
+ * `start()` asks once; `take()` waits for that answer (asking now if nobody did). A failure
+ * is forgotten once taken, so the claim's retry asks again; an answer that came is kept.
+ */
+export class EarlyRequest<T> {
+  private pending: Promise<T> | null = null;
+
+  constructor(private readonly ask: () => Promise<T>) {}
+
+  start(): void {
+    if (this.pending) return;
+    const pending = this.ask();
+    // Seen by take(); until then a failure must not surface as unhandled.
+    pending.catch(() => {});
+    this.pending = pending;
+  }
+
+  async take(): Promise<T> {
+    this.start();
+    const pending = this.pending!;
+    try {
+      return await pending;
+    } catch (error) {
+      if (this.pending === pending) this.pending = null;
+      throw error;
+    }
+  }
+}

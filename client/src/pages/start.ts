@@ -1,12 +1,12 @@
 /**
  * @module client/pages/start
- * /start/{id}#t=TOKEN — claim a handoff: download (resuming with Range after a cut), store
- * bytes and metadata in one IndexedDB transaction, verify the digest of what was stored,
- * complete the handoff with it, then open the presenter. Nothing here consumes the link
- * until the bytes are safely stored and verified. A deck that came with a notes file (a
- * `.pdfpc` or `.pptx` beside the PDF, normalised by the server) has it fetched before the
- * claim is completed and stored in the same transaction as the bytes: the link is never
- * used up with the notes lost.
+ * /start/{id}#t=TOKEN — claim a handoff: download (resuming with Range after a cut) while
+ * hashing every chunk, check that digest against the server's, store bytes and metadata in
+ * one durable IndexedDB transaction (the very chunks hashed, joined), complete the handoff
+ * with the digest, then open the presenter. Nothing here consumes the link until the bytes
+ * are verified and on disk. A deck that came with a notes file (a `.pdfpc` or `.pptx` beside
+ * the PDF, normalised by the server) has it fetched beside the download and stored in the
+ * same transaction as the bytes: the link is never used up with the notes lost.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
@@ -16,6 +16,7 @@ import {
   cleanedStartUrl,
   ClaimFailure,
   decodeFilename,
+  EarlyRequest,
   fetchHandoffNotes,
   notesHint,
   parseHandoffLink,
@@ -54,8 +55,6 @@ interface Download {
   done: boolean;
   /** What the download's `X-Notes` said: has notes, has none, or null (not said: ask). */
   hasNotes: boolean | null;
-  /** The notes file, asked for as soon as the download's headers came (it needs none of the bytes); null until then, or after it failed. */
-  notes: Promise<DeckNotes | undefined> | null;
 }
 
 const titleEl = $("#title");
@@ -86,7 +85,9 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 const probe = new DeckProbe();
 let store: DeckStore | null = null;
-const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null, notes: null };
+const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
+/** The notes file, asked for as soon as the download's headers came (it needs none of the bytes). */
+const notes = new EarlyRequest(fetchNotes);
 
 function setProgress(fraction: number | null) {
   progressEl.hidden = false;
@@ -141,10 +142,7 @@ async function fetchDeck(): Promise<void> {
   }
   // The notes travel beside the PDF rather than after it: the claim still waits for them
   // before it stores anything, but no longer for a round trip after the last byte.
-  if (!download.notes) {
-    download.notes = fetchNotes();
-    download.notes.catch(() => {});
-  }
+  notes.start();
   showMeta();
   replace(statusEl, download.received > 0 ? "Resuming download…" : "Downloading…");
 
@@ -184,18 +182,6 @@ function joinChunks(): ArrayBuffer {
     offset += chunk.byteLength;
   }
   return out.buffer;
-}
-
-/** The notes asked for with the download (or now, if they were not); a failure is forgotten so that a retry asks again. */
-async function awaitNotes(): Promise<DeckNotes | undefined> {
-  if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");
-  const pending = (download.notes ??= fetchNotes());
-  try {
-    return await pending;
-  } catch (error) {
-    if (download.notes === pending) download.notes = null;
-    throw error;
-  }
 }
 
 /**
@@ -354,9 +340,10 @@ async function run(): Promise<void> {
       const data = joinChunks();
       const probed = probe.read(data);
       void probed.firstSlide.then(() => mark("pictureMs"));
-      const notes = await awaitNotes();
+      if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");
+      const notesFile = await notes.take();
       mark("notesMs");
-      deck = await storeAndVerify(data, notes);
+      deck = await storeAndVerify(data, notesFile);
       layout = rememberLayout(deck, probed.layout);
       firstSlide = rememberFirstSlide(deck, probed.firstSlide, probed.layout);
     }

@@ -2,7 +2,7 @@
  * @module client/pages/start
  * /start/{id}#t=TOKEN — claim a handoff: download (resuming with Range after a cut) while
  * hashing every chunk, check that digest against the server's, store bytes and metadata in
- * one durable IndexedDB transaction (the very chunks hashed, joined), complete the handoff
+ * one durable IndexedDB transaction (the very chunks hashed, gathered), complete the handoff
  * with the digest, then open the presenter. Nothing here consumes the link until the bytes
  * are verified and on disk. A deck that came with a notes file (a `.pdfpc` or `.pptx` beside
  * the PDF, normalised by the server) has it fetched beside the download and stored in the
@@ -31,6 +31,7 @@ import {
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
 import { keepFirstSlide } from "../lib/first-slide.ts";
+import { DeckBuffer } from "../lib/deck-buffer.ts";
 import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
@@ -41,7 +42,8 @@ class ScreenError extends Error {
 }
 
 interface Download {
-  chunks: Uint8Array[];
+  /** The bytes so far, gathered in one buffer as they arrive (lib/deck-buffer). */
+  bytes: DeckBuffer;
   received: number;
   total: number | null;
   filename: string;
@@ -85,7 +87,7 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 const probe = new DeckProbe();
 let store: DeckStore | null = null;
-const download: Download = { chunks: [], received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
+const download: Download = { bytes: new DeckBuffer(null), received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
 /** The notes file, asked for as soon as the download's headers came (it needs none of the bytes). */
 const notes = new EarlyRequest(fetchNotes);
 
@@ -134,6 +136,7 @@ async function fetchDeck(): Promise<void> {
     resetDownload();
     const length = Number(response.headers.get("content-length"));
     download.total = Number.isFinite(length) && length > 0 ? length : null;
+    download.bytes = new DeckBuffer(download.total);
     download.filename = decodeFilename(response.headers.get("x-filename"));
     const slides = Number(response.headers.get("x-total-slides"));
     download.totalSlides = Number.isInteger(slides) && slides > 0 ? slides : null;
@@ -152,7 +155,7 @@ async function fetchDeck(): Promise<void> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      download.chunks.push(value);
+      download.bytes.append(value);
       download.received += value.byteLength;
       download.hasher.update(value);
       setProgress(download.total ? download.received / download.total : null);
@@ -172,16 +175,6 @@ async function fetchNotes(): Promise<DeckNotes | undefined> {
     if (error instanceof ClaimFailure) throw new ScreenError(error.kind, error.problem);
     throw error;
   }
-}
-
-function joinChunks(): ArrayBuffer {
-  const out = new Uint8Array(download.received);
-  let offset = 0;
-  for (const chunk of download.chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out.buffer;
 }
 
 /**
@@ -237,7 +230,7 @@ async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): 
 }
 
 function resetDownload() {
-  download.chunks = [];
+  download.bytes = new DeckBuffer(null);
   download.received = 0;
   download.hasher = new StreamingSha256();
   download.done = false;
@@ -337,7 +330,7 @@ async function run(): Promise<void> {
         sessionStorage.setItem("dh:download-end", String(performance.timeOrigin + performance.now()));
         downloadEndAt = performance.now();
       }
-      const data = joinChunks();
+      const data = download.bytes.bytes();
       const probed = probe.read(data);
       void probed.firstSlide.then(() => mark("pictureMs"));
       if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");

@@ -45,6 +45,8 @@ import { currentView } from "./views.ts";
 
 /** How often the clocks redraw. */
 const TICK_MS = 500;
+/** Longest the render worker waits for the claim's picture to be painted (decoded beside the compile, it took ~500 ms on a loaded 2-core machine). */
+const WORKER_HOLD_MS = 250;
 
 /** In place of the stage: why this deck cannot be presented here, and the way back to the library. */
 function showMissing(message: string) {
@@ -195,7 +197,7 @@ export async function startPresenter() {
   const scriptMs = performance.now();
   let pictureMs: number | undefined;
   // Decoded while storage opens: the claim's picture of the first slide, if it left one.
-  void takeFirstSlide(id).then((kept) => {
+  const prepainted = takeFirstSlide(id).then((kept) => {
     if (!kept) return;
     pictureMs = performance.now();
     prepaintFirstSlide(kept);
@@ -203,9 +205,13 @@ export async function startPresenter() {
   applyLayout(els.stage, session.presenterLayout);
   $("#btn-swap").hidden = !canPlaceWindows();
   keepScreenOn((status) => (document.body.dataset.wakeLock = status));
-  // Start the worker first: compiling mupdf's WASM overlaps reading the deck from storage.
-  session.renderer = new Renderer();
-  mediaCtx.renderer = session.renderer;
+  // Start the worker early: compiling mupdf's WASM overlaps reading the deck from storage.
+  // With the claim's picture to decode, after it (or WORKER_HOLD_MS): on two cores the
+  // compile took the CPU the picture's decode needed. Without one, a microtask later.
+  const workerStarted = Promise.race([prepainted, new Promise((resolve) => setTimeout(resolve, WORKER_HOLD_MS))]).then(() => {
+    session.renderer = new Renderer();
+    mediaCtx.renderer = session.renderer;
+  });
   const t0 = performance.now();
   void watchOffline();
   try {
@@ -243,11 +249,12 @@ export async function startPresenter() {
   if (session.sizes) renderCounter(counterEls(), session.layout, presenter.current, session.deck.title);
 
   const found = await session.store.getDeckWithBytes(id);
+  await workerStarted;
   if (!found) return showMissing("This deck's PDF is no longer stored in this browser. Open it again from its link or file.");
   const t1 = performance.now();
   let opened;
   try {
-    opened = await session.renderer.open(found.bytes, { transfer: true, ...(session.notesOverride ? { notesPosition: session.notesOverride } : {}) });
+    opened = await session.renderer!.open(found.bytes, { transfer: true, ...(session.notesOverride ? { notesPosition: session.notesOverride } : {}) });
   } catch (error) {
     const code = error instanceof RenderError ? error.code : undefined;
     return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");

@@ -117,7 +117,7 @@ export function screenText(kind: ScreenKind): ScreenText {
     case "checksum":
       return {
         title: "The download arrived damaged",
-        message: "What this browser stored differs from the server copy. Nothing was used up: try again.",
+        message: "What this browser received differs from the server copy. Nothing was used up: try again.",
         retry: true,
       };
     case "notes":

@@ -103,7 +103,7 @@ function prepaintFirstSlide(kept: FirstSlide) {
   if (plain && metrics.firstPaintMs === undefined) {
     session.sizes ??= pageSizes(kept.pageSize);
     if (kept.labels.length) session.layout = layoutFromLabels(kept.labels);
-    if (currentView.prepaint(kept.page, kept.bitmap, slideName(session.layout, kept.page))) {
+    if (currentView.prepaint(kept.page, kept.image, slideName(session.layout, kept.page))) {
       replace(els.title, kept.title);
       renderCounter(counterEls(), session.layout, state, kept.title);
       requestAnimationFrame(() => {
@@ -112,7 +112,6 @@ function prepaintFirstSlide(kept: FirstSlide) {
       });
     }
   }
-  kept.bitmap.close();
 }
 
 /** The claim's steps (pages/start), each in ms from the end of its download; read once. */

@@ -6,7 +6,11 @@
  * presenter (window.__deckhand.metrics). The first sharp slide is the claim's picture of it
  * (lib/first-slide) when the presenter could paint that, else mupdf's own render. Baseline in
  * the same run: a reload of the same presenter (deck stored, mupdf's WASM cached), the floor
- * of what mupdf's first render costs; the claim path's is printed as a ratio of it. Asserts nothing.
+ * of what mupdf's first render costs; the claim path's is printed as a ratio of it. Each run
+ * prints the claim's steps (metrics.phases: claim.* in ms from the end of the download — notes
+ * in hand, deck stored on disk, claim confirmed, picture of slide 1 made and kept, navigation;
+ * scriptMs and pictureMs from the presenter's navigation), and their medians at the end.
+ * Asserts nothing.
  *
  *   bun run scripts/build.ts && bun run bench/client.ts
  */
@@ -43,6 +47,8 @@ const claimFirstPaint: number[] = [];
 const reloadFirstPaint: number[] = [];
 /** From navigation start: the first slide as the claim rendered it (lib/first-slide), when it was painted. */
 const prepaints: number[] = [];
+/** Every run's phases, by name (see the header). */
+const phaseRuns = new Map<string, number[]>();
 try {
   for (let run = 0; run < RUNS; run++) {
     const form = new FormData();
@@ -62,6 +68,7 @@ try {
       if (typeof m.firstPaintMs === "number") claimFirstPaint.push(m.firstPaintMs);
       if (typeof m.prepaintMs === "number") prepaints.push(m.prepaintMs);
       const phases = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { phases?: Record<string, number> } } }).__deckhand.metrics.phases);
+      for (const [name, value] of Object.entries(phases ?? {})) if (typeof value === "number") phaseRuns.set(name, [...(phaseRuns.get(name) ?? []), value]);
       console.log(`run ${run + 1}: first slide ${fmt(first ?? NaN)} after download (${typeof m.prepaintMs === "number" ? `the claim's picture at ${fmt(m.prepaintMs)} after navigation` : "mupdf's render, no picture from the claim"}); phases ${JSON.stringify(phases, (_k, v) => (typeof v === "number" ? Math.round(v) : v))}`);
       // Baseline: the same presenter reloaded (nothing to download, the WASM cached).
       await page.reload();
@@ -88,6 +95,8 @@ try {
 }
 
 console.log("");
+const phaseMedians = [...phaseRuns].sort((a, b) => pct(a[1], 50) - pct(b[1], 50)).map(([name, values]) => `${name} ${Math.round(pct(values, 50))}`);
+console.log(`phases, medians in ms (claim.*: from the end of the download; scriptMs, pictureMs: from the presenter's navigation): ${phaseMedians.join(", ")}`);
 const ratio = pct(claimFirstPaint, 50) / pct(reloadFirstPaint, 50);
 console.log(`skeleton at the slide's final size (n=${skeletons.length}): median ${fmt(pct(skeletons, 50))} after navigation, before the first sharp slide at ${fmt(pct(claimFirstPaint, 50))}`);
 console.log(`the claim's picture of the first slide (lib/first-slide): painted in ${prepaints.length} of ${RUNS} runs, median ${fmt(pct(prepaints, 50))} after navigation`);

@@ -53,6 +53,22 @@ describe("DeckStore", () => {
     expect(new Uint8Array(both!.bytes)).toEqual(new Uint8Array([1, 2, 3]));
   });
 
+  test("putDeck resolves only for a transaction that asked to be on disk (a claim deletes the server copy next)", async () => {
+    const store = await openStore();
+    const asked: (IDBTransactionOptions | undefined)[] = [];
+    const original = IDBDatabase.prototype.transaction;
+    IDBDatabase.prototype.transaction = function (this: IDBDatabase, names: string | string[], mode?: IDBTransactionMode, options?: IDBTransactionOptions) {
+      if (mode === "readwrite") asked.push(options);
+      return original.call(this, names, mode, options);
+    } as typeof original;
+    try {
+      await store.putDeck({ title: "T", filename: "t.pdf", totalSlides: 1, sha256: SHA_A, source: "handoff", handoffId: "h", data: bytes(7) });
+    } finally {
+      IDBDatabase.prototype.transaction = original;
+    }
+    expect(asked).toEqual([{ durability: "strict" }]);
+  });
+
   test("the same bytes again are one deck, keeping the first date", async () => {
     let now = 1000;
     const store = await openStore({ now: () => now });

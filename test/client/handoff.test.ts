@@ -3,6 +3,7 @@ import {
   ClaimFailure,
   cleanedStartUrl,
   decodeFilename,
+  EarlyRequest,
   fetchHandoffNotes,
   handoffDownload,
   notesHint,
@@ -218,5 +219,37 @@ describe("handoffDownload (issue 20, finding 7: the token never in a URL a proxy
     const source = await Bun.file(new URL("../../client/src/pages/start.ts", import.meta.url)).text();
     expect(source).toContain("handoffDownload(");
     expect(source).not.toMatch(/\?t=\$\{/);
+  });
+});
+
+describe("EarlyRequest (the claim's notes, asked for with the download)", () => {
+  test("started early and taken later, it asks once", async () => {
+    let asked = 0;
+    const early = new EarlyRequest(async () => ++asked);
+    early.start();
+    early.start();
+    expect(asked).toBe(1);
+    expect(await early.take()).toBe(1);
+    expect(await early.take()).toBe(1);
+    expect(asked).toBe(1);
+  });
+  test("taken without a start, it asks then", async () => {
+    let asked = 0;
+    const early = new EarlyRequest(async () => ++asked);
+    expect(await early.take()).toBe(1);
+  });
+  test("a failure reaches the taker, and the retry asks again", async () => {
+    let asked = 0;
+    const early = new EarlyRequest(async () => {
+      asked++;
+      if (asked === 1) throw new ClaimFailure("notes");
+      return "notes";
+    });
+    early.start();
+    // Nothing unhandled while nobody waits: the failure is kept for take().
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await expect(early.take()).rejects.toBeInstanceOf(ClaimFailure);
+    expect(await early.take()).toBe("notes");
+    expect(asked).toBe(2);
   });
 });

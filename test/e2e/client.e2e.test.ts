@@ -309,4 +309,39 @@ describe("failure paths never consume the link", () => {
     const decks = await storedDecks(s.page);
     expect(decks.find((d) => d.handoffId === handoff.id)?.sha256).toBe(handoff.sha256);
   });
+
+  it("a download whose bytes differ from the server's digest is refused: nothing stored, never confirmed; the retry downloads afresh and succeeds", async () => {
+    const handoff = await presentPdf(server.url, deck, "Damaged download.pdf");
+    const s = await browser({ width: 1100, height: 760 });
+    const isDownload = (url: string) => /\/api\/sessions\/[^/]+\/handoff$/.test(new URL(url).pathname);
+    const seen = { downloads: 0, completes: 0 };
+    s.page.on("request", (req) => {
+      const path = new URL(req.url()).pathname;
+      if (isDownload(req.url())) seen.downloads++;
+      if (path.endsWith("/handoff/complete")) seen.completes++;
+    });
+    let damage = true;
+    await s.page.route((url) => isDownload(url.href), async (route) => {
+      if (!damage) return route.continue();
+      damage = false;
+      const upstream = await route.fetch();
+      const body = Buffer.from(await upstream.body());
+      // One byte flipped in the middle; the length and the Repr-Digest header stay the server's.
+      body[Math.floor(body.length / 2)]! ^= 0xff;
+      await route.fulfill({ status: 200, headers: upstream.headers(), body });
+    });
+    await s.page.goto(handoff.url);
+    await s.page.waitForSelector("body[data-screen='checksum']", { timeout: 30_000 });
+    await shot(s.page, "start-checksum");
+    expect(seen.completes).toBe(0);
+    expect((await storedDecks(s.page)).some((d) => d.handoffId === handoff.id)).toBe(false);
+    const status = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff?t=${new URL(handoff.url).hash.slice(3)}`, { headers: { Range: "bytes=0-0" } });
+    expect(status.status).toBe(206);
+
+    await s.page.click("#retry");
+    await s.page.waitForURL(/\/present\//, { timeout: 30_000 });
+    await s.page.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
+    expect(seen).toEqual({ downloads: 2, completes: 1 });
+    expect((await storedDecks(s.page)).find((d) => d.handoffId === handoff.id)?.sha256).toBe(handoff.sha256);
+  });
 });

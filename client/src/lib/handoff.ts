@@ -117,7 +117,7 @@ export function screenText(kind: ScreenKind): ScreenText {
     case "checksum":
       return {
         title: "The download arrived damaged",
-        message: "What this browser stored differs from the server copy. Nothing was used up: try again.",
+        message: "What this browser received differs from the server copy. Nothing was used up: try again.",
         retry: true,
       };
     case "notes":
@@ -290,4 +290,35 @@ export async function fetchHandoffNotes(
   const notes = parseNotesAnswer(body, { filename: response.headers.get("x-notes-filename"), kind: response.headers.get("x-notes-kind") });
   if (!notes) throw new ClaimFailure("notes");
   return notes;
+}
+
+/**
+ * A request the claim starts early and needs later — the notes file, asked for as soon as the
+ * download's headers say whether there is one, and awaited only before the deck is stored.
+ * `start()` asks once; `take()` waits for that answer (asking now if nobody did). A failure
+ * is forgotten once taken, so the claim's retry asks again; an answer that came is kept.
+ */
+export class EarlyRequest<T> {
+  private pending: Promise<T> | null = null;
+
+  constructor(private readonly ask: () => Promise<T>) {}
+
+  start(): void {
+    if (this.pending) return;
+    const pending = this.ask();
+    // Seen by take(); until then a failure must not surface as unhandled.
+    pending.catch(() => {});
+    this.pending = pending;
+  }
+
+  async take(): Promise<T> {
+    this.start();
+    const pending = this.pending!;
+    try {
+      return await pending;
+    } catch (error) {
+      if (this.pending === pending) this.pending = null;
+      throw error;
+    }
+  }
 }

@@ -9,7 +9,7 @@ import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import type { Clip, LayoutResult, OpenResult, PageInk, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
-/** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of bitmap. */
+/** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of pixels. */
 const CACHE_LIMIT = 10;
 
 /** A worker failure; `code` is the shared refusal code (PDF_ENCRYPTED, …) when the deck was refused. */
@@ -89,7 +89,7 @@ export class Renderer {
 
   /** The notes half of `page` rendered at `width` device pixels (not cached: the presenter keeps one). */
   notesPicture(page: number, width: number): Promise<RenderResult> {
-    return this.call<RenderedPixels>({ type: "notes-picture", page, width: Math.max(16, Math.round(width)) }).then(toBitmap);
+    return this.call<RenderedPixels>({ type: "notes-picture", page, width: Math.max(16, Math.round(width)) }).then(toImage);
   }
 
   /** The text on a page, shortened: the slide canvas's text alternative. */
@@ -116,12 +116,7 @@ export class Renderer {
     entry = this.current(clip ? { type: "render", page, width: w, priority, clip } : { type: "render", page, width: w, priority });
     entry.catch(() => this.cache.delete(key));
     this.cache.set(key, entry);
-    while (this.cache.size > CACHE_LIMIT) {
-      const oldest = this.cache.keys().next().value as string;
-      const evicted = this.cache.get(oldest);
-      this.cache.delete(oldest);
-      void evicted?.then((r) => r.bitmap.close(), () => {});
-    }
+    while (this.cache.size > CACHE_LIMIT) this.cache.delete(this.cache.keys().next().value as string);
     return entry;
   }
 
@@ -135,14 +130,13 @@ export class Renderer {
     for (;;) {
       const gen = this.gen;
       const result = await this.call<RenderedPixels>(body);
-      if (result.gen === this.gen) return toBitmap(result);
+      if (result.gen === this.gen) return toImage(result);
       // The split changed while it rendered (gen moved on): render again under the new one.
       if (gen === this.gen) throw new RenderError("The notes layout changed.");
     }
   }
 
   private clearCache(): void {
-    for (const entry of this.cache.values()) void entry.then((r) => r.bitmap.close(), () => {});
     this.cache.clear();
   }
 
@@ -168,25 +162,20 @@ export class Renderer {
 }
 
 /**
- * The worker's pixels as an ImageBitmap made on this thread (see RenderedPixels: a bitmap
- * made in the worker is not drawn reliably by every engine). One copy of the pixels.
+ * The worker's pixels as ImageData over the transferred buffer: no copy, and no task to wait
+ * for (see RenderResult; a bitmap made in the worker is not drawn reliably by every engine,
+ * see RenderedPixels). The pixels are opaque, so straight and premultiplied RGBA agree.
  */
-async function toBitmap(rendered: RenderedPixels): Promise<RenderResult> {
+function toImage(rendered: RenderedPixels): RenderResult {
   const { pixels, width, height, ...rest } = rendered;
-  const bitmap = await createImageBitmap(new ImageData(new Uint8ClampedArray(pixels), width, height));
-  return { ...rest, bitmap };
+  return { ...rest, image: new ImageData(new Uint8ClampedArray(pixels), width, height) };
 }
 
-/** Draw a rendered slide into a canvas, sizing its backing store to the bitmap. */
+/** Draw a rendered slide into a canvas, sizing its backing store to the picture. */
 export function paint(canvas: HTMLCanvasElement, result: RenderResult): void {
-  if (canvas.width !== result.bitmap.width || canvas.height !== result.bitmap.height) {
-    canvas.width = result.bitmap.width;
-    canvas.height = result.bitmap.height;
+  if (canvas.width !== result.image.width || canvas.height !== result.image.height) {
+    canvas.width = result.image.width;
+    canvas.height = result.image.height;
   }
-  const ctx = canvas.getContext("2d", { alpha: false });
-  try {
-    ctx?.drawImage(result.bitmap, 0, 0);
-  } catch {
-    // The bitmap was evicted and closed meanwhile; the next render repaints.
-  }
+  canvas.getContext("2d", { alpha: false })?.putImageData(result.image, 0, 0);
 }

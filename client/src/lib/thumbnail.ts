@@ -19,19 +19,19 @@ export function needsThumbnail(record: ThumbnailRecord | undefined, width = THUM
 }
 
 /** Encode a rendered page as a small image file. */
-export async function encodeThumbnail(bitmap: ImageBitmap): Promise<Blob> {
+export async function encodeThumbnail(image: ImageData): Promise<Blob> {
   if (typeof OffscreenCanvas !== "undefined") {
-    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const canvas = new OffscreenCanvas(image.width, image.height);
     const ctx = canvas.getContext("2d", { alpha: false });
     if (ctx) {
-      ctx.drawImage(bitmap, 0, 0);
+      ctx.putImageData(image, 0, 0);
       return canvas.convertToBlob({ type: "image/webp", quality: 0.85 });
     }
   }
   const canvas = document.createElement("canvas");
-  canvas.width = bitmap.width;
-  canvas.height = bitmap.height;
-  canvas.getContext("2d", { alpha: false })?.drawImage(bitmap, 0, 0);
+  canvas.width = image.width;
+  canvas.height = image.height;
+  canvas.getContext("2d", { alpha: false })?.putImageData(image, 0, 0);
   return new Promise<Blob>((resolve, reject) =>
     canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The thumbnail could not be encoded."))), "image/webp", 0.85),
   );
@@ -43,13 +43,8 @@ export async function encodeThumbnail(bitmap: ImageBitmap): Promise<Blob> {
  */
 export async function storeThumbnail(renderer: Renderer, store: DeckStore, deckId: string): Promise<ThumbnailRecord | null> {
   const result = await renderer.renderOnce(1, THUMBNAIL_WIDTH, 100);
-  let image: Blob;
-  const size = { width: result.bitmap.width, height: result.bitmap.height };
-  try {
-    image = await encodeThumbnail(result.bitmap);
-  } finally {
-    result.bitmap.close();
-  }
+  const size = { width: result.image.width, height: result.image.height };
+  const image = await encodeThumbnail(result.image);
   if (!(await store.putThumbnail(deckId, image, size))) return null;
   return (await store.getThumbnail(deckId)) ?? null;
 }

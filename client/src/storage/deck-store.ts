@@ -106,11 +106,15 @@ export class DeckStore {
     return new DeckStore(db, name, options.now ?? Date.now);
   }
 
-  /** Store bytes and metadata in one transaction; the same bytes again update the record. */
+  /**
+   * Store bytes and metadata in one transaction; the same bytes again update the record.
+   * Resolved once the transaction is on disk ("strict"), not only in the browser's cache: a
+   * claim asks the server to delete its copy right after.
+   */
   async putDeck(input: NewDeck): Promise<DeckRecord> {
     const id = deckIdFor(input.sha256);
     try {
-      const tx = this.db.transaction(["decks", "deckBytes"], "readwrite");
+      const tx = this.db.transaction(["decks", "deckBytes"], "readwrite", { durability: "strict" });
       const decks = tx.objectStore("decks");
       const existing = await decks.get(id);
       const record: DeckRecord = {

@@ -55,7 +55,7 @@ export interface PageInk {
  * A render as the worker sends it: straight RGBA pixels in a transferred buffer (no copy).
  * Not an ImageBitmap: WebKitGTK 2.50 (Skia, accelerated) sometimes draws an ImageBitmap made
  * in a worker as nothing once it crossed to the page — a blank slide for the speaker. The
- * page makes the bitmap itself (lib/renderer), which every engine draws.
+ * page draws the pixels itself (lib/renderer), which every engine does.
  */
 export interface RenderedPixels {
   page: number;
@@ -72,13 +72,18 @@ export interface RenderedPixels {
   gen: number;
 }
 
-/** A render on the page side: the worker's pixels as an ImageBitmap made on this thread. */
+/**
+ * A render on the page side: the worker's pixels wrapped as ImageData (no copy), drawn with
+ * putImageData. Not an ImageBitmap made here either: createImageBitmap copied the 8 MB of a
+ * 1920 px slide once more and waited a task for it (77–567 ms on a loaded 2-core machine,
+ * against 1–6 ms for putImageData — bench note in docs/performance.md).
+ */
 export interface RenderResult {
   page: number;
   /** Page size in points. */
   w: number;
   h: number;
-  bitmap: ImageBitmap;
+  image: ImageData;
   /** Milliseconds the worker spent rendering. */
   ms: number;
   /** The layout generation it was rendered under (see the `layout` request). */

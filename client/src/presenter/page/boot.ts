@@ -45,6 +45,8 @@ import { currentView } from "./views.ts";
 
 /** How often the clocks redraw. */
 const TICK_MS = 500;
+/** Longest the render worker waits for the claim's picture to be painted (decoded beside the compile, it took ~500 ms on a loaded 2-core machine). */
+const WORKER_HOLD_MS = 250;
 
 /** In place of the stage: why this deck cannot be presented here, and the way back to the library. */
 function showMissing(message: string) {
@@ -101,7 +103,7 @@ function prepaintFirstSlide(kept: FirstSlide) {
   if (plain && metrics.firstPaintMs === undefined) {
     session.sizes ??= pageSizes(kept.pageSize);
     if (kept.labels.length) session.layout = layoutFromLabels(kept.labels);
-    if (currentView.prepaint(kept.page, kept.bitmap, slideName(session.layout, kept.page))) {
+    if (currentView.prepaint(kept.page, kept.image, slideName(session.layout, kept.page))) {
       replace(els.title, kept.title);
       renderCounter(counterEls(), session.layout, state, kept.title);
       requestAnimationFrame(() => {
@@ -110,7 +112,18 @@ function prepaintFirstSlide(kept: FirstSlide) {
       });
     }
   }
-  kept.bitmap.close();
+}
+
+/** The claim's steps (pages/start), each in ms from the end of its download; read once. */
+function claimPhases(): Record<string, number> {
+  try {
+    const text = sessionStorage.getItem("dh:claim-phases");
+    sessionStorage.removeItem("dh:claim-phases");
+    const parsed: unknown = text ? JSON.parse(text) : {};
+    return parsed && typeof parsed === "object" ? Object.fromEntries(Object.entries(parsed).map(([k, v]) => [`claim.${k}`, Number(v)])) : {};
+  } catch {
+    return {};
+  }
 }
 
 /** Size the skeleton and the counter from what the deck record knows, before mupdf loads. */
@@ -180,14 +193,24 @@ function onChange(state: PresenterState, previous: PresenterState) {
 /** Open the deck named by the address and present it; a deck this browser cannot show gets a card saying why. */
 export async function startPresenter() {
   const id = deckIdFromPath();
+  const scriptMs = performance.now();
+  let pictureMs: number | undefined;
   // Decoded while storage opens: the claim's picture of the first slide, if it left one.
-  void takeFirstSlide(id).then((kept) => kept && prepaintFirstSlide(kept));
+  const prepainted = takeFirstSlide(id).then((kept) => {
+    if (!kept) return;
+    pictureMs = performance.now();
+    prepaintFirstSlide(kept);
+  });
   applyLayout(els.stage, session.presenterLayout);
   $("#btn-swap").hidden = !canPlaceWindows();
   keepScreenOn((status) => (document.body.dataset.wakeLock = status));
-  // Start the worker first: compiling mupdf's WASM overlaps reading the deck from storage.
-  session.renderer = new Renderer();
-  mediaCtx.renderer = session.renderer;
+  // Start the worker early: compiling mupdf's WASM overlaps reading the deck from storage.
+  // With the claim's picture to decode, after it (or WORKER_HOLD_MS): on two cores the
+  // compile took the CPU the picture's decode needed. Without one, a microtask later.
+  const workerStarted = Promise.race([prepainted, new Promise((resolve) => setTimeout(resolve, WORKER_HOLD_MS))]).then(() => {
+    session.renderer = new Renderer();
+    mediaCtx.renderer = session.renderer;
+  });
   const t0 = performance.now();
   void watchOffline();
   try {
@@ -225,16 +248,19 @@ export async function startPresenter() {
   if (session.sizes) renderCounter(counterEls(), session.layout, presenter.current, session.deck.title);
 
   const found = await session.store.getDeckWithBytes(id);
+  await workerStarted;
   if (!found) return showMissing("This deck's PDF is no longer stored in this browser. Open it again from its link or file.");
   const t1 = performance.now();
   let opened;
   try {
-    opened = await session.renderer.open(found.bytes, { transfer: true, ...(session.notesOverride ? { notesPosition: session.notesOverride } : {}) });
+    opened = await session.renderer!.open(found.bytes, { transfer: true, ...(session.notesOverride ? { notesPosition: session.notesOverride } : {}) });
   } catch (error) {
     const code = error instanceof RenderError ? error.code : undefined;
     return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");
   }
-  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined };
+  // storageMs and openMs: this window's own (from its script's start); scriptMs and pictureMs:
+  // from its navigation start to its script and to the claim's picture decoded; claim.*: the claim's steps.
+  metrics.phases = { storageMs: t1 - t0, openMs: performance.now() - t1, scriptMs, pictureMs, claimMs: Number(sessionStorage.getItem("dh:claim-ms")) || undefined, ...claimPhases() };
   adoptOpened(opened);
   session.detectedLayout = opened.detected;
   void session.store.touchOpened(session.deck.id).catch(() => {});

@@ -47,17 +47,13 @@ export class NotesView {
     this.source = undefined;
     this.picturePage = page;
     const result = await render;
-    if (this.picturePage !== page) {
-      result?.bitmap.close();
-      return;
-    }
+    if (this.picturePage !== page) return;
     if (!result) {
       replace(this.el, h("p", { class: "muted notes-empty" }, "The notes half of this page could not be drawn."));
       return;
     }
     const canvas = h("canvas", { class: "notes-picture", role: "img", "aria-label": "The notes half of the page, as a picture" }) as HTMLCanvasElement;
     paint(canvas, result);
-    result.bitmap.close();
     replace(this.el, canvas);
     this.el.dataset.notes = "picture";
     this.el.scrollTop = 0;

@@ -40,7 +40,6 @@ export class OverviewView {
         const canvas = entry.target as HTMLCanvasElement;
         void renderer.renderOnce(Number(canvas.dataset.page), THUMB_WIDTH * devicePixelRatioCapped(), 5).then((r) => {
           paint(canvas, r);
-          r.bitmap.close();
           canvas.dataset.painted = "true";
         }, () => {});
       }

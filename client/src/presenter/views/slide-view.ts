@@ -84,7 +84,7 @@ export class SlideView {
     const fitted = sizeFrame(this.frame, this.box, result);
     const exactWidth = fitted.w * devicePixelRatioCapped();
     let final = result;
-    if (Math.abs(exactWidth - result.bitmap.width) > 2) {
+    if (Math.abs(exactWidth - result.image.width) > 2) {
       // This page has another size than guessed: render again at the exact width.
       final = (await renderer.render(page, exactWidth, this.priority, clip).catch(() => null)) ?? result;
       if (mine !== this.token) return null;
@@ -98,25 +98,25 @@ export class SlideView {
   }
 
   /**
-   * Paint `bitmap`, a picture of `page` made elsewhere (lib/first-slide), while the worker
+   * Paint `image`, a picture of `page` made elsewhere (lib/first-slide), while the worker
    * has not rendered it yet: only over the skeleton, only unzoomed, and only when it has at
    * least the frame's device pixels (scaled down it stays sharp; scaled up it would blur).
    * The next show() of the page replaces it with mupdf's render at the exact size.
    */
-  prepaint(page: number, bitmap: ImageBitmap, label: string): boolean {
+  prepaint(page: number, image: HTMLImageElement, label: string): boolean {
     const state = this.frame.dataset.state;
     if ((this.page !== 0 && this.page !== page) || this.zoom || (state !== "skeleton" && state !== "loading")) return false;
     const box = this.size(page);
     const w = Math.round(box.w * devicePixelRatioCapped());
     const h = Math.round(box.h * devicePixelRatioCapped());
-    if (w <= 0 || h <= 0 || bitmap.width + 2 < w) return false;
+    if (w <= 0 || h <= 0 || image.naturalWidth + 2 < w) return false;
     this.canvas.width = w;
     this.canvas.height = h;
     const ctx = this.canvas.getContext("2d", { alpha: false });
     if (!ctx) return false;
     ctx.imageSmoothingEnabled = true;
     ctx.imageSmoothingQuality = "high";
-    ctx.drawImage(bitmap, 0, 0, w, h);
+    ctx.drawImage(image, 0, 0, w, h);
     this.prepainted = page;
     this.canvas.setAttribute("aria-label", label);
     this.frame.dataset.state = "prepainted";

@@ -135,7 +135,14 @@ test("taps on A reach B's presenter summed: fewer messages than taps, the right 
   for (let i = 0; i < 4; i++) for (const v of viewers) v.client.send({ v: 1, type: "react", counts: { "👍": 2, "🎉": 1 } });
   const got: Array<{ page: number; counts: Record<string, number | undefined> }> = [];
   const total = (emoji: string) => got.reduce((n, m) => n + (m.counts[emoji] ?? 0), 0);
-  while (total("👍") < 16 || total("🎉") < 8) got.push(await presenter.next("reactions"));
+  // Bounded, and saying what came: a lost sum once hung here until the file's timeout (CI, under load).
+  const deadline = Date.now() + 20_000;
+  while (total("👍") < 16 || total("🎉") < 8) {
+    const left = deadline - Date.now();
+    const next = await Promise.race([presenter.next("reactions"), Bun.sleep(Math.max(0, left)).then(() => null)]);
+    if (next === null) throw new Error(`after 20 s B's presenter had ${total("👍")} 👍 and ${total("🎉")} 🎉 of 16 and 8, in ${JSON.stringify(got)}; A's viewers got ${JSON.stringify(viewers.map((v) => v.client.messages.filter((m) => m.type !== "state")))}`);
+    got.push(next);
+  }
   expect([total("👍"), total("🎉")]).toEqual([16, 8]);
   expect(got.every((m) => m.page === 2)).toBe(true);
   // Eight messages of taps, a sum per tick on each side: far fewer than eight reach the presenter.

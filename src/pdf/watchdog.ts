@@ -35,7 +35,9 @@ const WATCH_INTERVAL_MS = 20;
 const THREAD_SOURCE = `
 let armed = null;
 let ending = false;
-onmessage = (event) => { armed = event.data; };
+// Checked at once when armed too: a small file can be read in less than one interval, and a
+// resident set already past the bound must not slip through by being quick.
+onmessage = (event) => { armed = event.data; look(); };
 function exitNow(code) {
   try {
     const { dlopen, FFIType } = require("bun:ffi");
@@ -57,11 +59,12 @@ async function end(words) {
     exitNow(words.exitCode);
   }
 }
-setInterval(() => {
+function look() {
   if (!armed || ending) return;
   if (Date.now() > armed.until) return void end(armed.late);
   if (armed.memoryBytes > 0 && process.memoryUsage.rss() > armed.memoryBytes) end(armed.big);
-}, ${WATCH_INTERVAL_MS});
+}
+setInterval(look, ${WATCH_INTERVAL_MS});
 `;
 
 export interface Watchdog {

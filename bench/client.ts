@@ -1,19 +1,23 @@
 /**
- * Browser benchmark (DESIGN §7, issue "Presenter on stage" item 11): for a 20 MB, 80-page
- * deck claimed through a handoff link, when the presenter shows its skeleton at the slide's
- * final size, the time from the end of the download to the first sharp slide, and the time
- * of a step to the next slide — measured inside the page with performance.now() by the
+ * Browser benchmark (DESIGN §7, issue "Presenter on stage" item 11, issue 24): for a 20 MB,
+ * 80-page deck claimed through a handoff link, the time from the end of the download to the
+ * first sharp slide on screen — the claim's own page painting slide 1 while it stores the deck
+ * (claim.paintedMs; issue 24's goal ≤ 500 ms), and the presenter's first slide after it opens —
+ * when the presenter shows its skeleton at the slide's final size, and the time of a step to
+ * the next slide — measured inside the page with performance.now() by the
  * presenter (window.__deckhand.metrics). The first sharp slide is the claim's picture of it
  * (lib/first-slide) when the presenter could paint that, else mupdf's own render. Baseline in
  * the same run: a reload of the same presenter (deck stored, mupdf's WASM cached), the floor
  * of what mupdf's first render costs; the claim path's is printed as a ratio of it. Each run
  * prints the claim's steps (metrics.phases: claim.* in ms from the end of the download — notes
- * in hand, deck stored on disk, claim confirmed, picture of slide 1 made and kept, navigation;
+ * in hand, deck opened and slide 1 rendered by the claim's worker and painted on its page, deck
+ * stored on disk, claim confirmed, the presenter's picture of slide 1 made and kept, navigation;
  * scriptMs and pictureMs from the presenter's navigation), and their medians at the end.
  * Asserts nothing.
  *
- *   bun run scripts/build.ts && bun run bench/client.ts
+ *   bun run scripts/build.ts && bun run bench/client.ts [--runs N]
  */
+import { parseArgs } from "node:util";
 import { launchBrowser } from "../test/helpers/browser.ts";
 import { startBinary } from "../test/helpers/server.ts";
 import { makeDeck } from "../test/fixtures/pdfs.ts";
@@ -21,11 +25,13 @@ import { makeDeck } from "../test/fixtures/pdfs.ts";
 /** DESIGN §7: first slide within 1 s of the download, a step within 50 ms. */
 const BUDGET_FIRST_SLIDE_MS = 1000;
 const BUDGET_STEP_MS = 50;
+/** Issue 24: the first sharp slide within 500 ms of the download's end, on a quiet machine. */
+const GOAL_FIRST_SLIDE_MS = 500;
 const PAGES = 80;
 const BYTES = 20 * 1024 * 1024;
 /** Pause between steps, like a presenter who talks a little on each slide. */
 const STEP_PAUSE_MS = 250;
-const RUNS = 3;
+const RUNS = Number(parseArgs({ options: { runs: { type: "string", default: "3" } } }).values.runs);
 
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -98,8 +104,13 @@ console.log("");
 const phaseMedians = [...phaseRuns].sort((a, b) => pct(a[1], 50) - pct(b[1], 50)).map(([name, values]) => `${name} ${Math.round(pct(values, 50))}`);
 console.log(`phases, medians in ms (claim.*: from the end of the download; scriptMs, pictureMs: from the presenter's navigation): ${phaseMedians.join(", ")}`);
 const ratio = pct(claimFirstPaint, 50) / pct(reloadFirstPaint, 50);
+const painted = phaseRuns.get("claim.paintedMs") ?? [];
+const reloadMedian = pct(reloadFirstPaint, 50);
+console.log(
+  `first sharp slide on screen after the download, the claim's own page (n=${painted.length} of ${RUNS}): median ${fmt(pct(painted, 50))}, max ${fmt(Math.max(...painted))} — goal ≤ ${GOAL_FIRST_SLIDE_MS} ms: ${painted.length === RUNS && pct(painted, 50) <= GOAL_FIRST_SLIDE_MS ? "met" : "MISSED"}; ${(pct(painted, 50) / reloadMedian).toFixed(2)}× a reload's own first render (${fmt(reloadMedian)} from navigation)`,
+);
 console.log(`skeleton at the slide's final size (n=${skeletons.length}): median ${fmt(pct(skeletons, 50))} after navigation, before the first sharp slide at ${fmt(pct(claimFirstPaint, 50))}`);
 console.log(`the claim's picture of the first slide (lib/first-slide): painted in ${prepaints.length} of ${RUNS} runs, median ${fmt(pct(prepaints, 50))} after navigation`);
 console.log(`mupdf's own first render from navigation: claim ${fmt(pct(claimFirstPaint, 50))} vs reload baseline ${fmt(pct(reloadFirstPaint, 50))} — ratio ${ratio.toFixed(2)}×`);
-console.log(`first slide painted after download (n=${firsts.length}): median ${fmt(pct(firsts, 50))}, max ${fmt(Math.max(...firsts))} — budget ${BUDGET_FIRST_SLIDE_MS} ms: ${verdict(pct(firsts, 50), BUDGET_FIRST_SLIDE_MS)}`);
+console.log(`the presenter's first slide after download (n=${firsts.length}): median ${fmt(pct(firsts, 50))}, max ${fmt(Math.max(...firsts))} — budget ${BUDGET_FIRST_SLIDE_MS} ms: ${verdict(pct(firsts, 50), BUDGET_FIRST_SLIDE_MS)}`);
 console.log(`next-slide step (n=${steps.length}): median ${fmt(pct(steps, 50))}, p95 ${fmt(pct(steps, 95))}, max ${fmt(Math.max(...steps))} — budget ${BUDGET_STEP_MS} ms: ${verdict(pct(steps, 95), BUDGET_STEP_MS)}`);

@@ -3,8 +3,10 @@
  * library, presenter (with the key panel open), audience and check pages; item 10, a
  * password-protected PDF opened locally is refused with the server's own sentence; the `?`
  * panel lists the one key map; item 9, phone layouts, swipe and wheel; item 11, the first
- * paint of the presenter after a claim (Chromium, which can watch every frame from before
- * the page's scripts run). Screenshots go to test-output/stage-pages/<engine>/.
+ * paint of the presenter after a claim, and issue 24's first slide painted by the claim's own
+ * page while the deck is stored (Chromium, which can watch every frame from before the page's
+ * scripts run and hold the claim's confirmation back). Screenshots go to
+ * test-output/stage-pages/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -20,6 +22,7 @@ import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
+import { doubleDeck, SLIDE } from "../fixtures/notes-layout-stage.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
 setDefaultTimeout(120_000);
@@ -219,6 +222,154 @@ async function claimHeldBack(page: Page, url: string): Promise<void> {
   await page.unroute(complete);
 }
 
+/**
+ * Open a handoff link with the claim's confirmation held until `release()`: the start page
+ * stays on screen, its deck stored, its first slide painted (or not).
+ */
+async function claimHeld(page: Page, url: string): Promise<{ release: () => Promise<void> }> {
+  const complete = /\/handoff\/complete$/;
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  await page.route(complete, async (route) => {
+    await gate;
+    await route.continue();
+  });
+  await page.goto(url);
+  return {
+    release: async () => {
+      open();
+      await page.waitForSelector("body[data-ready='true']", { timeout: 45_000 });
+      await page.unroute(complete);
+    },
+  };
+}
+
+/** The start page's slide canvas: its backing size, the device pixels of its box, magenta (notes-half marker) pixels, and the spread of grey levels. */
+function previewStats(page: Page) {
+  return page.evaluate(() => {
+    const canvas = document.querySelector<HTMLCanvasElement>("#preview-slide")!;
+    const box = canvas.getBoundingClientRect();
+    const dpr = Math.min(window.devicePixelRatio || 1, 3);
+    const { data } = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height);
+    let magenta = 0;
+    let min = 255;
+    let max = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+      if (r > 200 && g < 90 && b > 200) magenta++;
+      const grey = (r + g + b) / 3;
+      min = Math.min(min, grey);
+      max = Math.max(max, grey);
+    }
+    return { width: canvas.width, height: canvas.height, boxWidth: Math.round(box.width * dpr), boxHeight: Math.round(box.height * dpr), magenta, spread: max - min, screen: document.body.dataset.screen };
+  });
+}
+
+describe("issue 24: the claim's own page paints the first slide while the deck is stored (Chromium: the confirmation is held back)", () => {
+  let server: BinaryServer;
+  let session: Awaited<ReturnType<typeof launchBrowser>>;
+  /** One build of the deck: pdf-lib stamps the time, and the same deck must be claimed twice. */
+  let notesRight: Uint8Array;
+
+  beforeAll(async () => {
+    server = await startBinary();
+    session = await launchBrowser({ viewport: { width: 1280, height: 800 } });
+    notesRight = await doubleDeck("right");
+  }, STEP_MS);
+
+  afterAll(async () => {
+    await session?.close();
+    await server?.stop();
+    server?.cleanup();
+  });
+
+  test("slide 1 shows on the start page, sharp at its box's device pixels, before the claim is confirmed; the presenter then shows the same slide", async () => {
+    const page: Page = session.page;
+    const handoff = await presentPdf(server.url, deck, "First slide.pdf");
+    const held = await claimHeld(page, handoff.url);
+    await page.waitForSelector("body[data-preview='shown']", { timeout: 45_000 });
+    const stats = await previewStats(page);
+    // Still the claim: nothing confirmed yet, and the slide is up.
+    expect(stats.screen).toBe("loading");
+    expect(stats.width / stats.height).toBeCloseTo(PAGE.w / PAGE.h, 1);
+    // Rendered for its box (never a blurred smaller picture, never a needlessly larger one).
+    expect(Math.abs(stats.width - stats.boxWidth)).toBeLessThanOrEqual(2);
+    expect(Math.abs(stats.height - stats.boxHeight)).toBeLessThanOrEqual(2);
+    expect(stats.spread).toBeGreaterThan(40);
+    // The server still holds the deck: the link is not used up until the confirmation.
+    const staged = await fetch(`${server.url}/api/sessions/${handoff.id}/handoff`, { headers: { "x-controller-token": new URL(handoff.url).hash.slice(3), range: "bytes=0-0" } });
+    expect(staged.status).toBe(206);
+    await staged.body?.cancel();
+    await page.screenshot({ path: join(OUTPUT, "stage-pages", "claim-first-slide.png") });
+    const claimSignature = await page.evaluate(() => {
+      const small = document.createElement("canvas");
+      small.width = 32;
+      small.height = 18;
+      const ctx = small.getContext("2d", { willReadFrequently: true })!;
+      ctx.drawImage(document.querySelector<HTMLCanvasElement>("#preview-slide")!, 0, 0, 32, 18);
+      return Array.from(ctx.getImageData(0, 0, 32, 18).data.filter((_, i) => i % 4 === 0));
+    });
+    await held.release();
+    const phases = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { phases?: Record<string, number> } } }).__deckhand.metrics.phases ?? {});
+    expect(phases["claim.paintedMs"]).toBeGreaterThan(0);
+    expect(phases["claim.paintedMs"]!).toBeLessThan(phases["claim.confirmedMs"]!);
+    await page.waitForSelector("#current-frame[data-state='painted']", { timeout: 30_000 });
+    const presenterSignature = await page.evaluate(() => {
+      const small = document.createElement("canvas");
+      small.width = 32;
+      small.height = 18;
+      const ctx = small.getContext("2d", { willReadFrequently: true })!;
+      ctx.drawImage(document.querySelector<HTMLCanvasElement>("#current")!, 0, 0, 32, 18);
+      return Array.from(ctx.getImageData(0, 0, 32, 18).data.filter((_, i) => i % 4 === 0));
+    });
+    const diff = presenterSignature.reduce((sum, v, i) => sum + Math.abs(v - claimSignature[i]!), 0) / presenterSignature.length;
+    expect(diff).toBeLessThan(8);
+  }, STEP_MS);
+
+  test("a deck with Beamer-style notes on the second screen: the start page shows the slide half only, never the notes", async () => {
+    const page: Page = session.page;
+    const handoff = await presentPdf(server.url, notesRight, "Notes right.pdf");
+    const held = await claimHeld(page, handoff.url);
+    await page.waitForSelector("body[data-preview='shown']", { timeout: 45_000 });
+    const stats = await previewStats(page);
+    expect(stats.width / stats.height).toBeCloseTo(SLIDE.w / SLIDE.h, 1);
+    expect(stats.magenta).toBe(0);
+    expect(stats.spread).toBeGreaterThan(40);
+    await page.screenshot({ path: join(OUTPUT, "stage-pages", "claim-first-slide-notes-right.png") });
+    await held.release();
+  }, STEP_MS);
+
+  test("the split this browser keeps for a deck applies on the start page too (here: the speaker chose none, so the whole page)", async () => {
+    const page: Page = session.page;
+    // The presenter of the notes deck claimed above is open at slide 1: set its split to none.
+    const deckId = page.url().split("/").pop()!;
+    await page.evaluate(async (id: string) => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const req = indexedDB.open("deckhand");
+        req.onsuccess = () => resolve(req.result);
+        req.onerror = () => reject(req.error);
+      });
+      await new Promise<void>((resolve, reject) => {
+        const tx = db.transaction("decks", "readwrite");
+        const store = tx.objectStore("decks");
+        const req = store.get(id);
+        req.onsuccess = () => store.put({ ...req.result, notesPosition: "none" });
+        tx.oncomplete = () => resolve();
+        tx.onerror = () => reject(tx.error);
+      });
+      db.close();
+    }, deckId);
+    const handoff = await presentPdf(server.url, notesRight, "Notes right.pdf");
+    const held = await claimHeld(page, handoff.url);
+    await page.waitForSelector("body[data-preview='shown']", { timeout: 45_000 });
+    const stats = await previewStats(page);
+    expect(stats.width / stats.height).toBeCloseTo((2 * SLIDE.w) / SLIDE.h, 1);
+    expect(stats.magenta).toBeGreaterThan(0);
+    await held.release();
+    expect(page.url()).toEndWith(`/present/${deckId}`);
+  }, STEP_MS);
+});
+
 describe("item 11: the first paint after a claim (Chromium: every frame is watched from before the page's scripts)", () => {
   let server: BinaryServer;
   let session: Awaited<ReturnType<typeof launchBrowser>>;
@@ -341,9 +492,16 @@ describe("item 11: the first paint after a claim (Chromium: every frame is watch
       return progress?.slide === 3;
     }, deckId, { timeout: 10_000 });
     // ...then claim a new link of the same deck, its confirmation held back so that a picture
-    // would surely have been made by then.
+    // would surely have been made by then. The start page never shows slide 1 either.
+    await page.addInitScript(() => {
+      if (!location.pathname.startsWith("/start/")) return;
+      new MutationObserver(() => {
+        if (document.body.dataset.preview) sessionStorage.setItem("test:preview-shown", "yes");
+      }).observe(document.documentElement, { attributes: true, subtree: true, attributeFilter: ["data-preview"] });
+    });
     const handoff = await presentPdf(server.url, deck, "Skeleton.pdf");
     await claimHeldBack(page, handoff.url);
+    expect(await page.evaluate(() => sessionStorage.getItem("test:preview-shown"))).toBeNull();
     expect(page.url()).toEndWith(`/present/${deckId}`);
     const metrics = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { prepaintMs?: number; phases?: { claimMs?: number } } } }).__deckhand.metrics);
     expect(metrics.phases?.claimMs).toBeGreaterThan(2_000);

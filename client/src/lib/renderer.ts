@@ -7,7 +7,7 @@
  */
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
-import type { Clip, LayoutResult, OpenResult, PageInk, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
+import type { Clip, LayoutResult, OpenResult, PageInk, ReceiveMessage, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of pixels. */
 const CACHE_LIMIT = 10;
@@ -65,6 +65,25 @@ export class Renderer {
     this.cache.clear();
     this.gen = 0;
     return this.call<OpenResult>(options.notesPosition ? { type: "open", data: copy, notesPosition: options.notesPosition } : { type: "open", data: copy }, [copy]);
+  }
+
+  /**
+   * Hand the worker a chunk of a deck as it downloads (`at`: its offset; 0 starts a new deck),
+   * for `openReceived` once the last one came. The chunk's buffer is handed over when the
+   * chunk is all of it (the caller has copied it already), else copied.
+   */
+  receive(chunk: Uint8Array, at: number, total: number | null): void {
+    const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
+    const buffer = (whole ? chunk.buffer : chunk.slice().buffer) as ArrayBuffer;
+    const message: ReceiveMessage = { type: "receive", chunk: buffer, at, total };
+    this.worker.postMessage(message, [buffer]);
+  }
+
+  /** Open the deck the worker received (`receive`): `length` bytes in all, or the open fails. */
+  openReceived(length: number, options: { notesPosition?: NotesPosition } = {}): Promise<OpenResult> {
+    this.cache.clear();
+    this.gen = 0;
+    return this.call<OpenResult>(options.notesPosition ? { type: "open", received: length, notesPosition: options.notesPosition } : { type: "open", received: length });
   }
 
   /**

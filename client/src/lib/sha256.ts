@@ -52,12 +52,15 @@ export async function sha256Hex(data: ArrayBuffer | Uint8Array, options: { force
  */
 export class StreamingSha256 {
   private hasher = sha256.create();
+  private digest: string | undefined;
 
   update(chunk: Uint8Array): void {
     this.hasher.update(chunk);
   }
 
+  /** The digest of everything so far; the hash is final once asked (a later update throws). */
   hex(): string {
-    return toHex(this.hasher.digest());
+    this.digest ??= toHex(this.hasher.digest());
+    return this.digest;
   }
 }

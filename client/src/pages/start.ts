@@ -7,6 +7,12 @@
  * are verified and on disk. A deck that came with a notes file (a `.pdfpc` or `.pptx` beside
  * the PDF, normalised by the server) has it fetched beside the download and stored in the
  * same transaction as the bytes: the link is never used up with the notes lost.
+ *
+ * The first slide shows here the moment it can (issue 24: within ~500 ms of the last byte):
+ * the probe worker, its mupdf compiled during the download, renders slide 1 from the bytes in
+ * memory while they are stored and the claim confirmed, and this page paints it — the slide
+ * half only, under the split this browser keeps for the deck. Not for a deck this browser
+ * presented before at another slide: its presenter resumes there, and slide 1 is not shown.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
@@ -30,10 +36,15 @@ import {
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
+import { paint } from "../lib/renderer.ts";
+import { devicePixelRatioCapped } from "../lib/fit.ts";
+import { parseNotesPosition } from "../presenter/deck-settings.ts";
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
+import type { RenderResult } from "../worker/protocol.ts";
 import { keepFirstSlide } from "../lib/first-slide.ts";
 import { DeckBuffer } from "../lib/deck-buffer.ts";
 import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
-import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
+import { DeckStore, deckIdFor, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
 class ScreenError extends Error {
   constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
@@ -65,6 +76,8 @@ const statusEl = $("#status");
 const actionsEl = $("#actions");
 const progressEl = $("#progress");
 const barEl = $("#progress-bar");
+const previewEl = $("#preview");
+const previewCanvas = $("#preview-slide") as HTMLCanvasElement;
 
 /** How long the presenter's opening waits for the page sizes and labels; past it, it reads them itself. */
 const LAYOUT_WAIT_MS = 2000;
@@ -76,6 +89,9 @@ const LAYOUT_WAIT_MS = 2000;
  * came 100–500 ms after the claim was confirmed and a 300 ms wait missed it in 2 of 6 runs).
  */
 const FIRST_SLIDE_WAIT_MS = 1500;
+
+/** Longest the store waits for the first slide's paint (usually 200–450 ms after the last byte). */
+const PAINT_BEFORE_STORE_MS = 700;
 
 /** For the benchmark: milliseconds from the end of the download to each step of the claim (the presenter reports them). */
 const claimPhases: Record<string, number> = {};
@@ -156,9 +172,12 @@ async function fetchDeck(): Promise<void> {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      const at = download.received;
       download.bytes.append(value);
       download.received += value.byteLength;
       download.hasher.update(value);
+      // Last: the probe's worker may take the chunk's buffer over.
+      probe.receive(value, at, download.total);
       setProgress(download.total ? download.received / download.total : null);
     }
   } catch {
@@ -203,14 +222,64 @@ async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | nul
   mark("keptMs");
 }
 
-async function storeAndVerify(data: ArrayBuffer, notes: DeckNotes | undefined): Promise<DeckRecord> {
-  replace(statusEl, "Checking and storing the deck in this browser…");
-  setProgress(1);
+/** The digest of the bytes downloaded, checked against the server's: a damaged download goes no further. */
+function verifiedDigest(): string {
   const digest = download.hasher.hex();
   if (download.serverDigest && digest !== download.serverDigest) {
     resetDownload();
     throw new ScreenError("checksum");
   }
+  return digest;
+}
+
+/**
+ * Whether the claim shows slide 1 (here and in the presenter's first paint), and the split it
+ * is shown under: not for a deck this browser presented before at another slide (the
+ * presenter resumes there), and under the presenter's own notes split when it set one.
+ */
+async function firstSlidePlan(digest: string): Promise<{ show: boolean; notesPosition?: NotesPosition }> {
+  const id = deckIdFor(digest);
+  const [known, progress] = await Promise.all([store!.getDeck(id).catch(() => undefined), store!.getProgress(id).catch(() => undefined)]);
+  const notesPosition = parseNotesPosition(known?.notesPosition) ?? undefined;
+  return { show: !progress || progress.slide === 1, ...(notesPosition ? { notesPosition } : {}) };
+}
+
+/** The largest the first slide is shown on this page (the stylesheet's `.start-preview canvas`), in viewport heights. */
+const PREVIEW_MAX_VH = 0.62;
+
+/**
+ * Device pixels wide for slide 1 on this page: the width its canvas will take (the card as it
+ * is once the slide shows), so the slide is sharp and no larger than it is shown.
+ */
+function previewWidth(page: { w: number; h: number }): number {
+  const card = $("#main");
+  const before = document.body.dataset.preview;
+  document.body.dataset.preview = "shown";
+  const style = getComputedStyle(card);
+  const content = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  if (before === undefined) delete document.body.dataset.preview;
+  const css = Math.min(content, (PREVIEW_MAX_VH * innerHeight * page.w) / page.h);
+  return Math.max(16, Math.round(css * devicePixelRatioCapped()));
+}
+
+/** Paint the probe's render of slide 1 on this page. */
+async function showFirstSlide(slide: Promise<RenderResult | null>): Promise<boolean> {
+  const rendered = await slide;
+  if (!rendered || document.body.dataset.screen !== "loading") return false;
+  paint(previewCanvas, rendered);
+  previewEl.hidden = false;
+  document.body.dataset.preview = "shown";
+  // Resolved once the frame that shows it has been produced: what comes next (storing the
+  // deck) holds the main thread, and the frame would wait for it. A tab in the background
+  // makes no frames (it is drawn when shown).
+  if (!document.hidden) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  mark("paintedMs");
+  return true;
+}
+
+async function storeAndVerify(data: ArrayBuffer, digest: string, notes: DeckNotes | undefined): Promise<DeckRecord> {
+  replace(statusEl, "Checking and storing the deck in this browser…");
+  setProgress(1);
   let deck: DeckRecord;
   try {
     deck = await store!.putDeck({
@@ -286,6 +355,8 @@ async function showFailure(kind: ScreenKind, problem?: Problem) {
   const text = screenText(kind);
   document.body.dataset.screen = kind;
   progressEl.hidden = true;
+  previewEl.hidden = true;
+  delete document.body.dataset.preview;
   replace(titleEl, text.title);
   replace(statusEl, text.message);
   statusEl.classList.add("status-error");
@@ -332,14 +403,26 @@ async function run(): Promise<void> {
         downloadEndAt = performance.now();
       }
       const data = download.bytes.bytes();
-      const probed = probe.read(data);
-      void probed.firstSlide.then(() => mark("pictureMs"));
+      const digest = verifiedDigest();
+      const plan = await firstSlidePlan(digest);
+      const probed = probe.read(data, { ...(plan.notesPosition ? { notesPosition: plan.notesPosition } : {}), slideWidth: previewWidth });
+      void probed.layout.then(() => mark("openedMs"));
+      const slide = plan.show ? probed.slide() : Promise.resolve(null);
+      void slide.then(() => mark("renderedMs"));
+      const shown = plan.show ? showFirstSlide(slide) : Promise.resolve(false);
+      // The presenter's picture is rendered after this page's, at the presenter's size.
+      const picture = plan.show ? probed.picture() : (probed.done(), Promise.resolve(null));
+      void picture.then(() => mark("pictureMs"));
       if (download.hasNotes !== false) replace(statusEl, download.hasNotes ? "Fetching the speaker notes…" : "Checking for speaker notes…");
       const notesFile = await notes.take();
       mark("notesMs");
-      deck = await storeAndVerify(data, notesFile);
+      // The first slide is painted before the deck is stored: storing holds this page's main
+      // thread while IndexedDB serialises the bytes (~450 ms for 20 MB on a loaded 2-core
+      // machine), and no paint happens meanwhile. Bounded: a slow render never holds the claim long.
+      await Promise.race([shown, new Promise((resolve) => setTimeout(resolve, PAINT_BEFORE_STORE_MS))]);
+      deck = await storeAndVerify(data, digest, notesFile);
       layout = rememberLayout(deck, probed.layout);
-      firstSlide = rememberFirstSlide(deck, probed.firstSlide, probed.layout);
+      firstSlide = rememberFirstSlide(deck, picture, probed.layout);
     }
     await complete(deck);
     mark("completeMs");

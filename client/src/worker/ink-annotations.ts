@@ -40,7 +40,8 @@ function slideBox(page: PdfPage, position: NotesPosition): [number, number, numb
  * detected), which is what a window without an override showed.
  */
 export function writeInkAnnotations(mupdf: Mupdf, data: ArrayBuffer, ink: readonly PageInk[], notesPosition?: NotesPosition): Uint8Array {
-  const doc = mupdf.Document.openDocument(new Uint8Array(data), "application/pdf").asPDF();
+  // The ArrayBuffer itself: mupdf.js would copy a Uint8Array once more before the WASM heap.
+  const doc = mupdf.Document.openDocument(data, "application/pdf").asPDF();
   if (!doc) throw new Error("The stored deck is not a PDF.");
   try {
     const pageCount = doc.countPages();

@@ -91,8 +91,11 @@ export interface RenderResult {
 }
 
 export type WorkerRequest =
-  /** `notesPosition`: the deck's stored override; absent = detect. */
-  | { id: number; type: "open"; data: ArrayBuffer; notesPosition?: NotesPosition }
+  /**
+   * `notesPosition`: the deck's stored override; absent = detect. Without `data`, the bytes
+   * sent by `receive`, which must be `received` bytes in all (else the open fails).
+   */
+  | { id: number; type: "open"; data?: ArrayBuffer; received?: number; notesPosition?: NotesPosition }
   /** Split pages at `position` (null = as detected); `gen` numbers the change. */
   | { id: number; type: "layout"; position: NotesPosition | null; gen: number }
   /** `notesFile`: the normalised .pdfpc text stored with the deck (a notes file beside the PDF). */
@@ -109,6 +112,17 @@ export type WorkerRequest =
   /** The page rendered at `width` device pixels as a PNG file (a picture kept for another page). */
   | { id: number; type: "picture"; page: number; width: number }
   | { id: number; type: "attachment"; name: string };
+
+/**
+ * A chunk of a deck as it downloads, kept by the worker for a later `open` without `data`:
+ * `at` is its offset (0 starts a new deck), `total` the announced length. No answer.
+ */
+export interface ReceiveMessage {
+  type: "receive";
+  chunk: ArrayBuffer;
+  at: number;
+  total: number | null;
+}
 
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }

@@ -11,9 +11,15 @@
  * the slide half's coordinates, so the audience, viewers, thumbnails, the overview, the
  * next-slide preview, zoom and ink never see the notes half. It is read only on request
  * (`notes-text`, `notes-picture`), for the presenter.
+ *
+ * mupdf reads a deck through a stream over the page's bytes, never from a copy in its WASM
+ * heap: a 20 MB deck copied there cost 150–250 ms of fresh memory before the first slide. The
+ * claim's probe sends the bytes as they download (`receive`, handled on arrival, not queued),
+ * so the deck is here the moment the last byte is.
  */
-import type { Clip, LayoutResult, OpenResult, RenderedPixels, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import type { Clip, LayoutResult, OpenResult, ReceiveMessage, RenderedPixels, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { writeInkAnnotations } from "./ink-annotations.ts";
+import { ReceivedDeck } from "./received-deck.ts";
 import { EMPTY_EXTRAS } from "./protocol.ts";
 // The same readers the server's checker uses, so the presenter shows exactly what the check
 // report lists (browser-safe: mupdf comes in as a parameter).
@@ -72,16 +78,37 @@ let current: Current | null = null;
 /** Whole-page sizes in points (the split is applied on top). */
 const pageSizes = new Map<number, { w: number; h: number }>();
 
-async function open(data: ArrayBuffer, override?: NotesPosition): Promise<OpenResult> {
+/** The bytes the claim sends while it downloads (`receive`). */
+const received = new ReceivedDeck();
+
+/** A mupdf stream over bytes in this worker's memory (mupdf copies only what it reads). */
+function streamOver(mupdf: Mupdf, bytes: Uint8Array) {
+  return new mupdf.Stream({
+    fileSize: () => bytes.byteLength,
+    read: (memory: Uint8Array, offset: number, length: number, position: number) => {
+      const part = bytes.subarray(position, Math.min(position + length, bytes.byteLength));
+      memory.set(part, offset);
+      return part.byteLength;
+    },
+    close: () => {},
+  });
+}
+
+async function open(data: ArrayBuffer | undefined, expected: number | undefined, override?: NotesPosition): Promise<OpenResult> {
+  const bytes = data ? new Uint8Array(data) : received.take(expected ?? -1);
   const mupdf = await loadMupdf();
   current?.pdf.destroy();
   current = null;
   pageSizes.clear();
   let pdf: PdfDoc | null;
+  const stream = streamOver(mupdf, bytes);
   try {
-    pdf = mupdf.Document.openDocument(new Uint8Array(data), "application/pdf").asPDF();
+    pdf = mupdf.Document.openDocument(stream, "application/pdf").asPDF();
   } catch {
     throw new Refused("PDF_UNREADABLE", "The PDF is damaged and cannot be read; export it again from its source.");
+  } finally {
+    // The document keeps its own reference to the stream (as mupdf.js does with a Buffer it made).
+    stream.destroy();
   }
   if (!pdf) throw new Refused("PDF_UNREADABLE", "The file is not a PDF.");
   const verdict = assessPdf(pdf);
@@ -251,7 +278,7 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []) {
 async function handle(request: WorkerRequest): Promise<void> {
   switch (request.type) {
     case "open":
-      return reply({ id: request.id, ok: true, result: await open(request.data, request.notesPosition) });
+      return reply({ id: request.id, ok: true, result: await open(request.data, request.received, request.notesPosition) });
     case "layout":
       return reply({ id: request.id, ok: true, result: setLayout(request.position, request.gen) });
     case "extras":
@@ -331,7 +358,10 @@ function priorityOf(request: WorkerRequest): number {
   }
 }
 
-self.onmessage = (event: MessageEvent<WorkerRequest>) => {
-  queue.push(event.data);
+self.onmessage = (event: MessageEvent<WorkerRequest | ReceiveMessage>) => {
+  const message = event.data;
+  // Kept at once, in order: a queue's turn per chunk would leave the last ones waiting after the download.
+  if (message.type === "receive") return received.receive(message.chunk, message.at, message.total);
+  queue.push(message);
   void drain();
 };

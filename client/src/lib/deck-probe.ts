@@ -2,11 +2,12 @@
  * @module client/lib/deck-probe
  * The claim's probe: a render worker started with the download (so mupdf's WASM compiles
  * meanwhile) and handed every chunk as it arrives, so it reads the deck the moment the last
- * byte came, while the deck is being stored — the page size and labels (so the presenter's skeleton has the slide's final
- * size without a wait after storing) and the first slide, rendered once: painted by the claim's
- * own page at once, then encoded as the picture that covers the presenter's first paint
- * (lib/first-slide). Each is null when the probe cannot tell; the presenter then reads or
- * renders it itself. The worker ends once the probe is done with it.
+ * byte came, while the deck is being stored: the page size and labels (so the presenter's
+ * skeleton has the slide's final size without a wait after storing); slide 1 at the size the
+ * claim's own page shows it, painted there at once; then slide 1 again at the size that covers
+ * the presenter's window, as the picture for the presenter's first paint (lib/first-slide).
+ * Each is null when the probe cannot tell; the presenter then reads or renders it itself. The
+ * worker ends once the probe is done with it.
  */
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckStore } from "../storage/deck-store.ts";

@@ -3,7 +3,7 @@
  * @module main
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  */
-import { mupdfWasmBinary } from "./assets.ts";
+import { mupdfWasmStream } from "./assets.ts";
 import { isCommand, isWorkerProcess, loadCommand, runWorkerProcess } from "./commands.ts";
 import { useMupdfWasm } from "./pdf/mupdf.ts";
 import { ownerOnlyFiles } from "./store/permissions.ts";
@@ -100,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
 }
 
 // In the binary mupdf's WASM is the embedded copy (pdf/mupdf cannot find it beside mupdf's JS).
-useMupdfWasm(mupdfWasmBinary);
+useMupdfWasm(mupdfWasmStream);
 // The binary starts its own PDF worker processes with a hidden command (pdf/worker/pool).
 if (isWorkerProcess(process.argv)) await runWorkerProcess();
 else runMain();

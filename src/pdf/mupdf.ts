@@ -47,6 +47,15 @@ export function compileMupdfWasm(): Promise<WebAssembly.Module> {
     const source = (globals[WASM_SOURCE] as MupdfWasmSource | undefined) ?? packageWasm;
     // A promise, so a source that throws rejects too; compileStreaming wants the WASM's type.
     module = Promise.resolve().then(() => WebAssembly.compileStreaming(new Response(source(), { headers: { "Content-Type": "application/wasm" } })));
+    // Bun keeps the process alive for a pending `WebAssembly.compile` but not for a pending
+    // `compileStreaming` once its stream is read (oven-sh/bun#25145, JSC's ticket is not
+    // "imminent"): `deckhand check` then exited 0 with nothing printed, 1 run in 10-30. A
+    // timer holds the event loop until the compile settles.
+    const keepAlive = setInterval(() => {}, 60_000);
+    module.then(
+      () => clearInterval(keepAlive),
+      () => clearInterval(keepAlive),
+    );
     globals[WASM_MODULE] = module;
   }
   return module;

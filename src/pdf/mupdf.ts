@@ -1,17 +1,20 @@
 /**
  * @module pdf/mupdf
- * The only place that loads mupdf. Loading the WASM costs ~400 ms, so it happens on first
- * use, not at start-up. Inside a `bun build --compile` binary the WASM is not found next to
- * mupdf's JS, so the binary's entry (main.ts) hands over a stream of it with `useMupdfWasm`
- * (the embedded gzip copy the browser client also uses, inflated as it is read); from source
- * it is the package's own file. The WASM's source is passed in rather than imported so the
- * PDF domain never imports the embedded client bundle (assets.ts): a test or a worker from
- * source needs no client build.
+ * The only place that loads mupdf. Loading the WASM costs ~300 ms (compiling ~250, then
+ * instantiating it), so it happens on first use, not at start-up. Inside a `bun build
+ * --compile` binary the WASM is not found next to mupdf's JS, so the binary's entry (main.ts)
+ * hands over a stream of it with `useMupdfWasm` (the embedded gzip copy the browser client
+ * also uses, inflated as it is read); from source it is the package's own file. The WASM's
+ * source is passed in rather than imported so the PDF domain never imports the embedded
+ * client bundle (assets.ts): a test or a worker from source needs no client build.
  *
- * The WASM is compiled as it streams in (`WebAssembly.compileStreaming`): compiling overlaps
- * reading and inflating it, ~60 ms sooner than inflating it whole and then compiling (issue
- * 24). The compiled module is kept on a global too, so main.ts can start compiling before a
- * command's module graph (with its own copy of this module) has loaded: `compileMupdfWasm`.
+ * The WASM is compiled as it streams in (`WebAssembly.compileStreaming`), so compiling
+ * overlaps reading and inflating it rather than waiting for all 10 MB (issue 24; figures in
+ * docs/performance.md). It costs more CPU in all (70–100 ms per process, measured: streamed
+ * zlib and compile against `Bun.gunzipSync` and one compile), so it gains only while a core is
+ * free, as it mostly is where a command runs. The compiled module is kept
+ * on a global, so main.ts can start the compile before a command's module graph (with its own
+ * copy of this module) has loaded: `compileMupdfWasm`.
  */
 import { join } from "node:path";
 

@@ -34,22 +34,14 @@ export function inflate(file: EmbeddedFile): Promise<Uint8Array<ArrayBuffer>> {
   return bytes;
 }
 
-/** mupdf's WASM in the binary: the client's embedded copy, so the binary carries it once. */
-const embeddedMupdfWasm = (): EmbeddedFile | undefined => Object.entries(embeddedFiles).find(([url]) => url.endsWith("/mupdf-wasm.wasm.gz"))?.[1];
-/** From source pdf/mupdf reads the package's file itself; this only serves a client build that lists no WASM. */
-const packageMupdfWasm = () => Bun.file(join(import.meta.dir, "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm"));
-
 /**
- * mupdf's WASM for the server's own mupdf (main.ts hands it to pdf/mupdf), as a stream that
- * pdf/mupdf compiles as it arrives: the embedded copy inflated as it is read.
+ * mupdf's WASM for the server's own mupdf, as a stream (pdf/mupdf compiles it as it arrives):
+ * the client's embedded copy inflated as it is read, so the binary carries it once (main.ts
+ * hands it to pdf/mupdf). From source pdf/mupdf reads the package's file itself; the fallback
+ * below only serves a client build that lists no WASM.
  */
 export function mupdfWasmStream(): ReadableStream<Uint8Array> {
-  const embedded = embeddedMupdfWasm();
-  return embedded ? Bun.file(embedded.path).stream().pipeThrough(new DecompressionStream("gzip")) : packageMupdfWasm().stream();
-}
-
-/** The same, all of it inflated at once: a PDF worker's (see main.ts). */
-export function mupdfWasmBinary(): Promise<Uint8Array> {
-  const embedded = embeddedMupdfWasm();
-  return embedded ? inflate(embedded) : packageMupdfWasm().bytes();
+  const embedded = Object.entries(embeddedFiles).find(([url]) => url.endsWith("/mupdf-wasm.wasm.gz"))?.[1];
+  if (embedded) return Bun.file(embedded.path).stream().pipeThrough(new DecompressionStream("gzip"));
+  return Bun.file(join(import.meta.dir, "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).stream();
 }

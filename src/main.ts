@@ -10,7 +10,7 @@
  * sooner). The compile is kept on a global (pdf/mupdf's compileMupdfWasm), so the command's
  * own copy of pdf/mupdf takes the same one.
  */
-import { mupdfWasmBinary, mupdfWasmStream } from "./assets.ts";
+import { mupdfWasmStream } from "./assets.ts";
 import { isCommand, isWorkerProcess, loadCommand, runWorkerProcess } from "./commands.ts";
 import { compileMupdfWasm, useMupdfWasm } from "./pdf/mupdf.ts";
 import { ownerOnlyFiles } from "./store/permissions.ts";
@@ -110,13 +110,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 // In the binary mupdf's WASM is the embedded copy (pdf/mupdf cannot find it beside mupdf's JS).
-// A PDF worker compiles it whole, as before issue 24's streamed compile: the server starts two
-// at once beside its own start, no core is free for the stream to overlap with, and the first
-// upload after a cold start was not faster with it (docs/performance.md).
-const worker = isWorkerProcess(process.argv);
-useMupdfWasm(worker ? mupdfWasmBinary : mupdfWasmStream);
+useMupdfWasm(mupdfWasmStream);
 // The binary starts its own PDF worker processes with a hidden command (pdf/worker/pool).
-if (worker) await runWorkerProcess();
+if (isWorkerProcess(process.argv)) await runWorkerProcess();
 else runMain();
 
 /**

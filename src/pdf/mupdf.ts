@@ -3,19 +3,18 @@
  * The only place that loads mupdf. Loading the WASM costs ~300 ms (compiling ~250, then
  * instantiating it), so it happens on first use, not at start-up. Inside a `bun build
  * --compile` binary the WASM is not found next to mupdf's JS, so the binary's entry (main.ts)
- * hands it over with `useMupdfWasm`: the embedded gzip copy the browser client also uses,
- * inflated as it is read (a PDF worker's is inflated whole); from source it is the package's
- * own file. The WASM's source is passed in rather than imported so the PDF domain never
- * imports the embedded client bundle (assets.ts): a test or a worker from source needs no
- * client build.
+ * hands over a stream of it with `useMupdfWasm` (the embedded gzip copy the browser client
+ * also uses, inflated as it is read); from source it is the package's own file. The WASM's
+ * source is passed in rather than imported so the PDF domain never imports the embedded
+ * client bundle (assets.ts): a test or a worker from source needs no client build.
  *
- * A stream is compiled as it arrives (`WebAssembly.compileStreaming`), so compiling overlaps
- * reading and inflating it rather than waiting for all 10 MB (issue 24; figures in
+ * The WASM is compiled as it streams in (`WebAssembly.compileStreaming`), so compiling
+ * overlaps reading and inflating it rather than waiting for all 10 MB (issue 24; figures in
  * docs/performance.md). It costs more CPU in all (70–100 ms per process, measured: streamed
- * zlib and compile against `Bun.gunzipSync` and one compile), so it gains only while a core
- * is free, as it mostly is where a command runs. The compiled module is kept on a global, so
- * main.ts can start the compile before a command's module graph (with its own copy of this
- * module) has loaded: `compileMupdfWasm`.
+ * zlib and compile against `Bun.gunzipSync` and one compile), so it gains only while a core is
+ * free, as it mostly is where a command runs. The compiled module is kept
+ * on a global, so main.ts can start the compile before a command's module graph (with its own
+ * copy of this module) has loaded: `compileMupdfWasm`.
  */
 import { join } from "node:path";
 
@@ -24,11 +23,8 @@ export type Mupdf = typeof import("mupdf");
 /** From source: the package's own WASM, beside its JS in node_modules. */
 const packageWasm = (): ReadableStream<Uint8Array> => Bun.file(join(import.meta.dir, "..", "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).stream();
 
-/**
- * Where the WASM comes from, asked once when it is compiled: a stream of its bytes (compiled
- * as they arrive), or all of them (compiled at once, with less CPU in all).
- */
-export type MupdfWasmSource = () => ReadableStream<Uint8Array> | Promise<Uint8Array>;
+/** Where the WASM comes from: a stream of its bytes, opened once when it is compiled. */
+export type MupdfWasmSource = () => ReadableStream<Uint8Array>;
 
 /**
  * Where the WASM comes from, and its compiled module once asked for; set by the binary's entry
@@ -53,10 +49,7 @@ export function compileMupdfWasm(): Promise<WebAssembly.Module> {
   if (!module) {
     const source = (globals[WASM_SOURCE] as MupdfWasmSource | undefined) ?? packageWasm;
     // A promise, so a source that throws rejects too; compileStreaming wants the WASM's type.
-    module = Promise.resolve().then(async () => {
-      const wasm = source();
-      return wasm instanceof ReadableStream ? WebAssembly.compileStreaming(new Response(wasm, { headers: { "Content-Type": "application/wasm" } })) : WebAssembly.compile(await wasm);
-    });
+    module = Promise.resolve().then(() => WebAssembly.compileStreaming(new Response(source(), { headers: { "Content-Type": "application/wasm" } })));
     // Bun keeps the process alive for a pending `WebAssembly.compile` but not for a pending
     // `compileStreaming` once its stream is read (oven-sh/bun#25145, JSC's ticket is not
     // "imminent"): `deckhand check` then exited 0 with nothing printed, 1 run in 10-30. A

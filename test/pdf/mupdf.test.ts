@@ -1,8 +1,8 @@
 /**
- * Loading mupdf (pdf/mupdf): its WASM compiled from a stream or whole, once per process
- * however many copies of the module the process holds, a broken source a rejection, and a
- * pending compile keeping the process alive. Each case runs in a process of its own: the
- * compile is kept on a global for the whole process.
+ * Loading mupdf (pdf/mupdf): its WASM compiled from a stream, once per process however many
+ * copies of the module the process holds, a broken source a rejection, and a pending compile
+ * keeping the process alive. Each case runs in a process of its own: the compile is kept on a
+ * global for the whole process.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
@@ -34,15 +34,6 @@ describe("pdf/mupdf", () => {
     expect(run).toMatchObject({ out: "compiled", exitCode: 0 });
   });
 
-  test("a source of all the bytes at once (the PDF workers' in the binary) is compiled whole", async () => {
-    const run = await child(`
-      import { compileMupdfWasm, useMupdfWasm } from ${JSON.stringify(MUPDF)};
-      useMupdfWasm(() => Bun.file(${JSON.stringify(PACKAGE_WASM)}).bytes());
-      compileMupdfWasm().then((module) => console.log(module instanceof WebAssembly.Module ? "compiled" : "not a module"));
-    `);
-    expect(run).toMatchObject({ out: "compiled", exitCode: 0 });
-  });
-
   test("every copy of the module gets the same compile, and mupdf loads from it", async () => {
     // In the binary each command is a module graph of its own with its own copy of pdf/mupdf.
     const run = await child(`
@@ -60,7 +51,6 @@ describe("pdf/mupdf", () => {
       "not WASM": "() => new Response(new Uint8Array([1, 2, 3, 4, 5, 6, 7, 8])).body",
       "not gzip": `() => new Response(new Uint8Array(100).fill(7)).body.pipeThrough(new DecompressionStream("gzip"))`,
       throws: `() => { throw new Error("no source"); }`,
-      "not WASM, whole": "async () => new Uint8Array(8)",
     };
     for (const [name, source] of Object.entries(sources)) {
       const run = await child(`

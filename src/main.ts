@@ -6,9 +6,9 @@
  * For `deckhand check` it starts compiling mupdf's WASM before the command's module loads:
  * the compile is most of the command's time (~250 ms of ~450, issue 24) and runs on JSC's
  * compiler threads, so it overlaps loading and evaluating the command's module graph (~35 ms)
- * instead of starting after it (traced: the module loads ~25 ms later, the compile ends ~50 ms
- * sooner). The compile is kept on a global (pdf/mupdf's compileMupdfWasm), so the command's
- * own copy of pdf/mupdf takes the same one.
+ * instead of starting after it (traced under load: the module loaded ~35 ms later, the compile
+ * ended ~50 ms sooner; figures in docs/performance.md). The compile is kept on a global
+ * (pdf/mupdf's compileMupdfWasm), so the command's own copy of pdf/mupdf takes the same one.
  */
 import { mupdfWasmStream } from "./assets.ts";
 import { isCommand, isWorkerProcess, loadCommand, runWorkerProcess } from "./commands.ts";

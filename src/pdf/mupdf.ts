@@ -12,7 +12,7 @@
  * overlaps reading and inflating it rather than waiting for all 10 MB (issue 24; figures in
  * docs/performance.md). It costs more CPU in all (70–100 ms per process, measured: streamed
  * zlib and compile against `Bun.gunzipSync` and one compile), so it gains only while a core is
- * free, as it mostly is where a command runs. The compiled module is kept
+ * free, as it mostly is where a command or a new PDF worker runs. The compiled module is kept
  * on a global, so main.ts can start the compile before a command's module graph (with its own
  * copy of this module) has loaded: `compileMupdfWasm`.
  */

@@ -89,8 +89,11 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 function wall(commands: string[][]): number {
   const started = performance.now();
   for (const command of commands) {
-    const run = Bun.spawnSync(command, { stdout: "ignore", stderr: "pipe" });
+    const run = Bun.spawnSync(command, { stdout: "pipe", stderr: "pipe" });
     if (run.exitCode !== 0 && run.exitCode !== 1) throw new Error(`${command.join(" ")} exited ${run.exitCode}: ${run.stderr.toString()}`);
+    // Each program prints its report: a run that printed nothing did not do the work (a build
+    // that exited 0 before its WASM compiled once ran that way, and timed fast).
+    if (run.stdout.length === 0) throw new Error(`${command.join(" ")} exited ${run.exitCode} and printed nothing: ${run.stderr.toString()}`);
   }
   return performance.now() - started;
 }

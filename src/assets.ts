@@ -35,12 +35,13 @@ export function inflate(file: EmbeddedFile): Promise<Uint8Array<ArrayBuffer>> {
 }
 
 /**
- * mupdf's WASM for the server's own mupdf: the client's embedded copy, so the binary carries
- * it once (main.ts hands it to pdf/mupdf). From source pdf/mupdf reads the package's file
- * itself; the fallback below only serves a client build that lists no WASM.
+ * mupdf's WASM for the server's own mupdf, as a stream (pdf/mupdf compiles it as it arrives):
+ * the client's embedded copy inflated as it is read, so the binary carries it once (main.ts
+ * hands it to pdf/mupdf). From source pdf/mupdf reads the package's file itself; the fallback
+ * below only serves a client build that lists no WASM.
  */
-export async function mupdfWasmBinary(): Promise<Uint8Array> {
+export function mupdfWasmStream(): ReadableStream<Uint8Array> {
   const embedded = Object.entries(embeddedFiles).find(([url]) => url.endsWith("/mupdf-wasm.wasm.gz"))?.[1];
-  if (embedded) return inflate(embedded);
-  return Bun.file(join(import.meta.dir, "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).bytes();
+  if (embedded) return Bun.file(embedded.path).stream().pipeThrough(new DecompressionStream("gzip"));
+  return Bun.file(join(import.meta.dir, "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).stream();
 }

@@ -15,14 +15,17 @@
  * scriptMs and pictureMs from the presenter's navigation), and their medians at the end.
  * Asserts nothing.
  *
- *   bun run scripts/build.ts && bun run bench/client.ts [--runs N]
+ *   bun run scripts/build.ts && bun run bench/client.ts [--runs N] [--binary OTHER_BINARY]
+ *
+ * `--binary` runs another build (e.g. of an older commit) in place of dist/deckhand: run the
+ * two in turns for a before/after on the same machine.
  */
 import { parseArgs } from "node:util";
 import { launchBrowser } from "../test/helpers/browser.ts";
 import { startBinary } from "../test/helpers/server.ts";
 import { makeDeck } from "../test/fixtures/pdfs.ts";
 
-/** DESIGN §7: first slide within 1 s of the download, a step within 50 ms. */
+/** DESIGN §7: first slide within 1 s of the download (the first on screen: the claim's own page), a step within 50 ms. */
 const BUDGET_FIRST_SLIDE_MS = 1000;
 const BUDGET_STEP_MS = 50;
 /** Issue 24: the first sharp slide within 500 ms of the download's end, on a quiet machine. */
@@ -31,7 +34,8 @@ const PAGES = 80;
 const BYTES = 20 * 1024 * 1024;
 /** Pause between steps, like a presenter who talks a little on each slide. */
 const STEP_PAUSE_MS = 250;
-const RUNS = Number(parseArgs({ options: { runs: { type: "string", default: "3" } } }).values.runs);
+const flags = parseArgs({ options: { runs: { type: "string", default: "3" }, binary: { type: "string" } } }).values;
+const RUNS = Number(flags.runs);
 
 function pct(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -41,7 +45,7 @@ function pct(values: number[], p: number): number {
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 const verdict = (value: number, budget: number) => (value <= budget ? "within budget" : "OVER budget");
 
-const server = await startBinary();
+const server = await startBinary(flags.binary ? { binary: flags.binary } : {});
 const deck = await makeDeck({ pages: PAGES, title: "Benchmark deck", padToBytes: BYTES });
 console.log(`deck: ${PAGES} pages, ${(deck.byteLength / 1024 / 1024).toFixed(1)} MB`);
 
@@ -107,10 +111,10 @@ const ratio = pct(claimFirstPaint, 50) / pct(reloadFirstPaint, 50);
 const painted = phaseRuns.get("claim.paintedMs") ?? [];
 const reloadMedian = pct(reloadFirstPaint, 50);
 console.log(
-  `first sharp slide on screen after the download, the claim's own page (n=${painted.length} of ${RUNS}): median ${fmt(pct(painted, 50))}, max ${fmt(Math.max(...painted))} — goal ≤ ${GOAL_FIRST_SLIDE_MS} ms: ${painted.length === RUNS && pct(painted, 50) <= GOAL_FIRST_SLIDE_MS ? "met" : "MISSED"}; ${(pct(painted, 50) / reloadMedian).toFixed(2)}× a reload's own first render (${fmt(reloadMedian)} from navigation)`,
+  `first sharp slide on screen after the download — the claim's own page (n=${painted.length} of ${RUNS}): median ${fmt(pct(painted, 50))}, max ${fmt(Math.max(...painted))} — DESIGN §7 budget ${BUDGET_FIRST_SLIDE_MS} ms: ${painted.length === RUNS ? verdict(pct(painted, 50), BUDGET_FIRST_SLIDE_MS) : "OVER budget (not painted in every run)"}; issue 24 goal ≤ ${GOAL_FIRST_SLIDE_MS} ms: ${painted.length === RUNS && pct(painted, 50) <= GOAL_FIRST_SLIDE_MS ? "met" : "MISSED"}; ${(pct(painted, 50) / reloadMedian).toFixed(2)}× a reload's own first render (${fmt(reloadMedian)} from navigation)`,
 );
 console.log(`skeleton at the slide's final size (n=${skeletons.length}): median ${fmt(pct(skeletons, 50))} after navigation, before the first sharp slide at ${fmt(pct(claimFirstPaint, 50))}`);
 console.log(`the claim's picture of the first slide (lib/first-slide): painted in ${prepaints.length} of ${RUNS} runs, median ${fmt(pct(prepaints, 50))} after navigation`);
 console.log(`mupdf's own first render from navigation: claim ${fmt(pct(claimFirstPaint, 50))} vs reload baseline ${fmt(pct(reloadFirstPaint, 50))} — ratio ${ratio.toFixed(2)}×`);
-console.log(`the presenter's first slide after download (n=${firsts.length}): median ${fmt(pct(firsts, 50))}, max ${fmt(Math.max(...firsts))} — budget ${BUDGET_FIRST_SLIDE_MS} ms: ${verdict(pct(firsts, 50), BUDGET_FIRST_SLIDE_MS)}`);
+console.log(`the presenter's own first slide after the download, once the claim has stored, confirmed and navigated (n=${firsts.length}): median ${fmt(pct(firsts, 50))}, max ${fmt(Math.max(...firsts))}`);
 console.log(`next-slide step (n=${steps.length}): median ${fmt(pct(steps, 50))}, p95 ${fmt(pct(steps, 95))}, max ${fmt(Math.max(...steps))} — budget ${BUDGET_STEP_MS} ms: ${verdict(pct(steps, 95), BUDGET_STEP_MS)}`);

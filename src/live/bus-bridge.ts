@@ -25,8 +25,10 @@ import type { LiveService } from "./service.ts";
  * presenter; `rotated`; `presence`: "the presenter is connected here" (also the answer to
  * `query`, which an instance sends when it loads a talk); `audience`: a change to the talk's
  * questions, polls or reactions one instance accepted, for the others to apply (issue 23);
- * `audienceSaved`: the answer to `to`'s `query` — "my copy of the audience is in the row now"
- * (./audience-merge.ts says why).
+ * `audienceSaved`: the answer to `to`'s `query` — "my copy of the audience, and of the state
+ * when the presenter is here, is in the row now" (./audience-merge.ts says why for the
+ * audience). The state matters as much: an instance reads the row, then listens, so a state
+ * saved and relayed between the two would otherwise reach its viewers only with the next one.
  */
 type Envelope = { from: string } & (
   | { kind: "fanout"; data: string | null }
@@ -55,8 +57,8 @@ export interface BusBridgeDeps {
   rotated(code: string, generation: number): void;
   /** Another instance accepted a change to the talk's audience: applied here too. */
   audience(room: Room, event: AudienceEvent): void;
-  /** Write this instance's copy of the audience to the row (another instance loading the talk asked). */
-  saveAudience(room: Room): Promise<void>;
+  /** Write this instance's copy of the audience, and of the state when the presenter is connected here, to the row (another instance loading the talk asked). */
+  saveCopy(room: Room): Promise<void>;
   /** An instance wrote its copy of the audience for this one: merge the row into this copy. */
   audienceSaved(room: Room): void;
 }
@@ -101,14 +103,16 @@ export class LiveBusBridge {
     switch (envelope.kind) {
       case "query": {
         if (room.presenter) this.publish(room.code, { kind: "presence" });
-        // The row may lag this copy by a second of viewers' changes: written now, for the asker.
+        // The row may lag this copy by a second of viewers' changes, and by the state saved
+        // just before it was relayed: written now, for the asker.
         const to = envelope.from;
-        void this.deps.saveAudience(room).then(() => this.publish(room.code, { kind: "audienceSaved", to }));
+        void this.deps.saveCopy(room).then(() => this.publish(room.code, { kind: "audienceSaved", to }));
         return;
       }
       case "audienceSaved":
-        if (envelope.to === this.instance) this.deps.audienceSaved(room);
-        return;
+        if (envelope.to !== this.instance) return;
+        this.deps.audienceSaved(room);
+        return this.reloadState(room);
       case "presence":
         return this.deps.grace.remote(room);
       case "ended":
@@ -125,20 +129,25 @@ export class LiveBusBridge {
     }
   }
 
-  /** A message another instance sent to its sockets: to this instance's sockets too, and into its snapshot. */
-  private fanoutReceived(room: Room, data: string | null): void {
-    if (data === null) {
-      void this.deps.service.find(room.code).then((row) => {
-        if (!row?.stateJson) return;
+  /** The state saved in the row, when it is newer than this instance's: into its snapshot and to its sockets. */
+  private reloadState(room: Room): void {
+    void this.deps.service
+      .find(room.code)
+      .then((row) => {
+        if (!row?.stateJson || !this.deps.loaded(room)) return;
         const snapshot = JSON.parse(row.stateJson) as LiveSnapshot;
         if (snapshot.state && snapshot.seq > room.snapshot.seq) {
           room.snapshot = snapshot;
           this.deps.grace.remote(room);
           this.deps.publishLocal(room, encode({ v: 1, type: "state", seq: snapshot.seq, state: snapshot.state }));
         }
-      });
-      return;
-    }
+      })
+      .catch((error) => this.deps.logger.error("live_bus_failed", { code: room.code, ...errorFields(error) }));
+  }
+
+  /** A message another instance sent to its sockets: to this instance's sockets too, and into its snapshot. */
+  private fanoutReceived(room: Room, data: string | null): void {
+    if (data === null) return this.reloadState(room);
     const message = JSON.parse(data) as LiveServerMessageT;
     if (message.type === "state" || message.type === "pointer" || message.type === "ink") {
       // Keep this instance's snapshot current, so its late joiners get the state at once.

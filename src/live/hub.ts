@@ -95,7 +95,9 @@ export class LiveHub {
       ended: (code, reason) => this.ended(code, reason, { bus: false }),
       rotated: (code, generation) => void this.rotated(code, generation, { bus: false }),
       audience: (room, event) => this.audience.received(room, event),
-      saveAudience: (room) => this.audience.flush(room),
+      saveCopy: async (room) => {
+        await Promise.all([this.audience.flush(room), room.presenter ? this.save(room) : undefined]);
+      },
       audienceSaved: (room) => void this.audience.catchUp(room).catch((error) => deps.logger.error("live_message_failed", { code: room.code, ...errorFields(error) })),
     });
     deps.events.listen({
@@ -298,7 +300,7 @@ export class LiveHub {
     if (room.audienceSaveTimer) void this.audience.flush(room);
     if (room.saveTimer) {
       room.saveTimer.cancel();
-      this.save(room);
+      void this.save(room);
     }
     void room.bus?.then((s) => s.close());
     this.rooms.delete(room.code);
@@ -326,17 +328,18 @@ export class LiveHub {
       // second (a restart loses at most that; the presenter sends its whole state again).
       room.saveTimer ??= this.scheduler.after(POINTER_SAVE_MS, () => {
         room.saveTimer = null;
-        this.save(room);
+        void this.save(room);
       });
       this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
       return;
     }
-    this.save(room);
+    void this.save(room);
     this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
   }
 
-  private save(room: Room): void {
-    void this.deps.service.repo.saveState(room.code, JSON.stringify(room.snapshot)).catch((error) => this.deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) }));
+  /** Write the snapshot to the row; a failure is logged (the next state writes it again). */
+  private save(room: Room): Promise<void> {
+    return this.deps.service.repo.saveState(room.code, JSON.stringify(room.snapshot)).catch((error) => this.deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) }));
   }
 
   private async settings(room: Room, allowDownload: boolean): Promise<void> {

@@ -40,6 +40,19 @@ describe("DeckBuffer (the claim's download, gathered as it arrives)", () => {
     expect(new Uint8Array(deck.bytes())).toEqual(chunk(1, 2, 3, 4));
   });
 
+  test("a chunk's memory may be handed on once appended (the claim's probe takes it): with or without a length, past it too", () => {
+    for (const total of [null, 3, 2]) {
+      const deck = new DeckBuffer(total);
+      for (const bytes of [chunk(1, 2), chunk(3)]) {
+        deck.append(bytes);
+        // As postMessage with the buffer in its transfer list leaves it: detached.
+        structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
+        expect(bytes.byteLength).toBe(0);
+      }
+      expect({ total, bytes: new Uint8Array(deck.bytes()) }).toEqual({ total, bytes: chunk(1, 2, 3) });
+    }
+  });
+
   test("appending after the bytes were read (a resumed download) continues them", () => {
     const deck = new DeckBuffer(4);
     deck.append(chunk(1, 2));

@@ -304,8 +304,17 @@ for (const name of ENGINES) {
     // closed poll's panel drops its Close button, which moves the Show button to its place.
     await presenterPanel();
     await presenter.waitFor("the presenter's poll closed", () => document.querySelector("#talk-poll-title")?.textContent === "Poll (closed)" && !document.querySelector("#talk-poll-close"));
-    await tap(presenter, "#talk-poll-show");
-    await presenter.waitFor("the presenter's Show pressed", () => document.querySelector("#talk-poll-show")?.getAttribute("aria-pressed") === "true");
+    // Tapped again only when a tap was lost (Firefox, loaded machine: the panel re-rendered
+    // under it, 3 of 4 runs in one fresh clone); never while one is on its way (Show toggles).
+    for (let attempt = 1; ; attempt++) {
+      await tap(presenter, "#talk-poll-show");
+      try {
+        await presenter.waitFor("the presenter's Show pressed", () => document.querySelector("#talk-poll-show")?.getAttribute("aria-pressed") === "true", [], 5_000);
+        break;
+      } catch (error) {
+        if (attempt === 3) throw error;
+      }
+    }
     for (const v of viewers()) {
       await v.waitFor("the results as bars", () => document.body.dataset.poll === "closed-shown" && document.querySelectorAll("#poll-card .poll-bar").length === 3 && document.querySelector("#poll-card .poll-voters")?.textContent === "2 voters · closed");
       expect(await v.evaluate(() => Array.from(document.querySelectorAll("#poll-card .poll-bar")).map((li) => li.getAttribute("aria-label")))).toEqual(["Chromium: 1 vote, 50%", "Firefox: 1 vote, 50%", "WebKit: 0 votes, 0%"]);

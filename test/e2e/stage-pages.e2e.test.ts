@@ -244,6 +244,18 @@ async function claimHeld(page: Page, url: string): Promise<{ release: () => Prom
   };
 }
 
+/** A canvas's 32×18 reduction, red levels: what it shows, comparable across sizes. */
+function redLevels(page: Page, selector: string): Promise<number[]> {
+  return page.evaluate((sel: string) => {
+    const small = document.createElement("canvas");
+    small.width = 32;
+    small.height = 18;
+    const ctx = small.getContext("2d", { willReadFrequently: true })!;
+    ctx.drawImage(document.querySelector<HTMLCanvasElement>(sel)!, 0, 0, 32, 18);
+    return Array.from(ctx.getImageData(0, 0, 32, 18).data.filter((_, i) => i % 4 === 0));
+  }, selector);
+}
+
 /** The start page's slide canvas: its backing size, the device pixels of its box, magenta (notes-half marker) pixels, and the spread of grey levels. */
 function previewStats(page: Page) {
   return page.evaluate(() => {
@@ -301,27 +313,13 @@ describe("issue 24: the claim's own page paints the first slide while the deck i
     expect(staged.status).toBe(206);
     await staged.body?.cancel();
     await page.screenshot({ path: join(OUTPUT, "stage-pages", "claim-first-slide.png") });
-    const claimSignature = await page.evaluate(() => {
-      const small = document.createElement("canvas");
-      small.width = 32;
-      small.height = 18;
-      const ctx = small.getContext("2d", { willReadFrequently: true })!;
-      ctx.drawImage(document.querySelector<HTMLCanvasElement>("#preview-slide")!, 0, 0, 32, 18);
-      return Array.from(ctx.getImageData(0, 0, 32, 18).data.filter((_, i) => i % 4 === 0));
-    });
+    const claimSignature = await redLevels(page, "#preview-slide");
     await held.release();
     const phases = await page.evaluate(() => (window as unknown as { __deckhand: { metrics: { phases?: Record<string, number> } } }).__deckhand.metrics.phases ?? {});
     expect(phases["claim.paintedMs"]).toBeGreaterThan(0);
     expect(phases["claim.paintedMs"]!).toBeLessThan(phases["claim.confirmedMs"]!);
     await page.waitForSelector("#current-frame[data-state='painted']", { timeout: 30_000 });
-    const presenterSignature = await page.evaluate(() => {
-      const small = document.createElement("canvas");
-      small.width = 32;
-      small.height = 18;
-      const ctx = small.getContext("2d", { willReadFrequently: true })!;
-      ctx.drawImage(document.querySelector<HTMLCanvasElement>("#current")!, 0, 0, 32, 18);
-      return Array.from(ctx.getImageData(0, 0, 32, 18).data.filter((_, i) => i % 4 === 0));
-    });
+    const presenterSignature = await redLevels(page, "#current");
     const diff = presenterSignature.reduce((sum, v, i) => sum + Math.abs(v - claimSignature[i]!), 0) / presenterSignature.length;
     expect(diff).toBeLessThan(8);
   }, STEP_MS);

@@ -212,12 +212,12 @@ async function rememberLayout(deck: DeckRecord, measured: Promise<ProbedLayout |
 }
 
 /**
- * Keep the probe's picture of slide 1 for the presenter (lib/first-slide) — unless this deck
- * was presented in this browser before and the presenter will resume at another slide.
+ * Keep the probe's picture of slide 1 for the presenter (lib/first-slide). There is none for a
+ * deck the presenter will resume at another slide: firstSlidePlan asked for none.
  */
 async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | null>, measured: Promise<ProbedLayout | null>): Promise<void> {
-  const [picture, layout, progress] = await Promise.all([rendered, measured, store!.getProgress(deck.id).catch(() => undefined)]);
-  if (!picture || !layout || (progress && progress.slide !== 1)) return;
+  const [picture, layout] = await Promise.all([rendered, measured]);
+  if (!picture || !layout) return;
   await keepFirstSlide(deck.id, picture, { ...layout, title: deck.title });
   mark("keptMs");
 }

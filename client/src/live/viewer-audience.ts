@@ -2,8 +2,8 @@
  * @module client/live/viewer-audience
  * The viewer page's part of the audience (issue 23): the Ask box (while Q&A is open), the
  * question list with up-votes, the poll card (ballot, then results when the presenter shows
- * them), the question shown over the slide, the reaction bar and reactions floating over the
- * slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
+ * them), the question the presenter shows (a card under the slide, never over its picture),
+ * the reaction bar and reactions floating over the slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
  * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
  * next to the control that was used (./audience-errors.ts).
  */

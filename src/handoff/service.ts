@@ -178,8 +178,8 @@ export class HandoffService {
     return { notes: row.notes, pdfpc };
   }
 
-  /** Claim the handoff: the browser holds the deck now, so the server copy goes. */
-  async complete(id: string, token: string | null | undefined, browserSha256?: string): Promise<{ ok: true }> {
+  /** Claim the handoff: the browser holds the deck now, so the server copy goes. `claimedAt`: when the (first) claim was made. */
+  async complete(id: string, token: string | null | undefined, browserSha256?: string): Promise<{ ok: true; claimedAt: number }> {
     const row = await this.authorize(id, token);
     const mismatch = browserSha256 !== undefined && browserSha256.toLowerCase() !== row.sha256;
     if (row.state === "claimed") {
@@ -188,7 +188,7 @@ export class HandoffService {
       if (mismatch) {
         throw new AppError("CHECKSUM_MISMATCH", "The digest sent differs from the deck this link handed over, which was already claimed; the bytes you hold are not that deck.");
       }
-      return { ok: true };
+      return { ok: true, claimedAt: row.endedAt ?? this.deps.clock() };
     }
     this.assertLive(row);
     if (mismatch) {
@@ -201,7 +201,7 @@ export class HandoffService {
     if (!claimed) {
       // Lost a race: either another complete won (fine) or it expired meanwhile.
       const now = await this.deps.sessions.get(id);
-      if (now?.state === "claimed") return { ok: true };
+      if (now?.state === "claimed") return { ok: true, claimedAt: now.endedAt ?? this.deps.clock() };
       throw new AppError("HANDOFF_EXPIRED");
     }
     // The claim holds whatever happens to the bytes now: the browser has the deck. Bytes that
@@ -212,7 +212,7 @@ export class HandoffService {
     } catch (error) {
       this.deps.logger?.error("claimed_bytes_not_deleted", { session: id, ...errorFields(error) });
     }
-    return { ok: true };
+    return { ok: true, claimedAt: claimed.endedAt ?? this.deps.clock() };
   }
 
   /**

@@ -21,7 +21,8 @@ export function readPageDurations(doc: PdfDoc, pageCount: number): Record<number
     try {
       const dur = doc.findPage(i).get("Dur");
       if (!dur.isNumber()) continue;
-      const seconds = dur.asNumber();
+      // mupdf keeps PDF reals as 32-bit floats (0.2 reads 0.20000000298…): back to the written digits.
+      const seconds = Math.round(dur.asNumber() * 1e6) / 1e6;
       if (Number.isFinite(seconds) && seconds >= 0 && seconds <= MAX_DURATION_SECONDS) out[i + 1] = seconds;
     } catch {
       // An unreadable page has no duration; assessPdf has refused decks whose pages cannot be reached.

@@ -102,6 +102,7 @@ function showPreviews(page: number) {
   const preview = previewPage(session.layout, page);
   els.endCard.hidden = preview !== null;
   els.next.hidden = preview === null;
+  document.body.dataset.nextSlide = String(preview ?? "");
   if (preview !== null) void nextView.show(preview, `Next: ${slideName(session.layout, preview)}`);
   else nextView.size(page);
   // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.

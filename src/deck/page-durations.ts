@@ -1,9 +1,9 @@
 /**
  * @module deck/page-durations
  * How long each page stays before the deck moves on by itself: the page object's `/Dur`
- * (seconds; ISO 32000 12.4.4.1), what Beamer's `\transduration` and LibreOffice's automatic
- * slide change write. pdfpc advances such a page after that time while its talk timer runs; the
- * presenter does the same (client/presenter/auto-advance). Only raw objects are read
+ * (seconds; ISO 32000 12.4.4.1), what Beamer's `\transduration` writes. pdfpc advances such
+ * a page after that time while its talk timer runs; the presenter does the same
+ * (client/presenter/auto-advance). Only raw objects are read
  * (`findPage`), so a deck without durations costs one dictionary look-up a page. Browser-safe.
  */
 import type { PdfDoc } from "./mupdf-types.ts";

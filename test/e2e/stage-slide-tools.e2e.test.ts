@@ -172,7 +172,7 @@ for (const name of ENGINES) {
       await page.press("t");
       await page.waitFor("the timer paused", () => document.body.dataset.autoAdvance !== "armed", [], 20_000);
       await pressTo(page, "ArrowLeft", 13);
-      await page.waitFor("the badge says it waits", () => document.querySelector("#auto-advance")?.textContent === "⏵ Advances by itself after 0.2 s once the timer runs", [], 20_000);
+      await page.waitFor("the badge says it waits", () => document.querySelector("#auto-advance")?.textContent === "▸ Advances by itself after 0.2 s once the timer runs", [], 20_000);
       await Bun.sleep(1000);
       expect((await stage(page)).page).toBe(13);
       await audiencePainted(audience, 13);

@@ -1,7 +1,7 @@
 /**
  * @module client/presenter/auto-advance
- * Pages that advance by themselves: a page with a `/Dur` (Beamer's `\transduration`, an
- * Impress export's automatic slide change) moves on after that many seconds, as in pdfpc
+ * Pages that advance by themselves: a page with a `/Dur` (Beamer's `\transduration`) moves on
+ * after that many seconds, as in pdfpc
  * (presentation_controller.vala, start_autoadvance_timer), whose behaviour this mirrors:
  *
  * - the wait starts when the presenter lands on the page, and only while the talk's timer

@@ -51,7 +51,7 @@ function renderAutoAdvance(state: PresenterState) {
   if (seconds === null) return;
   const after = secondsText(seconds);
   const why = plan ? "" : state.frozen ? " (held: the audience is frozen)" : state.timer.status === "running" ? " (last page)" : " once the timer runs";
-  replace(badge, `⏵ Advances by itself after ${after}${why}`);
+  replace(badge, `▸ Advances by itself after ${after}${why}`);
   badge.title = "This page has a duration (/Dur): the presenter moves on by itself, as pdfpc does. A key press moves on at once.";
 }
 

@@ -87,7 +87,9 @@ describe("the plan: what is due on the page shown", () => {
     expect(autoAdvancePlan({ ...running, timer: { status: "paused", startedAt: null, accumulatedMs: 5 } }, layout)).toBeNull();
     // A page without one waits for the speaker; a frozen audience holds the run.
     expect(autoAdvancePlan({ ...running, page: 2 }, layout)).toBeNull();
-    expect(autoAdvancePlan({ ...running, frozen: { page: 3, blank: "none", overlays: running.overlays } } as PresenterState, layout)).toBeNull();
+    const frozen = perform(running, "freeze", { layout, now: 1 });
+    expect(frozen.frozen).not.toBeNull();
+    expect(autoAdvancePlan(frozen, layout)).toBeNull();
   });
 
   test("a hidden next page is passed by (pdfpc's nearest_nonhidden); the deck's last page goes nowhere", () => {

@@ -18,7 +18,7 @@
  * slide numbers, and what Polylux's footer says); a labelled deck keeps its labels, a joined
  * page taking its slide's. Browser-safe: mupdf's document comes in as a parameter.
  */
-import { discoverAttachments } from "./attachments.ts";
+import { findAttachmentsNamed } from "./attachments.ts";
 import type { PdfDoc } from "./mupdf-types.ts";
 import { pagesAreNotSlides } from "./page-names.ts";
 import { readPageLabels } from "./page-labels.ts";
@@ -66,8 +66,8 @@ export function pdfpcOverlays(doc: PdfDoc, pageCount: number, notesFile?: string
     if (fromFile.length > 0) return fromFile;
   }
   try {
-    for (const found of discoverAttachments(doc, pageCount).attachments) {
-      if (matchAttachmentName(found.baseName).type !== "pdfpc" || !found.stream) continue;
+    for (const found of findAttachmentsNamed(doc, pageCount, (base) => matchAttachmentName(base).type === "pdfpc")) {
+      if (!found.stream) continue;
       const parts: Uint8Array[] = [];
       let size = 0;
       const outcome = decodeStream(found.stream, MAX_SIDECAR_BYTES, (chunk) => {

@@ -17,7 +17,7 @@ import { groupedLabels, readSlideLabels, slideCountOf } from "../../src/deck/sli
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { inspectPdf } from "../../src/pdf/open.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
-import { removeFixtureDir, sha256Hex, writeBytes } from "../fixtures/sidecar-builder.ts";
+import { buildFixturePdf, pdfpcFile, removeFixtureDir, sha256Hex, writeBytes } from "../fixtures/sidecar-builder.ts";
 import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc, polyluxSlideOfPage, removePolyluxDecks, STEP_SECONDS } from "../fixtures/slide-tool-decks.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 
@@ -134,6 +134,15 @@ describe("a Polylux-style deck (no page labels) and its .pdfpc", () => {
     let asked = 0;
     expect(await inspectPdf(plain.path, (pages) => (asked = pages, normalised))).toMatchObject({ pageCount: 40, slides: 31 });
     expect(asked).toBe(40);
+  });
+
+  test("a .pdfpc attached to a page (a FileAttachment annotation) groups the same in the worker's labels and the report", async () => {
+    const pdfpc = { pdfpcFormat: 2, pages: [{ idx: 2, label: 2, overlay: 1, forcedOverlay: true }, { idx: 1, label: 2, overlay: 0, forcedOverlay: false }] };
+    const bytes = await buildFixturePdf({ pages: 4, attachments: [{ ...pdfpcFile(pdfpc), page: 1 }] });
+    const doc = await open(bytes);
+    expect(readSlideLabels(doc, 4)).toEqual(["1", "2", "2", "3"]);
+    doc.destroy();
+    expect((await report(bytes)).pages.map((p) => p.label)).toEqual(["1", "2", "2", "3"]);
   });
 
   test("a malformed grouping field is a finding, and groups nothing", async () => {

@@ -21,7 +21,7 @@ import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, openAudience, openPresenter } from "../helpers/stage.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
-import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc, removePolyluxDecks } from "../fixtures/slide-tool-decks.ts";
+import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc } from "../fixtures/slide-tool-decks.ts";
 import { OUTPUT } from "./fixtures.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -41,7 +41,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  removePolyluxDecks();
   removeBeamerDecks();
 });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { deckSize } from "../../src/handoff/service.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
-import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc, removePolyluxDecks } from "../fixtures/slide-tool-decks.ts";
+import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc } from "../fixtures/slide-tool-decks.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { base64, type McpTestServer, startMcpTestServer } from "../mcp/helpers.ts";
 
@@ -32,7 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   t?.close();
   await mcp?.close();
-  removePolyluxDecks();
   removeBeamerDecks();
 });
 

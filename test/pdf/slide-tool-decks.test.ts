@@ -18,7 +18,7 @@ import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { inspectPdf } from "../../src/pdf/open.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
 import { buildFixturePdf, pdfpcFile, removeFixtureDir, sha256Hex, writeBytes } from "../fixtures/sidecar-builder.ts";
-import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc, polyluxSlideOfPage, removePolyluxDecks, STEP_SECONDS } from "../fixtures/slide-tool-decks.ts";
+import { attachFiles, buildDurationDeck, buildPolyluxStyleDeck, polyluxPdfpc, polyluxSlideOfPage, STEP_SECONDS } from "../fixtures/slide-tool-decks.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
 
 let polylux: Uint8Array;
@@ -33,7 +33,6 @@ beforeAll(async () => {
   duration = buildDurationDeck();
 }, 600_000);
 afterAll(() => {
-  removePolyluxDecks();
   removeBeamerDecks();
   removeFixtureDir();
 });

@@ -78,6 +78,14 @@ class Stage {
   }
 }
 
+/** A running talk on page 2, then Next to page 3: the first step that advances by itself. */
+function onTimedStep(): Stage {
+  const stage = new Stage(layout, 2);
+  stage.dispatch("timerStart");
+  stage.dispatch("next");
+  return stage;
+}
+
 describe("the plan: what is due on the page shown", () => {
   test("a page with a duration advances to the next page, only while the timer runs", () => {
     const idle = initialState({ page: 3 });
@@ -125,9 +133,7 @@ describe("a run through pdfpc's demo frame", () => {
   });
 
   test("each step waits its own duration from the moment it is shown", () => {
-    const stage = new Stage(layout, 2);
-    stage.dispatch("timerStart");
-    stage.dispatch("next");
+    const stage = onTimedStep();
     expect(stage.clock.pending).toEqual([200]);
     stage.clock.advance(199);
     expect(stage.state.page).toBe(3);
@@ -137,9 +143,7 @@ describe("a run through pdfpc's demo frame", () => {
   });
 
   test("→ during the run skips a step and the run goes on from there", () => {
-    const stage = new Stage(layout, 2);
-    stage.dispatch("timerStart");
-    stage.dispatch("next");
+    const stage = onTimedStep();
     stage.clock.advance(100);
     stage.dispatch("next");
     expect(stage.state.page).toBe(4);
@@ -150,9 +154,7 @@ describe("a run through pdfpc's demo frame", () => {
   });
 
   test("← during the run steps back, and the run starts over from that step", () => {
-    const stage = new Stage(layout, 2);
-    stage.dispatch("timerStart");
-    stage.dispatch("next");
+    const stage = onTimedStep();
     stage.clock.advance(450);
     expect(stage.state.page).toBe(5);
     stage.dispatch("prev");
@@ -161,9 +163,7 @@ describe("a run through pdfpc's demo frame", () => {
   });
 
   test("leaving the build (next slide) ends the run; pausing the timer holds it, resuming waits the whole duration", () => {
-    const stage = new Stage(layout, 2);
-    stage.dispatch("timerStart");
-    stage.dispatch("next");
+    const stage = onTimedStep();
     stage.dispatch("nextSlide");
     expect(stage.state.page).toBe(9);
     expect(stage.clock.pending).toEqual([]);
@@ -179,9 +179,7 @@ describe("a run through pdfpc's demo frame", () => {
   });
 
   test("a stroke of the pen does not restart the wait; the timer and slide times go on across the run", () => {
-    const stage = new Stage(layout, 2);
-    stage.dispatch("timerStart");
-    stage.dispatch("next");
+    const stage = onTimedStep();
     stage.clock.advance(150);
     stage.dispatch("modePen");
     stage.clock.advance(50);

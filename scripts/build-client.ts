@@ -63,6 +63,20 @@ const worker = await Bun.build({
 if (!worker.success) fail("worker bundle", worker.logs);
 const workerUrl = "/" + relative(outDir, worker.outputs[0]!.path);
 
+// 2b. The export worker: the only bundle with mediabunny (the muxer), loaded when a recording
+//     is exported; it starts a render worker of its own.
+const exportWorker = await Bun.build({
+  entrypoints: [join(clientDir, "src/export/export-worker.ts")],
+  outdir: join(outDir, "assets"),
+  naming: "[name]-[hash].[ext]",
+  target: "browser",
+  format: "esm",
+  minify: true,
+  define: { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
+});
+if (!exportWorker.success) fail("export worker bundle", exportWorker.logs);
+const exportWorkerUrl = "/" + relative(outDir, exportWorker.outputs[0]!.path);
+
 // 3. Page scripts, sharing chunks.
 const pages = await Bun.build({
   entrypoints: PAGES.map((p) => join(clientDir, `src/pages/${p}.ts`)),
@@ -73,7 +87,7 @@ const pages = await Bun.build({
   format: "esm",
   minify: true,
   metafile: true,
-  define: { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
+  define: { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_EXPORT_WORKER_URL__: JSON.stringify(exportWorkerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
 });
 if (!pages.success) fail("page bundles", pages.logs);
 const entryUrl = new Map<string, string>();

@@ -18,6 +18,7 @@ import { Renderer } from "../lib/renderer.ts";
 import { downloadDeck, inkForExport } from "../presenter/export.ts";
 import { needsThumbnail, storeThumbnail } from "../lib/thumbnail.ts";
 import { DeckStore, StorageError, type DeckRecord, type ThumbnailRecord } from "../storage/deck-store.ts";
+import { showRecording, type RecordingInput } from "../export/library-recording.ts";
 
 const list = $("#decks") as HTMLUListElement;
 const empty = $("#empty");
@@ -331,6 +332,10 @@ async function main() {
     await refresh();
   });
   await refresh();
+  // A recording handed over whole is listed under its deck with Save video / Save audio (tests,
+  // the benchmark); `saved` lists every file saved.
+  const saved: unknown[] = [];
+  (window as unknown as { __deckhand: unknown }).__deckhand = { saved, exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, (file) => saved.push(file)) };
   document.body.dataset.ready = "true";
 }
 

@@ -3,7 +3,8 @@
  * Strokes onto a canvas: perfect-freehand turns each stroke's points into the outline of a
  * pressure-shaped line (simulated from speed for a mouse), filled as one path. The outline is
  * computed once per stroke in PDF points and cached, so every screen — whatever its size or
- * zoom — paints the same shape by a transform.
+ * zoom — paints the same shape by a transform. The canvas may be an OffscreenCanvas: an
+ * exported video's frames are painted by this same code in a worker (client/export).
  */
 import { getStroke } from "perfect-freehand";
 import { pointTriples, type Rect, type Stroke } from "../ink.ts";
@@ -31,8 +32,8 @@ function outline(stroke: Stroke, last: boolean): Path2D {
  * Clear `canvas` and paint `strokes` seen through `view` (the page region on screen; the
  * whole page unless zoomed). `finished` is false for the stroke still being drawn.
  */
-export function paintStrokes(canvas: HTMLCanvasElement, strokes: readonly Stroke[], view: Rect, finished = true): void {
-  const ctx = canvas.getContext("2d");
+export function paintStrokes(canvas: HTMLCanvasElement | OffscreenCanvas, strokes: readonly Stroke[], view: Rect, finished = true): void {
+  const ctx = canvas.getContext("2d") as CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null;
   if (!ctx) return;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);

@@ -29,20 +29,30 @@ describe("the replay cursor", () => {
   });
 });
 
+/** The frames that are not repeats of a still picture, as [t, key]. */
+const drawn = (frames: { t: number; key: boolean; repeat: boolean }[]) => frames.filter((f) => !f.repeat).map((f) => [f.t, f.key]);
+
 describe("frames only when the picture changes", () => {
-  test("a still talk: a keyframe at 0, one at each slide change, repeats every 10 s in between", () => {
-    const events = [at(0, { type: "state", state: state(1) }), at(25_000.4, { type: "state", state: state(3) })];
-    expect(frameSchedule(events, [], 32_000, layout)).toEqual([
-      { t: 0, key: true },
-      { t: 10_000, key: true },
-      { t: 20_000, key: true },
+  test("a still talk: a keyframe at 0 and at the slide change, the still picture repeated every second, a frame just before the end", () => {
+    const events = [at(0, { type: "state", state: state(1) }), at(4000.4, { type: "state", state: state(3) })];
+    expect(frameSchedule(events, [], 6500, layout)).toEqual([
+      { t: 0, key: true, repeat: false },
+      { t: 1000, key: false, repeat: true },
+      { t: 2000, key: false, repeat: true },
+      { t: 3000, key: false, repeat: true },
       // Rounded up: the frame never shows the slide before it came.
-      { t: 25_001, key: true },
-      // The closing frame, one frame before the end: the video lasts as long as the recording.
-      { t: 31_967, key: false },
+      { t: 4001, key: true, repeat: false },
+      { t: 5001, key: false, repeat: true },
+      { t: 6001, key: false, repeat: true },
+      // One frame before the end: the video lasts as long as the recording.
+      { t: 6467, key: false, repeat: true },
     ]);
-    // Another 10 s still after the change: a repeat keyframe then.
-    expect(frameSchedule(events, [], 36_000, layout).slice(-2)).toEqual([{ t: 35_001, key: true }, { t: 35_967, key: false }]);
+  });
+
+  test("a still minute has no keyframe but the first: repeats are never keyframes", () => {
+    const frames = frameSchedule([at(0, { type: "state", state: state(1) })], [], 60_000, layout);
+    expect(frames.filter((f) => f.key).map((f) => f.t)).toEqual([0]);
+    expect(frames).toHaveLength(61);
   });
 
   test("a build step and black are frames but not keyframes; a state that changes only media playback is no frame", () => {
@@ -59,12 +69,11 @@ describe("frames only when the picture changes", () => {
       { t: 3000, slide: false },
       { t: 4000, slide: true },
     ]);
-    expect(frameSchedule(events, [], 5000, layout)).toEqual([
-      { t: 0, key: true },
-      { t: 1000, key: false },
-      { t: 3000, key: false },
-      { t: 4000, key: true },
-      { t: 4967, key: false },
+    expect(drawn(frameSchedule(events, [], 5000, layout))).toEqual([
+      [0, true],
+      [1000, false],
+      [3000, false],
+      [4000, true],
     ]);
   });
 
@@ -80,10 +89,11 @@ describe("frames only when the picture changes", () => {
     const frames = frameSchedule(events, [], 3000, layout);
     const moving = frames.filter((f) => f.t >= 1000 && f.t <= done + 40);
     for (let i = 1; i < moving.length; i++) expect(moving[i]!.t - moving[i - 1]!.t).toBeGreaterThanOrEqual(Math.floor(SCHEDULE.minGapMs));
+    expect(moving.every((f) => !f.repeat)).toBe(true);
     expect(moving.length).toBeGreaterThanOrEqual(30);
     expect(moving.length).toBeLessThanOrEqual(32);
-    // The last frame shows the committed stroke: nothing after it is left unshown.
-    const last = frames[frames.length - 1]!;
+    // The last drawn frame shows the committed stroke: nothing after it is left unshown.
+    const last = frames.filter((f) => !f.repeat).at(-1)!;
     expect(last.t).toBeGreaterThanOrEqual(Math.ceil(done + 5));
     expect(pictureAt(events, last.t).state?.ink).toHaveLength(1);
   });
@@ -94,11 +104,10 @@ describe("frames only when the picture changes", () => {
       at(500, { type: "overlay", overlays: { ...NO_OVERLAYS, pointer: { x: 5, y: 5, r: 7 } }, at: 0 }),
       at(510, { type: "state", state: state(3, { mode: "pointer" }) }),
     ];
-    expect(frameSchedule(events, [], 2000, layout)).toEqual([
-      { t: 0, key: true },
-      { t: 500, key: false },
-      { t: 510, key: true },
-      { t: 1967, key: false },
+    expect(drawn(frameSchedule(events, [], 2000, layout))).toEqual([
+      [0, true],
+      [500, false],
+      [510, true],
     ]);
   });
 
@@ -106,17 +115,19 @@ describe("frames only when the picture changes", () => {
     const events: TimelineEvent[] = [at(0, { type: "state", state: state(1, { mode: "pointer" }) })];
     for (let t = 100; t < 25_000; t += 100) events.push(at(t, { type: "overlay", overlays: { ...NO_OVERLAYS, pointer: { x: t / 100, y: 5, r: 7 } }, at: 0 }));
     const frames = frameSchedule(events, [], 26_000, layout);
-    // One a move (every 100 ms), and the closing frame.
-    expect(frames).toHaveLength(251);
-    const keys = frames.filter((f) => f.key).map((f) => f.t);
-    expect(keys).toEqual([0, 10_000, 20_000]);
+    // One a move (every 100 ms), no repeats between them; repeats after the last move.
+    expect(drawn(frames)).toHaveLength(250);
+    expect(frames.filter((f) => f.key).map((f) => f.t)).toEqual([0, 10_000, 20_000]);
   });
 
   test("nothing at or after the end", () => {
     const events = [at(0, { type: "state", state: state(1) }), at(999, { type: "state", state: state(3) })];
-    expect(frameSchedule(events, [], 999, layout)).toEqual([{ t: 0, key: true }, { t: 966, key: false }]);
+    expect(frameSchedule(events, [], 999, layout)).toEqual([
+      { t: 0, key: true, repeat: false },
+      { t: 966, key: false, repeat: true },
+    ]);
     // A recording shorter than a frame: the one at 0.
-    expect(frameSchedule(events, [], 20, layout)).toEqual([{ t: 0, key: true }]);
+    expect(frameSchedule(events, [], 20, layout)).toEqual([{ t: 0, key: true, repeat: false }]);
   });
 });
 
@@ -177,6 +188,7 @@ describe("reactions floating", () => {
     const floats = floatTrack(events);
     const frames = frameSchedule(events, floats, 12_000, layout);
     const during = frames.filter((f) => f.t >= floats[0]!.start && f.t <= floats[0]!.end);
+    expect(during.every((f) => !f.repeat)).toBe(true);
     expect(during.length).toBe(Math.ceil(RISE_MS / SCHEDULE.floatGapMs) + 1);
     expect(during[during.length - 1]!.t).toBe(Math.ceil(floats[0]!.end));
   });

@@ -158,8 +158,11 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
           for (const frame of schedule) {
             if (failure) throw failure;
             await feed.until(frame.t / 1000);
-            const picture = replay.at(frame.t);
-            painter.paint(picture, await slides.pixels(picture), floatsAt(floats, frame.t), frame.t);
+            if (!frame.repeat) {
+              // A repeat encodes the canvas as it is: nothing changed since the frame before.
+              const picture = replay.at(frame.t);
+              painter.paint(picture, await slides.pixels(picture), floatsAt(floats, frame.t), frame.t);
+            }
             const image = new VideoFrame(painter.canvas, { timestamp: frame.t * 1000, duration: (durations.get(frame.t) ?? 0) * 1000 });
             if (job.dryRun) image.close();
             else {

@@ -1,14 +1,19 @@
 /**
  * @module client/export/frame-schedule
- * Which instants of a recording need a video frame. A slide talk is mostly still: a frame is
- * encoded only when the picture changes — a slide or build step, black or white, the pen, the
+ * Which instants of a recording need a video frame. A slide talk is mostly still: a picture is
+ * drawn and encoded only when it changes — a slide or build step, black or white, the pen, the
  * laser, a zoom, a question or poll shown, the join card — and, while reactions float, at a
  * modest rate until the last one is gone. Moving pen and pointer are capped at a frame rate
- * (the last position is always shown). Each slide change is a keyframe at its own instant (a
- * chapter starts exactly there), and no stretch of the video goes longer than `keyEveryMs`
- * without one, so a player seeking anywhere decodes little; a last frame just before the end
- * makes the video as long as the recording. Times are whole milliseconds
- * (WebM's timestamps), rounded up so a frame never shows an event before it happened. Pure.
+ * (the last position is always shown). While nothing changes, the last picture is repeated once
+ * a second, not drawn again: an identical frame costs the encoder tens of bytes, and players
+ * that show the first frame at or after the time sought (WebKit's GStreamer, `ffmpeg -ss`) then
+ * show the picture of that moment, not the next slide. Each slide change is a keyframe at its
+ * own instant (a chapter starts exactly there), and a change 10 s or more after the last
+ * keyframe is one too, so seeking decodes at most 10 s of changes; a repeat never is (a still
+ * slide's keyframe costs tens of kilobytes, and a run of repeats decodes in no time). A last
+ * frame just before the end makes the video as long as the recording. Times are whole
+ * milliseconds (WebM's timestamps), rounded up so a frame never shows an event before it
+ * happened. Pure.
  */
 import { slideIndexOf, type DeckLayout } from "../presenter/deck-layout.ts";
 import type { Picture, TimelineEvent } from "../record/timeline.ts";
@@ -18,6 +23,8 @@ import { Replay } from "./replay.ts";
 export interface FrameTime {
   t: number;
   key: boolean;
+  /** Nothing changed since the frame before: its picture is encoded again, not drawn anew. */
+  repeat: boolean;
 }
 
 export interface ScheduleOptions {
@@ -25,7 +32,9 @@ export interface ScheduleOptions {
   minGapMs: number;
   /** Gap between frames while reactions float. */
   floatGapMs: number;
-  /** Longest stretch without a keyframe. */
+  /** Longest stretch without a frame: the still picture is repeated this often. */
+  repeatMs: number;
+  /** A change this long after the last keyframe is a keyframe. */
   keyEveryMs: number;
 }
 
@@ -34,7 +43,9 @@ export const SCHEDULE: ScheduleOptions = {
   minGapMs: 1000 / 30,
   // 15 fps: floats rise slowly (2.4 s over 70 % of the height); a modest rate keeps them fluid at half the frames.
   floatGapMs: 1000 / 15,
-  // 10 s: seeking decodes at most 10 s of changes; still stretches get a repeated keyframe this often (bench/export.ts: size per minute).
+  // 1 s: a seek lands on the right picture in players that show the next frame, for ~7 KB an hour of repeats (bench/export.ts).
+  repeatMs: 1000,
+  // 10 s: seeking decodes at most 10 s of changes (bench/export.ts: size per minute).
   keyEveryMs: 10_000,
 };
 
@@ -89,11 +100,11 @@ function floatFrames(floats: readonly Float[], gap: number): number[] {
 export function frameSchedule(events: readonly TimelineEvent[], floats: readonly Float[], durationMs: number, layout: DeckLayout, options: ScheduleOptions = SCHEDULE): FrameTime[] {
   const candidates: Change[] = [...pictureChanges(events, layout), ...floatFrames(floats, options.floatGapMs).map((t) => ({ t, slide: false }))];
   candidates.sort((a, b) => a.t - b.t || Number(b.slide) - Number(a.slide));
-  const frames: FrameTime[] = [{ t: 0, key: true }];
+  const frames: FrameTime[] = [{ t: 0, key: true, repeat: false }];
   const push = (t: number, key: boolean) => {
     const last = frames[frames.length - 1]!;
     if (last.t === t) last.key ||= key;
-    else frames.push({ t, key });
+    else frames.push({ t, key, repeat: false });
   };
   // A frame owed to a change that came too soon after the last frame: it shows the latest picture.
   let owed: number | null = null;
@@ -113,29 +124,33 @@ export function frameSchedule(events: readonly TimelineEvent[], floats: readonly
     } else if (c.t > last) owed ??= Math.ceil(last + options.minGapMs);
   }
   if (owed !== null && owed < durationMs) push(owed, false);
-  // A last frame just before the end: the video track lasts as long as the recording (WebM
-  // stores no duration for a frame, so a player or ffmpeg would end the picture at the last one).
-  const closing = Math.ceil(durationMs - options.minGapMs);
-  if (closing > frames[frames.length - 1]!.t) push(closing, false);
-  return withKeyframes(frames, durationMs, options.keyEveryMs);
+  return withKeyframes(withRepeats(frames, durationMs, options), options.keyEveryMs);
 }
 
-/** Keyframes at most `every` apart: a late frame becomes one, and a still stretch gets repeats. */
-function withKeyframes(frames: readonly FrameTime[], durationMs: number, every: number): FrameTime[] {
+/**
+ * Repeats of the still picture every `repeatMs` between frames, and a last one just before the
+ * end: the video track lasts as long as the recording (WebM stores no duration for a frame, so
+ * a player or ffmpeg would end the picture at the last one).
+ */
+function withRepeats(frames: readonly FrameTime[], durationMs: number, options: ScheduleOptions): FrameTime[] {
   const out: FrameTime[] = [];
-  let lastKey = 0;
-  const repeatsUntil = (t: number) => {
-    while (lastKey + every < t) {
-      lastKey += every;
-      out.push({ t: lastKey, key: true });
-    }
-  };
-  for (const frame of frames) {
-    repeatsUntil(frame.t);
-    const key = frame.key || frame.t - lastKey >= every;
-    if (key) lastKey = frame.t;
-    out.push({ t: frame.t, key });
-  }
-  repeatsUntil(durationMs);
+  const closing = Math.ceil(durationMs - options.minGapMs);
+  frames.forEach((frame, i) => {
+    out.push(frame);
+    const until = frames[i + 1]?.t ?? closing;
+    // None right before the next frame: it shows the picture then anyway.
+    for (let t = frame.t + options.repeatMs; t + options.minGapMs <= until; t += options.repeatMs) out.push({ t, key: false, repeat: true });
+  });
+  if (closing > out[out.length - 1]!.t) out.push({ t: closing, key: false, repeat: true });
   return out;
+}
+
+/** A change `every` or more after the last keyframe becomes one (never a repeat: see the module's note). */
+function withKeyframes(frames: FrameTime[], every: number): FrameTime[] {
+  let lastKey = 0;
+  for (const frame of frames) {
+    if (!frame.repeat && frame.t - lastKey >= every) frame.key = true;
+    if (frame.key) lastKey = frame.t;
+  }
+  return frames;
 }

@@ -43,9 +43,22 @@ async function supported(config: VideoEncoderConfig): Promise<boolean> {
   }
 }
 
+/**
+ * Have the media stack start on the page's main thread before WebCodecs is asked anything.
+ * WebKitGTK 2.50's web process crashed (GStreamer: "gst_register_core_elements: code should not
+ * be reached") when `VideoEncoder.isConfigSupported` was a page's first use of GStreamer after a
+ * worker had run (the library after a deck's thumbnail); a media element's `canPlayType` first
+ * starts GStreamer the usual way. Costs nothing elsewhere; in a worker there is no document
+ * (the page that starts an export has asked already).
+ */
+function startMediaStack(): void {
+  if (typeof document !== "undefined") document.createElement("video").canPlayType('video/webm; codecs="vp9"');
+}
+
 /** The best encoder this browser has for an export, or null. */
 export async function chooseVideoCodec(): Promise<VideoChoice | null> {
   if (typeof VideoEncoder === "undefined" || typeof VideoFrame === "undefined" || typeof OffscreenCanvas === "undefined") return null;
+  startMediaStack();
   for (const size of SIZES) {
     for (const { codec, string } of CODECS) {
       const base: VideoEncoderConfig = { codec: string, ...size, latencyMode: "quality" };

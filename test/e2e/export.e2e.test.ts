@@ -97,7 +97,7 @@ function savedFile(index: number): Promise<string | null> | null {
 interface Saved {
   path: string;
   inPlace: boolean;
-  result: { frames: number; keyframes: number; chapters: number; audioPackets: number; audioConverted: boolean; video: { codec: string } | null };
+  result: { frames: number; keyframes: number; repeats: number; chapters: number; audioPackets: number; audioConverted: boolean; video: { codec: string } | null };
 }
 
 /** One piece per recording, all events in it: the shape the recordings store keeps, at its simplest. */
@@ -167,6 +167,9 @@ function expectPictures(path: string, engine: string): void {
   const kept = at(4);
   for (const i of [0, 15, 30, 45, 60]) expect(penNear(kept, STROKE_POINTS[i]!)).toBeGreaterThan(20);
   expect(differenceOffStroke(kept, reference[1]!)).toBeLessThan(CODEC_LOSS);
+  // A second after the stroke was kept, the still picture is repeated: the same picture, ink and all.
+  const repeated = at((SCRIPT.committed + 1000 + 10) / 1000);
+  expect(difference(repeated, kept)).toBeLessThan(1);
   // Slide 3 with the laser dot (white core, red ring) where the presenter pointed; no ink from slide 2.
   const three = at(5.5);
   expect(difference(three, reference[2]!)).toBeLessThan(CODEC_LOSS);
@@ -277,6 +280,8 @@ if (ENGINES.includes("chromium")) {
       expect(video.result.frames).toBeGreaterThan(30);
       expect(video.result.frames).toBeLessThan(50);
       expect(video.result.keyframes).toBe(3);
+      // The still stretches' repeats, about one a second.
+      expect(video.result.repeats).toBeGreaterThanOrEqual(3);
       // The speech is there, not silence (silence reads about −91 dB).
       const level = loudness(video.path);
       expect(level.meanDb).toBeGreaterThan(-45);

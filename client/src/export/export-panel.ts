@@ -37,6 +37,8 @@ export interface ExportPanelOptions {
   pickFile?: PickFile;
   /** Told of every file saved (the page may list it; tests read it). */
   onSaved?: (saved: { kind: ExportKind; name: string; file: Blob | null; result: ExportDone }) => void;
+  /** Draw every frame but encode and save nothing: the benchmark's baseline (bench/export.ts). */
+  dryRun?: boolean;
 }
 
 export interface ExportPanel {
@@ -119,6 +121,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
     }
     setState("running");
     result.textContent = "";
+    delete result.dataset.code;
     showProgress(kind, 0, null);
     try {
       const deck = await options.deck();
@@ -132,6 +135,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
           deck: { bytes: deck.bytes, ...(deck.notesPosition ? { notesPosition: deck.notesPosition } : {}), ...(deck.notesFile ? { notesFile: deck.notesFile } : {}) },
           recording: { durationMs: meta.durationMs, events: await recording.events(), labels: meta.labels, segments },
           file: picked,
+          ...(options.dryRun ? { dryRun: true } : {}),
         },
         (p) => showProgress(kind, p.fraction, p.leftMs),
       );
@@ -139,7 +143,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
       running = null;
       if (done.file) saveFile(done.file, name, kind === "video" ? "video/webm" : "audio/webm");
       const converted = done.audioConverted ? " The sound was converted to Opus (this browser recorded it in another format)." : "";
-      result.textContent = `Saved “${picked?.name ?? name}” (${formatBytes(done.bytes)}, ${done.chapters} chapter${done.chapters === 1 ? "" : "s"}).${converted}`;
+      result.textContent = options.dryRun ? `Dry run: ${done.frames} frames drawn, nothing saved.` : `Saved “${picked?.name ?? name}” (${formatBytes(done.bytes)}, ${done.chapters} chapter${done.chapters === 1 ? "" : "s"}).${converted}`;
       setState("done");
       options.onSaved?.({ kind, name: picked?.name ?? name, file: done.file, result: done });
     } catch (error) {

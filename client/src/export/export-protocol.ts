@@ -47,9 +47,10 @@ export type ExportMessage =
       /** The file, when it was assembled here; null when it was written to the picked file. */
       file: Blob | null;
       bytes: number;
-      /** What went in: frames encoded, keyframes among them, chapters, audio packets. */
+      /** What went in: the video's frames, keyframes among them, repeats of a still picture among them, chapters, audio packets. */
       frames: number;
       keyframes: number;
+      repeats: number;
       chapters: number;
       audioPackets: number;
       /** The video's size and codec ("" for sound only). */

@@ -8,7 +8,7 @@
  * Audio and video are fed in step (each frame after the sound up to its time), so the muxer
  * never holds more than a few seconds of either.
  */
-import { EncodedPacket } from "mediabunny";
+import type { EncodedPacket } from "mediabunny";
 import { Renderer } from "../lib/renderer.ts";
 import { layoutFromLabels, openedLayout } from "../presenter/deck-layout.ts";
 import { AudioNotConvertible, recordedAudio, type RecordedAudio } from "./audio-packets.ts";
@@ -22,11 +22,10 @@ import { PicturePainter } from "./picture-paint.ts";
 import { Replay } from "./replay.ts";
 import { SlideSource } from "./slide-source.ts";
 import { chooseVideoCodec, type VideoChoice } from "./video-codec.ts";
+import { VideoTrack } from "./video-track.ts";
 
 /** Progress is reported at most this often: a bar moves smoothly at 4 updates a second. */
 const PROGRESS_MS = 250;
-/** Frames waiting in the encoder at most before the next is drawn (bounded memory, steady work). */
-const ENCODE_QUEUE = 3;
 
 type Post = (message: ExportMessage) => void;
 
@@ -126,59 +125,32 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
     };
     let frames = 0;
     let keyframes = 0;
+    let repeats = 0;
     try {
       if (video) {
-        const width = video.config.width;
-        const height = video.config.height;
+        const { width, height } = video.config;
         const painter = new PicturePainter(width, height);
         const slides = new SlideSource(renderer, layout, opened.firstPage, width, height);
         const replay = new Replay(recording.events);
-        // Encoded frames go to the muxer in order; a failed write stops the export.
-        let written: Promise<void> = Promise.resolve();
-        let firstPacket = true;
-        let failure: unknown = null;
         const durations = new Map(schedule.map((f, i) => [f.t, (schedule[i + 1]?.t ?? total) - f.t]));
-        const encoder = new VideoEncoder({
-          output: (chunk, meta) => {
-            const packet = EncodedPacket.fromEncodedChunk(chunk);
-            const ms = Math.round(chunk.timestamp / 1000);
-            const timed = packet.clone({ duration: (durations.get(ms) ?? 0) / 1000 });
-            const withConfig = firstPacket && meta?.decoderConfig ? { decoderConfig: meta.decoderConfig } : undefined;
-            firstPacket = false;
-            written = written.then(() => muxer?.addVideo(timed, withConfig)).catch((error: unknown) => {
-              failure ??= error;
-            });
-          },
-          error: (error) => {
-            failure ??= error;
-          },
-        });
-        if (!job.dryRun) encoder.configure(video.config);
+        const track = new VideoTrack(video, muxer, durations);
         try {
           for (const frame of schedule) {
-            if (failure) throw failure;
             await feed.until(frame.t / 1000);
             if (!frame.repeat) {
-              // A repeat encodes the canvas as it is: nothing changed since the frame before.
+              // A repeat shows the canvas as it is: nothing changed since the frame before.
               const picture = replay.at(frame.t);
               painter.paint(picture, await slides.pixels(picture), floatsAt(floats, frame.t), frame.t);
             }
-            const image = new VideoFrame(painter.canvas, { timestamp: frame.t * 1000, duration: (durations.get(frame.t) ?? 0) * 1000 });
-            if (job.dryRun) image.close();
-            else {
-              while (encoder.encodeQueueSize > ENCODE_QUEUE) await new Promise((resolve) => encoder.addEventListener("dequeue", resolve, { once: true }));
-              encoder.encode(image, video.frameOptions(frame.key));
-              image.close();
-            }
-            frames++;
-            if (frame.key) keyframes++;
+            await track.add(frame, painter.canvas);
             progress(frame.t);
           }
-          if (!job.dryRun) await encoder.flush();
-          await written;
-          if (failure) throw failure;
+          await track.finish();
+          frames = track.frames;
+          keyframes = track.keyframes;
+          repeats = track.repeats;
         } finally {
-          if (encoder.state !== "closed") encoder.close();
+          track.close();
           slides.close();
         }
       }
@@ -197,6 +169,7 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
         bytes: sink?.size ?? 0,
         frames,
         keyframes,
+        repeats,
         chapters: chapters.length,
         audioPackets: feed.count,
         video: video ? { codec: video.config.codec, width: video.config.width, height: video.config.height } : null,

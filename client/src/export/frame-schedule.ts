@@ -5,9 +5,9 @@
  * laser, a zoom, a question or poll shown, the join card — and, while reactions float, at a
  * modest rate until the last one is gone. Moving pen and pointer are capped at a frame rate
  * (the last position is always shown). While nothing changes, the last picture is repeated once
- * a second, not drawn again: an identical frame costs the encoder tens of bytes, and players
- * that show the first frame at or after the time sought (WebKit's GStreamer, `ffmpeg -ss`) then
- * show the picture of that moment, not the next slide. Each slide change is a keyframe at its
+ * a second, not drawn again: an identical frame costs the encoder ~60 bytes and ~9 ms at 1080p,
+ * and players that show the first frame at or after the time sought (WebKit's GStreamer,
+ * `ffmpeg -ss`) then show the picture of that moment, not the next slide. Each slide change is a keyframe at its
  * own instant (a chapter starts exactly there), and a change 10 s or more after the last
  * keyframe is one too, so seeking decodes at most 10 s of changes; a repeat never is (a still
  * slide's keyframe costs tens of kilobytes, and a run of repeats decodes in no time). A last
@@ -43,7 +43,7 @@ export const SCHEDULE: ScheduleOptions = {
   minGapMs: 1000 / 30,
   // 15 fps: floats rise slowly (2.4 s over 70 % of the height); a modest rate keeps them fluid at half the frames.
   floatGapMs: 1000 / 15,
-  // 1 s: a seek lands on the right picture in players that show the next frame, for ~7 KB an hour of repeats (bench/export.ts).
+  // 1 s: a seek lands on the right picture in players that show the next frame, for ~200 KB and ~30 s of encoding an hour (bench/export.ts).
   repeatMs: 1000,
   // 10 s: seeking decodes at most 10 s of changes (bench/export.ts: size per minute).
   keyEveryMs: 10_000,
@@ -52,7 +52,11 @@ export const SCHEDULE: ScheduleOptions = {
 /** What is drawn, as a string: two pictures that look alike give the same one (media playback is not drawn). */
 function look(p: Picture): string {
   const s = p.state;
-  const state = s ? [s.page, s.blank, s.mode, s.frozen, s.notesPosition ?? "", JSON.stringify(s.overlays), s.ink.map((k) => k.id).join(",")].join("|") : "";
+  const o = s?.overlays;
+  // A stroke only grows while drawn (points are appended, never moved): its length tells it apart,
+  // without writing out an hour of pen points once per message.
+  const live = o?.live ? `${o.live.id}:${o.live.points.length}:${o.live.color}:${o.live.width}` : "";
+  const state = s && o ? [s.page, s.blank, s.mode, s.frozen, s.notesPosition ?? "", JSON.stringify(o.pointer), live, JSON.stringify(o.zoom), o.inkHidden, s.ink.map((k) => k.id).join(",")].join("|") : "";
   return `${state}#${JSON.stringify(p.talk)}#${JSON.stringify(p.joinCard)}`;
 }
 

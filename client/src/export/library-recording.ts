@@ -24,10 +24,17 @@ export interface RecordingInput {
   record: StoredRecording;
   pieces: StoredPiece[];
   /**
+   * The picture track as a JSON file, read at each export as the store's pieces are (and
+   * forgotten after); its pieces then carry no events. How the benchmark hands an hour of it.
+   */
+  events?: Blob;
+  /**
    * Where files go: the browser's save dialog (the default), a download, or a file in the
    * origin's private file system (a test's stand-in for a picked file: the same writable API).
    */
   save?: "dialog" | "download" | "private-file";
+  /** Draw every frame, encode and save nothing (bench/export.ts's baseline). */
+  dryRun?: boolean;
 }
 
 const PICKERS: Record<NonNullable<RecordingInput["save"]>, PickFile> = {
@@ -47,9 +54,15 @@ export function showRecording(list: HTMLElement, input: RecordingInput, store: D
   );
   card.append(row);
   return mountExportPanel(row, {
-    recording: storedRecording(input.record, async () => input.pieces),
+    recording: storedRecording(input.record, async () => {
+      const events = input.events;
+      if (!events) return input.pieces;
+      const all = JSON.parse(await events.text()) as StoredPiece["events"];
+      return input.pieces.map((piece, i) => ({ ...piece, events: i === 0 ? all : [] }));
+    }),
     deck: () => exportDeck(store, input.record.deckId),
     pickFile: PICKERS[input.save ?? "dialog"],
     ...(onSaved ? { onSaved } : {}),
+    ...(input.dryRun ? { dryRun: true } : {}),
   });
 }

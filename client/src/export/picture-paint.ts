@@ -3,14 +3,13 @@
  * One frame of an exported video: the projector's picture at an instant, drawn on an
  * OffscreenCanvas the way the audience window draws it — the slide letterboxed on black (or
  * the zoomed region, rendered sharp by mupdf), the page's ink and the stroke being drawn (by
- * the window's own stroke painter, on layers of their own so a moving pen repaints only its
- * stroke), the laser dot, the spotlight, the question or poll, the join card, reactions
+ * the window's own stroke painter), the laser dot, the spotlight, the question or poll, the join card, reactions
  * floating, and a black or white screen over all of it (black means black). The slide's
  * pixels come from the caller (the render worker), so this module draws and waits for nothing.
  */
 import { fitBox } from "../lib/fit.ts";
-import type { Rect, Stroke } from "../presenter/ink.ts";
-import { paintStrokes } from "../presenter/views/ink-paint.ts";
+import type { Rect } from "../presenter/ink.ts";
+import { drawStrokes } from "../presenter/views/ink-paint.ts";
 import type { Picture } from "../record/timeline.ts";
 import { paintJoinCard, paintPoll, paintQuestion } from "./card-paint.ts";
 import { floatPose, type Float } from "./float-track.ts";
@@ -80,32 +79,9 @@ function paintFloats(ctx: Ctx, floats: readonly Float[], t: number, W: number, H
   ctx.restore();
 }
 
-/** A layer of strokes the size of the slide box, repainted only when its strokes or view change. */
-class StrokeLayer {
-  readonly canvas = new OffscreenCanvas(1, 1);
-  private key = "";
-  private strokes: readonly Stroke[] | null = null;
-
-  paint(strokes: readonly Stroke[], view: Rect, box: Rect, finished: boolean): void {
-    const key = `${view.x},${view.y},${view.w},${view.h}@${box.w}x${box.h}`;
-    if (strokes === this.strokes && key === this.key) return;
-    if (this.canvas.width !== box.w || this.canvas.height !== box.h) {
-      this.canvas.width = Math.max(1, box.w);
-      this.canvas.height = Math.max(1, box.h);
-    }
-    paintStrokes(this.canvas, strokes, view, finished);
-    this.strokes = strokes;
-    this.key = key;
-  }
-}
-
-const NO_STROKES: readonly Stroke[] = [];
-
 export class PicturePainter {
   readonly canvas: OffscreenCanvas;
   private readonly ctx: Ctx;
-  private readonly ink = new StrokeLayer();
-  private readonly live = new StrokeLayer();
 
   constructor(readonly width: number, readonly height: number) {
     this.canvas = new OffscreenCanvas(width, height);
@@ -126,13 +102,15 @@ export class PicturePainter {
       ctx.imageSmoothingQuality = "high";
       ctx.drawImage(slide.image, box.x, box.y, box.w, box.h);
       const view = slide.view;
-      this.ink.paint(state.ink.length ? state.ink : NO_STROKES, view, box, true);
-      if (state.ink.length) ctx.drawImage(this.ink.canvas, box.x, box.y);
-      const live = state.overlays.live;
-      if (live) {
-        this.live.paint([live], view, box, false);
-        ctx.drawImage(this.live.canvas, box.x, box.y);
-      }
+      // The ink, then the stroke being drawn, straight onto the frame (no layers: one frame's
+      // fills of cached outlines cost less than two full-size canvases kept and copied).
+      ctx.save();
+      ctx.beginPath();
+      ctx.rect(box.x, box.y, box.w, box.h);
+      ctx.clip();
+      drawStrokes(ctx, state.ink, view, { x: box.x, y: box.y, width: box.w });
+      if (state.overlays.live) drawStrokes(ctx, [state.overlays.live], view, { x: box.x, y: box.y, width: box.w }, false);
+      ctx.restore();
       const p = state.overlays.pointer;
       if (p) {
         const k = box.w / view.w;

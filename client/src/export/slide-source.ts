@@ -11,11 +11,8 @@ import { clampPage, type DeckLayout } from "../presenter/deck-layout.ts";
 import type { Picture } from "../record/timeline.ts";
 import { slideBox, viewOf, type SlidePixels } from "./picture-paint.ts";
 
-/**
- * Slides kept rendered: the one on screen, the one before (a talk goes back), a zoom of
- * either. At 1080p one is ~8 MB.
- */
-const KEPT = 4;
+/** Slides kept rendered: the one on screen and the one before (a talk goes back, a zoom comes and goes). At 1080p one is ~8 MB. */
+const KEPT = 2;
 
 export class SlideSource {
   private readonly kept = new Map<string, SlidePixels & { image: ImageBitmap }>();

@@ -61,7 +61,7 @@ export async function chooseVideoCodec(): Promise<VideoChoice | null> {
   startMediaStack();
   for (const size of SIZES) {
     for (const { codec, string } of CODECS) {
-      const base: VideoEncoderConfig = { codec: string, ...size, latencyMode: "quality" };
+      const base: VideoEncoderConfig = { codec: string, ...size, latencyMode: "realtime" };
       // A per-frame quantizer is registered for VP9 (and AV1, AVC), not for VP8: VP8 goes by bitrate.
       const quantized: VideoEncoderConfig = { ...base, bitrateMode: "quantizer" };
       if (codec === "vp9" && (await supported(quantized))) return { codec, config: quantized, frameOptions: (key) => ({ keyFrame: key, vp9: { quantizer: QUANTIZER } }) as VideoEncoderEncodeOptions };

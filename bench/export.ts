@@ -11,6 +11,10 @@
  * renderer process (the page, its export worker and that worker's render worker; goal
  * ≤ 500 MB) and of the browser process (where Chromium keeps Blobs). Asserts nothing.
  *
+ * The baseline runs before and after the export (the load of a shared machine moves); the
+ * ratio is against their mean. The export runs from a library page of its own, as after the
+ * talk (not the page that just imported the deck).
+ *
  *   bun run scripts/build.ts && bun run bench/export.ts
  *   EXPORT_MINUTES=10 bun run bench/export.ts      (a shorter talk, same density)
  */
@@ -52,19 +56,28 @@ function browserProcesses(userDataDir: string): { pid: number; kind: string }[] 
   const root = [...info].find(([, v]) => v.cmd.includes(`--user-data-dir=${userDataDir}`) && !v.cmd.includes("--type="))?.[0];
   if (root === undefined) return [];
   const out: { pid: number; kind: string }[] = [{ pid: root, kind: "browser" }];
-  for (let i = 0; i < out.length; i++) for (const [pid, v] of info) if (v.ppid === out[i]!.pid) out.push({ pid, kind: /--type=(\S+)/.exec(v.cmd)?.[1] ?? "other" });
+  for (let i = 0; i < out.length; i++) for (const [pid, v] of info) if (v.ppid === out[i]!.pid) out.push({ pid, kind: v.cmd.includes("--top-chrome-webui") ? "browser-ui" : (/--type=(\S+)/.exec(v.cmd)?.[1] ?? "other") });
+  // Pages' renderers are "renderer"; Chromium's own UI (headless too) has one of its own, left out.
   return out;
 }
 
-/** Peak RSS per process while `run` runs, sampled every 100 ms. */
-async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promise<{ value: T; peaks: Map<string, number> }> {
+/**
+ * Peak RSS per process while `run` runs, sampled every 100 ms; and the largest renderer's RSS
+ * at each tenth of the run (flat: fixed costs; rising: something accumulates).
+ */
+async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promise<{ value: T; peaks: Map<string, number>; course: number[] }> {
   const peaks = new Map<number, { kind: string; rss: number }>();
+  const timeline: { at: number; rss: number }[] = [];
+  const started = performance.now();
   const sample = () => {
+    let renderer = 0;
     for (const p of browserProcesses(userDataDir)) {
       const rss = readMemory(p.pid)?.rss ?? 0;
+      if (p.kind === "renderer") renderer = Math.max(renderer, rss);
       const seen = peaks.get(p.pid);
       if (!seen || rss > seen.rss) peaks.set(p.pid, { kind: p.kind, rss });
     }
+    timeline.push({ at: performance.now() - started, rss: renderer });
   };
   sample();
   const timer = setInterval(sample, 100);
@@ -73,7 +86,9 @@ async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promis
     sample();
     const byKind = new Map<string, number>();
     for (const { kind, rss } of peaks.values()) byKind.set(kind, Math.max(byKind.get(kind) ?? 0, rss));
-    return { value, peaks: byKind };
+    const total = performance.now() - started;
+    const course = Array.from({ length: 11 }, (_, k) => timeline.findLast((s) => s.at <= (total * k) / 10)?.rss ?? 0);
+    return { value, peaks: byKind, course };
   } finally {
     clearInterval(timer);
   }
@@ -131,12 +146,20 @@ try {
   const audioBytes = readFileSync(audioPath).byteLength;
   console.log(`talk: ${MINUTES} min, ${SLIDES} slides, ${STROKES} strokes, ${events.length} picture events (${mb(readFileSync(join(dir, "events.json")).byteLength)} as JSON), Opus ${AUDIO_KBPS} kbit/s (${mb(audioBytes)})`);
 
-  const page = browser.page;
+  const importer = browser.page;
+  await importer.goto(`${server.url}/`);
+  await importer.waitForSelector("body[data-ready='true']");
+  await importer.setInputFiles("#file-input", deckPath);
+  await importer.waitForSelector(".deck-card");
+  const deckId = (await importer.getAttribute(".deck-card", "data-deck"))!;
+  await importer.waitForSelector(`body[data-thumbnails='done']`);
+  // A recording is exported from the library some time after it was made: a library page of
+  // its own (a renderer process of its own), not the one that imported and stored the deck.
+  const page = await browser.context.newPage();
+  await importer.close();
   await page.goto(`${server.url}/`);
   await page.waitForSelector("body[data-ready='true']");
-  await page.setInputFiles("#file-input", deckPath);
-  await page.waitForSelector(".deck-card");
-  const deckId = (await page.getAttribute(".deck-card", "data-deck"))!;
+  await page.waitForSelector(`body[data-thumbnails='done']`);
   // The recording reaches the page as the recordings store hands it: Blobs, here read from disk
   // by the browser itself (a file input; nothing goes through the driver's protocol).
   await page.evaluate(() => {
@@ -148,8 +171,7 @@ try {
     document.body.append(input);
   });
   await page.setInputFiles("#bench-recording", [audioPath, join(dir, "events.json")]);
-  const rendererNow = () => Math.max(...browserProcesses(browser.userDataDir).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
-  const idleRenderer = rendererNow();
+  const idleRenderer = Math.max(...browserProcesses(browser.userDataDir).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
 
   /** One export from the library; its wall time in ms and what the worker reported. */
   const exportOnce = async (id: string, dryRun: boolean) => {
@@ -179,21 +201,26 @@ try {
     return { ms, result };
   };
 
-  const baseline = await peakMemory(browser.userDataDir, () => exportOnce("baseline", true));
+  // The baseline before and after the export: on a shared machine the load moves, and the
+  // export is compared with the mean of the two around it.
+  const before = await peakMemory(browser.userDataDir, () => exportOnce("baseline-1", true));
   const exported = await peakMemory(browser.userDataDir, () => exportOnce("export", false));
+  const after = await peakMemory(browser.userDataDir, () => exportOnce("baseline-2", true));
+  const baseline = { value: { ms: (before.value.ms + after.value.ms) / 2 }, peaks: new Map([...before.peaks].map(([k, v]) => [k, Math.max(v, after.peaks.get(k) ?? 0)])), course: before.course };
   const minutes = DURATION_MS / 60_000;
   const { result } = exported.value;
   const videoBytes = result.bytes - audioBytes;
   const ratio = exported.value.ms / DURATION_MS;
   console.log(`\nSave video, ${minutes}-minute talk (Chromium, ${result.video.codec}, 1920×1080):`);
   console.log(`  export:   ${(exported.value.ms / 1000).toFixed(1)} s = ${ratio.toFixed(3)}× the talk (goal ≤ ${GOAL_RATIO}×: ${ratio <= GOAL_RATIO ? "met" : "missed"}); ${result.frames} frames (${result.keyframes} keyframes; ${result.repeats} repeats of a still picture)`);
-  console.log(`  baseline: ${(baseline.value.ms / 1000).toFixed(1)} s = ${(baseline.value.ms / DURATION_MS).toFixed(3)}× the talk: the same frames drawn, nothing encoded or written`);
+  console.log(`  baseline: ${(baseline.value.ms / 1000).toFixed(1)} s = ${(baseline.value.ms / DURATION_MS).toFixed(3)}× the talk (before ${(before.value.ms / 1000).toFixed(1)} s, after ${(after.value.ms / 1000).toFixed(1)} s): the same frames drawn, nothing encoded or written`);
   console.log(`  export / baseline: ${(exported.value.ms / baseline.value.ms).toFixed(2)}×`);
   console.log(`  file: ${mb(result.bytes)} = ${mb(result.bytes / minutes)} a minute (video ${mb(videoBytes / minutes)}, sound ${mb(audioBytes / minutes)} a minute)`);
   const page_ = exported.peaks.get("renderer") ?? Number.NaN;
   console.log(`  page's renderer before: ${mb(idleRenderer)} (the library with the deck)`);
   console.log(`  peak RSS, export: page's renderer ${mb(page_)} (goal ≤ ${GOAL_PAGE_MB} MB: ${page_ <= GOAL_PAGE_MB * 1048576 ? "met" : "missed"}), browser process ${mb(exported.peaks.get("browser") ?? Number.NaN)}, GPU ${mb(exported.peaks.get("gpu-process") ?? 0)}`);
   console.log(`  peak RSS, baseline: page's renderer ${mb(baseline.peaks.get("renderer") ?? Number.NaN)}, browser process ${mb(baseline.peaks.get("browser") ?? Number.NaN)}`);
+  console.log(`  the page's renderer at each tenth of the export: ${exported.course.map((b) => (b / 1048576).toFixed(0)).join(" ")} MB; of the baseline: ${baseline.course.map((b) => (b / 1048576).toFixed(0)).join(" ")} MB`);
   const alone = await encoderAlone();
   console.log(`  Chromium's VP9 encoder alone at 1920×1080 (an empty page encoding 200 frames): renderer ${mb(alone.idle)} → ${mb(alone.peak)}, +${mb(alone.peak - alone.idle)}`);
 } finally {

@@ -20,12 +20,13 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import { seriousViolations } from "../helpers/axe.ts";
 import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
 import { engineSuite, stopSuite } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { chapterList, countColour, decodesCleanly, difference, frameAt, loudness, meanColour, pngAt, probe, type Frame } from "../helpers/video-probe.ts";
-import { LASER, longTalkEvents, makeColourDeck, PEN, SCRIPT, SLIDES, speechAac, speechOpus, speechWav, STROKE_POINTS, talkEvents } from "../fixtures/recording.ts";
+import { LASER, longTalkEvents, makeColourDeck, PEN, PROJECTOR, projectorEvents, SCRIPT, SLIDES, speechAac, speechOpus, speechWav, STROKE_POINTS, talkEvents } from "../fixtures/recording.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { OUTPUT } from "./fixtures.ts";
 
@@ -82,9 +83,10 @@ function handRecording(input: HandedRecording): boolean {
 /** The recording's row is in the library with its panel, which has asked WebCodecs what it can encode. */
 const recordingRow = (id: string) => !!document.querySelector(`.deck-recording[data-recording="${id}"] .export-panel[data-video-codec]`);
 
-/** The n-th saved file as base64 (null while it is not there), with what the export reported. */
-function savedFile(index: number): Promise<string | null> | null {
-  const saved = (window as unknown as { __deckhand: { saved: { file: Blob | null; name: string; result: Record<string, unknown> }[] } }).__deckhand.saved[index];
+/** The last file saved under `name`, as base64 with what the export reported (null while there is none). */
+function savedFile(name: string): Promise<string | null> | null {
+  const all = (window as unknown as { __deckhand: { saved: { file: Blob | null; name: string; result: Record<string, unknown> }[] } }).__deckhand.saved;
+  const saved = all.findLast((s) => s.name === name);
   if (!saved) return null;
   return (async () => {
     const bytes = saved.file ? new Uint8Array(await saved.file.arrayBuffer()) : new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(saved.name)).getFile()).arrayBuffer());
@@ -93,6 +95,9 @@ function savedFile(index: number): Promise<string | null> | null {
     return JSON.stringify({ base64: btoa(binary), name: saved.name, inPlace: saved.file === null, result: { ...saved.result, file: null } });
   })();
 }
+
+/** The file name the panel gives a recording's export. */
+const fileName = (title: string, kind: "video" | "audio") => `${title}${kind === "audio" ? " (audio)" : ""}.webm`;
 
 interface Saved {
   path: string;
@@ -215,12 +220,12 @@ if (ENGINES.includes("chromium")) {
     afterAll(() => stopSuite(server, [session]));
 
     /** Save a file from the panel of recording `title` and read it back to disk. */
-    async function save(title: string, kind: "video" | "audio", index: number): Promise<Saved> {
+    async function save(title: string, kind: "video" | "audio"): Promise<Saved> {
       const panel = `.deck-recording[data-recording="r-${title}"]`;
       await page.click(`${panel} [data-export-kind='${kind}']`);
       await page.waitForSelector(`${panel} .export-panel[data-export='done'], ${panel} .export-panel[data-export='failed']`, { timeout: 110_000 });
       expect(await page.getAttribute(`${panel} .export-panel`, "data-export"), (await page.textContent(`${panel} .export-result`)) ?? "").toBe("done");
-      const json = await page.evaluate(savedFile, index);
+      const json = await page.evaluate(savedFile, fileName(title, kind));
       const saved = JSON.parse(json!) as { base64: string; inPlace: boolean; result: Saved["result"] };
       const path = join(OUT, `chromium-${title}-${kind}.webm`);
       writeFileSync(path, Buffer.from(saved.base64, "base64"));
@@ -265,7 +270,7 @@ if (ENGINES.includes("chromium")) {
       expect(handed).toBe(true);
       await page.screenshot({ path: join(OUT, "chromium-library-recording.png") });
 
-      video = await save("talk", "video", 0);
+      video = await save("talk", "video");
       expect(video.inPlace).toBe(false);
       const info = probe(video.path);
       expect(info.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.width ?? ""}x${s.height ?? ""}`).sort()).toEqual(["audio:opus:x", "video:vp9:1920x1080"]);
@@ -289,7 +294,7 @@ if (ENGINES.includes("chromium")) {
     });
 
     test("Save audio: the recorded Opus packets themselves, with the same chapters", async () => {
-      const audio = await save("talk", "audio", 1);
+      const audio = await save("talk", "audio");
       const info = probe(audio.path);
       expect(info.streams.map((s) => s.codec_name)).toEqual(["opus"]);
       expectChapters(audio.path, recorded.durationMs);
@@ -311,7 +316,7 @@ if (ENGINES.includes("chromium")) {
       const opus = { base64: base64Of(speechOpus(7)), mime: "audio/webm;codecs=opus" };
       expect(await page.evaluate(handRecording, onePiece(deckId, "in-place", 6500, opus, talkEvents(), "private-file"))).toBe(true);
       await page.waitForFunction(recordingRow, "r-in-place");
-      const saved = await save("in-place", "video", 2);
+      const saved = await save("in-place", "video");
       expect(saved.inPlace).toBe(true);
       expect(probe(saved.path).streams).toHaveLength(2);
       expectChapters(saved.path, 6500);
@@ -354,11 +359,77 @@ if (ENGINES.includes("chromium")) {
       expect(await page.evaluate(() => (window as unknown as { __deckhand: { saved: unknown[] } }).__deckhand.saved.length)).toBe(savedBefore);
     });
 
+    test("the projector's other pictures: zoom, spotlight, black and white, a question, a poll, the join card, reactions", async () => {
+      const opus = { base64: base64Of(speechOpus(11)), mime: "audio/webm;codecs=opus" };
+      expect(await page.evaluate(handRecording, onePiece(deckId, "projector", PROJECTOR.end, opus, projectorEvents()))).toBe(true);
+      await page.waitForFunction(recordingRow, "r-projector");
+      const saved = await save("projector", "video");
+      const at = (ms: number, name: string) => {
+        pngAt(saved.path, ms / 1000, join(OUT, `chromium-projector-${name}.png`));
+        return frameAt(saved.path, ms / 1000, SIZE);
+      };
+      const near = (colour: number[], expected: number[], tolerance = 12) => colour.every((c, k) => Math.abs(c - expected[k]!) <= tolerance);
+      const orange = [...SLIDES[0]!.colour];
+      const blue = [...SLIDES[2]!.colour];
+
+      // The zoom: the bottom-left quarter of slide 1 at twice the size, rendered sharp (mupdf's render of that region).
+      const z = PROJECTOR.zoomRect;
+      const scale = 1920 / z.w;
+      const mupdf = await loadMupdf();
+      const doc = mupdf.Document.openDocument(deck, "application/pdf");
+      const zoomPage = doc.loadPage(0);
+      const pixmap = zoomPage.toPixmap(mupdf.Matrix.concat(mupdf.Matrix.translate(-z.x, -z.y), mupdf.Matrix.scale(scale, scale)), mupdf.ColorSpace.DeviceRGB, false);
+      const full = new Uint8Array(pixmap.getPixels());
+      const stride = pixmap.getWidth() * 3;
+      const zoomed = new Uint8Array(1920 * 1080 * 3);
+      for (let row = 0; row < 1080; row++) zoomed.set(full.subarray(row * stride, row * stride + 1920 * 3), row * 1920 * 3);
+      pixmap.destroy();
+      zoomPage.destroy();
+      doc.destroy();
+      const zoomFrame = at(PROJECTOR.zoom + 300, "zoom");
+      expect(difference(zoomFrame, { width: 1920, height: 1080, rgb: zoomed })).toBeLessThan(CODEC_LOSS);
+      // Twice the size: the slide's "Slide 1" covers four times the pixels it covers unzoomed.
+      const ink = (f: Frame) => countColour(f, [26, 26, 26], 40);
+      expect(ink(zoomFrame) / ink(reference[0]!)).toBeGreaterThan(3.5);
+
+      // The spotlight: the slide clear inside the circle, dimmed to 28 % outside it.
+      const spot = at(PROJECTOR.spotlight + 300, "spotlight");
+      expect(near(meanColour(spot, Math.round(PROJECTOR.spot.x * PX) - 5, Math.round(PROJECTOR.spot.y * PX) - 5, 10, 10), blue)).toBe(true);
+      expect(near(meanColour(spot, 100, 100, 20, 20), blue.map((c) => c * 0.28))).toBe(true);
+
+      // Black means black; white, white.
+      expect(meanColour(at(PROJECTOR.black + 300, "black"), 0, 0, 1920, 1080).every((c) => c < 4)).toBe(true);
+      expect(meanColour(at(PROJECTOR.white + 300, "white"), 0, 0, 1920, 1080).every((c) => c > 251)).toBe(true);
+
+      // A question: a white card at the bottom centre with dark text, the slide above it untouched.
+      const question = at(PROJECTOR.question + 300, "question");
+      expect(near(meanColour(question, 900, 100, 100, 100), orange)).toBe(true);
+      expect(near(meanColour(question, 955, 1000, 10, 6), [255, 255, 255], 6)).toBe(true);
+      expect(countColour(question, [17, 24, 39], 70, { x: 400, y: 820, w: 1120, h: 220 })).toBeGreaterThan(2000);
+
+      // A poll: the slide dimmed (60 % black), a white box, the teal bars.
+      const poll = at(PROJECTOR.poll + 300, "poll");
+      expect(near(meanColour(poll, 20, 20, 20, 20), orange.map((c) => c * 0.4))).toBe(true);
+      expect(countColour(poll, [15, 118, 110], 30)).toBeGreaterThan(5000);
+
+      // The join card: the slide dimmed (78 %), the QR code's black modules, the code in teal.
+      const join_ = at(PROJECTOR.joinCard + 300, "join-card");
+      expect(near(meanColour(join_, 20, 20, 20, 20), orange.map((c) => c * 0.22))).toBe(true);
+      expect(countColour(join_, [0, 0, 0], 30, { x: 0, y: 200, w: 960, h: 680 })).toBeGreaterThan(40_000);
+      expect(countColour(join_, [15, 118, 110], 40)).toBeGreaterThan(3000);
+
+      // Reactions float up over the slide while they are on, and are gone when their rise is over.
+      const floating = at(PROJECTOR.reactions + 900, "reactions");
+      const notOrange = 1920 * 1080 - countColour(floating, orange as [number, number, number], 40);
+      expect(notOrange).toBeGreaterThan(3000);
+      expect(difference(at(PROJECTOR.end - 100, "after-reactions"), reference[0]!)).toBeLessThan(CODEC_LOSS);
+    });
+
     test("sound recorded as AAC is converted to Opus, and the file says so", async () => {
       const aac = { base64: base64Of(speechAac(7)), mime: "audio/mp4" };
       expect(await page.evaluate(handRecording, onePiece(deckId, "aac", 6500, aac, talkEvents()))).toBe(true);
       await page.waitForFunction(recordingRow, "r-aac");
-      const saved = await save("aac", "audio", 3);
+      const saved = await save("aac", "audio");
       expect(saved.result.audioConverted).toBe(true);
       expect(probe(saved.path).streams.map((s) => s.codec_name)).toEqual(["opus"]);
       expectChapters(saved.path, 6500);
@@ -370,10 +441,10 @@ if (ENGINES.includes("chromium")) {
 
 // ---- every engine: Save audio, Save video or a plain sentence, and playback ------------------
 
-/** Play `base64` (or the n-th saved file) in a <video>/<audio> of the page: duration, seek, and the colour at a point after each seek. */
-function playInPage(source: { saved: number } | { base64: string }, kind: "video" | "audio", seeks: number[], probePoint: { x: number; y: number } | null): Promise<string> {
+/** Play `base64` (or the file saved under a name) in a <video>/<audio> of the page: duration, seek, and the colour at a point after each seek. */
+function playInPage(source: { saved: string } | { base64: string }, kind: "video" | "audio", seeks: number[], probePoint: { x: number; y: number } | null): Promise<string> {
   return (async () => {
-    const blob = "saved" in source ? (window as unknown as { __deckhand: { saved: { file: Blob }[] } }).__deckhand.saved[source.saved]!.file : new Blob([Uint8Array.from(atob(source.base64), (c) => c.charCodeAt(0))], { type: "video/webm" });
+    const blob = "saved" in source ? (window as unknown as { __deckhand: { saved: { name: string; file: Blob }[] } }).__deckhand.saved.findLast((s) => s.name === source.saved)!.file : new Blob([Uint8Array.from(atob(source.base64), (c) => c.charCodeAt(0))], { type: "video/webm" });
     const media = document.createElement(kind);
     media.muted = true;
     media.preload = "auto";
@@ -427,7 +498,6 @@ for (const engine of ENGINES) {
     const suite = engineSuite(engine, { shots: OUT, launch: { viewport: { width: 1440, height: 900 } }, timeoutMs: 120_000 });
     const page = (): EnginePage => suite.page;
     let deckId = "";
-    let savedCount = 0;
 
     beforeAll(async () => {
       await page().goto(`${suite.server.url}/`);
@@ -457,7 +527,7 @@ for (const engine of ENGINES) {
       }, [], 110_000);
       const state = await page().evaluate(() => [document.querySelector(".export-panel")!.getAttribute("data-export"), document.querySelector(".export-result")!.textContent]);
       expect(state[0], state[1] ?? "").toBe("done");
-      const json = (await page().evaluate(savedFile, savedCount++))!;
+      const json = (await page().evaluate(savedFile, fileName("talk", kind)))!;
       const saved = JSON.parse(json) as { base64: string; result: Saved["result"] };
       const path = join(OUT, `${engine}-${kind}.webm`);
       writeFileSync(path, Buffer.from(saved.base64, "base64"));
@@ -469,9 +539,11 @@ for (const engine of ENGINES) {
       expect(probe(audio.path).streams.map((s) => s.codec_name)).toEqual(["opus"]);
       expectChapters(audio.path, 6500);
       expect(loudness(audio.path).meanDb).toBeGreaterThan(-45);
-      const played = JSON.parse(await page().evaluate(playInPage, { saved: savedCount - 1 }, "audio", [4], null)) as Played;
+      const played = JSON.parse(await page().evaluate(playInPage, { saved: fileName("talk", "audio") }, "audio", [4], null)) as Played;
       expect(played.duration).toBeCloseTo(6.5, 1);
       expect(played.played).toBeGreaterThan(0.2);
+      // The panel, with what it saved, is as accessible as the rest of the library.
+      expect(await seriousViolations(page())).toEqual([]);
     });
 
     test("Save video gives a file that plays, seeks and shows the right slide here — or says plainly why not", async () => {
@@ -491,6 +563,32 @@ for (const engine of ENGINES) {
       expect(decodesCleanly(video.path)).toBe("");
       expectPictures(video.path, engine);
       await page().screenshot(join(OUT, `${engine}-library-saved.png`));
+    });
+
+    test("sound recorded as AAC: converted to Opus where this browser can decode it, else the export says it cannot", async () => {
+      const aac = { base64: base64Of(speechAac(7)), mime: "audio/mp4" };
+      expect(await page().evaluate(handRecording, onePiece(deckId, "aac", 6500, aac, talkEvents()))).toBe(true);
+      await page().waitFor("the AAC recording's row", recordingRow, ["r-aac"], 20_000);
+      const row = '.deck-recording[data-recording="r-aac"]';
+      await page().click(`${row} [data-export-kind='audio']`);
+      await page().waitFor("the AAC export to end", (sel: string) => {
+        const state = document.querySelector(`${sel} .export-panel`)?.getAttribute("data-export");
+        return state === "done" || state === "failed" || `export ${state}`;
+      }, [row], 110_000);
+      const [state, code, text] = await page().evaluate((sel: string) => [document.querySelector(`${sel} .export-panel`)!.getAttribute("data-export"), document.querySelector(`${sel} .export-result`)!.getAttribute("data-code"), document.querySelector(`${sel} .export-result`)!.textContent], row);
+      // WebKitGTK's WebCodecs has no AAC decoder (AudioDecoder.isConfigSupported("mp4a.40.2") is false).
+      if (engine === "webkit") {
+        expect([state, code]).toEqual(["failed", "AUDIO_NOT_CONVERTIBLE"]);
+        expect(text).toBe("This recording's sound is AAC, and this browser cannot convert it to Opus, the sound of a WebM file. The recording still plays in deckhand.");
+        await page().screenshot(join(OUT, `${engine}-aac-not-convertible.png`));
+        return;
+      }
+      expect([state, text]).toEqual(["done", expect.stringContaining("converted to Opus")]);
+      const json = (await page().evaluate(savedFile, fileName("aac", "audio")))!;
+      const path = join(OUT, `${engine}-aac-audio.webm`);
+      writeFileSync(path, Buffer.from((JSON.parse(json) as { base64: string }).base64, "base64"));
+      expect(probe(path).streams.map((s) => s.codec_name)).toEqual(["opus"]);
+      expectChapters(path, 6500);
     });
 
     test("the exported video plays in this engine's <video>: its length, and the right slide after each seek", async () => {

@@ -17,8 +17,9 @@ const RECORDED = [WEBM, MATROSKA, OGG, MP4];
 const CONVERTED_BITS_PER_SECOND = 64_000;
 
 export class AudioNotConvertible extends Error {
-  constructor(readonly codec: string) {
-    super(`The recorded sound is ${codec}, which this browser cannot convert to Opus.`);
+  /** `codec`: mediabunny's name of the recorded sound's codec ("aac", …), null when not known. */
+  constructor(readonly codec: string | null) {
+    super(`The recorded sound (${codec ?? "an unknown codec"}) cannot be converted to Opus here.`);
   }
 }
 
@@ -38,7 +39,7 @@ interface OpenSegment {
 }
 
 /** Convert a segment's sound to Opus in memory (an hour is ~29 MB at the bitrate above). */
-async function toOpus(blob: Blob, codec: string): Promise<Input> {
+async function toOpus(blob: Blob, codec: string | null): Promise<Input> {
   const input = new Input({ source: new BlobSource(blob), formats: RECORDED });
   const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
   const conversion = await Conversion.init({ input, output, video: { discard: true }, audio: { codec: "opus", bitrate: CONVERTED_BITS_PER_SECOND }, showWarnings: false });
@@ -53,11 +54,12 @@ async function openSegment(segment: { startMs: number; blob: Blob }): Promise<{ 
   if (!track) return { open: null, converted: false };
   let converted = false;
   if (track.codec !== "opus") {
-    input = await toOpus(segment.blob, track.codec ?? "an unknown codec").catch((error: unknown) => {
-      throw error instanceof AudioNotConvertible ? error : new AudioNotConvertible(track?.codec ?? "an unknown codec");
+    const codec = track.codec;
+    input = await toOpus(segment.blob, codec).catch((error: unknown) => {
+      throw error instanceof AudioNotConvertible ? error : new AudioNotConvertible(codec);
     });
     track = await input.getPrimaryAudioTrack();
-    if (!track) throw new AudioNotConvertible("unreadable");
+    if (!track) throw new AudioNotConvertible(codec);
     converted = true;
   }
   return { open: { startMs: segment.startMs, track, input }, converted };

@@ -85,7 +85,7 @@ export async function runExport(job: ExportJob, post: Post): Promise<void> {
     await exportFile(job, post);
   } catch (error) {
     if (error instanceof Stop) post({ type: "failed", code: error.code, message: error.message });
-    else if (error instanceof AudioNotConvertible) post({ type: "failed", code: "AUDIO_NOT_CONVERTIBLE", message: `This recording's sound is ${error.codec}, and this browser cannot convert it to Opus, the sound of a WebM file. The recording still plays in deckhand.` });
+    else if (error instanceof AudioNotConvertible) post({ type: "failed", code: "AUDIO_NOT_CONVERTIBLE", message: `This recording's sound is ${error.codec ? error.codec.toUpperCase() : "in a format this browser cannot read"}, and this browser cannot convert it to Opus, the sound of a WebM file. The recording still plays in deckhand.` });
     else post({ type: "failed", code: "EXPORT_FAILED", message: `The export stopped: ${error instanceof Error ? error.message : String(error)}. Try again; if it fails again, the recording still plays in deckhand.` });
   }
 }

@@ -6,7 +6,7 @@
  * encoded again. A segment whose sound is not Opus (an engine that records AAC in MP4) is
  * converted to Opus first where the browser can decode it and encode Opus (WebCodecs), and
  * reported as converted; where it cannot, the export says so. A segment cut short by a crash
- * gives the packets before the cut.
+ * gives the packets of its whole clusters before the cut (a cluster is a second or a few).
  */
 import { BlobSource, BufferSource, BufferTarget, Conversion, EncodedPacketSink, Input, MATROSKA, MP4, OGG, Output, WEBM, WebMOutputFormat, type EncodedPacket, type InputAudioTrack } from "mediabunny";
 
@@ -96,7 +96,7 @@ export async function recordedAudio(segments: readonly { startMs: number; blob: 
           yield packet.clone({ timestamp });
         }
       } catch {
-        // The segment's bytes end mid-packet (the tab closed while recording): keep what came before.
+        // The segment's bytes end mid-cluster (the tab closed while recording): keep what came before.
       }
     }
   }

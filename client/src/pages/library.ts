@@ -333,9 +333,14 @@ async function main() {
   });
   await refresh();
   // A recording handed over whole is listed under its deck with Save video / Save audio (tests,
-  // the benchmark); `saved` lists every file saved.
-  const saved: unknown[] = [];
-  (window as unknown as { __deckhand: unknown }).__deckhand = { saved, exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, (file) => saved.push(file)) };
+  // the benchmark); `saved` lists every file saved, the last one with its bytes (an older one
+  // lets its Blob go: an hour's video is 70 MB).
+  const saved: { file: Blob | null }[] = [];
+  const onSaved = (file: { file: Blob | null }) => {
+    for (const older of saved) older.file = null;
+    saved.push({ ...file });
+  };
+  (window as unknown as { __deckhand: unknown }).__deckhand = { saved, exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, onSaved) };
   document.body.dataset.ready = "true";
 }
 

@@ -81,6 +81,8 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
   host.append(element);
 
   let running: RunningExport | null = null;
+  /** Cancel was pressed while the recording was still being read (before the worker started). */
+  let cancelled = false;
   let picked: FileSystemFileHandle | null = null;
   const unavailable: Record<ExportKind, string | null> = { video: null, audio: null };
 
@@ -120,6 +122,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
       picked = null;
     }
     setState("running");
+    cancelled = false;
     result.textContent = "";
     delete result.dataset.code;
     showProgress(kind, 0, null);
@@ -139,6 +142,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
         },
         (p) => showProgress(kind, p.fraction, p.leftMs),
       );
+      if (cancelled) running.cancel();
       const done = await running.done;
       running = null;
       if (done.file) saveFile(done.file, name, kind === "video" ? "video/webm" : "audio/webm");
@@ -158,7 +162,10 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
   };
 
   for (const kind of ["video", "audio"] as const) buttons[kind].addEventListener("click", () => void run(kind));
-  cancel.addEventListener("click", () => running?.cancel());
+  cancel.addEventListener("click", () => {
+    cancelled = true;
+    running?.cancel();
+  });
   setState("idle");
   return {
     element,

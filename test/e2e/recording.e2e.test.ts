@@ -196,6 +196,131 @@ for (const name of ENGINES) {
       await tap(presenter, "#play-toggle");
       await presenter.waitFor("paused", () => document.body.dataset.playing === "false" || `playing ${document.body.dataset.playing}, the button says ${document.querySelector("#play-toggle")!.textContent}, at ${document.querySelector<HTMLElement>("#stage-box")!.dataset.t} ms, audio paused ${document.querySelector<HTMLAudioElement>("#play-audio")!.paused}`);
     });
+
+    if (!full) return;
+
+    /** The presenter again, on the deck's first page, ready. */
+    async function openPresenter() {
+      await presenter.goto(presentUrl);
+      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
+      await pressToPage(presenter, "Home", 1);
+    }
+
+    it("pausing stops the recording's clock; a reload mid-recording loses at most ~2 s, is offered, continued as a second segment, and plays as one", async () => {
+      await openPresenter();
+      await startRecording(presenter);
+      await recordedPast(presenter, 2000);
+      await tap(presenter, "#rec-pause");
+      await presenter.waitFor("paused", () => document.body.dataset.recording === "paused");
+      await Bun.sleep(300);
+      const pausedAt = await recordedMs(presenter);
+      await Bun.sleep(1500);
+      expect(await recordedMs(presenter)).toBe(pausedAt);
+      expect(await presenter.evaluate(() => document.querySelector("#rec-label")!.textContent)).toBe("PAUSED");
+      await tap(presenter, "#rec-pause");
+      await presenter.waitFor("recording again", () => document.body.dataset.recording === "recording");
+      await recordedPast(presenter, 6000);
+      // The clock as the indicator last drew it (≤ 200 ms behind), then at once the reload.
+      const atReload = await recordedMs(presenter);
+      await presenter.goto(presentUrl);
+      await presenter.waitFor("the presenter after the reload", () => document.body.dataset.ready === "true", [], 45_000);
+      await presenter.waitFor("the offer to continue", () => !!document.querySelector(".record-offer"));
+      const interrupted = (await storedRecordings(presenter)).at(-1)!;
+      expect(interrupted.state).toBe("interrupted");
+      // Nothing but the last moments is lost: at most ~2 s of the clock (and never more than there was).
+      expect(interrupted.durationMs).toBeGreaterThanOrEqual(atReload - 2000);
+      expect(interrupted.durationMs).toBeLessThanOrEqual(atReload + 1000);
+      expect(interrupted.pieces.reduce((n, p) => n + p.audioBytes, 0)).toBeGreaterThan(10_000);
+      await shot(presenter, "04-offer-after-reload");
+
+      await tap(presenter, ".record-offer [data-offer='continue']");
+      await presenter.waitFor("continued", () => document.body.dataset.recording === "recording");
+      expect(await presenter.evaluate(() => document.querySelectorAll(".record-offer").length)).toBe(0);
+      await recordedPast(presenter, interrupted.durationMs + 2500);
+      await pressToPage(presenter, "ArrowRight", 2);
+      await recordedPast(presenter, interrupted.durationMs + 3500);
+      await stopRecording(presenter);
+      const continued = (await storedRecordings(presenter)).at(-1)!;
+      expect(continued.id).toBe(interrupted.id);
+      expect(continued.state).toBe("stopped");
+      expect(continued.segments).toBe(2);
+      const second = continued.pieces.filter((p) => p.segment === 1);
+      expect(second.length).toBeGreaterThan(0);
+      expect(second[0]!.startMs).toBe(interrupted.durationMs);
+      expect(continued.durationMs).toBeGreaterThan(interrupted.durationMs + 3000);
+
+      await presenter.goto(`${suite.server.url}/play/${continued.id}`);
+      await presenter.waitFor("the player", () => document.body.dataset.ready === "true", [], 45_000);
+      const info = await presenter.evaluate(() => (window as unknown as { __deckhand: { player(): { durationMs: number; soundMs: number | null } } }).__deckhand.player());
+      // One file from the two segments, as long as the recording (the lost second filled with silence).
+      expect(info.soundMs).not.toBeNull();
+      expect(Math.abs(info.soundMs! - continued.durationMs)).toBeLessThan(1500);
+    });
+
+    it("refuses to start without room, in a sentence; storage refused mid-recording ends it cleanly, with a message, keeping what was written", async () => {
+      await openPresenter();
+      // A browser that has only 2 MB left for this site: about 4 minutes at the assumed rate.
+      await presenter.evaluate(() => {
+        Object.defineProperty(navigator.storage, "estimate", { configurable: true, value: async () => ({ usage: 100_000_000, quota: 102_000_000 }) });
+      });
+      await tap(presenter, "#btn-record");
+      await presenter.waitFor("the Record panel", () => !!document.querySelector("#record-start"));
+      await tap(presenter, "#record-start");
+      await presenter.waitFor("the refusal", () => /Not enough room to record/.test(document.querySelector("#record-message")?.textContent ?? ""));
+      expect(await presenter.evaluate(() => document.body.dataset.recording)).toBe("idle");
+      await shot(presenter, "05-refused-no-room");
+      const before = (await storedRecordings(presenter)).length;
+
+      await openPresenter();
+      await startRecording(presenter);
+      await recordedPast(presenter, 2500);
+      await presenter.evaluate(() => {
+        const put = IDBObjectStore.prototype.put;
+        IDBObjectStore.prototype.put = function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+          if (this.name === "recordingPieces") throw new DOMException("Quota exceeded", "QuotaExceededError");
+          return put.call(this, value, key);
+        };
+      });
+      await presenter.waitFor("the recording ended", () => document.body.dataset.recording === "idle", [], 10_000);
+      const message = await presenter.evaluate(() => document.querySelector("#record-notice")?.textContent ?? "");
+      expect(message).toContain("Recording stopped: this browser has no more room");
+      expect(message).toContain("is kept in the library");
+      await shot(presenter, "06-stopped-storage-full");
+      const all = await storedRecordings(presenter);
+      expect(all.length).toBe(before + 1);
+      const kept = all.at(-1)!;
+      expect(kept.state).toBe("stopped");
+      expect(kept.durationMs).toBeGreaterThanOrEqual(1000);
+      expect(kept.pieces.length).toBeGreaterThan(0);
+    });
+
+    it("the library deletes a recording and its pieces; the others stay", async () => {
+      await presenter.goto(`${suite.server.url}/`);
+      await presenter.waitFor("the library", () => document.body.dataset.ready === "true");
+      const before = await storedRecordings(presenter);
+      const doomed = before.at(-1)!;
+      expect(await presenter.evaluate(() => document.querySelectorAll(".deck-recording").length)).toBe(before.length);
+      await presenter.evaluate(() => (window.confirm = () => true));
+      await tap(presenter, `[data-recording-delete="${doomed.id}"]`);
+      await presenter.waitFor("the row gone", (id: string) => !document.querySelector(`.deck-recording[data-recording="${id}"]`), [doomed.id]);
+      const after = await storedRecordings(presenter);
+      expect(after.map((r) => r.id)).toEqual(before.slice(0, -1).map((r) => r.id));
+      const pieces = await presenter.evaluate(
+        (id: string) =>
+          new Promise<number>((resolve) => {
+            const req = indexedDB.open("deckhand");
+            req.onsuccess = () => {
+              const count = req.result.transaction("recordingPieces").objectStore("recordingPieces").index("byRecording").count(id);
+              count.onsuccess = () => resolve(count.result);
+            };
+          }),
+        doomed.id,
+      );
+      expect(pieces).toBe(0);
+      // The first recording is still there for a later step (the export) to use.
+      expect(after.map((r) => r.id)).toContain(recordingUnderTest[name]!);
+    });
   });
 }
 

@@ -77,7 +77,7 @@ export async function startRecording(presenter: EnginePage, sound: "" | "none" =
     select.dispatchEvent(new Event("change"));
   }, sound);
   await tap(presenter, "#record-start");
-  await presenter.waitFor("recording", () => document.body.dataset.recording === "recording" || (document.querySelector("#record-message")?.textContent ?? ""), [], 20_000);
+  await presenter.waitFor("recording", () => document.body.dataset.recording === "recording" || `${document.body.dataset.recording}: ${document.querySelector("#record-message")?.textContent ?? document.querySelector("#record-body")?.textContent ?? ""}`, [], 20_000);
 }
 
 /** The recorded time the REC indicator shows now (ms, as of its last draw). */

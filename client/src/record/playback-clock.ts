@@ -92,7 +92,9 @@ export class SilentClock implements PlaybackClock {
     clearTimeout(this.endTimer);
     if (this.since === null) return;
     this.endTimer = setTimeout(() => {
-      this.pause();
+      // A timer may fire a moment early: the end is the end.
+      this.from = this.durationMs;
+      this.since = null;
       this.onEnded();
     }, this.durationMs - this.now());
   }

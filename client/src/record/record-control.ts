@@ -21,7 +21,7 @@ import type { RecordingRecord } from "../storage/schema.ts";
 import { interruptedRecordings } from "./continuation.ts";
 import { listMicrophones, microphoneAvailable, rememberedMicrophone, rememberMicrophone, type MicrophoneChoice } from "./microphone.ts";
 import { renderRecIndicator, type RecIndicatorEls } from "./rec-indicator-view.ts";
-import { NO_SOUND, recordPanelBody, type PanelHandlers, type PanelModel } from "./record-panel-view.ts";
+import { fillSoundChoice, NO_SOUND, recordPanelBody, type PanelHandlers, type PanelModel } from "./record-panel-view.ts";
 import type { Recorder, RecordingKind, RecordOptions } from "./recorder.ts";
 import { resumeOffer } from "./resume-offer-view.ts";
 import { ASSUMED_BYTES_PER_SECOND, estimateStorage, roomOf } from "./storage-room.ts";
@@ -164,15 +164,21 @@ export class RecordControl {
     this.deps.panel.querySelector<HTMLElement>("#record-start, #record-stop")?.focus();
   }
 
+  /** The microphones' names (readable once one was allowed), into the open panel in place. */
   private async refreshMicrophones(): Promise<void> {
     this.microphones = await listMicrophones();
-    this.render();
+    const select = this.deps.body.querySelector<HTMLSelectElement>("#record-sound");
+    if (!select) return;
+    fillSoundChoice(select, this.model());
+    this.sound = select.value;
   }
 
+  /** The room left, into the open panel in place. */
   private async refreshRoom(): Promise<void> {
     const room = roomOf(await estimateStorage(), ASSUMED_BYTES_PER_SECOND);
     this.room = room.minutes === null ? null : roomText(room.minutes);
-    this.render();
+    const line = this.deps.body.querySelector("#record-room");
+    if (line) line.textContent = this.room ?? "";
   }
 
   private model(): PanelModel {
@@ -210,6 +216,9 @@ export class RecordControl {
     if (!this.open) return;
     const focused = document.activeElement?.id;
     replace(this.deps.body, ...recordPanelBody(this.model(), this.handlers));
+    // What the choice shows is what Start records (a remembered microphone may be gone).
+    const select = this.deps.body.querySelector<HTMLSelectElement>("#record-sound");
+    if (select) this.sound = select.value;
     if (focused) document.getElementById(focused)?.focus();
   }
 

@@ -48,18 +48,30 @@ function radio(name: string, value: string, checked: boolean, label: string, onP
   return h("label", { class: "setting", for: `${name}-${value}` }, input, ` ${label}`);
 }
 
-function idleView(m: PanelModel, on: PanelHandlers): (HTMLElement | null)[] {
-  const select = h("select", { id: "record-sound" }) as HTMLSelectElement;
+/**
+ * The sound choice's options for this model, in place (the list arrives after the panel
+ * opened: the panel is not drawn again for it, so a click on Start is never lost to a redraw).
+ */
+export function fillSoundChoice(select: HTMLSelectElement, m: Pick<PanelModel, "microphones" | "sound" | "soundPossible">): void {
   const option = (value: string, label: string) => {
     const el = h("option", { value }, label) as HTMLOptionElement;
     el.selected = m.sound === value;
     return el;
   };
+  const options: HTMLOptionElement[] = [];
   if (m.soundPossible) {
-    select.append(option("", "The browser's default microphone"));
-    for (const mic of m.microphones) select.append(option(mic.deviceId, mic.label));
+    options.push(option("", "The browser's default microphone"));
+    for (const mic of m.microphones) options.push(option(mic.deviceId, mic.label));
   }
-  select.append(option(NO_SOUND, "No sound: the slides, ink and pointer only"));
+  options.push(option(NO_SOUND, "No sound: the slides, ink and pointer only"));
+  select.replaceChildren(...options);
+  // A remembered microphone that is not plugged in now: the default is chosen instead.
+  if (!options.some((o) => o.selected)) options[0]!.selected = true;
+}
+
+function idleView(m: PanelModel, on: PanelHandlers): (HTMLElement | null)[] {
+  const select = h("select", { id: "record-sound" }) as HTMLSelectElement;
+  fillSoundChoice(select, m);
   select.addEventListener("change", () => on.sound(select.value));
   const timer = h("input", { type: "checkbox", id: "record-timer" }) as HTMLInputElement;
   timer.checked = m.startTimer;
@@ -72,8 +84,9 @@ function idleView(m: PanelModel, on: PanelHandlers): (HTMLElement | null)[] {
     select,
     m.soundPossible ? null : h("p", { class: "muted setting-hint" }, "A microphone can be used only over https or on this computer (localhost)."),
     h("label", { class: "setting" }, timer, " Start the talk timer too"),
-    m.room ? h("p", { class: "muted", id: "record-room" }, m.room) : null,
     h("div", { class: "actions" }, h("button", { type: "button", class: "btn btn-primary", id: "record-start", disabled: starting, onclick: () => on.start() }, starting ? "Starting…" : "Start recording")),
+    // Below Start: it is filled in after the panel opens, and must not move Start under a click.
+    h("p", { class: "muted", id: "record-room" }, m.room ?? ""),
   ];
 }
 

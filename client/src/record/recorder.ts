@@ -207,7 +207,9 @@ export class Recorder {
     const writer = this.writer!;
     await writer.flush(this.clock.now());
     const id = this.record!.id;
-    if (!writer.failed) await this.deps.store.updateRecording(id, { state: "stopped" }).catch(() => {});
+    // Even after a refused write: marking it stopped is a small write that may still pass (if
+    // not, the next presenter window offers it as interrupted).
+    await this.deps.store.updateRecording(id, { state: "stopped" }).catch(() => {});
     this.teardown();
     const kept = await this.deps.store.getRecording(id).catch(() => undefined);
     this.record = null;

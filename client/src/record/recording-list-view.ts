@@ -17,9 +17,9 @@ export interface RecordingListHandlers {
   recordingNow(record: RecordingRecord): boolean;
 }
 
-/** "Talk · 12:34 · 3.2 MB · 29 Nov 2026, 14:05 · interrupted" */
+/** "12:34 · 3.2 MB · interrupted" */
 function meta(record: RecordingRecord, now: boolean): string {
-  const parts = [formatClock(record.durationMs / 1000), formatBytes(record.bytes), formatDate(record.createdAt)];
+  const parts = [formatClock(record.durationMs / 1000), formatBytes(record.bytes)];
   if (now) parts.push("recording now");
   else if (record.state !== "stopped") parts.push("interrupted");
   if (!record.audio) parts.push("no sound");
@@ -34,7 +34,7 @@ function row(record: RecordingRecord, on: RecordingListHandlers): HTMLLIElement 
   return h(
     "li",
     { class: "deck-recording", "data-recording": record.id, "data-state": now ? "recording" : record.state },
-    h("p", { class: "deck-recording-title" }, h("span", { class: "deck-recording-kind" }, kind), " ", record.title.replace(/^(Talk|Rehearsal) /, "")),
+    h("p", { class: "deck-recording-title" }, h("span", { class: "deck-recording-kind" }, kind), " · ", formatDate(record.createdAt)),
     h("p", { class: "deck-recording-meta muted", "data-duration-ms": record.durationMs, "data-bytes": record.bytes }, meta(record, now)),
     h(
       "div",

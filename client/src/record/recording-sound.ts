@@ -74,6 +74,8 @@ export async function recordingSound(segments: readonly SegmentAudio[]): Promise
     await output.start();
     const cursor = new SoundCursor();
     const channels = config?.numberOfChannels ?? 1;
+    // A WebM's last packet reads with no duration (nothing follows it): it lasts as long as the one before.
+    let lastDuration = SILENCE_FRAME_S;
     let meta: { decoderConfig: AudioDecoderConfig } | undefined = config ? { decoderConfig: config } : undefined;
     for (const { segment, input } of inputs) {
       const track = await input.getPrimaryAudioTrack();
@@ -82,12 +84,14 @@ export async function recordingSound(segments: readonly SegmentAudio[]): Promise
       for await (const packet of new EncodedPacketSink(track).packets()) {
         if (first) cursor.segment(segment.startMs / 1000, packet.timestamp);
         first = false;
-        const placed = cursor.place(packet.timestamp, packet.duration, codec === "opus");
+        const duration = packet.duration > 0 ? packet.duration : lastDuration;
+        lastDuration = duration;
+        const placed = cursor.place(packet.timestamp, duration, codec === "opus");
         for (const t of placed.silence) {
           await source.add(new EncodedPacket(opusSilence(channels), "key", t, SILENCE_FRAME_S), meta);
           meta = undefined;
         }
-        await source.add(packet.clone({ timestamp: placed.timestamp }), meta);
+        await source.add(packet.clone({ timestamp: placed.timestamp, duration }), meta);
         meta = undefined;
       }
     }

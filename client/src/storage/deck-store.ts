@@ -30,7 +30,7 @@ import type { TalkRecord } from "../live/talk-export.ts";
 import { deleteRecordingsOfDeck, RecordingStore } from "./recording-store.ts";
 import { classifyStorageError, StorageError } from "./storage-error.ts";
 
-export { classifyStorageError, StorageError, type StorageFailure } from "./storage-error.ts";
+export { classifyStorageError, StorageError } from "./storage-error.ts";
 export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
 
 /** The deck id for some bytes: the first 16 hex digits of their SHA-256. */

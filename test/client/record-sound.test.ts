@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { ALL_FORMATS, BlobSource, BufferTarget, EncodedAudioPacketSource, EncodedPacket, EncodedPacketSink, Input, Output, WebMOutputFormat } from "mediabunny";
-import { opusSilence, recordingSound, SoundCursor } from "../../client/src/record/recording-sound.ts";
+import { opusPacketDuration, opusSilence, recordingSound, SoundCursor } from "../../client/src/record/recording-sound.ts";
 
 const FRAME = 0.02;
 
@@ -102,5 +102,34 @@ describe("recordingSound", () => {
 
   test("no sound, no file", async () => {
     expect(await recordingSound([])).toBeNull();
+  });
+});
+
+describe("an Opus packet's length, from its TOC byte", () => {
+  test("frame size by configuration, times the frames the code says", () => {
+    expect(opusPacketDuration(new Uint8Array([0xf8, 0xff, 0xfe]))).toBeCloseTo(0.02, 9); // config 31, one frame
+    expect(opusPacketDuration(new Uint8Array([(26 << 3) | 1, 0, 0]))).toBeCloseTo(0.02, 9); // config 26 (CELT 10 ms), two frames
+    expect(opusPacketDuration(new Uint8Array([(3 << 3) | 0]))).toBeCloseTo(0.06, 9); // SILK 60 ms
+    expect(opusPacketDuration(new Uint8Array([(16 << 3) | 3, 0x04, 0]))).toBeCloseTo(0.01, 9); // 2.5 ms × 4 frames
+    expect(opusPacketDuration(new Uint8Array([]))).toBeNull();
+    expect(opusPacketDuration(new Uint8Array([(16 << 3) | 3]))).toBeNull();
+  });
+
+  test("packets that share a timestamp (WebKit's encoder) still follow each other, each at its own length", async () => {
+    // Five 20 ms packets stamped with one time, then the next group: a 0.1 s group every 0.1 s.
+    const target = new BufferTarget();
+    const output = new Output({ format: new WebMOutputFormat(), target });
+    const source = new EncodedAudioPacketSource("opus");
+    output.addAudioTrack(source);
+    await output.start();
+    for (let i = 0; i < 20; i++) {
+      const group = Math.floor(i / 5) * 0.1;
+      await source.add(new EncodedPacket(new Uint8Array([0xf8, 0xff, 0xfe, i]), "key", group, 0.02), i === 0 ? { decoderConfig: { codec: "opus", sampleRate: 48_000, numberOfChannels: 1 } } : undefined);
+    }
+    await output.finalize();
+    const sound = (await recordingSound([{ segment: 0, startMs: 0, endMs: 400, audio: new Blob([target.buffer!]) }]))!;
+    const { out } = await packetsOf(sound);
+    expect(out.length).toBe(20);
+    expect(out.map((p) => Math.round(p.t * 1000))).toEqual(Array.from({ length: 20 }, (_, i) => i * 20));
   });
 });

@@ -16,6 +16,7 @@
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
+import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { speechWav } from "../helpers/microphone.ts";
@@ -104,6 +105,12 @@ for (const name of ENGINES) {
         return Number(level) > 0 || (unknownOk && level === "unknown") || `level ${level}`;
       }, [name === "firefox"]);
       await shot(presenter, "01-presenter-recording");
+      // The REC indicator and the Record panel while recording pass axe (every engine).
+      await tap(presenter, "#btn-record");
+      await presenter.waitFor("the panel while recording", () => !!document.querySelector("#record-stop"));
+      expect({ where: "presenter recording", violations: await seriousViolations(presenter) }).toEqual({ where: "presenter recording", violations: [] });
+      await tap(presenter, "#record-hide");
+      await presenter.waitFor("the panel hidden", () => document.querySelector("#record-panel")!.hasAttribute("hidden"));
       // The projector shows the slide and nothing of the recording.
       const seen = await audience.evaluate(() => ({ rec: !!document.querySelector("#rec, .rec, [data-recording]"), text: document.body.innerText }));
       expect(seen.rec).toBe(false);
@@ -149,6 +156,7 @@ for (const name of ENGINES) {
       expect(row!.text).toMatch(/\d+(\.\d)? KB/);
       expect(row!.play).toBe(true);
       await shot(presenter, "02-library-recordings");
+      expect({ where: "library", violations: await seriousViolations(presenter) }).toEqual({ where: "library", violations: [] });
 
       await presenter.click(`[data-recording-play="${recording!.id}"]`);
       await presenter.waitFor("the player", () => document.body.dataset.ready === "true" || (document.body.dataset.ready === "missing" ? document.body.innerText : false), [], 45_000);
@@ -193,6 +201,7 @@ for (const name of ENGINES) {
         return (document.body.dataset.playing === "true" && t > from + 800) || `playing ${document.body.dataset.playing} at ${t} ms; the sound paused ${audio.paused}, at ${audio.currentTime} s, ready ${audio.readyState}, error ${audio.error?.code}`;
       }, [info.spans[1]!.startMs]);
       await shot(presenter, "03-player");
+      expect({ where: "player", violations: await seriousViolations(presenter) }).toEqual({ where: "player", violations: [] });
       await tap(presenter, "#play-toggle");
       await presenter.waitFor("paused", () => document.body.dataset.playing === "false" || `playing ${document.body.dataset.playing}, the button says ${document.querySelector("#play-toggle")!.textContent}, at ${document.querySelector<HTMLElement>("#stage-box")!.dataset.t} ms, audio paused ${document.querySelector<HTMLAudioElement>("#play-audio")!.paused}`);
     });
@@ -293,6 +302,33 @@ for (const name of ENGINES) {
       expect(kept.state).toBe("stopped");
       expect(kept.durationMs).toBeGreaterThanOrEqual(1000);
       expect(kept.pieces.length).toBeGreaterThan(0);
+    });
+
+    it("a silent rehearsal keeps the timeline without a microphone and plays on a clock of its own", async () => {
+      await openPresenter();
+      await tap(presenter, "#btn-record");
+      await presenter.waitFor("the Record panel", () => !!document.querySelector("#record-start"));
+      await tap(presenter, "#record-kind-rehearsal");
+      await startRecording(presenter, "none");
+      expect(await presenter.evaluate(() => document.querySelector("#rec-level")!.hasAttribute("hidden"))).toBe(true);
+      await pressToPage(presenter, "ArrowRight", 2);
+      await recordedPast(presenter, 2500);
+      await pressToPage(presenter, "ArrowRight", 3);
+      await recordedPast(presenter, 3500);
+      await stopRecording(presenter);
+      const rehearsal = (await storedRecordings(presenter)).at(-1)!;
+      expect(rehearsal).toMatchObject({ kind: "rehearsal", state: "stopped", audio: null });
+      expect(rehearsal.pieces.every((p) => p.audioBytes === 0)).toBe(true);
+      // Pieces are still written every second: the timeline is as safe as with sound.
+      expect(rehearsal.pieces.length).toBeGreaterThanOrEqual(3);
+      await presenter.goto(`${suite.server.url}/play/${rehearsal.id}`);
+      await presenter.waitFor("the player", () => document.body.dataset.ready === "true", [], 45_000);
+      expect(await presenter.evaluate(() => document.body.dataset.sound)).toBe("none");
+      await tap(presenter, "#play-slides li:nth-child(2) button");
+      await presenter.waitFor("slide 2 in the player", () => document.querySelector("#stage-box")?.getAttribute("data-slide") === "2");
+      await tap(presenter, "#play-toggle");
+      await presenter.waitFor("playing on its own clock", (from: number) => Number(document.querySelector<HTMLElement>("#stage-box")!.dataset.t) > from + 500, [Number(await presenter.evaluate(() => document.querySelector<HTMLElement>("#stage-box")!.dataset.t))]);
+      await tap(presenter, "#play-toggle");
     });
 
     it("the library deletes a recording and its pieces; the others stay", async () => {

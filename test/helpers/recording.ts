@@ -43,14 +43,7 @@ export function storedRecordings(page: EnginePage): Promise<StoredRecording[]> {
     return records
       .sort((a, b) => a.createdAt - b.createdAt)
       .map((r) => ({
-        id: r.id,
-        deckId: r.deckId,
-        kind: r.kind,
-        state: r.state,
-        durationMs: r.durationMs,
-        bytes: r.bytes,
-        segments: r.segments,
-        audio: r.audio,
+        ...r,
         pieces: pieces
           .filter((p) => p.recordingId === r.id)
           .sort((a, b) => a.seq - b.seq)
@@ -67,9 +60,9 @@ export function storedRecordings(page: EnginePage): Promise<StoredRecording[]> {
   });
 }
 
-/** Open the Record panel, choose the sound (`""` the default microphone, "none" no sound), and start. */
+/** Open the Record panel (unless open), choose the sound (`""` the default microphone, "none" no sound), and start. */
 export async function startRecording(presenter: EnginePage, sound: "" | "none" = ""): Promise<void> {
-  await tap(presenter, "#btn-record");
+  if (await presenter.evaluate(() => document.querySelector("#record-panel")!.hasAttribute("hidden"))) await tap(presenter, "#btn-record");
   await presenter.waitFor("the Record panel", () => !document.querySelector("#record-panel")!.hasAttribute("hidden") && !!document.querySelector("#record-start"));
   await presenter.evaluate((value: string) => {
     const select = document.querySelector<HTMLSelectElement>("#record-sound")!;

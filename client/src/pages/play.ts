@@ -9,7 +9,7 @@
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes, formatClock, formatDate } from "../lib/format.ts";
-import type { MediaContext } from "../lib/media.ts";
+import { storedMediaContext } from "../lib/stored-media.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { JoinCardView } from "../live/join-card.ts";
 import { TalkProjectionView } from "../live/talk-projection.ts";
@@ -34,16 +34,7 @@ const slideList = $("#play-slides");
 let store: DeckStore;
 let deckId = "";
 
-const mediaCtx: MediaContext = {
-  renderer: null as unknown as Renderer,
-  role: "audience",
-  blobUrls: new Map(),
-  storedMedium: async (url) => {
-    const record = await store.getMediaFile(deckId, url);
-    return record ? { data: record.data, mime: record.mime } : undefined;
-  },
-  online: () => navigator.onLine,
-};
+const mediaCtx = storedMediaContext("audience", () => store, () => deckId);
 
 const stage = new AudienceStage({ frame: $("#frame"), main: stageBox, canvas: $("#slide") as HTMLCanvasElement, mediaLayer: $("#media-layer"), blankCover: $("#blank-cover"), body: stageBox }, mediaCtx);
 const joinCard = new JoinCardView(stageBox, $("#blank-cover"));
@@ -164,7 +155,7 @@ function slideButtons(spans: readonly SlideSpan[], player: Player) {
   replace(
     slideList,
     ...spans.map((span) =>
-      h("li", {}, h("button", { type: "button", class: "btn btn-small btn-ghost", "data-start": span.startMs, "data-page": span.page, "aria-label": `${label(span)}, at ${formatClock(span.startMs / 1000)}`, onclick: () => player.seekTo(span.startMs) }, h("span", {}, label(span)), h("span", { class: "muted" }, formatClock(span.startMs / 1000)))),
+      h("li", {}, h("button", { type: "button", class: "btn btn-small btn-ghost", "data-start": span.startMs, "data-page": span.page, onclick: () => player.seekTo(span.startMs) }, h("span", {}, label(span)), " ", h("span", { class: "muted" }, formatClock(span.startMs / 1000)))),
     ),
   );
 }
@@ -201,6 +192,8 @@ async function main() {
   } catch {
     return fail("The stored PDF of this recording's deck could not be read.");
   }
+  // An hour of sound takes a few seconds to join into one file (../record/recording-sound.ts).
+  if (record.audio) replace(time, "Preparing the sound…");
   const [events, sound] = await Promise.all([store.recordings.timeline(id), soundOf(record)]);
   let clock: PlaybackClock;
   if (sound) {

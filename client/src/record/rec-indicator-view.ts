@@ -34,7 +34,7 @@ export function renderRecIndicator(els: RecIndicatorEls, phase: RecorderPhase, e
   els.level.hidden = !sound;
   if (level === null) {
     els.level.dataset.level = "unknown";
-    els.level.removeAttribute("aria-valuenow");
+    els.level.setAttribute("aria-valuenow", "0");
     els.level.setAttribute("aria-valuetext", "not measured by this browser");
     els.level.title = "This browser does not measure the microphone's level here; the sound is still recorded.";
     els.levelBar.style.transform = "scaleX(0)";

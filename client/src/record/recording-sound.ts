@@ -29,6 +29,23 @@ export function opusSilence(channels: number): Uint8Array {
   return new Uint8Array([channels > 1 ? 0xfc : 0xf8, 0xff, 0xfe]);
 }
 
+/** Milliseconds of one frame for each of the 32 Opus configurations (RFC 6716, table 2). */
+const OPUS_FRAME_MS = [10, 20, 40, 60, 10, 20, 40, 60, 10, 20, 40, 60, 10, 20, 10, 20, 2.5, 5, 10, 20, 2.5, 5, 10, 20, 2.5, 5, 10, 20, 2.5, 5, 10, 20];
+
+/**
+ * An Opus packet's length in seconds, from its own TOC byte (RFC 6716, section 3.1): the frame
+ * size of its configuration times its number of frames. The container's timing is not trusted
+ * for it: WebKit's encoder gives every packet of one encoded buffer the same timestamp, so a
+ * duration read from the gaps between timestamps is 0 for all but the last. Null for an empty packet.
+ */
+export function opusPacketDuration(data: Uint8Array): number | null {
+  if (!data.length) return null;
+  const toc = data[0]!;
+  const code = toc & 0x03;
+  const frames = code === 0 ? 1 : code === 3 ? (data.length > 1 ? data[1]! & 0x3f : 0) : 2;
+  return frames ? (OPUS_FRAME_MS[toc >> 3]! * frames) / 1000 : null;
+}
+
 /**
  * Where a segment's packets go on the recording's clock (seconds): the first at the segment's
  * start, the rest as recorded after it, never before the end of what was placed already.
@@ -84,7 +101,7 @@ export async function recordingSound(segments: readonly SegmentAudio[]): Promise
       for await (const packet of new EncodedPacketSink(track).packets()) {
         if (first) cursor.segment(segment.startMs / 1000, packet.timestamp);
         first = false;
-        const duration = packet.duration > 0 ? packet.duration : lastDuration;
+        const duration = (codec === "opus" ? opusPacketDuration(packet.data) : null) ?? (packet.duration > 0 ? packet.duration : lastDuration);
         lastDuration = duration;
         const placed = cursor.place(packet.timestamp, duration, codec === "opus");
         for (const t of placed.silence) {

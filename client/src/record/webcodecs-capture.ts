@@ -14,9 +14,17 @@ export function webCodecsCapture(stream: MediaStream, failed: (message: string) 
   if (!track) throw new Error("The microphone gave no sound track.");
   let handOver: (slice: Blob) => void = () => {};
   let ended = false;
+  // The muxer writes element by element; they are handed over a slice at a time, as MediaRecorder's timeslice does.
+  let gathered: Uint8Array[] = [];
+  const release = () => {
+    if (!gathered.length) return;
+    handOver(new Blob(gathered as BlobPart[], { type: WEBCODECS_TYPE }));
+    gathered = [];
+  };
+  const timer = setInterval(release, SLICE_MS);
   const target = new StreamTarget(
     new WritableStream<StreamTargetChunk>({
-      write: (chunk) => handOver(new Blob([chunk.data.slice()], { type: WEBCODECS_TYPE })),
+      write: (chunk) => void gathered.push(chunk.data.slice()),
     }),
   );
   // Clusters of one slice: each is written whole as soon as it is complete.
@@ -36,7 +44,9 @@ export function webCodecsCapture(stream: MediaStream, failed: (message: string) 
     resume: () => source.resume(),
     stop: async () => {
       ended = true;
+      clearInterval(timer);
       if (output.state === "started") await output.finalize();
+      release();
     },
   };
 }

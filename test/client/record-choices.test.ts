@@ -9,7 +9,7 @@ import { describe, expect, test } from "bun:test";
 import { chooseCapture, type EngineAudio } from "../../client/src/record/audio-format.ts";
 import { levelOf, rmsOf } from "../../client/src/record/level-meter.ts";
 import { microphoneRefusal } from "../../client/src/record/microphone.ts";
-import { ASSUMED_BYTES_PER_SECOND, LOW_MINUTES, planningRate, roomOf } from "../../client/src/record/storage-room.ts";
+import { ASSUMED_BYTES_PER_SECOND, LOW_MINUTES, lowRoomThreshold, planningRate, roomOf } from "../../client/src/record/storage-room.ts";
 
 const engine = (types: string[], webCodecsOpus = false, recorder = true): EngineAudio => ({ recorder, supports: (t) => types.includes(t), webCodecsOpus });
 
@@ -70,5 +70,17 @@ describe("the input level", () => {
   test("the root mean square of the samples", () => {
     expect(rmsOf(new Float32Array([0.5, -0.5, 0.5, -0.5]))).toBeCloseTo(0.5, 6);
     expect(rmsOf(new Float32Array([]))).toBe(0);
+  });
+});
+
+describe("warning that room runs low", () => {
+  test("once under 10 minutes, once more under 2, never again for the same threshold", () => {
+    expect(lowRoomThreshold(45, Infinity)).toBeNull();
+    expect(lowRoomThreshold(9.5, Infinity)).toBe(10);
+    expect(lowRoomThreshold(8, 10)).toBeNull();
+    expect(lowRoomThreshold(1.5, 10)).toBe(2);
+    expect(lowRoomThreshold(0.5, 2)).toBeNull();
+    // Straight under 2 minutes: the sharper one at once.
+    expect(lowRoomThreshold(1, Infinity)).toBe(2);
   });
 });

@@ -159,7 +159,8 @@ for (const name of ENGINES) {
       expect({ where: "library", violations: await seriousViolations(presenter) }).toEqual({ where: "library", violations: [] });
 
       await presenter.click(`[data-recording-play="${recording!.id}"]`);
-      await presenter.waitFor("the player", () => document.body.dataset.ready === "true" || (document.body.dataset.ready === "missing" ? document.body.innerText : false), [], 45_000);
+      // The library is ready too: wait for the player's own page.
+      await presenter.waitFor("the player", () => (location.pathname.startsWith("/play/") && document.body.dataset.ready === "true") || (document.body.dataset.ready === "missing" ? document.body.innerText : false), [], 45_000);
       const info = await presenter.evaluate(() => (window as unknown as { __deckhand: { player(): { durationMs: number; soundMs: number | null; spans: { slide: number; page: number; startMs: number; endMs: number }[] } } }).__deckhand.player());
       expect(await presenter.evaluate(() => document.body.dataset.sound)).toBe("ready");
       // One span per slide: 1, 2 (pages 2 and 3, a build), 3.

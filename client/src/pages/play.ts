@@ -16,6 +16,7 @@ import { TalkProjectionView } from "../live/talk-projection.ts";
 import { audienceChanged, onlyOverlaysChanged, type AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
 import { parseNotesPosition } from "../presenter/deck-settings.ts";
+import { onPlayerClock } from "../record/media-time.ts";
 import { SilentClock, SoundClock, type PlaybackClock } from "../record/playback-clock.ts";
 import { recordingSound } from "../record/recording-sound.ts";
 import { TimelineCursor } from "../record/timeline-cursor.ts";
@@ -59,7 +60,9 @@ function describe(record: RecordingRecord): string {
 
 class Player {
   private readonly cursor: TimelineCursor;
+  /** The recorded state last shown, and whether the player was playing then (media follow it). */
   private shown: AudienceState | null = null;
+  private shownPlaying = false;
   private frame = 0;
   private seeking = false;
   private current = -1;
@@ -78,14 +81,15 @@ class Player {
     const t = this.clock.now();
     const step = this.cursor.moveTo(t);
     const state = step.picture.state;
-    if (state && state !== this.shown) {
+    const playing = this.clock.playing();
+    // Media on a slide follow the player: re-applied when it starts, stops or jumps.
+    const mediaMoved = !!state && Object.keys(state.media).length > 0 && (playing !== this.shownPlaying || step.jumped);
+    if (state && (state !== this.shown || mediaMoved)) {
       const previous = this.shown;
-      if (previous && !step.jumped && onlyOverlaysChanged(state, previous)) stage.applyOverlays(state.overlays);
-      else if (!previous || audienceChanged(state, previous) || step.jumped) {
-        // The join card goes at a slide change, as on the projector.
-        stage.apply(state);
-      }
+      if (previous && !step.jumped && !mediaMoved && onlyOverlaysChanged(state, previous)) stage.applyOverlays(state.overlays);
+      else if (!previous || audienceChanged(state, previous) || step.jumped || mediaMoved) stage.apply(onPlayerClock(state, t, Date.now(), playing));
       this.shown = state;
+      this.shownPlaying = playing;
     }
     joinCard.show(step.picture.joinCard);
     talk.show(step.picture.talk);

@@ -9,9 +9,9 @@
  * (./resume-offer-view.ts). Everything here is in the presenter window; the projector is
  * never told.
  *
- * For other parts of the presenter (the pace): `recorder` is the Recorder (subscribe to its
- * phases, read a finished recording), `start(options)` starts one as the panel does, and
- * `choose(kind)` preselects the panel's talk/rehearsal choice.
+ * For other parts of the presenter (the pace): `recorder` is the Recorder (`subscribe` to its
+ * phases, `onFinished` for each recording kept), `start(options, startTimer)` starts one as the
+ * panel does, and `choose(kind)` preselects the panel's talk/rehearsal choice.
  */
 import { h, replace } from "../lib/dom.ts";
 import { formatClock } from "../lib/format.ts";

@@ -19,10 +19,11 @@ import { openCapture, SLICE_MS, type AudioCapture } from "./capture.ts";
 import { RecordingClock } from "./clock.ts";
 import { continuation } from "./continuation.ts";
 import { LevelMeter } from "./level-meter.ts";
+import { onRecordingClock } from "./media-time.ts";
 import { openMicrophone, RecordRefusal } from "./microphone.ts";
 import { PieceWriter, type PieceWriterStart, type WriteFailure } from "./piece-writer.ts";
 import { holdRecordingLock } from "./recording-lock.ts";
-import { askPersistence, ASSUMED_BYTES_PER_SECOND, CHECK_EVERY_MS, estimateStorage, LOW_MINUTES, planningRate, roomOf } from "./storage-room.ts";
+import { askPersistence, ASSUMED_BYTES_PER_SECOND, CHECK_EVERY_MS, estimateStorage, LOW_MINUTES, lowRoomThreshold, planningRate, roomOf } from "./storage-room.ts";
 import type { PictureMessage } from "./timeline.ts";
 import { formatClock } from "../lib/format.ts";
 
@@ -60,8 +61,6 @@ export interface RecorderDeps {
 
 /** How often the piece being gathered is checked: a piece without sound is closed after SLICE_MS. */
 const TICK_MS = 250;
-/** A second, sharper warning when this few minutes are left. */
-const LAST_MINUTES = 2;
 
 /** "Talk 29 Nov 2026, 14:05": a new recording's title. */
 function titleOf(kind: RecordingKind, at: Date): string {
@@ -92,6 +91,7 @@ export class Recorder {
   private tick: ReturnType<typeof setInterval> | undefined;
   private roomCheck: ReturnType<typeof setInterval> | undefined;
   private readonly listeners = new Set<(status: RecorderStatus) => void>();
+  private readonly finishedListeners = new Set<(recording: RecordingRecord) => void>();
 
   constructor(private readonly deps: RecorderDeps) {}
 
@@ -103,6 +103,12 @@ export class Recorder {
   subscribe(listener: (status: RecorderStatus) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Hear of each recording kept when it stops (by Stop or cut short): the pace reads a finished rehearsal so. */
+  onFinished(listener: (recording: RecordingRecord) => void): () => void {
+    this.finishedListeners.add(listener);
+    return () => this.finishedListeners.delete(listener);
   }
 
   /** Milliseconds on the recording's clock (0 while idle). */
@@ -123,7 +129,9 @@ export class Recorder {
 
   /** A picture message the projector was sent (from the tap): an event, while recording. */
   take(message: PictureMessage): void {
-    if (this.phase === "recording") this.writer?.event({ t: this.clock.now(), m: message });
+    if (this.phase !== "recording" || !this.writer) return;
+    const t = this.clock.now();
+    this.writer.event({ t, m: onRecordingClock(message, t, Date.now()) });
   }
 
   /**
@@ -215,6 +223,7 @@ export class Recorder {
     this.record = null;
     this.warning = null;
     this.set("idle");
+    if (kept) for (const listener of this.finishedListeners) listener(kept);
     return kept ?? null;
   }
 
@@ -288,8 +297,8 @@ export class Recorder {
     if (!record || this.phase === "idle" || this.phase === "stopping") return;
     const room = roomOf(await estimateStorage(), planningRate(record.bytes, record.durationMs));
     if (room.minutes === null) return;
-    const threshold = room.minutes < LAST_MINUTES ? LAST_MINUTES : room.minutes < LOW_MINUTES ? LOW_MINUTES : Infinity;
-    if (threshold === Infinity || threshold >= this.warnedAt) return;
+    const threshold = lowRoomThreshold(room.minutes, this.warnedAt);
+    if (threshold === null) return;
     this.warnedAt = threshold;
     this.warning = `Storage is running low: about ${Math.max(0, Math.floor(room.minutes))} minutes of recording left. Delete recordings or decks you no longer need, or stop soon.`;
     this.deps.notify(this.warning, "warn");

@@ -17,6 +17,8 @@ export const CHECK_EVERY_MS = 30_000;
  * (6 KB/s) and the timeline's share while the pen draws, rounded up.
  */
 export const ASSUMED_BYTES_PER_SECOND = 8_000;
+/** A second, sharper warning when this few minutes are left. */
+export const LAST_MINUTES = 2;
 /** A recording's own rate is trusted after this much of it. */
 const MEASURED_AFTER_MS = 20_000;
 
@@ -38,6 +40,15 @@ export function roomOf(estimate: { usage?: number; quota?: number } | null, byte
 export function planningRate(bytes: number, durationMs: number): number {
   if (durationMs < MEASURED_AFTER_MS) return ASSUMED_BYTES_PER_SECOND;
   return Math.max(ASSUMED_BYTES_PER_SECOND / 2, bytes / (durationMs / 1000));
+}
+
+/**
+ * Whether `minutes` left calls for a warning, given the threshold already warned at (Infinity
+ * before any): LOW_MINUTES once, then LAST_MINUTES once; null when there is nothing new to say. Pure.
+ */
+export function lowRoomThreshold(minutes: number, warnedAt: number): number | null {
+  const threshold = minutes < LAST_MINUTES ? LAST_MINUTES : minutes < LOW_MINUTES ? LOW_MINUTES : null;
+  return threshold !== null && threshold < warnedAt ? threshold : null;
 }
 
 /** The browser's estimate, or null where it gives none. */

@@ -35,6 +35,7 @@ export const FINDING_CODES = {
   MEDIA_RECT_CLIPPED: { level: "warning", meaning: "A media rectangle extends past the page box; the overflow is clipped." },
   MEDIA_FILE_MISSING: { level: "error", meaning: "A kind:\"file\" media sidecar references a binary attachment that is not in the PDF." },
   MEDIA_FILE_UNREFERENCED: { level: "warning", meaning: "A media-{id}.{ext} binary is referenced by no media sidecar." },
+  MEDIA_NOT_IN_DECK: { level: "warning", meaning: "A movie of the PDF (Beamer's \\movie, a Launch or run: link, a Screen annotation) names a file beside the PDF that the deck neither embeds nor attaches nor plays through a media sidecar: it cannot play, and the audience sees the poster drawn on the slide." },
   MEDIA_FILENAME_PATTERN: { level: "warning", meaning: "A media sidecar's `filename` does not follow media-{id}.{gif|mp4|webm}." },
   MIME_MISMATCH: { level: "error", meaning: "The declared MIME type (sidecar `mime` or file extension) disagrees with the sniffed bytes." },
   EMBEDDED_MIME_MISMATCH: { level: "warning", meaning: "The MIME type recorded in the PDF (/Subtype of the embedded file) disagrees with the sniffed bytes." },

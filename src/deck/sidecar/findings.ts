@@ -83,7 +83,7 @@ export const FINDING_CODES = {
   NAME_TREE_TOO_LARGE: { level: "error", meaning: "The EmbeddedFiles name tree has more nodes than the node cap; the rest are skipped." },
   NAME_TREE_MALFORMED: { level: "warning", meaning: "A name tree node is malformed (missing or odd Names, non-string keys); the bad entries are skipped." },
   TOO_MANY_ATTACHMENTS: { level: "error", meaning: "The PDF has more attachments than the attachment cap; the rest are not checked." },
-  ANNOTATION_MALFORMED: { level: "warning", meaning: "A FileAttachment/Screen/RichMedia annotation lacks what it needs (file specification, rectangle); it is skipped." },
+  ANNOTATION_MALFORMED: { level: "warning", meaning: "A FileAttachment/Screen/RichMedia/Movie annotation lacks what it needs (file specification, movie file, rectangle); it is skipped." },
   ANNOTATIONS_TOO_MANY: { level: "error", meaning: "The PDF has more annotations than the annotation cap; the annotations after it are not checked." },
   NOTES_TOO_LONG: { level: "warning", meaning: "The in-page notes of a slide are longer than the per-slide cap (64 Ki characters); the rest is left out." },
   REPORT_TRUNCATED: { level: "warning", meaning: "The notes text of the report reached its size cap; the text of further notes is left out of the report (their findings are kept)." },

@@ -111,6 +111,39 @@ interface AnnotationBudget {
   exhausted: boolean;
 }
 
+/**
+ * The attachments whose base name `wanted` accepts, in the order discoverAttachments lists
+ * them (the name tree, then each page's FileAttachment annotations), without what else
+ * discovery reads (page boxes, media, in-page notes, findings): what the render worker needs
+ * when it opens a deck — a .pdfpc's slide grouping — for about one look-up a page (a full
+ * discovery costs ~0.1 ms a page: 0.3 s before a 3,000-page deck's first slide). Bounded like
+ * discovery; never throws.
+ */
+export function findAttachmentsNamed(doc: PdfDoc, pageCount: number, wanted: (base: string) => boolean, limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS): DiscoveredAttachment[] {
+  const found: DiscoveredAttachment[] = [];
+  const take = (attachment: DiscoveredAttachment | null) => {
+    if (attachment && wanted(attachment.baseName) && found.length < limits.maxAttachments) found.push(attachment);
+  };
+  try {
+    walkEmbeddedFiles(doc, limits, [], (key, value) => take(readFilespec(value, key, "embedded-files")));
+    let left = limits.maxAnnotations;
+    for (let index = 0; index < pageCount && left > 0; index++) {
+      const annots = doc.findPage(index).get("Annots");
+      if (!annots.isArray()) continue;
+      const count = Math.min(annots.length, limits.maxAnnotationsPerPage, left);
+      left -= count;
+      for (let i = 0; i < count; i++) {
+        const annot = annots.get(i);
+        const subtype = annot.isDictionary() ? annot.get("Subtype") : null;
+        if (subtype?.isName() && subtype.asName() === "FileAttachment") take(readFilespec(annot.get("FS"), `page-${index + 1}-attachment-${i + 1}`, "page-annotation"));
+      }
+    }
+  } catch {
+    // What could be read is kept; the check report says what is wrong with the rest.
+  }
+  return found;
+}
+
 /** US Letter, for a page whose box cannot be read. */
 const FALLBACK_BOX: PageBox & { x0: number; y1: number } = { width: 612, height: 792, x0: 0, y1: 792 };
 

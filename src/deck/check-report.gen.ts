@@ -68,9 +68,13 @@ export interface CheckReport {
 export interface Page {
   page: number;
   /**
-   * The page's label (its /PageLabels entry, as the presenter reads it): the slide it belongs to. The steps of a build (Beamer overlays, Typst/Touying animations) share one label, so page 14 may be slide 10.
+   * The label of the slide the page belongs to, as the presenter counts slides: its /PageLabels entry, with the pages a .pdfpc marks forcedOverlay joined to the slide before them (a deck without page labels that a .pdfpc groups is numbered by slide). The steps of a build (Beamer overlays, Typst/Touying animations) share one label, so page 14 may be slide 10.
    */
   label?: string;
+  /**
+   * Seconds the page stays before the presenter advances by itself (the page's /Dur, Beamer's \transduration), once the talk's timer runs, as pdfpc does. Absent: the page waits for the speaker.
+   */
+  duration?: number;
   /**
    * The notes sidecar of this slide, if any.
    */

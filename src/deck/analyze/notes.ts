@@ -79,6 +79,9 @@ export function resolvePresenterNotes(state: Placement): { timer: TimerSettings;
   // Hidden pages, like the timer, from the notes file first: the speaker chose it for this talk.
   const hidden = [fileUsable?.hidden, pdfpcUsable?.result.hidden].find((list) => list && list.length > 0);
   if (hidden) extras.hidden = hidden;
+  // The slide grouping (forced overlays) by the same rule: deck/slide-groups reads it so too.
+  const overlays = [fileUsable?.overlays, pdfpcUsable?.result.overlays].find((list) => list && list.length > 0);
+  if (overlays) extras.overlays = overlays;
   const found = new Set<NotesSource>();
   for (const page of pages) {
     const candidates: PresenterNotes[] = [];

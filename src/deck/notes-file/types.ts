@@ -22,6 +22,8 @@ export interface NotesFileResult {
   timer: TimerSettings;
   /** pdfpc: pages (1-based) the speaker hid in pdfpc; kept in the normalised text. */
   hidden: number[];
+  /** pdfpc: pages (1-based) that are overlays of the slide before them (`forcedOverlay`); kept in the normalised text. */
+  overlays: number[];
   /** pptx: slides in the presentation (hidden ones included); pdfpc: pages it names. */
   slideCount: number | null;
   /** The normalised `.pdfpc` text (format 2) to store and hand over; null when unusable. */

@@ -102,6 +102,12 @@ export interface DeckExtras {
    * PDF, else the attached .pdfpc (the first that hides any). Absent: none.
    */
   hidden?: number[];
+  /**
+   * Pages (1-based, ascending) a .pdfpc marks `forcedOverlay`: each is one more step of the
+   * slide before it (deck/slide-groups). From the notes file beside the PDF, else the attached
+   * .pdfpc (the first that marks any). Absent: none.
+   */
+  overlays?: number[];
 }
 
 /** Page size in PDF points (the CropBox, else the MediaBox). */

@@ -99,7 +99,7 @@ function render(): void {
     replace($("#next-caption"), preview !== null ? `Next: ${positionOf(layout, preview).label}` : "End of deck");
     const p = positionOf(layout, page);
     replace($("#counter"), `Slide ${p.label} / ${p.lastLabel}`);
-    notes.render(page, extras.notes[page], 1);
+    notes.render(page, extras.notes[page], 1, extras.notesFormat[page]);
   }
   ($("#remote-prev") as HTMLButtonElement).disabled = page <= 1;
   ($("#remote-next") as HTMLButtonElement).disabled = page >= layout.pageCount;

@@ -24,9 +24,10 @@ import { getAction } from "../actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../audience.ts";
 import { AudienceWindow } from "../audience-window.ts";
 import { openChannel } from "../channel.ts";
-import { clampPage, layoutFromLabels, openedLayout, plainLayout } from "../deck-layout.ts";
+import { clampPage, layoutFromLabels, openedLayout, plainLayout, positionOf } from "../deck-layout.ts";
 import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../deck-settings.ts";
 import { parseStrokes, type Stroke } from "../ink.ts";
+import { missingMoviesNotice } from "../movie-notice.ts";
 import { parseSlideTimes } from "../navigation.ts";
 import type { PresenterState } from "../state.ts";
 import { keepPresence } from "../timer-presence.ts";
@@ -152,6 +153,9 @@ async function loadExtras() {
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());
   if (!session.stopReporting) await mountPageMedia(state.page);
+  // Before the talk: the movies that will show only their posters (a file beside the PDF).
+  const movies = missingMoviesNotice(session.extras.media, (page) => `slide ${positionOf(session.layout, page).label}`);
+  if (movies) notice(movies, "warn", "movies-missing");
   document.body.dataset.extras = "ready";
   // A live talk that reached a poll's slide before the deck's polls were read opens it now.
   session.talk?.pageChanged(presenter.current.page);

@@ -212,7 +212,7 @@ export function renderNotesPane(state: PresenterState) {
   toggle.hidden = !half;
   toggle.setAttribute("aria-pressed", String(half && session.notesPicture));
   if (half && session.notesPicture && session.renderer) void notesView.picture(state.page, session.renderer.notesPicture(state.page, notesView.pictureWidth()).catch(() => null));
-  else notesView.render(state.page, session.extras.notes[state.page], state.notesScale);
+  else notesView.render(state.page, session.extras.notes[state.page], state.notesScale, session.extras.notesFormat[state.page]);
   document.body.dataset.notesView = half && session.notesPicture ? "picture" : "text";
 }
 

@@ -11,7 +11,7 @@ import { previewPage } from "../deck-layout.ts";
 import { entryExpiresIn, entryPending } from "../entry.ts";
 import { exportName } from "../export.ts";
 import { watchGestures } from "../gestures.ts";
-import { chordOf, controlKeepsKey, fieldKeepsKeys, panelKeepsKey, resolveChord } from "../keymap.ts";
+import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, panelKeepsKey, resolveChord } from "../keymap.ts";
 import { KEYMAP_STORAGE_KEY, loadKeymap, resetKeymap } from "../keymap-store.ts";
 import { watchSlideInput } from "../slide-input.ts";
 import type { PresenterState } from "../state.ts";
@@ -83,22 +83,31 @@ function watchPointerForEntry() {
 }
 
 /**
- * A button clicked with the pointer gives the focus back (issue 21, item 6): a clicker's Space
- * or Enter then steps the talk instead of pressing *Black* again. Keyboard activation (detail
- * 0) keeps the focus where the keyboard user put it; modal panels keep theirs.
+ * Which control the pointer put the focus on (`pointerControl`): a control clicked with the
+ * mouse keeps none of the stage's keys (keymap.ts controlKeepsKey), so a clicker's PageDown or
+ * Space after a click on *Allow viewers to save the PDF* steps the talk and leaves the box as
+ * it is. And a button clicked with the pointer gives the focus back: a clicker's Space or Enter
+ * then steps the talk instead of pressing *Black* again. Keyboard activation (detail 0) keeps
+ * the focus where the keyboard user put it; modal panels keep theirs.
  */
 function releaseClickedButtons() {
-  // Within the task of a pointer press, a focus is the press's; any other focus (Esc giving it
-  // back to the Menu button, a panel closing) came from the keyboard or the page, and the
-  // control it lands on keeps its Enter and Space again.
+  // Within the task of a pointer press, a focus is the press's (a label's click focuses its
+  // input later: that input was named at the press); any other focus (Esc giving it back to
+  // the Menu button, a panel closing) came from the keyboard or the page, and the control it
+  // lands on keeps its keys again — unless it is the same control drawn anew by its panel
+  // (the Questions panel redraws its switches and puts the focus back: `data-focus`).
   let pressing = false;
   document.addEventListener("pointerdown", (event) => {
-    pointerControl = (event.target as HTMLElement).closest?.("button, a, summary") ?? null;
+    const hit = (event.target as HTMLElement).closest?.(`${CONTROL}, label`) ?? null;
+    pointerControl = hit instanceof HTMLLabelElement ? hit.control : hit;
     pressing = true;
     setTimeout(() => (pressing = false), 0);
   }, true);
-  document.addEventListener("focusin", () => {
-    if (!pressing) pointerControl = null;
+  document.addEventListener("focusin", (event) => {
+    const target = event.target as HTMLElement;
+    if (pressing || target === pointerControl) return void (pointerControl = target.closest?.(CONTROL) ?? target);
+    const redrawn = pointerControl instanceof HTMLElement && !pointerControl.isConnected && !!target.dataset?.focus && target.dataset.focus === pointerControl.dataset.focus;
+    pointerControl = redrawn ? target : null;
   }, true);
   document.addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest?.("button, summary");

@@ -128,6 +128,12 @@ export function wireInput() {
       if (getAction(name)) presenter.dispatch(name as ActionName);
     });
   }
+  // The go-to panel's moves close it: the slide they reach is what the speaker wanted to see.
+  for (const button of document.querySelectorAll<HTMLElement>(".goto-nav [data-action]")) {
+    button.addEventListener("click", () => {
+      if (presenter.current.panel === "goto") presenter.dispatch("gotoPrompt");
+    });
+  }
   for (const swatch of els.toolbox.querySelectorAll<HTMLElement>("[data-color]")) swatch.addEventListener("click", () => presenter.dispatch("penColor", swatch.dataset.color));
   for (const width of els.toolbox.querySelectorAll<HTMLElement>("[data-width]")) width.addEventListener("click", () => presenter.dispatch("penWidth", Number(width.dataset.width)));
   const gestures = watchGestures([$(".current-pane"), $(".next-pane")], () => presenter.current.wheelNavigation && presenter.current.mode === "normal", (direction) => presenter.dispatch(direction));

@@ -258,6 +258,20 @@ for (const name of ENGINES) {
       expect((await state()).mode).toBe("normal");
     });
 
+    it("every navigation key has a button: Go to… in the footer opens the go-to panel, whose moves act and close it", async () => {
+      await go("Home", 1);
+      await tap(presenter, "#btn-goto");
+      await presenter.waitFor("the go-to panel", () => document.body.dataset.panel === "goto");
+      const buttons = await presenter.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>(".goto-nav [data-action]")).map((b) => b.dataset.action));
+      expect(buttons).toEqual(["first", "prev10", "prevSlide", "nextSlide", "next10", "last", "prevForced", "nextForced", "histBack", "histFwd", "bookmarkSet", "bookmarkGo"]);
+      await shot(presenter, "02-goto-panel");
+      await tap(presenter, '.goto-nav [data-action="next10"]');
+      await presenter.waitFor("ten slides on, the panel closed", () => (document.querySelector("#counter")?.textContent === "11 / 46" && document.body.dataset.panel === "none") || `${document.querySelector("#counter")?.textContent} ${document.body.dataset.panel}`);
+      await tap(presenter, "#btn-goto");
+      await tap(presenter, '.goto-nav [data-action="histBack"]');
+      await presenter.waitFor("back in the history", () => document.body.dataset.slide === "1" && document.body.dataset.panel === "none");
+    });
+
     it("item 6: after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {
       await go("Home", 1);
       await clickWithMouse("#btn-blank");

@@ -115,9 +115,10 @@ for (const name of ENGINES) {
      * slide is whole on screen and clear of it.
      */
     async function placedAt(sel: string, width: number, height: number) {
-      await presenter.resize(width, height);
-      await presenter.waitFor(`a ${width}×${height} viewport`, (w: number) => window.innerWidth === w, [width]);
       const phone = width <= 900;
+      await presenter.resize(width, height);
+      // WebKit's window has a least width above a phone's: any upright window under 480 px is one.
+      await presenter.waitFor(`a ${width}×${height} viewport`, (w: number, upright: boolean) => (upright ? innerWidth <= 480 && innerHeight > innerWidth : innerWidth === w), [width, phone]);
       const others = phone ? [".pbar", ".pfoot"] : [".pbar", "#toolbox", ".clock-pane", ".notes-pane", ".pfoot"];
       const check = (args: [string, string[]]) => {
         const [panelSel, bars] = args;
@@ -141,7 +142,8 @@ for (const name of ENGINES) {
       // A moment more for the slide's debounced re-fit to finish.
       await new Promise((resolve) => setTimeout(resolve, 400));
       const placed = await presenter.evaluate(check, [sel, others] as [string, string[]]);
-      expect({ width, inside: placed.panel.inside }).toEqual({ width, inside: true });
+      const viewport = await presenter.evaluate(() => `${innerWidth}×${innerHeight}`);
+      expect({ width, panel: placed.panel.inside ? "inside the window" : `${JSON.stringify(placed.panel)} in ${viewport}` }).toEqual({ width, panel: "inside the window" });
       return placed;
     }
 

@@ -34,6 +34,17 @@ import { currentView, keysView, nextView } from "./views.ts";
  */
 let pointerControl: Element | null = null;
 
+/**
+ * The control the pointer pressed, as it is now: a panel may have drawn it anew in place (the
+ * Questions panel redraws its switches from the server's answer and puts the focus back on the
+ * one with the same `data-focus`). Asked when a key comes, not at the focus: a window without
+ * the system's focus (a second window on the desk) gets no focus events at all.
+ */
+function pressedControl(): Element | null {
+  const key = pointerControl instanceof HTMLElement && !pointerControl.isConnected ? pointerControl.dataset.focus : undefined;
+  return (key && document.querySelector(`[data-focus="${CSS.escape(key)}"]`)) || pointerControl;
+}
+
 /** A key pressed anywhere in this window: the key map says which action, if any. */
 function onKey(event: KeyboardEvent) {
   if (event.defaultPrevented || keysView.busy) return;
@@ -47,7 +58,7 @@ function onKey(event: KeyboardEvent) {
   const resolved = resolveChord(chord, { entry: entryPending(state, Date.now()) }, session.bindings);
   if (!resolved) return;
   // Who keeps the key (keymap.ts): a focused control its Enter and Space, an open panel all but its closers.
-  if (controlKeepsKey(chord, resolved.action, target, pointerControl) || panelKeepsKey(state.panel, resolved.action)) return;
+  if (controlKeepsKey(chord, resolved.action, target, pressedControl()) || panelKeepsKey(state.panel, resolved.action)) return;
   event.preventDefault();
   session.stepStartedAt = performance.now();
   if (resolved.action === "digit") presenter.dispatch("digit", resolved.mode ? { digit: resolved.arg, mode: resolved.mode } : resolved.arg);
@@ -95,7 +106,7 @@ function releaseClickedButtons() {
   // input later: that input was named at the press); any other focus (Esc giving it back to
   // the Menu button, a panel closing) came from the keyboard or the page, and the control it
   // lands on keeps its keys again — unless it is the same control drawn anew by its panel
-  // (the Questions panel redraws its switches and puts the focus back: `data-focus`).
+  // (`pressedControl` above).
   let pressing = false;
   document.addEventListener("pointerdown", (event) => {
     const hit = (event.target as HTMLElement).closest?.(`${CONTROL}, label`) ?? null;
@@ -106,8 +117,7 @@ function releaseClickedButtons() {
   document.addEventListener("focusin", (event) => {
     const target = event.target as HTMLElement;
     if (pressing || target === pointerControl) return void (pointerControl = target.closest?.(CONTROL) ?? target);
-    const redrawn = pointerControl instanceof HTMLElement && !pointerControl.isConnected && !!target.dataset?.focus && target.dataset.focus === pointerControl.dataset.focus;
-    pointerControl = redrawn ? target : null;
+    if (target !== pressedControl()) pointerControl = null;
   }, true);
   document.addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest?.("button, summary");

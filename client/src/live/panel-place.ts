@@ -79,6 +79,13 @@ function undock(stage: HTMLElement, panel: HTMLElement): void {
  * gives the pane its room back.
  */
 export function placePanel(panel: HTMLElement, pane: HTMLElement): void {
+  placeNow(panel, pane);
+  // Once more when the browser has laid the window out for what changed (a resize's toolbar
+  // wrapping moves the pane after the observers ran); the same box costs nothing.
+  requestAnimationFrame(() => placeNow(panel, pane));
+}
+
+function placeNow(panel: HTMLElement, pane: HTMLElement): void {
   const stage = pane.parentElement ?? pane;
   if (!watched.has(panel)) {
     watched.add(panel);

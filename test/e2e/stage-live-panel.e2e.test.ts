@@ -193,11 +193,15 @@ for (const name of ENGINES) {
       await presenter.resize(1280, 800);
       await presenter.waitFor("the laptop viewport again", () => window.innerWidth === 1280);
       // Closed, the slide has its room back: wider than beside the panel.
-      await presenter.waitFor("the slide re-fitted beside the panel", () => {
+      await presenter.waitFor("the slide re-fitted beside the docked panel", () => {
         const p = document.querySelector("#talk-panel")!.getBoundingClientRect();
         const f = document.querySelector("#current-frame")!.getBoundingClientRect();
-        return f.x >= p.right - 1 || `slide from ${f.x}, panel to ${p.right}`;
+        const pane = document.querySelector(".current-pane")!.getBoundingClientRect();
+        const room = pane.width - p.width - 8;
+        return (document.querySelector("#main")!.getAttribute("data-dock") === "left" && f.x >= p.right - 1 && f.width <= room + 1 && f.width > room - 40) || `slide ${Math.round(f.x)}+${Math.round(f.width)}, panel to ${Math.round(p.right)}, room ${Math.round(room)}`;
       });
+      // The layout has settled (the slide's re-fit is debounced): Hide is where it will be clicked.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       const docked = await presenter.evaluate(() => document.querySelector("#current-frame")!.getBoundingClientRect().width);
       await tap(presenter, "#talk-hide");
       await presenter.waitFor("the slide back to its full pane", (before: number) => {

@@ -102,22 +102,25 @@ function watchPointerForEntry() {
  * the focus where the keyboard user put it; modal panels keep theirs.
  */
 function releaseClickedButtons() {
-  // Within the task of a pointer press, a focus is the press's (a label's click focuses its
-  // input later: that input was named at the press); any other focus (Esc giving it back to
-  // the Menu button, a panel closing) came from the keyboard or the page, and the control it
-  // lands on keeps its keys again — unless it is the same control drawn anew by its panel
-  // (`pressedControl` above).
+  // From a pointer press to the end of its click, a focus is the press's (a label's click
+  // focuses its input only then); any other focus (Esc giving it back to the Menu button, a
+  // panel closing) came from the keyboard or the page, and the control it lands on keeps its
+  // keys again — unless it is the same control drawn anew by its panel (`pressedControl` above).
   let pressing = false;
+  const pressEnds = () => setTimeout(() => (pressing = false), 0);
   document.addEventListener("pointerdown", (event) => {
     const hit = (event.target as HTMLElement).closest?.(`${CONTROL}, label`) ?? null;
     pointerControl = hit instanceof HTMLLabelElement ? hit.control : hit;
     pressing = true;
-    setTimeout(() => (pressing = false), 0);
   }, true);
+  document.addEventListener("pointerup", pressEnds, true);
+  document.addEventListener("pointercancel", pressEnds, true);
+  document.addEventListener("click", pressEnds, true);
   document.addEventListener("focusin", (event) => {
     const target = event.target as HTMLElement;
-    if (pressing || target === pointerControl) return void (pointerControl = target.closest?.(CONTROL) ?? target);
-    if (target !== pressedControl()) pointerControl = null;
+    if (pressing) return void (pointerControl = target.closest?.(CONTROL) ?? target);
+    const redrawn = pointerControl instanceof HTMLElement && !pointerControl.isConnected && target === pressedControl();
+    if (!redrawn) pointerControl = null;
   }, true);
   document.addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest?.("button, summary");

@@ -17,6 +17,7 @@ import {
   MIN_POLL_OPTIONS,
   type LiveQuestionT,
   type LiveReactionCountsT,
+  type LiveReactionT,
 } from "../../../src/shared/live-audience-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
 import { sortedQuestions } from "./audience-state.ts";
@@ -163,8 +164,8 @@ export function reactionTotal(counts: LiveReactionCountsT | undefined): number {
 }
 
 /** One emoji per tap to float, at most `max` of a tick (a burst of hundreds would only blur). */
-export function floatsOf(counts: LiveReactionCountsT, max: number): string[] {
-  const out: string[] = [];
+export function floatsOf(counts: LiveReactionCountsT, max: number): LiveReactionT[] {
+  const out: LiveReactionT[] = [];
   for (const emoji of LIVE_REACTIONS) for (let i = 0; i < (counts[emoji] ?? 0) && out.length < max; i++) out.push(emoji);
   return out;
 }

@@ -10,6 +10,7 @@
 import { LIVE_REACTIONS, MAX_POLL_OPTION_CHARS, MAX_POLL_OPTIONS, MAX_POLL_QUESTION_CHARS, MIN_POLL_OPTIONS, type LivePollT, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import { h } from "../lib/dom.ts";
 import { pollChart } from "./poll-chart-view.ts";
+import { reactionGlyph } from "./reaction-images.ts";
 import type { QuestionButton, QuestionOrder, QuestionRow } from "./talk-model.ts";
 
 export interface Switches {
@@ -116,8 +117,8 @@ export function pollForm(on: TalkHandlers, status: HTMLElement): HTMLFormElement
 }
 
 export function reactionsView(page: string, counts: LiveReactionCountsT | undefined, total: number): HTMLElement {
-  const parts = LIVE_REACTIONS.filter((e) => counts?.[e]).map((e) => `${e} ${counts![e]}`);
-  return h("p", { class: "talk-reactions", id: "talk-reactions-count" }, `Reactions on slide ${page}: `, parts.length ? parts.join("  ") : "none", ` · ${total} in the talk`);
+  const parts = LIVE_REACTIONS.filter((e) => counts?.[e]).flatMap((e, i) => [i ? "  " : null, h("span", { class: "talk-reaction" }, reactionGlyph(e), ` ${counts![e]}`)]);
+  return h("p", { class: "talk-reactions", id: "talk-reactions-count" }, `Reactions on slide ${page}: `, ...(parts.length ? parts : ["none"]), ` · ${total} in the talk`);
 }
 
 export function exportView(on: TalkHandlers): HTMLElement {

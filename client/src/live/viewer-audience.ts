@@ -17,6 +17,7 @@ import { pollChart } from "./poll-chart-view.ts";
 import { ReactionBatch } from "./reaction-batch.ts";
 import type { Outgoing as SocketOutgoing } from "./socket.ts";
 import { floatReactions } from "./reaction-floats.ts";
+import { reactionImage } from "./reaction-images.ts";
 
 /** The display name a viewer gave last, kept in this browser. */
 export const ASK_NAME_KEY = "deckhand.askName";
@@ -128,7 +129,7 @@ export class ViewerAudience {
     orderNewest.addEventListener("click", () => this.sortBy("newest"));
     orderVotes.addEventListener("click", () => this.sortBy("votes"));
     for (const emoji of LIVE_REACTIONS) {
-      reactions.append(h("button", { type: "button", class: "btn reaction", "data-reaction": emoji, "aria-label": `React ${emoji}`, onclick: (event: Event) => this.tap(emoji, event.currentTarget as HTMLElement) }, emoji));
+      reactions.append(h("button", { type: "button", class: "btn reaction", "data-reaction": emoji, "aria-label": `React ${emoji}`, onclick: (event: Event) => this.tap(emoji, event.currentTarget as HTMLElement) }, reactionImage(emoji)));
     }
     this.count();
   }

@@ -237,8 +237,8 @@ export async function startPresenter() {
     savedInk.set(page, ink[page]!);
   }
   const fromHash = slideFromHash();
-  // The timer counts only while a presenter window is open: after a reload it runs on, after a
-  // longer gap it waits where the last window was seen (saved.updatedAt) for Continue or Reset.
+  // A running timer keeps running: a short gap (a reload, a crash) counts, a longer one is left
+  // out — it goes on from where the last window was seen (saved.updatedAt), with a notice.
   const restored = restoreTimer(parseTimer(saved?.timer), saved?.updatedAt, Date.now());
   presenter.set({
     ...presenter.current,

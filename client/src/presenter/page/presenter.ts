@@ -19,7 +19,7 @@ export const presenter = new PresenterStore(initialState(preferences), () => ({ 
 (window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => session.layout, bindings: () => session.bindings, extras: () => session.extras, timerSettings: () => timerSettings() };
 
 // After a long gap the timer waits stopped; the speaker continues or resets it in one click.
-export const timerAway = new TimerAwayView($(".clock-pane"), (choice) => presenter.dispatch(choice === "continue" ? "timerStart" : "timerReset"));
+export const timerAway = new TimerAwayView($(".clock-pane"), () => presenter.dispatch("timerReset"));
 export const overviewView = new OverviewView(els.overview, $("#overview-grid"), (page) => {
   presenter.dispatch("goToPage", page);
   if (presenter.current.panel === "overview") presenter.dispatch("overview");

@@ -15,7 +15,7 @@ import { timerInputsOf } from "../deck-settings.ts";
 import { inkForExport } from "../export.ts";
 import { reportMedia } from "../media-sync.ts";
 import type { PresenterState } from "../state.ts";
-import { renderCounter, slideName } from "../views/counter-view.ts";
+import { renderCounter, slideName, stepEndText } from "../views/counter-view.ts";
 import { renderLayoutEditor } from "../views/layout-view.ts";
 import { renderTimer } from "../views/timer-view.ts";
 import { renderTimes } from "../views/times-view.ts";
@@ -121,7 +121,7 @@ export function showStep(page: number) {
   els.step.hidden = step === null;
   document.body.dataset.nextStep = String(step ?? "");
   if (step === null) {
-    replace(els.stepEnd, positionOf(session.layout, page).steps > 1 ? "Last step — Next goes to the next slide" : "No build on this slide");
+    replace(els.stepEnd, stepEndText(positionOf(session.layout, page).steps, previewPage(session.layout, page) === null));
     stepView.size(page);
     return;
   }

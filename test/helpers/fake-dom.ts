@@ -34,7 +34,10 @@ export class FakeElement extends FakeNode {
   readonly listeners = new Map<string, EventListener[]>();
   readonly style: Record<string, string> = {};
   className = "";
-  constructor(readonly tagName: string) {
+  constructor(
+    readonly tagName: string,
+    readonly namespaceURI: string | null = "http://www.w3.org/1999/xhtml",
+  ) {
     super();
   }
   setAttribute(name: string, value: string): void {
@@ -81,6 +84,8 @@ export interface FakeDocument {
   /** Tag names of every element created, in order. */
   created: string[];
   createElement(tag: string): FakeElement;
+  /** SVG and the like: the tag is kept as written (SVG's names are case-sensitive). */
+  createElementNS(namespace: string, tag: string): FakeElement;
   createTextNode(text: string): FakeText;
 }
 
@@ -92,6 +97,10 @@ export function installFakeDocument(): { doc: FakeDocument; uninstall: () => voi
     createElement(tag) {
       created.push(tag.toLowerCase());
       return new FakeElement(tag.toLowerCase());
+    },
+    createElementNS(namespace, tag) {
+      created.push(tag);
+      return new FakeElement(tag, namespace);
     },
     createTextNode: (text) => new FakeText(text),
   };

@@ -33,6 +33,7 @@ export function saveProgress(state: PresenterState) {
   void session.store.saveProgress(session.deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes, pace: state.pace }).then(() => {
     if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
     if (presenter.current.page === state.page) document.body.dataset.savedPage = String(state.page);
+    if (presenter.current.pace === state.pace) document.body.dataset.savedPace = state.pace;
   }, () => {});
 }
 

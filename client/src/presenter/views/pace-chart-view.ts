@@ -11,12 +11,12 @@ import { append, svg } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import type { TimeRow } from "./times-view.ts";
 
-/** The chart's own width (viewBox units): it scales to the panel's width. */
-const WIDTH = 640;
-/** Height of one slide's row: a planned bar and an actual bar with a gap, readable at 640. */
-const ROW = 26;
+/** The chart's own width (viewBox units): about the panel's width in CSS pixels, so its text is drawn near its set size. */
+const WIDTH = 560;
+/** Height of one slide's row: a planned bar and an actual bar with a gap. */
+const ROW = 28;
 /** Room above the rows for the legend and the time axis. */
-const TOP = 44;
+const TOP = 48;
 /** Room at the left for a slide's label (seven characters) and the long marker. */
 const PLOT_X = 70;
 /** Room at the right for this run's time after the bar. */
@@ -80,8 +80,8 @@ export function chartGeometry(rows: readonly TimeRow[]): ChartGeometry {
 }
 
 /** The legend's spacing: a swatch and its gap, and about one character of its 11-unit text. */
-const LEGEND_GAP = 34;
-const LEGEND_CHAR = 6.5;
+const LEGEND_GAP = 36;
+const LEGEND_CHAR = 6.6;
 
 /** The legend's swatches: class and words. */
 const LEGEND: readonly [string, string][] = [
@@ -105,14 +105,14 @@ export function paceChart(rows: readonly TimeRow[], hasPlan: boolean, ids = { ti
   );
   let x = g.plotX;
   for (const [cls, words] of hasPlan ? LEGEND : LEGEND.slice(1, 2)) {
-    root.append(svg("rect", { class: cls, x, y: 6, width: 14, height: 10, rx: 2 }), svg("text", { class: "chart-text", x: x + 19, y: 15 }, words));
+    root.append(svg("rect", { class: cls, x, y: 7, width: 14, height: 10, rx: 2 }), svg("text", { class: "chart-text", x: x + 19, y: 16 }, words));
     x += LEGEND_GAP + words.length * LEGEND_CHAR;
   }
-  if (rows.some((r) => r.long)) root.append(svg("circle", { class: "long-dot", cx: x + 5, cy: 11, r: 4 }), svg("text", { class: "chart-text", x: x + 14, y: 15 }, "Ran long in the rehearsal"));
+  if (rows.some((r) => r.long)) root.append(svg("circle", { class: "long-dot", cx: x + 5, cy: 12, r: 4 }), svg("text", { class: "chart-text", x: x + 14, y: 16 }, "Ran long in the rehearsal"));
   for (const t of g.ticks) {
     root.append(
-      svg("line", { class: "chart-grid", x1: t.x, x2: t.x, y1: 34, y2: g.height - 4 }),
-      svg("text", { class: "chart-text chart-axis", x: t.x, y: 31, "text-anchor": "middle" }, formatClock(t.seconds)),
+      svg("line", { class: "chart-grid", x1: t.x, x2: t.x, y1: 40, y2: g.height - 4 }),
+      svg("text", { class: "chart-text chart-axis", x: t.x, y: 36, "text-anchor": "middle" }, formatClock(t.seconds)),
     );
   }
   g.bars.forEach((b, i) => {
@@ -120,12 +120,12 @@ export function paceChart(rows: readonly TimeRow[], hasPlan: boolean, ids = { ti
     append(
       row,
       svg("title", {}, b.text),
-      svg("text", { class: "chart-label", x: g.plotX - 8, y: b.y + 17, "text-anchor": "end" }, b.label),
-      b.long ? svg("circle", { class: "long-dot", cx: 8, cy: b.y + 13, r: 4 }) : null,
-      svg("rect", { class: "bar-planned", x: g.plotX, y: b.y + 3, width: b.planned, height: 7, rx: 1.5 }),
-      svg("rect", { class: "bar-actual", x: g.plotX, y: b.y + 12, width: b.actual, height: 11, rx: 1.5 }),
-      b.over > 0 ? svg("rect", { class: "bar-over", x: g.plotX + b.actual, y: b.y + 12, width: b.over, height: 11, rx: 1.5 }) : null,
-      svg("text", { class: "chart-text", x: g.plotX + b.actual + b.over + 4, y: b.y + 22 }, formatClock(Math.round(rows[i]!.seconds))),
+      svg("text", { class: "chart-label", x: g.plotX - 16, y: b.y + 19, "text-anchor": "end" }, b.label),
+      b.long ? svg("circle", { class: "long-dot", cx: g.plotX - 7, cy: b.y + 14, r: 4 }) : null,
+      svg("rect", { class: "bar-planned", x: g.plotX, y: b.y + 4, width: b.planned, height: 7, rx: 1.5 }),
+      svg("rect", { class: "bar-actual", x: g.plotX, y: b.y + 13, width: b.actual, height: 12, rx: 1.5 }),
+      b.over > 0 ? svg("rect", { class: "bar-over", x: g.plotX + b.actual, y: b.y + 13, width: b.over, height: 12, rx: 1.5 }) : null,
+      svg("text", { class: "chart-text", x: g.plotX + b.actual + b.over + 4, y: b.y + 24 }, formatClock(Math.round(rows[i]!.seconds))),
     );
     root.append(row);
   });

@@ -307,6 +307,23 @@ for (const name of ENGINES) {
       await choose("rehearsal");
       await closeTimes();
       await shot("09-clock-pace-line");
+
+      // On a phone on its side, on the slide that ran long (the clock running again, so the
+      // window lays itself out): the marker is short and the footer's controls stand apart.
+      await presenter.press("2");
+      await go("Enter", 2);
+      await clock.resume();
+      await presenter.resize(844, 390);
+      await Bun.sleep(800);
+      const footer = await presenter.evaluate(() => ["#btn-prev", ".counter", "#btn-goto", "#btn-next"].map((s) => {
+        const r = document.querySelector(s)!.getBoundingClientRect();
+        return { left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+      }));
+      for (let i = 1; i < footer.length; i++) expect(footer[i]!.left).toBeGreaterThanOrEqual(footer[i - 1]!.right);
+      for (const box of footer) expect(box.right <= 844 && box.bottom <= 390 && box.left >= 0).toBe(true);
+      expect(await presenter.evaluate(() => (document.querySelector("#pace-long") as HTMLElement).innerText)).toBe("Ran long: 2:00");
+      await shot("10-clock-phone-long-slide");
+      await presenter.resize(1440, 900);
     });
   });
 }

@@ -154,6 +154,8 @@ async function loadExtras() {
   const state = presenter.current;
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());
+  // The deck's duration may be the plan: the pace line as soon as it is known.
+  renderPaceLine(state);
   if (!session.stopReporting) await mountPageMedia(state.page);
   // Before the talk: the movies that will show only their posters (a file beside the PDF).
   const movies = missingMoviesNotice(session.extras.media, (page) => `slide ${positionOf(session.layout, page).label}`);

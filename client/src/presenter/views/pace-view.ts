@@ -6,7 +6,7 @@
  * counter, a marker on a slide the last rehearsal ran long on. The figures are
  * ../../record/pace.ts's.
  */
-import { replace } from "../../lib/dom.ts";
+import { h, replace } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import { elapsedSeconds, type TimerState } from "../../lib/timer.ts";
 import { paceAt, paceText, planSourceText, type Plan } from "../../record/pace.ts";
@@ -46,12 +46,15 @@ export function renderPace(els: PaceEls, view: PaceView, layout: DeckLayout, tim
   els.box.hidden = !view.plan;
   if (view.plan) {
     const line = paceLine(view.plan, timer, slide, now, labelOf);
-    if (els.value.textContent !== line.text) replace(els.value, line.text);
+    // The figure first; what follows " · " is left out on a phone's narrow clock pane (CSS).
+    const cut = line.text.indexOf(" · ");
+    if (els.value.textContent !== line.text) replace(els.value, ...(cut < 0 ? [line.text] : [line.text.slice(0, cut), h("span", { class: "pace-more" }, line.text.slice(cut))]));
     els.box.dataset.pace = line.status;
     els.box.title = `Paced by ${planSourceText(view.plan)}: ${formatClock(Math.round(view.plan.total))} in all. Slide times (Shift+T) chooses the plan.`;
   }
   const long = view.long.has(slide) && view.rehearsal ? view.rehearsal[slide] : undefined;
   els.long.hidden = long === undefined;
   const text = long === undefined ? "" : `Ran long in rehearsal: ${formatClock(Math.round(long))}`;
-  if (els.long.textContent !== text) replace(els.long, text);
+  // "in rehearsal" is left out on a phone's narrow footer (CSS): "Ran long: 2:00".
+  if (els.long.textContent !== text) replace(els.long, ...(long === undefined ? [] : ["Ran long", h("span", { class: "counter-long-more" }, " in rehearsal"), `: ${formatClock(Math.round(long))}`]));
 }

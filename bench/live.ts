@@ -35,12 +35,13 @@
  * bare relay's at 500 and 2,000, < 100 KB per viewer; chart p99 ≤ 250 ms, fan-out under
  * interaction ≤ 1.2× the quiet one).
  *
- *   bun run bench/live.ts [--source]     (ulimit -n must allow 2 × 2,000 + slack sockets: both servers' audiences)
+ *   bun run bench/live.ts [--source]     (ulimit -n ≥ 6,000: both servers' audiences, and deckhand's socket cap — ¾ of the limit — must leave one address 2,000: its share is 45% of the cap)
  *   LIVE_VIEWERS=200 LIVE_CHANGES=20 LIVE_POLLS=3 bun run bench/live.ts     (a quick check)
  *   LIVE_SHOW=1 bun run bench/live.ts     (results and reactions shown to every viewer during the polls)
  *
  * One machine is one address: the server admits every viewer and every vote from 127.0.0.1
- * (--max-viewers-per-address bounds both the seats and the votes one address may hold).
+ * (--max-viewers-per-address bounds both the seats and the votes one address may hold, and one
+ * address's share of the 100,000 seats is 45,000 — src/live/fair-share.ts).
  */
 import { makeDeck } from "../test/fixtures/pdfs.ts";
 import { LIVE_REACTIONS } from "../src/shared/live-audience-protocol.ts";

@@ -51,8 +51,10 @@ export function buildApp(deps: AppDeps) {
         // A full disk (the OS's ENOSPC or SQLite's SQLITE_FULL) is the documented 507.
         appError = storageFailure(error);
       }
-      // A busy server refusing work is doing its job: the request line says so, no error log.
-      if (appError.status >= 500 && appError.code !== "SERVER_BUSY") {
+      // A server at capacity refusing work is doing its job: no error and no stack — the
+      // request line says so (a full talk also gets an info line naming why).
+      if (appError.code === "LIVE_FULL") deps.logger.info("request_refused", { requestId, path: pathOf(request), code: appError.code });
+      else if (appError.status >= 500 && appError.code !== "SERVER_BUSY") {
         deps.logger.error("request_failed", { requestId, path: pathOf(request), ...errorFields(error) });
       }
       const response = problemResponse(appError, requestId);

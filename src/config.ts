@@ -50,7 +50,7 @@ export interface Config {
   liveTtlMs: number;
   /** Viewer sockets one live session admits. */
   maxViewers: number;
-  /** Viewer seats of one live session one address (an IPv6 /64) may hold (default: half of maxViewers). */
+  /** Viewer seats of one live session one address (an IPv6 /64) may hold at most (default: half of maxViewers); its share shrinks as the talk fills too. */
   maxViewersPerAddress: number;
   /** Live sockets this instance holds at most; 0: from its file-descriptor limit (src/live/socket-cap.ts). */
   maxLiveSockets: number;
@@ -245,7 +245,7 @@ export function resolveConfig(flags: Record<string, string | boolean | string[] 
     logFormat: logFormat(pick("log-format", "LOG_FORMAT")),
     liveTtlMs: Math.round(number("--live-ttl", pick("live-ttl", "LIVE_TTL"), DEFAULTS.liveTtlHours, 0.01, 24 * 365) * 3_600_000),
     maxViewers: Math.floor(number("--max-viewers", pick("max-viewers", "MAX_VIEWERS"), DEFAULTS.maxViewers, 1, 1_000_000)),
-    // Half the seats by default: a classroom behind one NAT still gets in, one address cannot fill a talk.
+    // Half the seats by default: a cap on top of the share that shrinks as the talk fills (live/fair-share.ts), which stops one address at 45% of an empty talk.
     maxViewersPerAddress: Math.floor(number("--max-viewers-per-address", pick("max-viewers-per-address", "MAX_VIEWERS_PER_ADDRESS"), Math.ceil(Math.floor(number("--max-viewers", pick("max-viewers", "MAX_VIEWERS"), DEFAULTS.maxViewers, 1, 1_000_000)) / 2), 1, 1_000_000)),
     maxLiveSockets: Math.floor(number("--max-live-sockets", pick("max-live-sockets", "MAX_LIVE_SOCKETS"), 0, 0, 10_000_000)),
     livePresenterGraceMs: Math.round(number("--live-presenter-grace", pick("live-presenter-grace", "LIVE_PRESENTER_GRACE"), DEFAULTS.livePresenterGraceMinutes, 0.01, 24 * 60) * 60_000),

@@ -44,7 +44,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   NOTES_FILE_INVALID: "The notes file has errors; fix them (POST /api/check with the same notes part lists every finding) and send the deck again.",
   REQUEST_TIMEOUT: "The request body stopped arriving before it was complete; send the request again on a steadier connection.",
   TOO_MANY_UPLOADS: "This address has as many uploads in progress as the server takes at once; wait for one to finish, then send again.",
-  TOO_MANY_LIVE_SOCKETS: "This address holds half of the server's live connections, as many as one address may; close some, or retry after the time given in Retry-After.",
+  TOO_MANY_LIVE_SOCKETS: "This address holds its share of the server's live connections (the share shrinks as they fill, so other networks still get in); close some, or retry after the time given in Retry-After.",
   PDF_TOO_SLOW: "PDFs from this address have used as much of the server's PDF reading time as one address gets (files that ran long, or past the bounds); export the deck again from its source and send it after the time given in Retry-After.",
   RATE_LIMITED: "Too many uploads from this address; wait for the time given in Retry-After, or use an access token.",
   INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",

@@ -61,8 +61,9 @@ Serve options (environment variable in brackets):
   --live-ttl H         hours a live talk lasts at most (12) [DECKHAND_LIVE_TTL]
   --max-viewers N      viewers one live talk admits (1000) [DECKHAND_MAX_VIEWERS]
   --max-viewers-per-address N
-                       viewers of one live talk from one address or IPv6 /64 (half of
-                       --max-viewers) [DECKHAND_MAX_VIEWERS_PER_ADDRESS]
+                       viewers of one live talk from one address or IPv6 /64 at most
+                       (half of --max-viewers; the address's share also shrinks as the
+                       talk fills) [DECKHAND_MAX_VIEWERS_PER_ADDRESS]
   --max-live-sockets N live sockets this instance holds (0: from its descriptor limit)
                        [DECKHAND_MAX_LIVE_SOCKETS]
   --live-presenter-grace M

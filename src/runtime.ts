@@ -64,7 +64,7 @@ export function createRuntime(config: Config, options: RuntimeOptions = {}): Run
   const liveEvents = new LiveEventRelay();
   const live = new LiveService({ repo: storage.liveSessions, sessions, blobs, pdf, clock, ttlMs: config.liveTtlMs, maxStagedBytes: config.maxStagedBytes, presenterGraceMs: config.livePresenterGraceMs, events: liveEvents });
   const liveJoinGuard = new LiveJoinGuard(storage.rateLimits, clock);
-  const liveHub = new LiveHub({ service: live, events: liveEvents, bus: storage.liveBus, logger, clock, ...(options.liveScheduler ? { scheduler: options.liveScheduler } : {}), maxViewers: config.maxViewers, maxViewersPerAddress: config.maxViewersPerAddress, maxSockets: config.maxLiveSockets || defaultMaxLiveSockets(), graceMs: config.livePresenterGraceMs, onAuthFailure: (address) => void liveJoinGuard.fail(address) });
+  const liveHub = new LiveHub({ service: live, events: liveEvents, bus: storage.liveBus, logger, clock, ...(options.liveScheduler ? { scheduler: options.liveScheduler } : {}), maxViewers: config.maxViewers, maxViewersPerAddress: config.maxViewersPerAddress, maxSockets: config.maxLiveSockets || defaultMaxLiveSockets(), graceMs: config.livePresenterGraceMs, secrets: liveJoinGuard });
   const deps: AppDeps = {
     config,
     clock,

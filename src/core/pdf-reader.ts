@@ -22,8 +22,11 @@ export interface FileMeta {
 /** Analysis bounds a check job may override (all JSON-serialisable). */
 export type CheckOptions = Partial<Omit<AnalyzeOptions, "verify">>;
 
-/** What an inspect answers: the PDF, and the notes file when one came with it. */
-export type InspectResult = PdfInfo & { notes?: InspectedNotes };
+/**
+ * What an inspect answers: the PDF, the slides the presenter will count in it (page labels
+ * joined by its .pdfpc: deck/slide-groups), and the notes file when one came with it.
+ */
+export type InspectResult = PdfInfo & { slides: number; notes?: InspectedNotes };
 
 /** Reads PDFs for the server; the HTTP layer and the domain see only this. */
 export interface PdfReader {

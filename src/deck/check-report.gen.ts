@@ -68,9 +68,13 @@ export interface CheckReport {
 export interface Page {
   page: number;
   /**
-   * The page's label (its /PageLabels entry, as the presenter reads it): the slide it belongs to. The steps of a build (Beamer overlays, Typst/Touying animations) share one label, so page 14 may be slide 10.
+   * The label of the slide the page belongs to, as the presenter counts slides: its /PageLabels entry, with the pages a .pdfpc marks forcedOverlay joined to the slide before them (a deck without page labels that a .pdfpc groups is numbered by slide). The steps of a build (Beamer overlays, Typst/Touying animations) share one label, so page 14 may be slide 10.
    */
   label?: string;
+  /**
+   * Seconds the page stays before the presenter advances by itself (the page's /Dur, Beamer's \transduration), once the talk's timer runs, as pdfpc does. Absent: the page waits for the speaker.
+   */
+  duration?: number;
   /**
    * The notes sidecar of this slide, if any.
    */
@@ -113,7 +117,7 @@ export interface Attachment {
    */
   text?: string;
   /**
-   * Kind-specific details: for media and page-media the placed media (kind, id, slide, rect, mime, autoplay, loop, attachment?, url?, videoId?); for poll the poll (question, options, multiple); for pdfpc the format, timer and slides with notes.
+   * Kind-specific details: for media and page-media the placed media (kind, id, slide, rect, mime, autoplay, loop, attachment?, url?, videoId?; for media of a page annotation its annotation, and for a movie of the PDF the file it names and whether its bytes are in the deck); for poll the poll (question, options, multiple); for pdfpc the format, timer and slides with notes.
    */
   data?: {
     kind?: "file" | "url" | "youtube" | "vimeo";
@@ -132,6 +136,22 @@ export interface Attachment {
      * kind poll: several options may be picked.
      */
     multiple?: boolean;
+    /**
+     * kind page-media: the annotation that places it — FileAttachment, Screen or RichMedia (embedded media), Movie (a Movie annotation, Beamer's \movie) or Link (a Launch action or run: link naming a movie file).
+     */
+    annotation?: "FileAttachment" | "Screen" | "RichMedia" | "Movie" | "Link" | null;
+    /**
+     * kind page-media, for a movie of the PDF: the file its annotation names, as written (often a file beside the PDF, e.g. clip.mp4).
+     */
+    file?: string;
+    /**
+     * kind page-media, for a movie of the PDF: true when its bytes are in the deck (embedded, attached, or played by a media sidecar); false when the movie names a file beside the PDF that the deck does not carry (finding MEDIA_NOT_IN_DECK).
+     */
+    inDeck?: boolean;
+    /**
+     * kind page-media, for a movie of the PDF handed over by a media sidecar (one on its slide that plays the same file or covers its poster): that sidecar's name; the sidecar plays, not the movie.
+     */
+    playedBy?: string;
     [k: string]: unknown;
   };
   /**
@@ -215,9 +235,13 @@ export interface PresenterNotes {
    */
   source: "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
   /**
-   * Markdown; untrusted, render it sanitised.
+   * The note as its source wrote it (NFC), in `format`; untrusted: render markdown sanitised, and text as text.
    */
   text: string;
+  /**
+   * How `text` is written: markdown (a notes sidecar; a .pdfpc or pdfpc.sty's in-page notes unless disableMarkdown) or plain text shown as written, its web addresses as links (PowerPoint notes, the notes half of a page, other in-page notes). Absent in reports from before it was added: markdown.
+   */
+  format?: "markdown" | "text";
   attachment?: string;
 }
 /**

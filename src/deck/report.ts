@@ -10,6 +10,8 @@ import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
 import { NO_NOTES_LAYOUT } from "./notes-layout.ts";
 import { nameSlidesIn } from "./page-names.ts";
 import { readPageLabels } from "./page-labels.ts";
+import { groupedLabels } from "./slide-groups.ts";
+import { readPageDurations } from "./page-durations.ts";
 import { readNotesFile } from "./notes-file/index.ts";
 import type { NotesFileResult } from "./notes-file/types.ts";
 import { CHECK_REPORT_SCHEMA_PATH, validityOf, type CheckReport, type DocumentMeta } from "./report-types.ts";
@@ -40,7 +42,7 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
       documentAttachments: [],
       issues: [finding("STRUCTURE_UNREADABLE", "The PDF's attachments and annotations cannot be read; export the deck again with a current tool.")],
       timer: {},
-      extras: { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} },
+      extras: { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, notesFormat: {}, media: [], timer: {} },
       layout: NO_NOTES_LAYOUT,
       metadata: null,
       notesSources: [],
@@ -55,8 +57,11 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
   for (const a of attachments) summary[a.validity]++;
   const structural = [...analysis.issues, ...analysis.pages.flatMap((p) => p.issues)];
   const fileIssues = notesFile?.issues ?? [];
-  const labels = pageLabels(doc, pageCount);
+  // The slides the presenter counts: page labels, joined by the .pdfpc's forced overlays.
+  const labels = groupedLabels(pageLabels(doc, pageCount), analysis.extras.overlays ?? []);
   labelPages(analysis, fileIssues, labels);
+  const durations = readPageDurations(doc, pageCount);
+  for (const page of analysis.pages) if (durations[page.page] !== undefined) page.duration = durations[page.page];
   return {
     $schema: CHECK_REPORT_SCHEMA_PATH,
     ok: summary.invalid === 0 && validityOf(structural) !== "invalid" && validityOf(fileIssues) !== "invalid",

@@ -12,6 +12,13 @@ export const newSessionId = (): string => randomBytes(16).toString("base64url");
 /** 32 random bytes, base64url: 43 characters. */
 export const newControllerToken = (): string => randomBytes(32).toString("base64url");
 
+/**
+ * The live grant of a handoff claimed with `controllerToken`: a one-way function of the token
+ * (43 characters), so a repeated complete hands out the same grant, and the grant does not
+ * give the token away. A label keeps it apart from the token's stored hash.
+ */
+export const liveGrantFor = (controllerToken: string): string => new Bun.CryptoHasher("sha256").update(`deckhand live grant\0${controllerToken}`).digest("base64url");
+
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 /** Constant-time comparison of a presented token with a stored hash. */

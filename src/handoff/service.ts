@@ -62,6 +62,15 @@ export interface HandoffDeps {
   keepBlobs?: (ids: string[]) => Promise<Set<string>>;
 }
 
+/**
+ * A deck's size as the presenter counts it: "12 slides" where every page is a slide, else the
+ * pages and the slides both ("79 pages, 54 slides": overlays and builds are pages of one slide).
+ */
+export function deckSize(pages: number, slides: number): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return slides === pages || slides < 1 ? plural(pages, "slide") : `${plural(pages, "page")}, ${plural(slides, "slide")}`;
+}
+
 /** Handoff link: the controller token rides in the fragment, so it never reaches a server. */
 export function handoffUrl(baseUrl: string, id: string, token: string): string {
   return `${baseUrl}/start/${id}#t=${token}`;
@@ -129,23 +138,27 @@ export class HandoffService {
       } finally {
         this.deps.blobs.settle(id);
       }
-      return this.record(row, handoffUrl(options.baseUrl, id, token), info.notes?.warnings ?? []);
+      return this.record(row, handoffUrl(options.baseUrl, id, token), info.notes?.warnings ?? [], info.slides);
     } finally {
       await Promise.all([upload.temp.discard(), upload.notes?.temp.discard()]);
     }
   }
 
-  /** The handoff record of a staged row; `notesWarnings` are its notes file's warnings. */
-  record(row: SessionRow, url: string, notesWarnings: Array<{ code: string; message: string }> = []): HandoffRecord {
+  /**
+   * The handoff record of a staged row; `notesWarnings` are its notes file's warnings, `slides`
+   * the slides the presenter will count (pdf/open inspectPdf). `totalSlides` stays the page count;
+   * the sentence names both where builds make them differ ("79 pages, 54 slides").
+   */
+  record(row: SessionRow, url: string, notesWarnings: Array<{ code: string; message: string }> = [], slides = row.totalSlides): HandoffRecord {
     const expiresAt = isoSeconds(row.expiresAt);
-    const slides = row.totalSlides === 1 ? "1 slide" : `${row.totalSlides} slides`;
+    const size = deckSize(row.totalSlides, slides);
     const withNotes = row.notes ? `, with speaker notes from "${row.notes.filename}"` : "";
     return {
       id: row.id,
       url,
       filename: row.filename,
       totalSlides: row.totalSlides,
-      next: `Open url in a browser to present "${row.filename}" (${slides}${withNotes}). The link works once and expires at ${expiresAt}.`,
+      next: `Open url in a browser to present "${row.filename}" (${size}${withNotes}). The link works once and expires at ${expiresAt}.`,
       expiresAt,
       bytes: row.bytes,
       sha256: row.sha256,
@@ -178,8 +191,8 @@ export class HandoffService {
     return { notes: row.notes, pdfpc };
   }
 
-  /** Claim the handoff: the browser holds the deck now, so the server copy goes. */
-  async complete(id: string, token: string | null | undefined, browserSha256?: string): Promise<{ ok: true }> {
+  /** Claim the handoff: the browser holds the deck now, so the server copy goes. `claimedAt`: when the (first) claim was made. */
+  async complete(id: string, token: string | null | undefined, browserSha256?: string): Promise<{ ok: true; claimedAt: number }> {
     const row = await this.authorize(id, token);
     const mismatch = browserSha256 !== undefined && browserSha256.toLowerCase() !== row.sha256;
     if (row.state === "claimed") {
@@ -188,7 +201,7 @@ export class HandoffService {
       if (mismatch) {
         throw new AppError("CHECKSUM_MISMATCH", "The digest sent differs from the deck this link handed over, which was already claimed; the bytes you hold are not that deck.");
       }
-      return { ok: true };
+      return { ok: true, claimedAt: row.endedAt ?? this.deps.clock() };
     }
     this.assertLive(row);
     if (mismatch) {
@@ -201,7 +214,7 @@ export class HandoffService {
     if (!claimed) {
       // Lost a race: either another complete won (fine) or it expired meanwhile.
       const now = await this.deps.sessions.get(id);
-      if (now?.state === "claimed") return { ok: true };
+      if (now?.state === "claimed") return { ok: true, claimedAt: now.endedAt ?? this.deps.clock() };
       throw new AppError("HANDOFF_EXPIRED");
     }
     // The claim holds whatever happens to the bytes now: the browser has the deck. Bytes that
@@ -212,7 +225,7 @@ export class HandoffService {
     } catch (error) {
       this.deps.logger?.error("claimed_bytes_not_deleted", { session: id, ...errorFields(error) });
     }
-    return { ok: true };
+    return { ok: true, claimedAt: claimed.endedAt ?? this.deps.clock() };
   }
 
   /**

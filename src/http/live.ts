@@ -190,7 +190,7 @@ export function liveController(deps: AppDeps) {
           tags: ["Live"],
           security: [{ presenterSecret: [] }],
           parameters: [presenterSecretHeader],
-          "x-problems": [401, 403, 404, 410],
+          "x-problems": [401, 403, 404, 410, 429],
         }),
       },
     )
@@ -211,7 +211,7 @@ export function liveController(deps: AppDeps) {
           tags: ["Live"],
           security: [{ presenterSecret: [] }],
           parameters: [presenterSecretHeader],
-          "x-problems": [401, 403, 404, 410],
+          "x-problems": [401, 403, 404, 410, 429],
         }),
       },
     );
@@ -219,28 +219,33 @@ export function liveController(deps: AppDeps) {
 
 /**
  * The open talk `code` names, for a visitor at `request`'s address: an address blocked for
- * guessing is refused first (429), and an unknown code counts against it. Every door that
- * takes a code goes through here (the info and deck routes, end and rotate, the socket).
+ * guessing codes is refused first (429) unless it opened this talk before, an unknown code
+ * counts against it, and a talk found is remembered as opened by it. Every door that takes a
+ * code goes through here (the info and deck routes, end and rotate, the socket).
  */
 export async function openTalk(deps: AppDeps, code: string, request: Request) {
   const address = clientAddress(request, deps);
-  deps.liveJoinGuard.check(address);
+  deps.liveJoinGuard.checkCode(address, code);
   try {
-    return { row: await deps.live.open(code), address };
+    const row = await deps.live.open(code);
+    deps.liveJoinGuard.openedTalk(address, row.code);
+    return { row, address };
   } catch (error) {
-    if (error instanceof AppError && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.fail(address);
+    if (error instanceof AppError && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.failCode(address);
     throw error;
   }
 }
 
+/** The presenter's doors (end, rotate): wrong secrets count per address and talk, and past the limit that address is refused them (429) — never the talk itself. */
 async function presenterOnly(deps: AppDeps, code: string, request: Request): Promise<void> {
   const { address } = await openTalk(deps, code, request);
+  deps.liveJoinGuard.checkSecret(address, code);
   try {
     await deps.live.authorizePresenter(code, request.headers.get("x-presenter-secret"));
   } catch (error) {
     if (error instanceof AppError && error.code === "LIVE_SECRET_INVALID") {
       deps.logger.info("live_auth_failed", { code, role: "presenter", address });
-      await deps.liveJoinGuard.fail(address);
+      await deps.liveJoinGuard.failSecret(address, code);
     }
     throw error;
   }

@@ -137,9 +137,11 @@ export function sessionsController(deps: AppDeps) {
         // Who is asking, before a byte of the body is read.
         const row = await deps.handoff.authorize(params.id, token);
         const body = await readCompleteBody(request, deps.config.bodyTimeoutMs);
-        const result = await deps.handoff.complete(params.id, token, body.sha256);
-        // The browser holds this deck now: it may take it live without an access token.
-        return { ...result, liveGrant: await deps.live.issueGrant(row.sha256) };
+        const { claimedAt } = await deps.handoff.complete(params.id, token, body.sha256);
+        // The browser holds this deck now: it may take it live without an access token, with
+        // the claim's one grant (a repeat answers the same grant and expiry while it lasts).
+        const liveGrant = await deps.live.claimGrant(token!, row.sha256, claimedAt);
+        return { ok: true, ...(liveGrant ? { liveGrant } : {}) };
       },
       {
         params: SessionParams,
@@ -150,7 +152,7 @@ export function sessionsController(deps: AppDeps) {
           operationId: "completeHandoff",
           summary: "Complete the handoff",
           description:
-            "Claims the handoff: the browser now holds the deck, so the server copy is deleted and the link stops working. With `sha256`, the claim only succeeds if the browser's bytes match. Repeating a successful complete answers `{ok:true}` again. `liveGrant` lets the browser go live with this deck (POST /api/live, `Authorization: Grant …`) for 2 hours, also on a --require-auth server.",
+            "Claims the handoff: the browser now holds the deck, so the server copy is deleted and the link stops working. With `sha256`, the claim only succeeds if the browser's bytes match. Repeating a successful complete answers `{ok:true}` again, with the same `liveGrant` as the first (same grant, same expiry; none once it has expired). `liveGrant` lets the browser go live with this deck (POST /api/live, `Authorization: Grant …`) for 2 hours after the claim, also on a --require-auth server.",
           tags: ["Handoff"],
           security: [{ controllerTokenHeader: [] }],
           requestBody: { required: false, content: { "application/json": { schema: CompleteBody as never } } },

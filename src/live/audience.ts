@@ -21,7 +21,7 @@
  * may hold), so a script on one machine cannot stuff a poll by inventing viewer ids.
  */
 import type { LiveErrorCodeT } from "../shared/live-protocol.ts";
-import { charCount, LIVE_REACTIONS, type LivePollT, type LiveQuestionT, type LiveReactionCountsT, MAX_POLL_OPTION_CHARS, MAX_POLL_QUESTION_CHARS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS } from "../shared/live-audience-protocol.ts";
+import { charCount, isBlankText, LIVE_REACTIONS, type LivePollT, type LiveQuestionT, type LiveReactionCountsT, MAX_POLL_OPTION_CHARS, MAX_POLL_QUESTION_CHARS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS } from "../shared/live-audience-protocol.ts";
 import { cleanText } from "./audience-text.ts";
 import type { AudienceEvent } from "./audience-events.ts";
 import { AudienceCopy, type Counts, type Outgoing, visible } from "./audience-copy.ts";
@@ -59,8 +59,10 @@ export class Audience extends AudienceCopy {
   ask(actor: Actor, rawText: string, rawName?: string): AudienceResult {
     if (!this.qa.open) return refuse("QA_CLOSED", "Questions are closed for this talk.");
     const text = cleanText(rawText);
-    const name = rawName === undefined ? "" : cleanText(rawName);
-    if (text === "" || charCount(text) > MAX_QUESTION_CHARS) return refuse("BAD_TEXT", `A question is 1 to ${MAX_QUESTION_CHARS} characters.`);
+    // A name of invisible characters only is no name (it would show as an empty one).
+    const typedName = cleanText(rawName ?? "");
+    const name = isBlankText(typedName) ? "" : typedName;
+    if (isBlankText(text) || charCount(text) > MAX_QUESTION_CHARS) return refuse("BAD_TEXT", `A question is 1 to ${MAX_QUESTION_CHARS} characters.`);
     if (charCount(name) > MAX_QUESTION_NAME_CHARS) return refuse("BAD_TEXT", `A name is at most ${MAX_QUESTION_NAME_CHARS} characters.`);
     if (this.questions.size >= this.limits.questions) return refuse("QA_FULL", `This talk holds ${this.limits.questions} questions, as many as one talk may.`);
     const now = this.deps.clock();
@@ -130,7 +132,7 @@ export class Audience extends AudienceCopy {
   pollStart(spec: PollSpec, source?: { slide: number }): AudienceResult {
     if (this.poll?.status === "open") return refuse("POLL_OPEN", "A poll is open already; close it first.");
     const poll: LivePollT = { id: this.deps.newId(), question: cleanText(spec.question), options: spec.options.map(cleanText), multiple: spec.multiple, status: "open", shown: false, ...(source ? { source } : {}) };
-    if (poll.question === "" || poll.options.some((o) => o === "")) return refuse("BAD_TEXT", "A poll's question and options cannot be blank.");
+    if (isBlankText(poll.question) || poll.options.some(isBlankText)) return refuse("BAD_TEXT", "A poll's question and options cannot be blank.");
     // The wire allows 4 UTF-16 units per character; the rule is what people count (and what keeps the poll's bus event small).
     if (charCount(poll.question) > MAX_POLL_QUESTION_CHARS || poll.options.some((o) => charCount(o) > MAX_POLL_OPTION_CHARS)) {
       return refuse("BAD_TEXT", `A poll's question is at most ${MAX_POLL_QUESTION_CHARS} characters and each option at most ${MAX_POLL_OPTION_CHARS}.`);

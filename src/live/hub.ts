@@ -22,8 +22,10 @@ import { LiveBusBridge } from "./bus-bridge.ts";
 import type { LiveEventRelay } from "./events.ts";
 import { PresenterGrace } from "./presenter-grace.ts";
 import { AudienceRelay, isAudienceMessage, newAudience } from "./audience-relay.ts";
+import { mayTake } from "./fair-share.ts";
 import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, seatsOf, socketsOf, topicOf } from "./room.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
+import type { LiveJoinGuard } from "./join-guard.ts";
 import type { LiveService } from "./service.ts";
 import { type LiveSocket, type LiveSocketData, SOCKET_LIMITS, SocketPolicy } from "./socket-policy.ts";
 
@@ -49,8 +51,8 @@ export interface LiveHubDeps {
   /** Live sockets this instance holds at most (below its descriptor limit). */
   maxSockets: number;
   graceMs: number;
-  /** Counts failed joins (wrong secret) per address; see http/live-ws.ts. */
-  onAuthFailure: (address: string) => void;
+  /** Wrong presenter and remote secrets, counted per address and talk (./join-guard.ts): past the limit, that address's secret joins of the talk are refused. */
+  secrets: Pick<LiveJoinGuard, "secretsRetryAfter" | "failSecret">;
 }
 
 export class LiveHub {
@@ -225,20 +227,21 @@ export class LiveHub {
     // The talk ended (and was unloaded) meanwhile: join again, which answers ENDED.
     if (this.rooms.get(room.code) !== room) return this.join(ws, role, secret);
     if (role === "presenter" || role === "control") {
+      const retryAfter = this.deps.secrets.secretsRetryAfter(ws.data.address, room.code);
+      if (retryAfter !== null) {
+        this.deps.logger.info("live_refused", { code: room.code, role, reason: "RATE_LIMITED", address: ws.data.address });
+        return this.policy.refuse(ws, "RATE_LIMITED", `Too many wrong secrets for this talk from this network address; retry in ${retryAfter} s.`, LIVE_CLOSE.RATE_LIMITED);
+      }
       const hash = role === "presenter" ? room.row.presenterHash : room.row.controlHash;
       if (!secret || !tokenMatches(secret, hash)) {
         this.deps.logger.info("live_auth_failed", { code: room.code, role, address: ws.data.address });
-        this.deps.onAuthFailure(ws.data.address);
+        void this.deps.secrets.failSecret(ws.data.address, room.code).catch((error) => this.deps.logger.error("live_message_failed", { code: room.code, ...errorFields(error) }));
         return this.policy.refuse(ws, "AUTH_FAILED", role === "presenter" ? "The presenter secret does not match this live talk." : "The remote link is not (or no longer) valid; ask the presenter for the current one.", LIVE_CLOSE.AUTH_FAILED);
       }
     }
-    if (role === "viewer" && room.viewers.size >= this.deps.maxViewers) {
-      return this.policy.refuse(ws, "FULL", "This live talk has as many viewers as the server admits; try again later.", LIVE_CLOSE.FULL);
-    }
-    const perAddress = Math.min(this.deps.maxViewersPerAddress, this.deps.maxViewers);
-    if (role === "viewer" && seatsOf(room, ws) >= perAddress) {
-      this.deps.logger.info("live_refused", { code: room.code, role, reason: "FULL", address: ws.data.address, perAddress });
-      return this.policy.refuse(ws, "FULL", `This network address already holds ${perAddress} of this talk's seats, as many as one address may (--max-viewers-per-address); try again later or from another network.`, LIVE_CLOSE.FULL);
+    if (role === "viewer") {
+      const refusal = this.seatRefusal(room, ws);
+      if (refusal !== null) return this.policy.refuse(ws, "FULL", refusal, LIVE_CLOSE.FULL);
     }
     this.policy.joined(ws, role);
     if (role === "presenter") {
@@ -273,6 +276,23 @@ export class LiveHub {
       audience: this.audience.hello(room, ws),
     });
     this.scheduleCounts(room);
+  }
+
+  /**
+   * Why the address of `ws` gets no viewer seat of `room` now, or null when it gets one: the
+   * talk is full, the address holds --max-viewers-per-address, or it holds its share of the
+   * seats as the talk fills (./fair-share.ts) — refusals of an address are logged.
+   */
+  private seatRefusal(room: Room, ws: LiveSocket): string | null {
+    const held = seatsOf(room, ws);
+    const verdict = mayTake({ size: this.deps.maxViewers, taken: room.viewers.size }, held);
+    if (verdict === "full") return "This live talk has as many viewers as the server admits; try again later.";
+    const cap = Math.min(this.deps.maxViewersPerAddress, this.deps.maxViewers);
+    if (held < cap && verdict === "ok") return null;
+    this.deps.logger.info("live_refused", { code: room.code, role: "viewer", reason: "FULL", address: ws.data.address, held, limit: held >= cap ? "per-address" : "share" });
+    return held >= cap
+      ? `This network address already holds ${cap} of this talk's seats, as many as one address may (--max-viewers-per-address); try again later or from another network.`
+      : `This network address already holds ${held} of this talk's seats, its share while the talk fills (the rest stay for other networks); try again later or from another network.`;
   }
 
   private left(ws: LiveSocket): void {

@@ -17,7 +17,7 @@ import type { Clock } from "../core/clock.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
 import { TOMBSTONE_TTL_MS } from "../handoff/service.ts";
 import { isoSeconds } from "../tools/time.ts";
-import { newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
+import { liveGrantFor, newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
 import type { LiveEvents } from "./events.ts";
 
@@ -69,9 +69,16 @@ export class LiveService {
     return this.deps.repo.getGrant(sha256Hex(grant), this.deps.clock());
   }
 
-  async issueGrant(sha256: string): Promise<{ grant: string; expiresAt: string }> {
-    const grant = newControllerToken();
-    const expiresAt = Math.floor((this.deps.clock() + LIVE_GRANT_TTL_MS) / 1000) * 1000;
+  /**
+   * The live grant of a handoff claimed at `claimedAt` with `controllerToken`: derived from the
+   * token and timed from the claim, so a repeated complete (a retry after a lost answer) gets
+   * the same grant with the same expiry and writes the same row — never a fresh two hours.
+   * Null once that grant has expired.
+   */
+  async claimGrant(controllerToken: string, sha256: string, claimedAt: number): Promise<{ grant: string; expiresAt: string } | null> {
+    const expiresAt = Math.floor((claimedAt + LIVE_GRANT_TTL_MS) / 1000) * 1000;
+    if (expiresAt <= this.deps.clock()) return null;
+    const grant = liveGrantFor(controllerToken);
     await this.deps.repo.insertGrant({ hash: sha256Hex(grant), sha256, expiresAt });
     return { grant, expiresAt: isoSeconds(expiresAt) };
   }

@@ -1,10 +1,10 @@
 /**
  * @module live/socket-policy
  * What a live socket may do, whichever talk it joined: the instance's socket places (a cap
- * below the descriptor limit, half of it at most for one address), the join deadline, the
- * message budget of each role, the size, JSON and schema checks of every incoming message,
- * and the strikes after which a socket is closed. Refusals are logged with the session code,
- * role, message type and address — never with a secret or a message body.
+ * below the descriptor limit; one address's share of it shrinks as it fills, ./fair-share.ts),
+ * the join deadline, the message budget of each role, the size, JSON and schema checks of
+ * every incoming message, and the strikes after which a socket is closed. Refusals are logged
+ * with the session code, role, message type and address — never with a secret or a body.
  */
 import type { ServerWebSocket, WebSocketHandler } from "bun";
 import { compiledOnFirstUse } from "../tools/compiled-check.ts";
@@ -20,6 +20,7 @@ import {
 } from "../shared/live-protocol.ts";
 import type { Logger } from "../log.ts";
 import { addressKey } from "../tools/address-key.ts";
+import { mayTake } from "./fair-share.ts";
 import type { Scheduler, Timer } from "./scheduler.ts";
 import { TokenBucket } from "./token-bucket.ts";
 
@@ -78,22 +79,23 @@ export interface SocketPolicyDeps {
 export class SocketPolicy {
   /** Live sockets upgraded and not yet closed (joined or not). */
   private sockets = 0;
-  /** The same, by address key: one address holds at most half the instance's places. */
+  /** The same, by address key: one address holds its share of the places (./fair-share.ts). */
   private socketsByAddress = new Map<string, number>();
 
   constructor(private readonly deps: SocketPolicyDeps) {}
 
   /**
-   * Take one of the instance's live socket places before an upgrade; false when all are held
-   * (the upgrade is refused with a problem instead of running out of descriptors). Given back
-   * when the socket closes, or by `release` when the upgrade did not happen.
+   * Take one of the instance's live socket places before an upgrade: "full" when all are held
+   * (the upgrade is refused with a problem instead of running out of descriptors), "address"
+   * when the address holds its share of them as they fill — a few addresses (sockets they never
+   * join, across talks) cannot take them all. Given back when the socket closes, or by
+   * `release` when the upgrade did not happen.
    */
   reserve(address: string): "ok" | "full" | "address" {
-    if (this.sockets >= this.deps.maxSockets) return "full";
     const key = addressKey(address);
     const held = this.socketsByAddress.get(key) ?? 0;
-    // Half the places: one address (sockets it never joins, across talks) cannot take them all.
-    if (held >= Math.max(1, Math.ceil(this.deps.maxSockets / 2))) return "address";
+    const verdict = mayTake({ size: this.deps.maxSockets, taken: this.sockets }, held);
+    if (verdict !== "ok") return verdict === "full" ? "full" : "address";
     this.sockets++;
     this.socketsByAddress.set(key, held + 1);
     return "ok";

@@ -13,7 +13,7 @@ import type { CheckOptions, FileMeta, InspectResult, NotesFileInput, PdfReader }
 import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "./bounds.ts";
 import { checkPdfFile } from "./check.ts";
 import { loadMupdf } from "./mupdf.ts";
-import { inspectNotesFile } from "./notes.ts";
+import { inspectNotesFile, type InspectedNotes } from "./notes.ts";
 import { inspectPdf } from "./open.ts";
 import { type LastWords, startWatchdog, type Watchdog } from "./watchdog.ts";
 
@@ -42,8 +42,10 @@ export class InProcessPdfReader implements PdfReader {
 
   inspect(path: string, notes?: NotesFileInput): Promise<InspectResult> {
     return this.guarded(async () => {
-      const info = await inspectPdf(path);
-      return notes ? { ...info, notes: inspectNotesFile(notes, info.pageCount) } : info;
+      let judged: InspectedNotes | undefined;
+      // The notes file is judged once the PDF passed (a refused PDF is the answer, whatever the notes).
+      const info = await inspectPdf(path, notes ? (pageCount) => (judged = inspectNotesFile(notes, pageCount)).pdfpc : undefined);
+      return judged ? { ...info, notes: judged } : info;
     });
   }
 

@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { AppError } from "../errors.ts";
 import { assessPdf, REFUSAL_DETAIL } from "../deck/accept.ts";
 import { loadMupdf, type Mupdf } from "./mupdf.ts";
+import { readSlideLabels, slideCountOf } from "../deck/slide-groups.ts";
 /** PDF readers accept the `%PDF-` header anywhere in the first 1024 bytes (ISO 32000 Annex H). */
 const HEADER_WINDOW = 1024;
 
@@ -89,11 +90,24 @@ export async function openPdfFile(path: string): Promise<OpenedPdf> {
   }
 }
 
-/** Validate the PDF at `path` and return what the handoff record needs. */
-export async function inspectPdf(path: string): Promise<PdfInfo> {
+/**
+ * Validate the PDF at `path` and return what the handoff record needs: the page count, and
+ * how many slides the presenter will count (page labels joined by the deck's .pdfpc — the
+ * notes file beside it, `notesFile` as its normalised text, else an attached one). Slides are
+ * counted only once the PDF passed; a deck whose labels cannot be read counts its pages.
+ */
+export async function inspectPdf(path: string, notesFile?: (pageCount: number) => string | null): Promise<PdfInfo & { slides: number }> {
   const opened = await openPdfFile(path);
   try {
-    return opened.info;
+    const { pageCount } = opened.info;
+    const pdfpc = notesFile?.(pageCount) ?? null;
+    let slides = pageCount;
+    try {
+      slides = slideCountOf(readSlideLabels(opened.doc, pageCount, pdfpc));
+    } catch {
+      // Counted as pages: the record's sentence then says "N slides" as before.
+    }
+    return { ...opened.info, slides };
   } finally {
     opened.close();
   }

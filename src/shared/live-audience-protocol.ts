@@ -37,6 +37,22 @@ export function charCount(text: string): number {
   return n;
 }
 
+// What a reader cannot see: white space, default-ignorable code points (zero-width spaces and
+// joiners, the word joiner, the BOM, the soft hyphen, variation selectors, Hangul fillers, bidi
+// marks and the other invisible format characters…), control characters, and U+2800 (the
+// blank Braille pattern: a symbol, not ignorable, yet the usual "invisible" character).
+// Unicode's own classes, not a hand list, so characters it adds are covered; not every format
+// character (Cf) — the Arabic end of ayah and number signs show a glyph.
+const INVISIBLE_ONLY = /^[\p{White_Space}\p{Default_Ignorable_Code_Point}\p{Cc}\u2800]*$/u;
+
+/**
+ * Text that shows nothing — empty, or invisible characters only — is blank: refused as a
+ * question or a poll's text, dropped as a name. One rule for the server and every form.
+ */
+export function isBlankText(text: string): boolean {
+  return INVISIBLE_ONLY.test(text);
+}
+
 // The wire allows 4 UTF-16 units per counted character: an emoji is 2 units and the checker
 // counts units, while the rule (audience.ts) counts what people see, after normalising.
 const wire = (chars: number) => chars * 4;

@@ -10,7 +10,7 @@ import type { OpenResult, RenderResult } from "../../client/src/worker/protocol.
 import { NO_NOTES_LAYOUT } from "../../src/deck/notes-layout.ts";
 
 const PAGE = { w: 960, h: 540 };
-const OPENED: OpenResult = { pageCount: 3, title: null, firstPage: PAGE, labels: ["1", "2", "3"], layout: NO_NOTES_LAYOUT, detected: NO_NOTES_LAYOUT };
+const OPENED: OpenResult = { pageCount: 3, title: null, firstPage: PAGE, labels: ["1", "2", "3"], durations: {}, layout: NO_NOTES_LAYOUT, detected: NO_NOTES_LAYOUT };
 
 /** A render worker that records what it was asked; its bytes are what it was handed. */
 class FakeRenderer implements ProbeRenderer {

@@ -127,7 +127,7 @@ describe("export", () => {
     expect(csvCell("+1")).toBe("'+1");
     expect(csvCell("-2+3")).toBe("'-2+3");
     expect(csvCell("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(csvCell("\tx")).toBe("'\tx");
+    expect(csvCell("\tx")).toBe("\"'\tx\"");
     // Numbers are numbers: a negative count is not text to defuse.
     expect(csvCell(-1)).toBe("-1");
     expect(csvCell(true)).toBe("true");

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -138,6 +139,33 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     // …but not with a wrong token.
     const wrong = await problemOf(await complete(t, record.id, "nope"));
     expect([wrong.status, wrong.body.code]).toEqual([403, "TOKEN_INVALID"]);
+  });
+
+  test("a repeated complete answers the first claim's live grant — the same grant and expiry, no new grant row — and none once it has expired", async () => {
+    t = makeTestApp();
+    const record = await t.present(await makeDeck());
+    const grants = () => {
+      const db = new Database(join(t.dataDir, "deckhand.db"), { readonly: true });
+      try {
+        return db.query("SELECT hash, sha256, expires_at FROM live_grants").all();
+      } finally {
+        db.close();
+      }
+    };
+    const first = (await (await complete(t, record.id, record.token)).json()) as { liveGrant: { grant: string; expiresAt: string } };
+    expect(first.liveGrant.expiresAt).toBe("2026-11-22T12:00:00Z");
+    const rows = grants();
+    expect(rows).toHaveLength(1);
+    // A retry after a lost answer, an hour later: the claim's grant, not two fresh hours.
+    t.advance(60 * 60 * 1000);
+    for (let i = 0; i < 3; i++) expect(await (await complete(t, record.id, record.token)).json()).toEqual({ ok: true, liveGrant: first.liveGrant });
+    expect(grants()).toEqual(rows);
+    // The grant works, for its own two hours only.
+    expect((await t.deps.live.grantFor(first.liveGrant.grant))?.sha256).toBe(record.sha256);
+    t.advance(60 * 60 * 1000);
+    expect(await t.deps.live.grantFor(first.liveGrant.grant)).toBeNull();
+    expect(await (await complete(t, record.id, record.token)).json()).toEqual({ ok: true });
+    expect(grants()).toEqual(rows);
   });
 
   test("a matching sha256 claims; a different one is 409 and the deck stays staged", async () => {

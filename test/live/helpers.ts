@@ -1,7 +1,8 @@
 /**
  * Live-session test helpers: a real server on 127.0.0.1 (sockets need one) with its log
  * lines captured, going live with a generated deck, and a WebSocket client that buffers
- * messages so a test can wait for the next one of a type.
+ * messages so a test can wait for the next one of a type — from 127.0.0.1, or from another
+ * loopback address as another client.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +14,7 @@ import { jsonLogger } from "../../src/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
 import type { Subprocess } from "bun";
+import { LoopbackWebSocket } from "../helpers/loopback-websocket.ts";
 import { freePort, waitForHealthy } from "../helpers/server.ts";
 
 export interface LiveServer {
@@ -102,6 +104,20 @@ export class LiveClient {
     const client = new LiveClient(ws);
     await client.opened;
     return client;
+  }
+
+  /** Connect from the loopback address `from` (127.0.0.2, …): the server counts it as that client, by its peer address. */
+  static async connectFrom(base: string, code: string, from: string): Promise<LiveClient> {
+    const client = new LiveClient(new LoopbackWebSocket(`${base.replace(/^http/, "ws")}/api/live/${code}/ws`, from) as unknown as WebSocket);
+    await client.opened;
+    return client;
+  }
+
+  /** Connect from `from` and join as `role`; resolves with the first answer (hello, or the error that refused it). */
+  static async joinFrom(base: string, code: string, from: string, role: "presenter" | "control" | "viewer" = "viewer", secret?: string): Promise<{ client: LiveClient; first: Any }> {
+    const client = await LiveClient.connectFrom(base, code, from);
+    client.send({ v: 1, type: "join", role, ...(secret ? { secret } : {}) });
+    return { client, first: await client.first() };
   }
 
   /** Connect and join; resolves with the hello. */

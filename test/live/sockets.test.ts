@@ -237,6 +237,10 @@ describe("limits and origins", () => {
     const info = await fetch(`${server.url}/api/live/${talk.code}`);
     expect(info.status).toBe(503);
     expect(await info.json()).toMatchObject({ code: "LIVE_FULL", status: 503 });
+    // A full talk is the server doing its job: one info line, no error and no stack.
+    const lines = server.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.filter((line) => line.code === "LIVE_FULL")).toEqual([{ time: expect.any(String), level: "info", event: "request_refused", requestId: expect.any(String), path: `/api/live/${talk.code}`, code: "LIVE_FULL" }]);
+    expect(lines.filter((line) => line.level === "error" || "stack" in line)).toEqual([]);
     // The presenter and remotes are not viewers: they still get in.
     const presenter = await LiveClient.join(server.url, talk.code, "presenter", talk.presenterSecret);
     expect(presenter.hello.role).toBe("presenter");
@@ -413,7 +417,7 @@ describe("settings and shared control", () => {
 });
 
 describe("guessing secrets over the socket", () => {
-  test("wrong secrets count against the address: past the limit the upgrade itself is a 429 problem", async () => {
+  test("wrong secrets count against the address and the talk: past the limit that address's secret joins of the talk are refused (RATE_LIMITED, 4429) — it still watches", async () => {
     const own = await startLiveServer();
     try {
       const talk = await created(own.url, deck);
@@ -423,10 +427,16 @@ describe("guessing secrets over the socket", () => {
         client.send({ v: 1, type: "join", role: "control", secret: `guess-${i}` });
         expect((await client.closed).code).toBe(4403);
       }
-      const res = await fetch(`${own.url}/api/live/${talk.code}/ws`, { headers: { upgrade: "websocket", connection: "Upgrade", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==", "sec-websocket-version": "13" } });
-      expect(res.status).toBe(429);
-      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
-      expect(await res.json()).toMatchObject({ code: "RATE_LIMITED" });
+      // Even the right secret is refused now: the guessing stops, whatever the guess.
+      const right = await LiveClient.connect(own.url, talk.code);
+      right.send({ v: 1, type: "join", role: "control", secret: talk.controlSecret });
+      const refused = await right.first();
+      expect(refused).toMatchObject({ type: "error", code: "RATE_LIMITED" });
+      expect((refused as { message: string }).message).toMatch(/retry in \d+ s/);
+      expect((await right.closed).code).toBe(4429);
+      // Watching is not guessing: the upgrade, the info and the viewer join all work.
+      expect((await fetch(`${own.url}/api/live/${talk.code}`)).status).toBe(200);
+      expect((await LiveClient.join(own.url, talk.code, "viewer")).hello.role).toBe("viewer");
       expect(own.logs.join("\n")).not.toContain("guess-");
     } finally {
       await own.stop();

@@ -166,6 +166,8 @@ export async function importLocalPdf(file: File, store: DeckStore, notesFile?: F
     }
     const filename = titleFromFilename(file.name);
     const notes = notesFile ? await checkNotesFile(notesFile, opened.pageCount) : null;
+    // A .pdfpc beside the PDF may group the slides (its forced overlays): read the labels with it.
+    if (notes?.notes?.kind === "pdfpc") opened = await renderer.open(data, { notesFile: notes.notes.pdfpc });
     const deck = await store.putDeck({
       title: opened.title || filename,
       filename,

@@ -23,6 +23,21 @@ export class RenderError extends Error {
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
 type Body = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
+/**
+ * How to open a deck: `notesPosition`, the deck's stored notes-layout override (absent:
+ * detect); `notesFile`, the normalised .pdfpc stored with it (its forced overlays group the
+ * slides, as in the presenter's counter).
+ */
+export interface OpenOptions {
+  notesPosition?: NotesPosition;
+  notesFile?: string;
+}
+
+/** The open request's optional fields, present only when given. */
+function openFields(options: OpenOptions): { notesPosition?: NotesPosition; notesFile?: string } {
+  return { ...(options.notesPosition ? { notesPosition: options.notesPosition } : {}), ...(options.notesFile ? { notesFile: options.notesFile } : {}) };
+}
+
 export class Renderer {
   private worker: Worker;
   private nextId = 1;
@@ -60,11 +75,11 @@ export class Renderer {
    * Open a deck. The bytes are copied so the caller's buffer stays usable, unless the caller
    * hands them over (`transfer`), which saves a copy of the whole PDF.
    */
-  open(data: ArrayBuffer, options: { transfer?: boolean; notesPosition?: NotesPosition } = {}): Promise<OpenResult> {
+  open(data: ArrayBuffer, options: OpenOptions & { transfer?: boolean } = {}): Promise<OpenResult> {
     const copy = options.transfer ? data : data.slice(0);
     this.cache.clear();
     this.gen = 0;
-    return this.call<OpenResult>(options.notesPosition ? { type: "open", data: copy, notesPosition: options.notesPosition } : { type: "open", data: copy }, [copy]);
+    return this.call<OpenResult>({ type: "open", data: copy, ...openFields(options) }, [copy]);
   }
 
   /**
@@ -80,10 +95,10 @@ export class Renderer {
   }
 
   /** Open the deck the worker received (`receive`): `length` bytes in all, or the open fails. */
-  openReceived(length: number, options: { notesPosition?: NotesPosition } = {}): Promise<OpenResult> {
+  openReceived(length: number, options: OpenOptions = {}): Promise<OpenResult> {
     this.cache.clear();
     this.gen = 0;
-    return this.call<OpenResult>(options.notesPosition ? { type: "open", received: length, notesPosition: options.notesPosition } : { type: "open", received: length });
+    return this.call<OpenResult>({ type: "open", received: length, ...openFields(options) });
   }
 
   /**

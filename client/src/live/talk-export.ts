@@ -6,9 +6,13 @@
  * Pure: the record grows from the audience state as messages arrive (`mergeTalk`), and the
  * files are made from the record.
  *
- * CSV cells are quoted per RFC 4180, and a cell that a spreadsheet would run as a formula
- * (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'` (OWASP's
- * CSV-injection advice): the audience's text is untrusted.
+ * The audience's text is untrusted, and a spreadsheet may read the file with another locale's
+ * separator (`;` or a tab instead of `,`): LibreOffice set to `;` splits `a;=1+1` and runs the
+ * `=1+1` it starts a cell with. So a cell that a spreadsheet would run as a formula (it starts
+ * with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'` (OWASP's CSV-injection
+ * advice), so does such a sign right after a `,`, `;`, tab or line break inside a cell (where
+ * a reader splitting on that character starts one), and every cell holding one of those
+ * separators, a quote or a line break is quoted per RFC 4180.
  */
 import { LIVE_REACTIONS, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
@@ -82,11 +86,19 @@ export function mergeTalk(record: TalkRecord, audience: AudienceState, now: numb
   return { ...record, updatedAt: now, questions: [...questions.values()].sort((a, b) => a.at - b.at), polls, reactions: reactions.length ? reactions : record.reactions };
 }
 
-/** One CSV cell: formula-looking text defused, then quoted when it holds a comma, a quote or a line break. */
+/** A cell a spreadsheet runs as a formula: it starts with one of these (after quotes, which some readers drop). */
+const FORMULA_START = /^"*[=+\-@\t\r]/;
+/** A formula sign where a reader splitting on `,`, `;`, a tab or a line break starts a cell (quotes between allowed). */
+const FORMULA_AFTER_SEPARATOR = /([,;\t\r\n]"*)([=+\-@])/g;
+
+/** One CSV cell: formula-looking text defused (at its start and after each separator), then quoted when it holds a separator (`,` `;` tab), a quote or a line break. */
 export function csvCell(value: string | number | boolean): string {
   let text = String(value);
-  if (typeof value === "string" && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === "string") {
+    text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
+    if (FORMULA_START.test(text)) text = `'${text}`;
+  }
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 const row = (cells: (string | number | boolean)[]) => cells.map(csvCell).join(",");

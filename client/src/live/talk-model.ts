@@ -9,6 +9,7 @@
  */
 import {
   charCount,
+  isBlankText,
   LIVE_REACTIONS,
   MAX_POLL_OPTION_CHARS,
   MAX_POLL_OPTIONS,
@@ -86,13 +87,14 @@ export interface PollDraft {
 
 
 /**
- * A poll the presenter typed, ready for `pollStart`, or what to fix: blank options are
- * dropped, the rest must be 2–6 distinct ones within the protocol's lengths.
+ * A poll the presenter typed, ready for `pollStart`, or what to fix: blank options (nothing
+ * visible: the server's rule, isBlankText) are dropped, the rest must be 2–6 distinct ones
+ * within the protocol's lengths.
  */
 export function checkPollDraft(draft: PollDraft): { ok: true; poll: PollDraft } | { ok: false; problem: string } {
   const question = draft.question.trim();
-  const options = draft.options.map((o) => o.trim()).filter(Boolean);
-  if (!question) return { ok: false, problem: "Type the poll's question." };
+  const options = draft.options.map((o) => o.trim()).filter((o) => !isBlankText(o));
+  if (isBlankText(question)) return { ok: false, problem: "Type the poll's question." };
   if (charCount(question) > MAX_POLL_QUESTION_CHARS) return { ok: false, problem: `The question is longer than ${MAX_POLL_QUESTION_CHARS} characters.` };
   if (options.length < MIN_POLL_OPTIONS) return { ok: false, problem: `Give at least ${MIN_POLL_OPTIONS} options.` };
   if (options.length > MAX_POLL_OPTIONS) return { ok: false, problem: `At most ${MAX_POLL_OPTIONS} options.` };

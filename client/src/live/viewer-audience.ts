@@ -2,12 +2,12 @@
  * @module client/live/viewer-audience
  * The viewer page's part of the audience (issue 23): the Ask box (while Q&A is open), the
  * question list with up-votes, the poll card (ballot, then results when the presenter shows
- * them), the question shown over the slide, the reaction bar and reactions floating over the
- * slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
+ * them), the question the presenter shows (a card under the slide, never over its picture),
+ * the reaction bar and reactions floating over the slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
  * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
  * next to the control that was used (./audience-errors.ts).
  */
-import { charCount, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
+import { charCount, isBlankText, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
@@ -29,9 +29,9 @@ export interface ViewerAudienceDeps {
   store: Pick<Storage, "getItem" | "setItem"> | null;
 }
 
-/** Characters as the server counts them (code points), so the counter agrees with it. */
+/** Characters as the server counts them (code points), so the counter agrees with it; 0 for text that shows nothing (the server refuses it as blank). */
 export function questionLength(text: string): number {
-  return charCount(text.trim());
+  return isBlankText(text) ? 0 : charCount(text.trim());
 }
 
 export class ViewerAudience {

@@ -82,7 +82,7 @@ const TEXT: Record<Exclude<Screen, "live" | "loading">, { title: string; text: s
   paused: { title: "Paused", text: "The presenter is away for a moment. This page waits and carries on by itself when they are back." },
   waiting: { title: "Waiting for the presenter", text: "The talk has not started yet. It appears here by itself." },
   ended: { title: "The talk has ended", text: "Thank you for following. The presenter ended this live session." },
-  full: { title: "This talk is full", text: "The talk has as many viewers as it allows. Try again in a while, or ask the presenter." },
+  full: { title: "This talk is full", text: "The talk has as many viewers as it allows, in all or from your network. Try again in a while, or ask the presenter." },
   "not-found": { title: "No talk with this code", text: "Check the code (six letters and digits) and try again from the home page." },
   busy: { title: "Too many tries", text: "This network tried many codes in a short time. Wait a minute and try again." },
   error: { title: "The talk cannot be shown", text: "Something went wrong. Reload the page to try again." },

@@ -17,7 +17,7 @@ import { $, h, replace } from "../lib/dom.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { formatClock } from "../lib/format.ts";
 import { elapsedSeconds, parseTimer } from "../lib/timer.ts";
-import { layoutFromLabels, plainLayout, positionOf, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { openedLayout, plainLayout, positionOf, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { slideName } from "../presenter/views/counter-view.ts";
 import { NotesView } from "../presenter/views/notes-view.ts";
@@ -99,7 +99,7 @@ function render(): void {
     replace($("#next-caption"), preview !== null ? `Next: ${positionOf(layout, preview).label}` : "End of deck");
     const p = positionOf(layout, page);
     replace($("#counter"), `Slide ${p.label} / ${p.lastLabel}`);
-    notes.render(page, extras.notes[page], 1);
+    notes.render(page, extras.notes[page], 1, extras.notesFormat[page]);
   }
   ($("#remote-prev") as HTMLButtonElement).disabled = page <= 1;
   ($("#remote-next") as HTMLButtonElement).disabled = page >= layout.pageCount;
@@ -244,7 +244,7 @@ async function main(): Promise<void> {
     const deck = await liveDeck(code, info.sha256, info.filename, store, () => {});
     renderer = new Renderer();
     const opened = await renderer.open(deck.data);
-    layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
+    layout = openedLayout(opened);
     sizes = pageSizes(opened.firstPage);
     notesPosition = opened.layout.kind === "beamer-second-screen" ? opened.layout.position : "none";
     document.body.dataset.notesPosition = notesPosition;

@@ -154,7 +154,7 @@ async function main() {
   try {
     // Split as the presenter last did for this deck (its override is kept with the deck); the
     // presenter's state, when it comes, carries the split in force.
-    await stage.open(new Renderer(), found.bytes, found.deck.pageSize, parseNotesPosition(found.deck.notesPosition));
+    await stage.open(new Renderer(), found.bytes, found.deck.pageSize, parseNotesPosition(found.deck.notesPosition), found.deck.notes?.pdfpc);
   } catch {
     return channel.post({ type: "report", problem: "deck-unreadable" });
   }

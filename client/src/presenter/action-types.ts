@@ -38,6 +38,7 @@ export type ActionName =
   | "prevSlide"
   | "first"
   | "last"
+  | "autoAdvance"
   | "nextForced"
   | "prevForced"
   | "next10"

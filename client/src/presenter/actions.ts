@@ -11,6 +11,7 @@
 import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
 import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart } from "./deck-layout.ts";
 import { clearEntry, entryPending, eraseDigit, expireEntry, settleEntry, typeDigit } from "./entry.ts";
+import { advanceFrom } from "./auto-advance.ts";
 import { goTo, historyBack, historyForward, markSlideTime } from "./navigation.ts";
 import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type PresenterState } from "./state.ts";
 import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
@@ -124,6 +125,12 @@ const core: PresenterAction[] = [
     remote: true,
     perform: (s, c) => goTo(s, c, endPage(c.layout, s.page), { jump: true }),
   },
+  {
+    name: "autoAdvance",
+    label: "A page with a duration (/Dur) moved on by itself, as in pdfpc",
+    internal: true,
+    perform: (s, c, arg) => advanceFrom(s, c.layout, arg, (state, page) => goTo(state, c, page)),
+  },
   { name: "digit", label: "Type a slide number (then Enter goes to it)", perform: (s, c, arg) => typeDigit(s, c.now, arg) },
   { name: "commitEntry", label: "Go to the typed slide", perform: commitEntry },
   { name: "eraseEntry", label: "Erase the last typed digit", perform: (s, c) => eraseDigit(s, c.now) },
@@ -197,9 +204,10 @@ const core: PresenterAction[] = [
 
 /**
  * Actions that leave a typed number pending: the number keys themselves, Esc (it clears the
- * number without picking a tool) and what no one pressed (a medium reporting its playback).
+ * number without picking a tool) and what no one pressed (a medium reporting its playback, a
+ * page that advanced by itself).
  */
-const KEEPS_ENTRY = new Set<ActionName>(["digit", "commitEntry", "eraseEntry", "expireEntry", "settleEntry", "escape", "media"]);
+const KEEPS_ENTRY = new Set<ActionName>(["digit", "commitEntry", "eraseEntry", "expireEntry", "settleEntry", "escape", "media", "autoAdvance"]);
 
 /**
  * Any other action — a key, a button, the pointer, a remote — first settles the typed number

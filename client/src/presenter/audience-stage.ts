@@ -17,7 +17,7 @@ import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
 import type { Renderer } from "../lib/renderer.ts";
 import type { AudienceState } from "./audience.ts";
-import { clampPage, layoutFromLabels, plainLayout, type DeckLayout } from "./deck-layout.ts";
+import { clampPage, openedLayout, plainLayout, type DeckLayout } from "./deck-layout.ts";
 import { follow } from "./media-sync.ts";
 import { OverlayView, setData } from "./views/overlay-view.ts";
 import { slideName } from "./views/counter-view.ts";
@@ -62,11 +62,12 @@ export class AudienceStage {
   }
 
   /** Open the deck's bytes in `renderer`; throws what the renderer throws (unreadable PDF). */
-  async open(renderer: Renderer, bytes: ArrayBuffer, pageSize?: { w: number; h: number }, notesPosition?: NotesPosition | null): Promise<void> {
+  async open(renderer: Renderer, bytes: ArrayBuffer, pageSize?: { w: number; h: number }, notesPosition?: NotesPosition | null, notesFile?: string): Promise<void> {
     this.renderer = renderer;
     this.mediaCtx.renderer = renderer;
-    const opened = await renderer.open(bytes, notesPosition ? { notesPosition } : {});
-    this.layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
+    // The deck's notes file groups the slides as in the presenter (the slides' names for screen readers).
+    const opened = await renderer.open(bytes, { ...(notesPosition ? { notesPosition } : {}), ...(notesFile ? { notesFile } : {}) });
+    this.layout = openedLayout(opened);
     this.notesPosition = opened.layout.kind === "beamer-second-screen" ? opened.layout.position : "none";
     this.els.body.dataset.notesPosition = this.notesPosition;
     // The stored page size was measured under the same split only when no override differs; the worker's is exact.

@@ -2,9 +2,11 @@
  * @module client/presenter/deck-layout
  * Pages and logical slides. Beamer, Typst (Touying, Polylux) and PowerPoint exports give
  * several PDF pages per logical slide — overlays, the steps of a build — and mark them with
- * the same page label. As pdfpc does, consecutive pages with one label are one slide: the
- * counter names slides by label, "next slide" skips the rest of a build, and a typed number
- * goes to the slide with that label. Pure data, no DOM.
+ * the same page label, or (a deck without labels) list them in a .pdfpc as forced overlays;
+ * the render worker hands over one slide label per page with both applied (deck/slide-groups).
+ * As pdfpc does, consecutive pages with one label are one slide: the counter names slides by
+ * label, "next slide" skips the rest of a build, and a typed number goes to the slide with
+ * that label. Pages with a `/Dur` advance by themselves (./auto-advance). Pure data, no DOM.
  */
 
 /** One logical slide: a run of consecutive pages (1-based, inclusive) sharing a label. */
@@ -31,6 +33,8 @@ export interface DeckLayout {
    * EndUserSlide): the counter counts to it and End goes there; slides after it are backup.
    */
   endSlide?: number;
+  /** Seconds a page with a `/Dur` stays before the presenter advances by itself (page → seconds). */
+  durations?: Readonly<Record<number, number>>;
 }
 
 /**
@@ -109,20 +113,30 @@ export function endPage(layout: DeckLayout, page: number): number {
   return clampPage(layout, page) >= end ? last : end;
 }
 
+/** The page's `/Dur` in seconds, or null when it waits for the speaker. */
+export function pageDuration(layout: DeckLayout, page: number): number | null {
+  return layout.durations?.[page] ?? null;
+}
+
 /**
  * pdfpc's "next overlay" preview: the next step of the slide being shown (the page Next
- * brings when it stays on this slide), or null on a slide's last step.
+ * brings when it stays on this slide), or null on a slide's last step. Steps that advance by
+ * themselves (a `/Dur` above 0) are passed by, as pdfpc's next_in_overlay passes them: the
+ * preview shows where the speaker's next press matters.
  */
 export function nextStepPage(layout: DeckLayout, page: number): number | null {
-  const next = nextShownPage(layout, page);
-  return next !== null && slideIndexOf(layout, next) === slideIndexOf(layout, page) ? next : null;
+  const slide = slideIndexOf(layout, page);
+  for (let next = nextShownPage(layout, page); next !== null && slideIndexOf(layout, next) === slide; next = nextShownPage(layout, next)) {
+    if (!((pageDuration(layout, next) ?? 0) > 0)) return next;
+  }
+  return null;
 }
 
 /**
  * Group pages by label. A page without a label (mupdf gives the page number then, but a PDF
  * may carry an empty one) is labelled by its number so it never merges with a neighbour.
  */
-export function layoutFromLabels(labels: readonly string[]): DeckLayout {
+export function layoutFromLabels(labels: readonly string[], durations?: Readonly<Record<number, number>>): DeckLayout {
   const clean = labels.map((label, i) => (label.trim() ? label.trim() : String(i + 1)));
   const slides: SlideGroup[] = [];
   const slideOfPage: number[] = [];
@@ -133,12 +147,18 @@ export function layoutFromLabels(labels: readonly string[]): DeckLayout {
     else slides.push({ label, first: page, last: page });
     slideOfPage.push(slides.length - 1);
   });
-  return { pageCount: clean.length, labels: clean, slides, slideOfPage };
+  const timed = durations && Object.keys(durations).length > 0 ? { durations } : {};
+  return { pageCount: clean.length, labels: clean, slides, slideOfPage, ...timed };
 }
 
 /** A deck without page labels: every page its own slide, labelled by its number. */
-export function plainLayout(pageCount: number): DeckLayout {
-  return layoutFromLabels(Array.from({ length: Math.max(1, pageCount) }, (_, i) => String(i + 1)));
+export function plainLayout(pageCount: number, durations?: Readonly<Record<number, number>>): DeckLayout {
+  return layoutFromLabels(Array.from({ length: Math.max(1, pageCount) }, (_, i) => String(i + 1)), durations);
+}
+
+/** The layout of an opened deck: its slide labels (page numbers when they do not fit) and its page durations. */
+export function openedLayout(opened: { pageCount: number; labels: readonly string[]; durations?: Readonly<Record<number, number>> }): DeckLayout {
+  return opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels, opened.durations) : plainLayout(opened.pageCount, opened.durations);
 }
 
 export function clampPage(layout: DeckLayout, page: number): number {

@@ -22,8 +22,14 @@ export interface OpenResult {
   title: string | null;
   /** Size of page 1, so layouts can be sized before the first render. */
   firstPage: { w: number; h: number };
-  /** Page label of every page (index 0 = page 1); page numbers when the PDF has none. */
+  /**
+   * The slide label of every page (index 0 = page 1): its page label, with the pages the deck's
+   * .pdfpc marks as overlays joined to the slide before (deck/slide-groups); page numbers when
+   * the PDF has neither. Consecutive equal labels are one slide.
+   */
   labels: string[];
+  /** Seconds each page with a `/Dur` stays before the presenter advances by itself (page → seconds). */
+  durations: Record<number, number>;
   /** The split in force (the override asked for at open, else what was detected). */
   layout: NotesLayout;
   /** What the deck itself says (XMP `pdfpc:NotesPosition`, else the page geometry). */
@@ -94,8 +100,10 @@ export type WorkerRequest =
   /**
    * `notesPosition`: the deck's stored override; absent = detect. Without `data`, the bytes
    * sent by `receive`, which must be `received` bytes in all (else the open fails).
+   * `notesFile`: the normalised .pdfpc text stored with the deck, whose forced overlays group
+   * the slides (else the PDF's attached .pdfpc does).
    */
-  | { id: number; type: "open"; data?: ArrayBuffer; received?: number; notesPosition?: NotesPosition }
+  | { id: number; type: "open"; data?: ArrayBuffer; received?: number; notesPosition?: NotesPosition; notesFile?: string }
   /** Split pages at `position` (null = as detected); `gen` numbers the change. */
   | { id: number; type: "layout"; position: NotesPosition | null; gen: number }
   /** `notesFile`: the normalised .pdfpc text stored with the deck (a notes file beside the PDF). */
@@ -130,4 +138,4 @@ export type WorkerResponse =
   | { id: number; ok: false; error: string; code?: string };
 
 
-export const EMPTY_EXTRAS: DeckExtras = { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} };
+export const EMPTY_EXTRAS: DeckExtras = { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, notesFormat: {}, media: [], timer: {} };

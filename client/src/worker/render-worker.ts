@@ -25,7 +25,8 @@ import { EMPTY_EXTRAS } from "./protocol.ts";
 // report lists (browser-safe: mupdf comes in as a parameter).
 import { assessPdf } from "../../../src/deck/accept.ts";
 import { readAttachmentBytes, readDeckExtras } from "../../../src/deck/extras.ts";
-import { readPageLabels } from "../../../src/deck/page-labels.ts";
+import { readSlideLabels } from "../../../src/deck/slide-groups.ts";
+import { readPageDurations } from "../../../src/deck/page-durations.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "../../../src/deck/notes-layout.ts";
 import { effectiveLayout } from "../presenter/deck-settings.ts";
@@ -94,7 +95,7 @@ function streamOver(mupdf: Mupdf, bytes: Uint8Array) {
   });
 }
 
-async function open(data: ArrayBuffer | undefined, expected: number | undefined, override?: NotesPosition): Promise<OpenResult> {
+async function open(data: ArrayBuffer | undefined, expected: number | undefined, override?: NotesPosition, notesFile?: string): Promise<OpenResult> {
   const bytes = data ? new Uint8Array(data) : received.take(expected ?? -1);
   const mupdf = await loadMupdf();
   current?.pdf.destroy();
@@ -119,7 +120,7 @@ async function open(data: ArrayBuffer | undefined, expected: number | undefined,
   // pdfpc.sty's XMP field NotesPosition, else the page geometry and beamer's notes-page structure.
   const detected = detectNotesLayout(pdf, verdict.pageCount, readPdfpcMetadata(pdf).metadata).layout;
   current = { pdf, pageCount: verdict.pageCount, detected, layout: effectiveLayout(detected, override ?? null), gen: 0 };
-  return { pageCount: verdict.pageCount, title: verdict.title, firstPage: slideSize(1), labels: readPageLabels(pdf, verdict.pageCount), layout: current.layout, detected };
+  return { pageCount: verdict.pageCount, title: verdict.title, firstPage: slideSize(1), labels: readSlideLabels(pdf, verdict.pageCount, notesFile), durations: readPageDurations(pdf, verdict.pageCount), layout: current.layout, detected };
 }
 
 function setLayout(position: NotesPosition | null, gen: number): LayoutResult {
@@ -278,7 +279,7 @@ function reply(message: WorkerResponse, transfer: Transferable[] = []) {
 async function handle(request: WorkerRequest): Promise<void> {
   switch (request.type) {
     case "open":
-      return reply({ id: request.id, ok: true, result: await open(request.data, request.received, request.notesPosition) });
+      return reply({ id: request.id, ok: true, result: await open(request.data, request.received, request.notesPosition, request.notesFile) });
     case "layout":
       return reply({ id: request.id, ok: true, result: setLayout(request.position, request.gen) });
     case "extras":

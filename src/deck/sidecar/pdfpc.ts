@@ -2,18 +2,25 @@
  * @module deck/sidecar/pdfpc
  * pdfpc's JSON file (`pdfpcFormat` 1 or 2): notes per physical page (`pages[].idx`, 0-based),
  * the pages the speaker hid (`pages[].hidden`, pdfpc's Ctrl+H: skipped by next and previous),
+ * the pages that are overlays of the slide before them (`pages[].forcedOverlay`: pdfpc's
+ * Ctrl+O, and what polylux2pdfpc writes for every build step after a Typst slide's first — the
+ * grouping of a deck without page labels; `label` and `overlay` only say where the page was,
+ * pdfpc groups by `forcedOverlay` alone),
  * the end of the talk proper (`endSlide`, pdfpc's Ctrl+E) and the presenter timer
- * (`duration`, `endTime`, `lastMinutes`). Format 2 notes are markdown unless
- * `disableMarkdown` is true; format 1 notes are plain text. Browser-safe.
+ * (`duration`, `endTime`, `lastMinutes`). Notes are markdown unless `disableMarkdown` is true,
+ * in both formats, as pdfpc reads them (4.5 wrote format 1 with the same flag); they are kept
+ * as written (NFC), never escaped. Browser-safe.
  */
-import type { TimerSettings } from "./types.ts";
+import type { NotesFormat, TimerSettings } from "./types.ts";
 import { finding, slideOutOfRangeMessage, type Finding } from "./findings.ts";
 import { describeType, isPlainObject, MAX_SIDECAR_BYTES, parseJsonBytes } from "./json-text.ts";
-import { escapeMarkdown } from "./typst.ts";
+import { normalizeText } from "../text-marks.ts";
 
 export interface PdfpcResult {
-  /** slide (1-based) → markdown. */
+  /** slide (1-based) → the note as written, in `notesFormat`. */
   notes: Map<number, string>;
+  /** How every note of the file is written: text when `disableMarkdown` is true. */
+  notesFormat: NotesFormat;
   timer: TimerSettings;
   issues: Finding[];
   /** False when the file is unusable as a whole (bad JSON, wrong format). */
@@ -23,13 +30,18 @@ export interface PdfpcResult {
   pagesNamed: number | null;
   /** Pages (1-based, ascending) marked `"hidden": true`: next and previous pass them by. */
   hidden: number[];
+  /**
+   * Pages (1-based, ascending, never page 1) marked `"forcedOverlay": true`: each is one more
+   * step of the slide before it, whatever the page labels say (pdfpc's add_overlay).
+   */
+  overlays: number[];
 }
 
 const KNOWN_FIELDS = new Set(["pdfpcFormat", "disableMarkdown", "duration", "endTime", "lastMinutes", "endSlide", "savedSlide", "noteFontSize", "pages", "defaultTransition", "lastSlide", "startTime", "$schema"]);
 
 /** `maxBytes`: the JSON's size cap (an attached sidecar's by default; a notes file beside the PDF allows more). */
 export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: number, maxBytes = MAX_SIDECAR_BYTES): PdfpcResult {
-  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null, pagesNamed: null, hidden: [] };
+  const result: PdfpcResult = { notes: new Map(), notesFormat: "markdown", timer: {}, issues: [], usable: false, format: null, pagesNamed: null, hidden: [], overlays: [] };
   // The pre-4.5 pdfpc format is INI-like text ("[file]", "[notes]"); it is not JSON.
   const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
   if (head.startsWith("[")  && /^\[(file|notes|duration|end_time|last_minutes|font_size|skip|end_user_slide|last_saved_slide)\]/.test(head)) {
@@ -58,7 +70,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
   for (const key of Object.keys(value)) {
     if (!KNOWN_FIELDS.has(key)) result.issues.push(finding("UNKNOWN_FIELD", `${attachment}: the field "${key.slice(0, 60)}" is not a pdfpc field and is ignored.`, { attachment }));
   }
-  const markdownNotes = value.pdfpcFormat === 2 && value.disableMarkdown !== true;
+  if (value.disableMarkdown === true) result.notesFormat = "text";
   if ("disableMarkdown" in value && typeof value.disableMarkdown !== "boolean") {
     result.issues.push(finding("INVALID_FIELD", `${attachment}: "disableMarkdown" must be true or false.`, { attachment }));
   }
@@ -74,6 +86,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
   result.usable = true;
   const collected = new Map<number, string[]>();
   const hidden = new Set<number>();
+  const overlays = new Set<number>();
   for (const [index, page] of value.pages.entries()) {
     if (!isPlainObject(page)) {
       result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}] is ${describeType(page)}; it must be an object with "idx".`, { attachment }));
@@ -95,6 +108,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
       // pdfpc never hides the first page (its Ctrl+H refuses it): the talk must start somewhere.
       else if (page.hidden && slide > 1 && slide <= pageCount && !hidden.has(slide)) hidden.add(slide);
     }
+    readGrouping(page, index, slide, pageCount, attachment, result, overlays);
     if (!("note" in page) || page.note === "") continue;
     if (typeof page.note !== "string") {
       result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].note is ${describeType(page.note)}; it must be a string.`, { attachment, slide: slide <= pageCount ? slide : undefined }));
@@ -104,7 +118,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
       result.issues.push(finding("SLIDE_OUT_OF_RANGE", `${attachment}: pages[${index}] (idx ${idx}) is slide ${slide}. ${slideOutOfRangeMessage(slide, pageCount)}; pdfpc's idx is 0-based.`, { attachment, slide }));
       continue;
     }
-    const note = markdownNotes ? page.note.trim() : escapeMarkdown(page.note.trim());
+    const note = normalizeText(page.note.trim());
     // Overlays of one physical page may repeat the same note: keep each distinct text once.
     const list = collected.get(slide) ?? [];
     if (note && !list.includes(note)) list.push(note);
@@ -112,7 +126,27 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
   }
   for (const [slide, list] of collected) if (list.length > 0) result.notes.set(slide, list.join("\n\n"));
   result.hidden = [...hidden].sort((a, b) => a - b);
+  result.overlays = [...overlays].sort((a, b) => a - b);
   return result;
+}
+
+/**
+ * A page's grouping fields: `forcedOverlay` joins the page to the slide before it (the first
+ * page cannot join anything: pdfpc refuses it too). `label` (pdfpc writes the PDF's page label,
+ * polylux2pdfpc the logical slide's number) and `overlay` (the step within it) are checked for
+ * their type only: pdfpc uses them to find the page again when the PDF changed, not to group.
+ */
+function readGrouping(page: Record<string, unknown>, index: number, slide: number, pageCount: number, attachment: string, result: PdfpcResult, overlays: Set<number>): void {
+  const at = { attachment, slide: slide <= pageCount ? slide : undefined };
+  if ("label" in page && typeof page.label !== "string" && !(typeof page.label === "number" && Number.isFinite(page.label))) {
+    result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].label must be the page's label (a string, or a slide number).`, at));
+  }
+  if ("overlay" in page && !(typeof page.overlay === "number" && Number.isInteger(page.overlay) && page.overlay >= 0)) {
+    result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].overlay must be the 0-based step of the page within its slide.`, at));
+  }
+  if (!("forcedOverlay" in page)) return;
+  if (typeof page.forcedOverlay !== "boolean") result.issues.push(finding("INVALID_FIELD", `${attachment}: pages[${index}].forcedOverlay must be true or false.`, at));
+  else if (page.forcedOverlay && slide > 1 && slide <= pageCount) overlays.add(slide);
 }
 
 function readTimer(value: Record<string, unknown>, attachment: string, result: PdfpcResult): void {

@@ -12,7 +12,7 @@
 import { AppError, isAppError } from "../../errors.ts";
 import { checkPdfFile } from "../check.ts";
 import { loadMupdf } from "../mupdf.ts";
-import { inspectNotesFile } from "../notes.ts";
+import { inspectNotesFile, type InspectedNotes } from "../notes.ts";
 import { inspectPdf } from "../open.ts";
 import type { InspectResult } from "../../core/pdf-reader.ts";
 import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
@@ -40,8 +40,10 @@ function send(message: WorkerMessage): void {
 
 /** The PDF first (a refused PDF is the answer, whatever the notes), then its notes file. */
 async function inspect(job: Extract<JobRequest, { kind: "inspect" }>): Promise<InspectResult> {
-  const info = await inspectPdf(job.path);
-  return job.notes ? { ...info, notes: inspectNotesFile(job.notes, info.pageCount) } : info;
+  const notes = job.notes;
+  let judged: InspectedNotes | undefined;
+  const info = await inspectPdf(job.path, notes ? (pageCount) => (judged = inspectNotesFile(notes, pageCount)).pdfpc : undefined);
+  return judged ? { ...info, notes: judged } : info;
 }
 
 async function run(job: JobRequest): Promise<void> {

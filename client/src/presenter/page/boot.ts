@@ -24,9 +24,10 @@ import { getAction } from "../actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../audience.ts";
 import { AudienceWindow } from "../audience-window.ts";
 import { openChannel } from "../channel.ts";
-import { clampPage, layoutFromLabels, plainLayout } from "../deck-layout.ts";
+import { clampPage, layoutFromLabels, openedLayout, plainLayout, positionOf } from "../deck-layout.ts";
 import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../deck-settings.ts";
 import { parseStrokes, type Stroke } from "../ink.ts";
+import { missingMoviesNotice } from "../movie-notice.ts";
 import { parseSlideTimes } from "../navigation.ts";
 import type { PresenterState } from "../state.ts";
 import { keepPresence } from "../timer-presence.ts";
@@ -136,8 +137,8 @@ function showSkeleton() {
 }
 
 /** After the worker opened the deck: its real labels and sizes; remember them with the deck. */
-function adoptOpened(opened: { pageCount: number; firstPage: { w: number; h: number }; labels: string[] }) {
-  session.layout = opened.labels.length === opened.pageCount ? layoutFromLabels(opened.labels) : plainLayout(opened.pageCount);
+function adoptOpened(opened: { pageCount: number; firstPage: { w: number; h: number }; labels: string[]; durations: Record<number, number> }) {
+  session.layout = openedLayout(opened);
   session.sizes ??= pageSizes(opened.firstPage);
   session.sizes.set(1, opened.firstPage);
   const same = session.deck.pageSize && session.deck.pageSize.w === opened.firstPage.w && session.deck.pageSize.h === opened.firstPage.h && session.deck.labels?.join("\n") === session.layout.labels.join("\n");
@@ -152,6 +153,9 @@ async function loadExtras() {
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());
   if (!session.stopReporting) await mountPageMedia(state.page);
+  // Before the talk: the movies that will show only their posters (a file beside the PDF).
+  const movies = missingMoviesNotice(session.extras.media, (page) => `slide ${positionOf(session.layout, page).label}`);
+  if (movies) notice(movies, "warn", "movies-missing");
   document.body.dataset.extras = "ready";
   // A live talk that reached a poll's slide before the deck's polls were read opens it now.
   session.talk?.pageChanged(presenter.current.page);
@@ -253,7 +257,8 @@ export async function startPresenter() {
   const t1 = performance.now();
   let opened;
   try {
-    opened = await session.renderer!.open(found.bytes, { transfer: true, ...(session.notesOverride ? { notesPosition: session.notesOverride } : {}) });
+    const grouping = notesFile();
+    opened = await session.renderer!.open(found.bytes, { transfer: true, ...(session.notesOverride ? { notesPosition: session.notesOverride } : {}), ...(grouping ? { notesFile: grouping } : {}) });
   } catch (error) {
     const code = error instanceof RenderError ? error.code : undefined;
     return showMissing(code && code in REFUSAL_DETAIL ? REFUSAL_DETAIL[code as RefusalCode] : "The stored PDF could not be read. Delete it from the library and open it again.");

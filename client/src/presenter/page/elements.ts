@@ -26,6 +26,7 @@ export const els = {
   stepEnd: $("#step-end"),
   counter: $("#counter"),
   steps: $("#steps"),
+  autoAdvance: $("#auto-advance"),
   entry: $("#goto"),
   prev: $("#btn-prev") as HTMLButtonElement,
   nextBtn: $("#btn-next") as HTMLButtonElement,

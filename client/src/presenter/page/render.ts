@@ -9,7 +9,8 @@ import { $, replace } from "../../lib/dom.ts";
 import { failMedium, mountMedia } from "../../lib/media.ts";
 import { audienceView } from "../audience.ts";
 import type { ActionName } from "../actions.ts";
-import { nextStepPage, positionOf, previewPage, withTalk } from "../deck-layout.ts";
+import { AutoAdvance, autoAdvancePlan } from "../auto-advance.ts";
+import { nextStepPage, pageDuration, positionOf, previewPage, withTalk } from "../deck-layout.ts";
 import { timerInputsOf } from "../deck-settings.ts";
 import { inkForExport } from "../export.ts";
 import { reportMedia } from "../media-sync.ts";
@@ -24,6 +25,35 @@ import { counterEls, els, timerEls } from "./elements.ts";
 import { currentTimeRows, overviewView, presenter, timerAway } from "./presenter.ts";
 import { metrics, mediaCtx, pageSize, session, timerSettings } from "./session.ts";
 import { currentView, keysView, nextView, notesView, overlayView, stepView } from "./views.ts";
+
+/** The pending advance of a page with a `/Dur` (../auto-advance), on the window's clock. */
+const autoAdvance = new AutoAdvance({ setTimeout: (fire, ms) => window.setTimeout(fire, ms), clearTimeout: (handle) => window.clearTimeout(handle as number) }, (page) => presenter.dispatch("autoAdvance", page));
+
+/** Seconds as the badge says them: "0.2 s", "3 s", "1 min 30 s". */
+function secondsText(seconds: number): string {
+  if (seconds < 60) return `${Math.round(seconds * 100) / 100} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds - minutes * 60);
+  return rest ? `${minutes} min ${rest} s` : `${minutes} min`;
+}
+
+/**
+ * Arm (or drop) the page's advance and say it beside the counter: this page moves on by
+ * itself — only here, never on the projector. While the timer does not run it says it waits.
+ */
+function renderAutoAdvance(state: PresenterState) {
+  const plan = autoAdvancePlan(state, session.layout);
+  autoAdvance.update(plan);
+  const badge = els.autoAdvance;
+  const seconds = pageDuration(session.layout, state.page);
+  badge.hidden = seconds === null;
+  document.body.dataset.autoAdvance = seconds === null ? "" : plan ? "armed" : "waiting";
+  if (seconds === null) return;
+  const after = secondsText(seconds);
+  const why = plan ? "" : state.frozen ? " (held: the audience is frozen)" : state.timer.status === "running" ? " (last page)" : " once the timer runs";
+  replace(badge, `▸ Advances by itself after ${after}${why}`);
+  badge.title = "This page has a duration (/Dur): the presenter moves on by itself, as pdfpc does. A key press moves on at once.";
+}
 
 /** Slides rendered ahead of the current one. */
 const LOOKAHEAD = 3;
@@ -72,6 +102,7 @@ function showPreviews(page: number) {
   const preview = previewPage(session.layout, page);
   els.endCard.hidden = preview !== null;
   els.next.hidden = preview === null;
+  document.body.dataset.nextSlide = String(preview ?? "");
   if (preview !== null) void nextView.show(preview, `Next: ${slideName(session.layout, preview)}`);
   else nextView.size(page);
   // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.
@@ -110,6 +141,7 @@ export function applyTalk() {
   document.body.dataset.endSlide = session.layout.endSlide === undefined ? "" : String(session.layout.endSlide + 1);
   const state = presenter.current;
   renderCounter(counterEls(), session.layout, state, session.deck?.title ?? "deckhand");
+  renderAutoAdvance(state);
   showPreviews(state.page);
 }
 
@@ -180,7 +212,7 @@ export function renderNotesPane(state: PresenterState) {
   toggle.hidden = !half;
   toggle.setAttribute("aria-pressed", String(half && session.notesPicture));
   if (half && session.notesPicture && session.renderer) void notesView.picture(state.page, session.renderer.notesPicture(state.page, notesView.pictureWidth()).catch(() => null));
-  else notesView.render(state.page, session.extras.notes[state.page], state.notesScale);
+  else notesView.render(state.page, session.extras.notes[state.page], state.notesScale, session.extras.notesFormat[state.page]);
   document.body.dataset.notesView = half && session.notesPicture ? "picture" : "text";
 }
 
@@ -272,6 +304,7 @@ export function render(state: PresenterState, previous: PresenterState | null) {
     timerAway.update(state.timer);
   }
   renderToolbox(els.toolbox, state, previous);
+  if (moved || state.timer !== previous.timer || state.frozen !== previous.frozen) renderAutoAdvance(state);
   $("#frozen-banner").hidden = !state.frozen;
   $("#zoom-banner").hidden = !state.zoomSelect;
   els.wheelSetting.checked = state.wheelNavigation;

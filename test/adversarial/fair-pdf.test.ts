@@ -25,8 +25,12 @@ setDefaultTimeout(30_000);
 const PDF_TIMEOUT_S = 3;
 const ATTACKERS = 4;
 const PER_ATTACKER = 3;
-/** Legitimate presents measured during the attack. */
-const LEGIT_RUNS = 10;
+/**
+ * Legitimate presents measured during the attack: twenty, so the p95 is the second slowest — the
+ * first presents wait about a second behind each new address's first file (its slowness not yet
+ * known), longer on a loaded machine, and one of them may be the slowest.
+ */
+const LEGIT_RUNS = 20;
 
 const space = scratch();
 let server: BinaryServer;
@@ -104,8 +108,8 @@ async function attackAndMeasure(routeOf: (loop: number) => string): Promise<void
       const answer = await post("/api/present", deck, "198.51.100.7");
       statuses.push(answer.status);
       latencies.push(answer.ms);
-      // With ten runs the p95 is the slowest: one past the bound already fails, stop there.
-      if (answer.ms > 3000) break;
+      // With twenty runs the p95 is the second slowest: two past the bound already fail, stop there.
+      if (latencies.filter((ms) => ms > 3000).length >= 2) break;
       await Bun.sleep(300); // a presenter's pace through the attack, not a wait for the server
     }
     // The attack goes on until its addresses have run into the deadline often enough to be refused.
@@ -116,7 +120,7 @@ async function attackAndMeasure(routeOf: (loop: number) => string): Promise<void
     await Promise.all(loops);
   }
   const seen = await health.stop();
-  console.log(`legit present ms: p50 ${Math.round(p(latencies, 0.5))}, p95 ${Math.round(p(latencies, 0.95))}, max ${Math.round(Math.max(...latencies))}; /healthz p99 ${Math.round(p(seen.latencies, 0.99))} ms; peak RSS ${Math.round(peakRss / 2 ** 20)} MB; attacker answers ${JSON.stringify(Object.entries(Object.groupBy(answers, (a) => `${a.status} ${String(a.code ?? "")}`)).map(([k, v]) => [k, v!.length]))}`);
+  console.log(`legit present ms: [${latencies.map(Math.round).join(", ")}]; p50 ${Math.round(p(latencies, 0.5))}, p95 ${Math.round(p(latencies, 0.95))}, max ${Math.round(Math.max(...latencies))}; /healthz p99 ${Math.round(p(seen.latencies, 0.99))} ms; peak RSS ${Math.round(peakRss / 2 ** 20)} MB; attacker answers ${JSON.stringify(Object.entries(Object.groupBy(answers, (a) => `${a.status} ${String(a.code ?? "")}`)).map(([k, v]) => [k, v!.length]))}`);
   expect(p(latencies, 0.95)).toBeLessThanOrEqual(3000);
   expect(statuses).toEqual(Array(LEGIT_RUNS).fill(200));
   expect(seen.failures).toBe(0);

@@ -175,10 +175,10 @@ export class PdfPool implements PdfReader {
     if (!this.closed && this.slots.size === 0) this.spawn();
   }
 
-  /** Workers running, and jobs running and waiting (for tests and logs). */
-  get stats(): { workers: number; running: number; waiting: number; pids: number[] } {
+  /** Workers (and how many have mupdf loaded), and jobs running and waiting (for tests and logs). */
+  get stats(): { workers: number; ready: number; running: number; waiting: number; pids: number[] } {
     const slots = [...this.slots];
-    return { workers: slots.length, running: slots.filter((s) => s.job).length, waiting: this.queue.length, pids: slots.map((s) => s.proc.pid) };
+    return { workers: slots.length, ready: slots.filter((s) => s.ready).length, running: slots.filter((s) => s.job).length, waiting: this.queue.length, pids: slots.map((s) => s.proc.pid) };
   }
 
   /** Refuse new jobs, fail the waiting ones and stop every worker. */

@@ -45,7 +45,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   REQUEST_TIMEOUT: "The request body stopped arriving before it was complete; send the request again on a steadier connection.",
   TOO_MANY_UPLOADS: "This address has as many uploads in progress as the server takes at once; wait for one to finish, then send again.",
   TOO_MANY_LIVE_SOCKETS: "This address holds its share of the server's live connections (the share shrinks as they fill, so other networks still get in); close some, or retry after the time given in Retry-After.",
-  PDF_TOO_SLOW: "Several PDFs from this address took longer or more memory than the server allows for one file; export the deck again from its source and send it after the time given in Retry-After.",
+  PDF_TOO_SLOW: "PDFs from this address have used as much of the server's PDF reading time as one address gets (files that ran long, or past the bounds); export the deck again from its source and send it after the time given in Retry-After.",
   RATE_LIMITED: "Too many uploads from this address; wait for the time given in Retry-After, or use an access token.",
   INTERNAL: "Something went wrong on the server; try again, and report the request id if it persists.",
   SERVER_UNAVAILABLE: "No deckhand server answers at the configured address; start one with `deckhand serve`, or point --server at one.",

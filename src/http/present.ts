@@ -31,7 +31,7 @@ export function presentController(deps: AppDeps) {
           notes: { maxBytes: notesFileLimit(deps.config.maxUploadBytes) },
         });
         // stage() consumes the temp file in every case: moved into place or deleted.
-        // Its validation waits in the PDF pool's line under this address (fair shares, issue 20).
+        // Its validation waits in the PDF pool's line under this address (shared by reading time: docs/operating/availability.md).
         return await asPdfOwner(pdfOwner(request, deps), () => deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl }));
       } finally {
         release();

@@ -49,7 +49,7 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, title: "Too many requests" },
   TOO_MANY_UPLOADS: { status: 429, title: "Too many uploads at once" },
   TOO_MANY_LIVE_SOCKETS: { status: 429, title: "Too many live connections from this address" },
-  PDF_TOO_SLOW: { status: 429, title: "Too many PDFs past the bounds" },
+  PDF_TOO_SLOW: { status: 429, title: "Too much PDF reading time" },
   INTERNAL: { status: 500, title: "Internal error" },
   SERVER_UNAVAILABLE: { status: 502, title: "Server unavailable" },
   SERVER_BUSY: { status: 503, title: "Server busy" },

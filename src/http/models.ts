@@ -28,8 +28,14 @@ export const UploadForm = t.Object(
   { title: "UploadForm" },
 );
 
+/** How the parts of an upload with a notes file are encoded (present, go live). */
+export const NotesUploadEncoding = {
+  [FILE_FIELD]: { contentType: "application/pdf, application/octet-stream" },
+  [NOTES_FIELD]: { contentType: "application/json, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/octet-stream" },
+};
+
 /**
- * The normalised notes GET /api/sessions/{id}/notes answers: a .pdfpc document, format 2 (the
+ * The normalised notes GET /api/sessions/{id}/notes and GET /api/live/{code}/notes answer: a .pdfpc document, format 2 (the
  * shape pdfpc itself writes). Only documented here; the server sends the stored text as is.
  */
 export const PdfpcNotes = t.Object(

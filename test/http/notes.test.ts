@@ -13,7 +13,7 @@ import { NOTES_FILE_MAX_BYTES } from "../../src/tools/upload-limits.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp, withDeclaredLength } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
-import { billionLaughsPptx, manySlidesPptx, notAPptxZip, pdfpcFile, pptxFile, zipBombPptx } from "./notes-fixtures.ts";
+import { billionLaughsPptx, manySlidesPptx, notAPptxZip, type Part, pdfpcFile, pptxFile, sendWithNotes as send, zipBombPptx } from "./notes-fixtures.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.5 s).
 setDefaultTimeout(45_000);
@@ -22,25 +22,6 @@ let t: TestApp;
 afterEach(() => t?.close());
 
 const HOUR = 3_600_000;
-
-interface Part {
-  bytes: Uint8Array | string;
-  filename: string;
-  type?: string;
-}
-
-/** POST a multipart body with a `file` part and, when given, a `notes` part (first when `notesFirst`). */
-async function send(app: TestApp, path: string, pdf: Uint8Array, notes: Part | null, options: { declared?: boolean; notesFirst?: boolean; filename?: string } = {}): Promise<Response> {
-  const form = new FormData();
-  const addNotes = () => {
-    if (notes) form.append("notes", new Blob([notes.bytes as BlobPart], { type: notes.type ?? "application/octet-stream" }), notes.filename);
-  };
-  if (options.notesFirst) addNotes();
-  form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), options.filename ?? "deck.pdf");
-  if (!options.notesFirst) addNotes();
-  const init: RequestInit = { method: "POST", body: form };
-  return app.handle(path, options.declared ? await withDeclaredLength(init) : init);
-}
 
 const notesRoute = (app: TestApp, id: string, token?: string, how: "header" | "query" = "header") =>
   app.handle(`/api/sessions/${id}/notes${token !== undefined && how === "query" ? `?t=${encodeURIComponent(token)}` : ""}`, {

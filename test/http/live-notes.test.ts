@@ -143,7 +143,7 @@ describe("GET /api/live/{code}/notes", () => {
     const part = pptx();
     const body = await goLive(t, await makeDeck({ pages: 3 }), part);
     const expected = readNotesFile(part.bytes as Uint8Array, part.filename, 3).pdfpc!;
-    for (const headers of [{ "x-control-secret": controlSecretOf(body) }, { "x-presenter-secret": body.presenterSecret }]) {
+    for (const headers of [{ "x-control-secret": controlSecretOf(body) }, { "x-presenter-secret": body.presenterSecret }] as Record<string, string>[]) {
       const res = await notesRoute(t, body.code, headers);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");

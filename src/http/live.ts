@@ -19,7 +19,7 @@ import { clientAddress, pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
-import { NotesUploadEncoding, UploadForm, routeDoc } from "./models.ts";
+import { NotesUploadEncoding, UploadForm, pdfpcNotesResponse, routeDoc } from "./models.ts";
 
 /** A count or a size. */
 function nonNegative() {
@@ -214,15 +214,7 @@ export function liveController(deps: AppDeps) {
           tags: ["Live"],
           security: [{ controlSecret: [] }, { presenterSecret: [] }],
           responses: {
-            200: {
-              description: "The notes as a .pdfpc document (format 2).",
-              headers: {
-                "X-Notes-Filename": { description: "The notes file's name as sent, percent-encoded.", schema: { type: "string" } },
-                "X-Notes-Kind": { description: "What the notes file was: `pdfpc` or `pptx`.", schema: { type: "string", enum: ["pdfpc", "pptx"] } },
-                "X-Notes-Slides": { description: "Number of slides the notes file gives notes for.", schema: { type: "integer" } },
-              },
-              content: { "application/json": { schema: { $ref: "#/components/schemas/PdfpcNotes" } } },
-            },
+            200: pdfpcNotesResponse("sent"),
           },
           "x-problems": [401, 403, 404, 410, 429, 500],
         }),

@@ -61,6 +61,22 @@ export const PdfpcNotes = t.Object(
   { title: "PdfpcNotes", description: "Speaker notes as a .pdfpc document (pdfpcFormat 2).", additionalProperties: true },
 );
 
+/**
+ * The 200 answer of a notes route (a staged deck's, a live talk's): the normalised .pdfpc and
+ * the headers that describe the notes file it came from (`sentWith`: how that file came).
+ */
+export function pdfpcNotesResponse(sentWith: string) {
+  return {
+    description: "The notes as a .pdfpc document (format 2).",
+    headers: {
+      "X-Notes-Filename": { description: `The notes file's name as ${sentWith}, percent-encoded.`, schema: { type: "string" as const } },
+      "X-Notes-Kind": { description: "What the notes file was: `pdfpc` or `pptx`.", schema: { type: "string" as const, enum: ["pdfpc", "pptx"] } },
+      "X-Notes-Slides": { description: "Number of slides the notes file gives notes for.", schema: { type: "integer" as const } },
+    },
+    content: { "application/json": { schema: { $ref: "#/components/schemas/PdfpcNotes" } } },
+  };
+}
+
 export const CompleteBody = t.Object(
   {
     sha256: t.Optional(t.String({ pattern: "^[0-9a-fA-F]{64}$", description: "SHA-256 (hex) of the bytes the browser stored. If it differs from the server's, the claim is refused with 409 and the deck stays staged." })),

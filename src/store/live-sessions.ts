@@ -5,13 +5,13 @@
  */
 import type { Database } from "bun:sqlite";
 import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";
-import type { SessionNotes } from "../core/sessions.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "./notes-columns.ts";
 
 /** Every column of a row but the notes text, which only `notesText` reads. */
 const ROW_COLUMNS =
   "code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, audience_json, presenter_seen_at, notes_filename, notes_kind, notes_slides";
 
-interface Raw {
+interface Raw extends NotesRaw {
   code: string;
   blob_id: string;
   filename: string;
@@ -29,9 +29,6 @@ interface Raw {
   state_json: string | null;
   audience_json?: string | null;
   presenter_seen_at: number;
-  notes_filename: string | null;
-  notes_kind: SessionNotes["kind"] | null;
-  notes_slides: number | null;
 }
 
 const fromRaw = (r: Raw): LiveSessionRow => ({
@@ -52,7 +49,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   stateJson: r.state_json,
   presenterSeenAt: r.presenter_seen_at,
   audienceJson: r.audience_json ?? null,
-  notes: r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null,
+  notes: notesFromRaw(r),
 });
 
 export class SqliteLiveSessionRepository implements LiveSessionRepository {
@@ -92,17 +89,7 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
 
   async insert(row: LiveSessionRow, notesText: string | null = null): Promise<boolean> {
     const { notes, ...fields } = row;
-    return (
-      this.q.insert.run({
-        ...fields,
-        allowDownload: row.allowDownload ? 1 : 0,
-        notesFilename: notes?.filename ?? null,
-        notesKind: notes?.kind ?? null,
-        notesSlides: notes?.slides ?? null,
-        // Text without a description of it would never be handed out: stored only with one.
-        notesPdfpc: notes ? notesText : null,
-      }).changes === 1
-    );
+    return this.q.insert.run({ ...fields, allowDownload: row.allowDownload ? 1 : 0, ...notesParams(notes, notesText) }).changes === 1;
   }
 
   async get(code: string): Promise<LiveSessionRow | null> {

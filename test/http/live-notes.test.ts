@@ -8,13 +8,13 @@
  */
 import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { readNotesFile } from "../../src/deck/notes-file/index.ts";
 import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp } from "../helpers/app.ts";
-import { notAPptxZip, type Part, pdfpcFile, pptxFile, sendWithNotes, zipBombPptx } from "./notes-fixtures.ts";
+import { expectOnlyDecks, notAPptxZip, type Part, pdfpcFile, pptxFile, rowCount, sendWithNotes, zipBombPptx } from "./notes-fixtures.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4 s).
 setDefaultTimeout(45_000);
@@ -54,21 +54,6 @@ function notesColumns(app: TestApp, code: string): Record<string, unknown> | nul
   }
 }
 
-function liveRowCount(app: TestApp): number {
-  const db = new Database(join(app.dataDir, "deckhand.db"), { readonly: true });
-  try {
-    return (db.query("SELECT count(*) AS n FROM live_sessions").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
-/** staged/ holds these talks' decks and nothing else (no temp file of either part). */
-async function expectOnlyDecks(app: TestApp, codes: string[]) {
-  expect(readdirSync(join(app.dataDir, "staged")).sort()).toEqual(codes.map((code) => `live-${code}.pdf`).sort());
-  expect((await app.deps.handoff.sweep()).removedTemps).toBe(0);
-}
-
 describe("the notes part of POST /api/live", () => {
   for (const declared of [false, true]) {
     test(`${declared ? "received whole" : "streamed"}: a .pptx is judged, described in the answer, kept normalised with the talk; staged/ holds only the deck`, async () => {
@@ -78,7 +63,7 @@ describe("the notes part of POST /api/live", () => {
       expect(body.notes).toEqual({ filename: "Quarterly notes.pptx", kind: "pptx", slides: 2, warnings: [] });
       const expected = readNotesFile(part.bytes as Uint8Array, part.filename, 3).pdfpc;
       expect(notesColumns(t, body.code)).toEqual({ notes_filename: "Quarterly notes.pptx", notes_kind: "pptx", notes_slides: 2, notes_pdfpc: expected });
-      await expectOnlyDecks(t, [body.code]);
+      await expectOnlyDecks(t, [`live-${body.code}`]);
       // The public facts say there are notes — never what they say.
       const info = await t.handle(`/api/live/${body.code}`);
       const text = await info.text();
@@ -131,7 +116,7 @@ describe("the notes part of POST /api/live", () => {
       } finally {
         present.close();
       }
-      expect(liveRowCount(t)).toBe(0);
+      expect(rowCount(t, "live_sessions")).toBe(0);
       await expectOnlyDecks(t, []);
     });
   }

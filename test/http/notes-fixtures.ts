@@ -4,6 +4,10 @@
  * of the minimal OOXML parts, made with fflate), good and hostile; and the upload that carries
  * one beside a PDF (present, check, go live).
  */
+import { Database } from "bun:sqlite";
+import { expect } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { zipSync } from "fflate";
 import { buildPptx, pptxManySlides, pptxWithEntities, pptxZipBomb } from "../fixtures/pptx.ts";
 import { type TestApp, withDeclaredLength } from "../helpers/app.ts";
@@ -63,4 +67,20 @@ export async function sendWithNotes(
   if (!options.notesFirst) addNotes();
   const init: RequestInit = { method: "POST", body: form, headers: options.headers ?? {} };
   return app.handle(path, options.declared ? await withDeclaredLength(init) : init);
+}
+
+/** Rows of `table` (all of them): a refused upload writes none. */
+export function rowCount(app: TestApp, table: "sessions" | "live_sessions"): number {
+  const db = new Database(join(app.dataDir, "deckhand.db"), { readonly: true });
+  try {
+    return (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Nothing but these decks (by blob id) in the data dir's staged/: no temp file of either part. */
+export async function expectOnlyDecks(app: TestApp, ids: string[]) {
+  expect(readdirSync(join(app.dataDir, "staged")).sort()).toEqual(ids.map((id) => `${id}.pdf`).sort());
+  expect((await app.deps.handoff.sweep()).removedTemps).toBe(0);
 }

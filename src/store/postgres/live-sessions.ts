@@ -5,10 +5,10 @@
  * ends (a presenter's, the sweeper's) exactly one deletes the deck and tells the sockets.
  */
 import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../../core/live-sessions.ts";
-import type { SessionNotes } from "../../core/sessions.ts";
+import { notesFromRaw, type NotesRaw } from "../notes-columns.ts";
 import type { PostgresDatabase } from "./db.ts";
 
-interface Raw {
+interface Raw extends NotesRaw {
   code: string;
   blob_id: string;
   filename: string;
@@ -26,9 +26,6 @@ interface Raw {
   state_json: string | null;
   audience_json?: string | null;
   presenter_seen_at: string | number;
-  notes_filename: string | null;
-  notes_kind: SessionNotes["kind"] | null;
-  notes_slides: number | null;
 }
 
 // bigint columns arrive as strings (exact); every value here is far below 2^53.
@@ -50,7 +47,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   stateJson: r.state_json,
   presenterSeenAt: Number(r.presenter_seen_at),
   audienceJson: r.audience_json ?? null,
-  notes: r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null,
+  notes: notesFromRaw(r),
 });
 
 export class PostgresLiveSessionRepository implements LiveSessionRepository {

@@ -16,7 +16,8 @@ const TRIES = 3;
 /** Wait before trying again after a failure that may pass (a network blip, a 5xx). */
 const RETRY_MS = 1000;
 
-export async function liveNotes(code: string, secret: string): Promise<LiveNotes> {
+/** The notes of talk `code` for the remote holding `secret`; `retryMs`: the first wait before trying again. */
+export async function liveNotes(code: string, secret: string, retryMs = RETRY_MS): Promise<LiveNotes> {
   for (let attempt = 1; ; attempt++) {
     try {
       const response = await fetch(`/api/live/${encodeURIComponent(code)}/notes`, { headers: { "x-control-secret": secret }, cache: "no-store", credentials: "omit" });
@@ -29,6 +30,6 @@ export async function liveNotes(code: string, secret: string): Promise<LiveNotes
       // The network: tried again below.
     }
     if (attempt >= TRIES) return { kind: "none" };
-    await new Promise((resolve) => setTimeout(resolve, RETRY_MS * attempt));
+    await new Promise((resolve) => setTimeout(resolve, retryMs * attempt));
   }
 }

@@ -3,8 +3,9 @@
  * The REST part of live presenting (issue 11): go live (a streamed upload, like
  * /api/present, with the same optional `notes` part), session info, the deck for viewers
  * (resumable), the notes for the remote and the presenter (never for viewers: they are not in
- * the PDF), end, and control-secret rotation. The WebSocket is upgraded before the app (./live-ws.ts): Elysia's `.ws` needs
- * Elysia's own listen(), and the server drives the app through app.handle().
+ * the PDF), end, and control-secret rotation. The WebSocket is upgraded before the app
+ * (./live-ws.ts): Elysia's `.ws` needs Elysia's own listen(), and the server drives the app
+ * through app.handle().
  */
 import { Elysia, t } from "elysia";
 import { LiveCreatedSchema } from "../shared/live-created.ts";
@@ -213,9 +214,7 @@ export function liveController(deps: AppDeps) {
             "Returns the notes of the notes file sent beside the PDF when going live (the `notes` part of POST /api/live), normalised to a .pdfpc document (JSON, pdfpcFormat 2, `pages[].idx` 0-based, `note` markdown), to the phone remote (`x-control-secret`) or the presenter (`x-presenter-secret`) — never to viewers: speaker notes are not in the PDF. The remote opens the deck with it, so its notes and slide grouping are the presenter's. 404 LIVE_NOTES_NOT_FOUND when the talk went live without one (LiveInfo's `notes` says which); 410 once the talk ended (its notes are deleted with the deck). Wrong secrets count per address and talk, as for end and rotate.",
           tags: ["Live"],
           security: [{ controlSecret: [] }, { presenterSecret: [] }],
-          responses: {
-            200: pdfpcNotesResponse("sent"),
-          },
+          responses: { 200: pdfpcNotesResponse("sent") },
           "x-problems": [401, 403, 404, 410, 429, 500],
         }),
       },

@@ -19,7 +19,7 @@ export function notesFromRaw(r: NotesRaw): SessionNotes | null {
   return r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null;
 }
 
-/** The four columns' values for an insert (SQLite's named parameters). */
+/** The four columns' values for an insert. */
 export function notesParams(notes: SessionNotes | null, notesText: string | null) {
   return {
     notesFilename: notes?.filename ?? null,

@@ -5,7 +5,7 @@
  * ends (a presenter's, the sweeper's) exactly one deletes the deck and tells the sockets.
  */
 import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../../core/live-sessions.ts";
-import { notesFromRaw, type NotesRaw } from "../notes-columns.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "../notes-columns.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 interface Raw extends NotesRaw {
@@ -60,12 +60,12 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
 
   async insert(row: LiveSessionRow, notesText: string | null = null): Promise<boolean> {
     const sql = await this.sql();
-    const notes = row.notes;
+    const n = notesParams(row.notes, notesText);
     const rows = (await sql`INSERT INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at,
                                                        notes_filename, notes_kind, notes_slides, notes_pdfpc)
       VALUES (${row.code}, ${row.blobId}, ${row.filename}, ${row.totalSlides}, ${row.bytes}, ${row.sha256}, ${row.presenterHash}, ${row.controlHash}, ${row.controlGeneration},
               ${row.allowDownload}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt}, ${row.endReason}, ${row.stateJson}, ${row.presenterSeenAt},
-              ${notes?.filename ?? null}, ${notes?.kind ?? null}, ${notes?.slides ?? null}, ${notes ? notesText : null})
+              ${n.notesFilename}, ${n.notesKind}, ${n.notesSlides}, ${n.notesPdfpc})
       ON CONFLICT (code) DO NOTHING RETURNING code`) as { code: string }[];
     return rows.length === 1;
   }

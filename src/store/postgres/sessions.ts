@@ -7,7 +7,7 @@
  * on one, and rows are always locked before the quota row: no deadlock between them.
  */
 import type { SessionRepository, SessionRow, SessionState } from "../../core/sessions.ts";
-import { notesFromRaw, type NotesRaw } from "../notes-columns.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "../notes-columns.ts";
 import type { PostgresDatabase } from "./db.ts";
 
 interface Raw extends NotesRaw {
@@ -54,12 +54,12 @@ export class PostgresSessionRepository implements SessionRepository {
       // The row lock serialises admissions (on every instance) between check and insert.
       const [quota] = (await tx`SELECT staged_bytes FROM quota WHERE id = 1 FOR UPDATE`) as { staged_bytes: string }[];
       if (Number(quota?.staged_bytes ?? 0) + row.bytes > maxStagedBytes) return false;
-      const notes = row.notes;
+      const n = notesParams(row.notes, notesText);
       await tx`INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
                                      notes_filename, notes_kind, notes_slides, notes_pdfpc)
                VALUES (${row.id}, ${row.tokenHash}, ${row.filename}, ${row.totalSlides}, ${row.bytes}, ${row.sha256}, ${row.state},
                        ${row.authenticated}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt},
-                       ${notes?.filename ?? null}, ${notes?.kind ?? null}, ${notes?.slides ?? null}, ${notes ? notesText : null})`;
+                       ${n.notesFilename}, ${n.notesKind}, ${n.notesSlides}, ${n.notesPdfpc})`;
       return true;
     });
   }

@@ -18,6 +18,7 @@ const DEFAULT_DETAIL: Record<ErrorCode, string> = {
   HOST_NOT_ALLOWED: "This server answers only for the names it is reached by (localhost, 127.0.0.1, [::1], --base-url, --allow-origin); open it by one of those.",
   SESSION_NOT_FOUND: "No handoff has this id; check the link or upload the deck again.",
   LIVE_NOT_FOUND: "No live talk has this code; check the code with the presenter (letters and digits, no 0, O, 1, I or L).",
+  LIVE_NOTES_NOT_FOUND: "This live talk went live without a notes file; the remote shows the notes the PDF carries. To add one, end the talk and go live again from a deck that has a notes file (or send it as the `notes` part of POST /api/live).",
   LIVE_SECRET_MISSING: "Send the presenter secret you got when going live in the x-presenter-secret header.",
   LIVE_SECRET_INVALID: "The presenter secret does not match this live talk; only the window that went live can do this.",
   LIVE_GRANT_INVALID: "The live grant is unknown, expired, or was issued for another deck; send an access token as \"Authorization: Bearer dh_…\", or open a new handoff link for this deck.",

@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   HOST_NOT_ALLOWED: { status: 403, title: "Host not allowed" },
   SESSION_NOT_FOUND: { status: 404, title: "Session not found" },
   LIVE_NOT_FOUND: { status: 404, title: "Live session not found" },
+  LIVE_NOTES_NOT_FOUND: { status: 404, title: "Live session has no notes file" },
   LIVE_SECRET_MISSING: { status: 401, title: "Presenter secret missing" },
   LIVE_SECRET_INVALID: { status: 403, title: "Presenter secret invalid" },
   LIVE_GRANT_INVALID: { status: 403, title: "Live grant invalid" },

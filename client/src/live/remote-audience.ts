@@ -9,15 +9,25 @@
  */
 import type { SlidePoll } from "../../../src/deck/sidecar/types.ts";
 import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
+import type { LiveQuestionT } from "../../../src/shared/live-audience-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
-import { emptyAudience, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
-import { questionItem } from "./audience-view.ts";
+import { FrameTask, type FrameClock } from "../lib/frame-task.ts";
+import { emptyAudience, isAudienceMessage, reduceAudienceAll, sortedQuestions, type AudienceState } from "./audience-state.ts";
+import { patchQuestionItem, questionItem } from "./audience-view.ts";
+import { SteadyOrder } from "./question-order.ts";
+import { QuestionWindow } from "./question-window.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { audienceErrorText } from "./audience-errors.ts";
 import type { Outgoing as SocketOutgoing } from "./socket.ts";
 
 /** What a remote may send of the audience's messages. */
 type Outgoing = Extract<SocketOutgoing, { type: "show" | "pollStart" | "pollClose" }>;
+
+/** A question as the remote lists it: with Show on projector, or Dismiss for the one shown. */
+interface Item {
+  q: LiveQuestionT;
+  shown: boolean;
+}
 
 export class RemoteAudience {
   private state: AudienceState = emptyAudience();
@@ -34,7 +44,34 @@ export class RemoteAudience {
     error: $("#remote-audience-error"),
   };
 
-  constructor(private readonly send: (message: Outgoing) => boolean) {}
+  /** Audience messages since the last frame, reduced and drawn together then. */
+  private queue: LiveServerMessageT[] = [];
+  private readonly frame: FrameTask;
+  private readonly steady = new SteadyOrder();
+  private readonly questions: QuestionWindow<Item>;
+  private readonly empty = h("li", { class: "question-empty muted" }, "No questions to show yet.");
+  private drawnShown: LiveQuestionT | null | undefined = undefined;
+  private drawnPoll: unknown[] = [];
+
+  constructor(
+    private readonly send: (message: Outgoing) => boolean,
+    frames?: FrameClock,
+  ) {
+    this.frame = new FrameTask(() => this.drain(), frames);
+    this.els.list.append(this.empty);
+    this.questions = new QuestionWindow<Item>({
+      list: this.els.list,
+      empty: this.empty,
+      id: "remote-more",
+      row: {
+        key: (item) => item.q.id,
+        create: (item) => this.item(item),
+        update: (li, item, before) => (item.shown === before.shown && patchQuestionItem(li, item.q, before.q) ? undefined : this.item(item)),
+        same: (a, b) => a.q === b.q && a.shown === b.shown,
+      },
+      redraw: (now) => (now ? this.render() : this.frame.request()),
+    });
+  }
 
   /** The deck's poll sidecars (valid ones), offered to start while no poll is open. */
   setPolls(polls: SlidePoll[] | undefined): void {
@@ -51,7 +88,16 @@ export class RemoteAudience {
       replace(this.els.error, audienceErrorText(message.code, action));
       return;
     }
-    const { state, changed } = reduceAudience(this.state, message);
+    // Queued for the next frame: the socket's handler returns at once (a slide change waits for nothing).
+    if (!isAudienceMessage(message)) return;
+    this.queue.push(message);
+    this.frame.request();
+  }
+
+  private drain(): void {
+    const batch = this.queue;
+    this.queue = [];
+    const { state, changed } = reduceAudienceAll(this.state, batch);
     if (!changed) return;
     this.state = state;
     this.render();
@@ -68,11 +114,12 @@ export class RemoteAudience {
   }
 
   private render(): void {
-    const { section, summary, shown, poll, list, held } = this.els;
+    const { section, summary, shown, held } = this.els;
     section.hidden = !this.state.known;
     document.body.dataset.audience = this.state.known ? "on" : "off";
     // Only what viewers see can go on the projector; held ones wait for the presenter.
-    const all = sortedQuestions(this.state, "votes");
+    const { votesOf, due } = this.steady.votes(this.state.questions.values(), performance.now(), this.questions.held);
+    const all = sortedQuestions(this.state, "votes", votesOf);
     const visible = all.filter((q) => q.status === "open" || q.status === "answered");
     const waiting = all.filter((q) => q.status === "pending").length;
     const open = this.state.poll?.status === "open";
@@ -81,29 +128,34 @@ export class RemoteAudience {
 
     const current = this.state.shown;
     shown.hidden = current === null;
-    replace(shown, current ? h("p", { class: "remote-shown-line" }, h("span", { class: "muted" }, "On the projector: "), h("span", { class: "remote-shown-text" }, current.text)) : null, current ? h("button", { type: "button", class: "btn btn-small", id: "remote-dismiss", onclick: () => this.command({ type: "show", questionId: null }) }, "Dismiss") : null);
-
-    replace(
-      list,
-      ...visible.map((q) =>
-        questionItem(q, {
-          actions: [
-            q.id === current?.id
-              ? h("button", { type: "button", class: "btn btn-small", onclick: () => this.command({ type: "show", questionId: null }) }, "Dismiss")
-              : h("button", { type: "button", class: "btn btn-small remote-show", "data-id": q.id, onclick: () => this.command({ type: "show", questionId: q.id }) }, "Show on projector"),
-          ],
-        }),
-      ),
-    );
-    if (visible.length === 0) list.append(h("li", { class: "question-empty muted" }, "No questions to show yet."));
+    if (current !== this.drawnShown) {
+      this.drawnShown = current;
+      replace(shown, current ? h("p", { class: "remote-shown-line" }, h("span", { class: "muted" }, "On the projector: "), h("span", { class: "remote-shown-text" }, current.text)) : null, current ? h("button", { type: "button", class: "btn btn-small", id: "remote-dismiss", onclick: () => this.command({ type: "show", questionId: null }) }, "Dismiss") : null);
+    }
+    this.questions.show(visible, (q) => ({ q, shown: q.id === current?.id }));
+    if (due !== null) this.frame.requestIn(due);
     held.hidden = waiting === 0;
     replace(held, waiting ? `${waiting} waiting for the presenter's approval.` : "");
     this.renderPoll();
   }
 
+  private item({ q, shown }: Item): HTMLElement {
+    return questionItem(q, {
+      actions: [
+        shown
+          ? h("button", { type: "button", class: "btn btn-small", "data-focus": `${q.id} dismiss`, onclick: () => this.command({ type: "show", questionId: null }) }, "Dismiss")
+          : h("button", { type: "button", class: "btn btn-small remote-show", "data-id": q.id, "data-focus": `${q.id} show`, onclick: () => this.command({ type: "show", questionId: q.id }) }, "Show on projector"),
+      ],
+    });
+  }
+
   private renderPoll(): void {
     const current = this.state.poll;
     document.body.dataset.poll = current ? current.status : "none";
+    // A frame that changed neither the poll, its results nor the deck's polls leaves the card (and a finger on its button) be.
+    const from = [current, this.state.results, this.polls];
+    if (from.every((x, i) => x === this.drawnPoll[i])) return;
+    this.drawnPoll = from;
     if (current?.status === "open") {
       const results = this.state.results?.pollId === current.id ? this.state.results : null;
       replace(this.els.poll, pollChart(current, results, { caption: true }), h("button", { type: "button", class: "btn btn-small", id: "remote-poll-close", onclick: () => this.command({ type: "pollClose", pollId: current.id }) }, "Close poll"));

@@ -11,6 +11,7 @@
  * CSV-injection advice): the audience's text is untrusted.
  */
 import { LIVE_REACTIONS, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
+import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
 
 export interface TalkQuestion {
@@ -80,6 +81,18 @@ export function mergeTalk(record: TalkRecord, audience: AudienceState, now: numb
   }
   const reactions = [...audience.slides].sort((a, b) => a[0] - b[0]).map(([page, counts]) => ({ page, counts: { ...counts } }));
   return { ...record, updatedAt: now, questions: [...questions.values()].sort((a, b) => a.at - b.at), polls, reactions: reactions.length ? reactions : record.reactions };
+}
+
+/**
+ * Whether `message` replaces something of `audience` the record may not have yet: a hello
+ * replaces the whole state (and carries at most 200 questions), a new poll replaces the last
+ * one and its results. The record takes the state before such a message; other messages only
+ * add to what the state knows, so the record can take them later, all at once (it is merged at
+ * most once a second, not at every message: at 2,000 questions a merge sorts them all).
+ */
+export function forgetsHistory(audience: AudienceState, message: LiveServerMessageT): boolean {
+  if (message.type === "hello") return audience.known;
+  return message.type === "poll" && audience.poll !== null && audience.poll.id !== message.poll.id;
 }
 
 /** One CSV cell: formula-looking text defused, then quoted when it holds a comma, a quote or a line break. */

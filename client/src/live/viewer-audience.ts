@@ -7,12 +7,15 @@
  * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
  * next to the control that was used (./audience-errors.ts).
  */
-import { charCount, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
+import { charCount, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveQuestionT, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
-import { emptyAudience, markMine, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
-import { ballot, questionItem, shownCard } from "./audience-view.ts";
+import { FrameTask, type FrameClock } from "../lib/frame-task.ts";
+import { emptyAudience, isAudienceMessage, markMine, reduceAudienceAll, sortedQuestions, type AudienceState } from "./audience-state.ts";
+import { ballot, patchQuestionItem, questionItem, shownCard } from "./audience-view.ts";
+import { SteadyOrder } from "./question-order.ts";
+import { QuestionWindow } from "./question-window.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { ReactionBatch } from "./reaction-batch.ts";
 import type { Outgoing as SocketOutgoing } from "./socket.ts";
@@ -27,6 +30,15 @@ type Outgoing = Extract<SocketOutgoing, { type: "ask" | "upvote" | "vote" | "rea
 export interface ViewerAudienceDeps {
   send(message: Outgoing): boolean;
   store: Pick<Storage, "getItem" | "setItem"> | null;
+  /** Frames and timers (the browser's; a test's by hand). */
+  frames?: FrameClock;
+}
+
+/** A question as this viewer's list draws it. */
+interface Item {
+  q: LiveQuestionT;
+  upvoted: boolean;
+  canUpvote: boolean;
 }
 
 /** Characters as the server counts them (code points), so the counter agrees with it. */
@@ -50,6 +62,15 @@ export class ViewerAudience {
   /** What this viewer chose in each poll it voted in from this page (a reload knows only that it voted). */
   private readonly chosen = new Map<string, number[]>();
   private readonly batch: ReactionBatch;
+  /** Audience messages since the last frame, reduced and drawn together then. */
+  private queue: LiveServerMessageT[] = [];
+  private readonly frame: FrameTask;
+  private readonly steady = new SteadyOrder();
+  private readonly questions: QuestionWindow<Item>;
+  private readonly empty = h("li", { class: "question-empty muted" });
+  /** What the poll card and the shown question were drawn from: a frame that changed neither leaves them be. */
+  private drawnPoll: unknown[] = [];
+  private drawnShown: LiveQuestionT | null | undefined = undefined;
   private readonly els = {
     dock: $("#audience"),
     qaSection: $("#qa-section") as HTMLDetailsElement,
@@ -83,17 +104,54 @@ export class ViewerAudience {
       },
       send: (counts) => this.send("react", { type: "react", counts }),
     });
+    this.frame = new FrameTask(() => this.drain(), deps.frames);
+    this.els.list.append(this.empty);
+    this.questions = new QuestionWindow<Item>({
+      list: this.els.list,
+      empty: this.empty,
+      id: "qa-more",
+      row: {
+        key: (item) => item.q.id,
+        create: (item) => this.item(item),
+        update: (li, item, before) => (patchQuestionItem(li, item.q, before.q, this.options(item)) ? undefined : this.item(item)),
+        same: (a, b) => a.q === b.q && a.upvoted === b.upvoted && a.canUpvote === b.canUpvote,
+      },
+      redraw: (now) => (now ? this.renderQuestions() : this.frame.request()),
+    });
     this.wire();
   }
 
-  /** Every server message: the audience's ones change what is shown; others are ignored. */
+  /**
+   * Every server message: the audience's ones change what is shown, at the next frame (the
+   * socket's handler returns at once: the slide change behind them waits for nothing); others
+   * are ignored.
+   */
   receive(message: LiveServerMessageT): void {
     if (message.type === "error") return this.refused(message.code);
-    const { state, changed } = reduceAudience(this.state, message);
+    if (!isAudienceMessage(message)) return;
+    this.queue.push(message);
+    this.frame.request();
+  }
+
+  /** What came since the last frame, reduced at once and drawn once. */
+  private drain(): void {
+    const batch = this.queue;
+    this.queue = [];
+    let hello = false;
+    const { state, changed } = reduceAudienceAll(this.state, batch, {
+      picks: (m) => m.type === "reactions" || m.type === "hello",
+      after: (now, m) => {
+        if (m.type === "hello") hello = true;
+        // Reactions the presenter lets viewers see: a few float up over the slide and go.
+        else if (m.type === "reactions" && now.reactionsShown) floatReactions(this.els.floats, m.counts as LiveReactionCountsT);
+      },
+    });
     if (!changed) return;
     this.state = state;
-    if (message.type === "reactions") return this.float(message.counts as LiveReactionCountsT);
-    if (message.type === "hello") this.ballotKey = "";
+    if (hello) {
+      this.ballotKey = "";
+      this.steady.reset();
+    }
     this.render();
   }
 
@@ -160,6 +218,8 @@ export class ViewerAudience {
     if (!this.send("upvote", { type: "upvote", questionId: id })) return this.note("upvote", "Not connected: try again when the page says Live.");
     this.lastTarget = id;
     this.state = markMine(this.state, "upvoted", id);
+    // The viewer's own tap answers at once (what came meanwhile is drawn with it).
+    this.drain();
     this.renderQuestions();
   }
 
@@ -185,6 +245,8 @@ export class ViewerAudience {
 
   private sortBy(order: "newest" | "votes"): void {
     this.order = order;
+    this.steady.reset();
+    this.drain();
     this.renderQuestions();
   }
 
@@ -235,20 +297,26 @@ export class ViewerAudience {
   }
 
   private renderQuestions(): void {
-    const { list, qaCount, orderNewest, orderVotes } = this.els;
-    const questions = sortedQuestions(this.state, this.order);
-    const focused = (document.activeElement as HTMLElement | null)?.closest?.<HTMLElement>(".question")?.dataset.id;
-    replace(
-      list,
-      ...questions.map((q) => questionItem(q, { upvoted: this.state.upvoted.has(q.id), canUpvote: this.state.qa.open, onUpvote: (id) => this.upvote(id) })),
-    );
-    // A redraw keeps the keyboard where it was (the question's button, or its row).
-    if (focused) list.querySelector<HTMLElement>(`.question[data-id="${CSS.escape(focused)}"] button:not(:disabled)`)?.focus();
-    if (questions.length === 0) list.append(h("li", { class: "question-empty muted" }, this.state.qa.open ? "No questions yet. Be the first to ask." : "No questions."));
-    replace(qaCount, questions.length ? String(questions.length) : "");
+    const { qaCount, orderNewest, orderVotes } = this.els;
+    const { votesOf, due } = this.steady.votes(this.state.questions.values(), performance.now(), this.questions.held || this.order !== "votes");
+    const questions = sortedQuestions(this.state, this.order, votesOf);
+    const none = this.state.qa.open ? "No questions yet. Be the first to ask." : "No questions.";
+    if (this.empty.textContent !== none) replace(this.empty, none);
+    this.questions.show(questions, (q) => ({ q, upvoted: this.state.upvoted.has(q.id), canUpvote: this.state.qa.open }));
+    if (due !== null) this.frame.requestIn(due);
+    const count = questions.length ? String(questions.length) : "";
+    if (qaCount.textContent !== count) replace(qaCount, count);
     orderNewest.setAttribute("aria-pressed", String(this.order === "newest"));
     orderVotes.setAttribute("aria-pressed", String(this.order === "votes"));
     document.body.dataset.questions = String(questions.length);
+  }
+
+  private options(item: Item) {
+    return { upvoted: item.upvoted, canUpvote: item.canUpvote, onUpvote: (id: string) => this.upvote(id) };
+  }
+
+  private item(item: Item): HTMLElement {
+    return questionItem(item.q, this.options(item));
   }
 
   private renderPoll(): void {
@@ -270,6 +338,8 @@ export class ViewerAudience {
     const voted = this.state.voted.has(poll.id);
     const results = poll.shown && this.state.results?.pollId === poll.id ? this.state.results : null;
     const key = `${poll.id} ${poll.status} ${voted} ${poll.shown}`;
+    if (this.drawnPoll[0] === poll && this.drawnPoll[1] === results && this.drawnPoll[2] === key && key === this.ballotKey) return;
+    this.drawnPoll = [poll, results, key];
     if (poll.shown && poll.status === "open" && !voted) {
       // Results shown while the poll is still open: a viewer who has not voted yet still can.
       // The ballot stays as it is (a choice half made is kept); only the bars under it change.
@@ -294,12 +364,8 @@ export class ViewerAudience {
     const shown = this.state.shown;
     this.els.shown.hidden = shown === null;
     document.body.dataset.shown = shown?.id ?? "";
+    if (shown === this.drawnShown) return;
+    this.drawnShown = shown;
     replace(this.els.shown, shown ? shownCard(shown) : null);
-  }
-
-  /** Reactions the presenter lets viewers see: a few float up over the slide and go. */
-  private float(counts: LiveReactionCountsT): void {
-    if (!this.state.reactionsShown) return;
-    floatReactions(this.els.floats, counts);
   }
 }

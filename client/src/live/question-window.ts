@@ -1,0 +1,84 @@
+/**
+ * @module client/live/question-window
+ * A list of questions as drawn on the presenter's panel, the viewer page and the remote: rows
+ * keyed by question id (../lib/keyed-list.ts), the first VISIBLE_ROWS of them and a line after
+ * the list — "and K more" with a button that shows VISIBLE_ROWS more (./question-order.ts) —
+ * and the drawn order held while the pointer is over the list or the keyboard is in it, so a
+ * vote or a new question never moves a row from under a click. Each surface makes its rows;
+ * this only decides which are drawn, in which order, and says when it wants drawing again.
+ */
+import type { LiveQuestionT } from "../../../src/shared/live-audience-protocol.ts";
+import { h } from "../lib/dom.ts";
+import { KeyedList, type KeyedRow, type PatchCounts } from "../lib/keyed-list.ts";
+import { holdOrder, VISIBLE_ROWS, windowed } from "./question-order.ts";
+
+export interface QuestionWindowOptions<T> {
+  /** The list element (an `<ol>`): the window's rows are its only children, with `empty`. */
+  list: HTMLElement;
+  row: KeyedRow<T>;
+  /** Shown in place of the rows when there are none (placed by the caller; inside the list it goes last). */
+  empty?: HTMLElement;
+  /** The window wants drawing again: at the next frame when the pointer or the keyboard left the list, `now` when more rows were asked for. */
+  redraw: (now: boolean) => void;
+  /** The id of the "and K more" line (its button's is `${id}-button`). */
+  id: string;
+}
+
+export class QuestionWindow<T> {
+  private readonly rows: KeyedList<T>;
+  private limit = VISIBLE_ROWS;
+  private pointerIn = false;
+  /** The line after the list: how many more questions there are, and the button to show some. */
+  readonly more: HTMLElement;
+  private readonly moreText: HTMLElement;
+  private readonly moreButton: HTMLButtonElement;
+
+  constructor(private readonly options: QuestionWindowOptions<T>) {
+    const { list, empty, redraw, id } = options;
+    this.rows = new KeyedList(list, options.row, empty && empty.parentNode === list ? empty : null);
+    this.moreText = h("span", { class: "question-more-count" });
+    this.moreButton = h("button", { type: "button", class: "btn btn-small", id: `${id}-button`, onclick: () => this.showMore() }) as HTMLButtonElement;
+    this.more = h("p", { class: "question-more muted", id, hidden: true }, this.moreText, " ", this.moreButton);
+    list.after(this.more);
+    list.addEventListener("pointerenter", () => (this.pointerIn = true));
+    list.addEventListener("pointerleave", () => {
+      this.pointerIn = false;
+      redraw(false);
+    });
+    list.addEventListener("focusout", () => redraw(false));
+  }
+
+  /** The pointer is over the list, or a keyboard user is in it: the drawn order holds. */
+  get held(): boolean {
+    if (this.pointerIn) return true;
+    const active = document.activeElement;
+    return !!active && this.options.list.contains(active) && active.matches(":focus-visible");
+  }
+
+  /** Draw `questions` (in the order to show) as rows made by `item`, the first `limit` of them. */
+  show(questions: readonly LiveQuestionT[], item: (q: LiveQuestionT) => T): PatchCounts {
+    const ordered = this.held ? holdOrder(questions, this.rows.keys, (q) => q.id) : questions;
+    const { shown, more } = windowed(ordered, this.limit);
+    const counts = this.rows.patch(shown.map(item));
+    if (this.options.empty) this.options.empty.hidden = shown.length > 0;
+    this.more.hidden = more === 0;
+    if (more > 0) {
+      const text = `and ${more.toLocaleString("en")} more`;
+      if (this.moreText.textContent !== text) this.moreText.textContent = text;
+      const label = `Show ${Math.min(VISIBLE_ROWS, more)} more`;
+      if (this.moreButton.textContent !== label) this.moreButton.textContent = label;
+    }
+    return counts;
+  }
+
+  /** A new talk: back to the first VISIBLE_ROWS, no rows drawn. */
+  reset(): void {
+    this.limit = VISIBLE_ROWS;
+    this.rows.clear();
+  }
+
+  private showMore(): void {
+    this.limit += VISIBLE_ROWS;
+    this.options.redraw(true);
+  }
+}

@@ -4,41 +4,8 @@
  * it; `now` runs it at once and not again at the frame; `requestIn` waits, one timer at a time.
  */
 import { describe, expect, test } from "bun:test";
-import { FRAME_FALLBACK_MS, FrameTask, type FrameClock } from "../../client/src/lib/frame-task.ts";
-
-/** Frames and timers that run only when the test says. */
-function handClock() {
-  let frames: (() => void)[] = [];
-  let timers: { at: number; run: () => void }[] = [];
-  let time = 0;
-  const clock: FrameClock = {
-    frame(run) {
-      frames.push(run);
-      return () => (frames = frames.filter((f) => f !== run));
-    },
-    later(run, ms) {
-      const timer = { at: time + ms, run };
-      timers.push(timer);
-      return () => (timers = timers.filter((t) => t !== timer));
-    },
-  };
-  return {
-    clock,
-    frame() {
-      const due = frames;
-      frames = [];
-      for (const run of due) run();
-    },
-    advance(ms: number) {
-      time += ms;
-      for (const timer of timers.filter((t) => t.at <= time)) {
-        timers = timers.filter((t) => t !== timer);
-        timer.run();
-      }
-    },
-    waiting: () => ({ frames: frames.length, timers: timers.length }),
-  };
-}
+import { FRAME_FALLBACK_MS, FrameTask } from "../../client/src/lib/frame-task.ts";
+import { handClock } from "../helpers/hand-clock.ts";
 
 describe("a task drawn once per frame", () => {
   test("many asks before a frame: one run at the frame, and its fallback timer is cancelled", () => {

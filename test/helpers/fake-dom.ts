@@ -97,6 +97,16 @@ export class FakeElement extends FakeNode {
   }
   disabled = false;
   readonly dataset: Record<string, string> = {};
+  readonly classList = {
+    contains: (name: string) => this.className.split(/\s+/).includes(name),
+    toggle: (name: string, on?: boolean) => {
+      const has = this.classList.contains(name);
+      const want = on ?? !has;
+      if (want && !has) this.className = `${this.className} ${name}`.trim();
+      if (!want && has) this.className = this.className.split(/\s+/).filter((c) => c !== name).join(" ");
+      return want;
+    },
+  };
   appendChild<T extends FakeNode>(child: T): T {
     return this.insertBefore(child, null);
   }

@@ -13,7 +13,7 @@ import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import { h, replace } from "../lib/dom.ts";
 import { safeFilename, saveFile } from "../lib/download.ts";
-import { FrameTask, type FrameClock } from "../lib/frame-task.ts";
+import { browserFrames, FrameTask, type FrameClock } from "../lib/frame-task.ts";
 import type { Channel } from "../presenter/channel.ts";
 import type { DeckStore } from "../storage/deck-store.ts";
 import { emptyAudience, isAudienceMessage, reduceAudienceAll, type AudienceState } from "./audience-state.ts";
@@ -66,7 +66,9 @@ export class TalkBack {
   private record: TalkRecord | null = null;
   /** The audience changed since the record was last brought up to date. */
   private unkept = false;
-  private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Cancels the write that waits (null: none waits). */
+  private saveTimer: (() => void) | null = null;
+  private readonly clock: FrameClock;
   /** Audience messages since the last frame, reduced together then (./audience-state.ts reduceAudienceAll). */
   private queue: LiveServerMessageT[] = [];
   /** The slide changed since the last frame: its poll sidecar and its reactions are looked at then. */
@@ -89,7 +91,8 @@ export class TalkBack {
 
   constructor(private readonly deps: TalkBackDeps) {
     this.now = deps.now ?? (() => performance.now());
-    this.frame = new FrameTask(() => this.drain(), deps.frames);
+    this.clock = deps.frames ?? browserFrames;
+    this.frame = new FrameTask(() => this.drain(), this.clock);
     this.handlers = {
       qa: (open, moderated) => this.deps.send({ type: "qa", open, moderated }),
       openByDefault: (on) => {
@@ -281,7 +284,7 @@ export class TalkBack {
   private markUnkept(): void {
     if (!this.audience.known) return;
     this.unkept = true;
-    this.saveTimer ??= setTimeout(() => this.flush(), SAVE_MS);
+    this.saveTimer ??= this.clock.later(() => this.flush(), SAVE_MS);
   }
 
   /** The record with what the audience state knows (now, or just before a message that replaces some of it). */
@@ -294,8 +297,8 @@ export class TalkBack {
   /** Write the record now (the talk ends or changes: its last second is not lost). */
   private flush(): void {
     this.drain();
-    clearTimeout(this.saveTimer);
-    this.saveTimer = undefined;
+    this.saveTimer?.();
+    this.saveTimer = null;
     const changed = this.unkept;
     this.keepNow();
     if (this.record && changed) void this.deps.store.putTalk(this.record).catch(() => {});
@@ -348,10 +351,12 @@ export class TalkBack {
     }
     const page = this.deps.page();
     const total = [...a.slides.values()].reduce((sum, counts) => sum + reactionTotal(counts), 0);
-    const reactions = reactionsView(this.deps.label(page), a.slides.get(page), total);
-    if (reactions.textContent !== this.drawn.reactions) {
-      this.drawn.reactions = reactions.textContent ?? "";
-      replace(this.parts.reactions, reactions);
+    const label = this.deps.label(page);
+    const counts = a.slides.get(page);
+    const reactionsKey = `${label} ${JSON.stringify(counts ?? {})} ${total}`;
+    if (reactionsKey !== this.drawn.reactions) {
+      this.drawn.reactions = reactionsKey;
+      replace(this.parts.reactions, reactionsView(label, counts, total));
     }
     // The poll first: while it runs, its chart is what moves.
     const results = a.poll && a.results?.pollId === a.poll.id ? a.results : null;

@@ -35,6 +35,8 @@ const POLL = { slide: 2, question: "Tabs or spaces?", options: ["Tabs", "Spaces"
 function talkBack(page = () => 1) {
   const hand = handClock();
   const sent: { type: string }[] = [];
+  /** What went to the audience window over the channel. */
+  const posted: { type: string; talk?: { reactions: boolean } }[] = [];
   const puts: TalkRecord[] = [];
   const store = {
     getTalk: async () => undefined,
@@ -50,7 +52,7 @@ function talkBack(page = () => 1) {
     deckId: () => "deck1",
     deckTitle: () => "Talk",
     send: (message) => (sent.push(message), true),
-    channel: () => null,
+    channel: () => ({ post: (message: { type: string }) => void posted.push(message) }) as never,
     panel: panel as unknown as HTMLElement,
     body: body as unknown as HTMLElement,
     floats: document.createElement("div"),
@@ -64,7 +66,7 @@ function talkBack(page = () => 1) {
   });
   const rows = () => body.querySelectorAll("li").filter((li) => li.className.startsWith("talk-question-row"));
   const more = () => body.querySelector("#talk-questions-more")!;
-  return { hand, sent, puts, talk, body, rows, more };
+  return { hand, sent, posted, puts, talk, body, rows, more };
 }
 
 /** A talk with the panel open and its hello drawn. */
@@ -139,6 +141,15 @@ describe("the presenter's panel under a crowd", () => {
     expect(t.sent).toEqual([]);
     t.hand.frame();
     expect(t.sent).toEqual([{ type: "pollStart", question: POLL.question, options: POLL.options, multiple: false, source: { slide: 2 } }]);
+  });
+
+  test("reactions turned on and the first ones in the same frame: the projector hears they are on before it gets them", async () => {
+    const t = await openTalk();
+    t.posted.length = 0;
+    t.talk.onMessage({ v: 1, type: "reactionsShow", show: true } as unknown as LiveServerMessageT);
+    t.talk.onMessage({ v: 1, type: "reactions", page: 1, counts: { "❤️": 4 } } as unknown as LiveServerMessageT);
+    t.hand.frame();
+    expect(t.posted.map((m) => (m.type === "talk" ? `talk reactions=${m.talk!.reactions}` : m.type))).toEqual(["talk reactions=true", "talk-reactions"]);
   });
 
   test("the record takes the flood within a second, in one write, not one merge per message", async () => {

@@ -240,6 +240,8 @@ export class TalkBack {
       after: (state, m) => {
         if (m.type === "reactions") {
           floatReactions(this.deps.floats, m.counts as LiveReactionCountsT);
+          // The projector hears that reactions are on (a reactionsShow of the same frame) before it gets some.
+          this.project(state);
           if (state.reactionsShown) this.deps.channel()?.post({ type: "talk-reactions", counts: m.counts as LiveReactionCountsT });
           return;
         }
@@ -271,8 +273,8 @@ export class TalkBack {
     if (this.deps.send({ type: "pollStart", question: poll.question, options: poll.options, multiple: poll.multiple, source: { slide: poll.slide } })) this.opened.add(page);
   }
 
-  private project(): void {
-    const next = this.code ? projectedTalk(this.audience) : NOTHING_PROJECTED;
+  private project(audience = this.audience): void {
+    const next = this.code ? projectedTalk(audience) : NOTHING_PROJECTED;
     if (sameProjection(next, this.projected)) return;
     this.projected = next;
     this.deps.channel()?.post({ type: "talk", talk: next });

@@ -140,7 +140,7 @@ describe("the presenter's panel under a crowd", () => {
     t.talk.pageChanged(2);
     expect(t.sent).toEqual([]);
     t.hand.frame();
-    expect(t.sent).toEqual([{ type: "pollStart", question: POLL.question, options: POLL.options, multiple: false, source: { slide: 2 } }]);
+    expect(t.sent as unknown[]).toEqual([{ type: "pollStart", question: POLL.question, options: POLL.options, multiple: false, source: { slide: 2 } }]);
   });
 
   test("reactions turned on and the first ones in the same frame: the projector hears they are on before it gets them", async () => {

@@ -11,7 +11,9 @@
  *     max (a page busy with the audience fires it late; a slide change waits the same);
  *   - slide-change latency: from the key press to the last of the crowd's sockets having the
  *     new state, p50 and p99.
- * Printed: each side's figures and flood / quiet. Asserts nothing.
+ * Printed: each side's figures and flood / quiet, and beside them how much of each window the
+ * server's event loop ran and how long it waited for a CPU (on a machine busy with other work
+ * the queue, not deckhand, sets the latencies). Asserts nothing.
  *
  *   bun run scripts/build.ts && bun run bench/audience-flood.ts
  *   DECKHAND_FLOOD_SCALE=0.3 bun run bench/audience-flood.ts     (a quicker, smaller crowd)
@@ -25,6 +27,7 @@ import { launchEngine, type EnginePage } from "../test/helpers/engine.ts";
 import { startBinary } from "../test/helpers/server.ts";
 import { liveWithQuestionsOpen } from "../test/helpers/stage.ts";
 import { makeDeck } from "../test/fixtures/pdfs.ts";
+import { cpuMs, cpuWaitMs } from "./lib/rss.ts";
 import { machineLine, percentile } from "./lib/stats.ts";
 
 const SCALE = Number(process.env.DECKHAND_FLOOD_SCALE ?? 1);
@@ -105,10 +108,14 @@ async function pressWhile<T>(busy: Promise<T>): Promise<{ latencies: number[]; r
 }
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
-function line(name: string, lag: number[], slides: number[]): { lagP99: number; slideP99: number } {
+/** The server's event loop: CPU it ran and time it waited for one, and the wall time, to compare two readings. */
+const reading = () => ({ ran: cpuMs(server.proc.pid) ?? 0, waited: cpuWaitMs(server.proc.pid) ?? 0, wall: performance.now() });
+function line(name: string, lag: number[], slides: number[], from: ReturnType<typeof reading>): { lagP99: number; slideP99: number } {
   const lagP99 = percentile(lag, 99);
   const slideP99 = percentile(slides, 99);
-  console.log(`${name.padEnd(6)} presenter lag p99 ${ms(lagP99)}, max ${ms(Math.max(...lag))} (${lag.length} probes); slide change → last of ${crowd.length} sockets p50 ${ms(percentile(slides, 50))}, p99 ${ms(slideP99)}, max ${ms(Math.max(...slides))} (${slides.length} changes)`);
+  const to = reading();
+  const share = (ms: number) => `${((100 * ms) / (to.wall - from.wall)).toFixed(0)} %`;
+  console.log(`${name.padEnd(6)} presenter lag p99 ${ms(lagP99)}, max ${ms(Math.max(...lag))} (${lag.length} probes); slide change → last of ${crowd.length} sockets p50 ${ms(percentile(slides, 50))}, p99 ${ms(slideP99)}, max ${ms(Math.max(...slides))} (${slides.length} changes); server's event loop ran ${share(to.ran - from.ran)} of the window, waited for a CPU ${share(to.waited - from.waited)}`);
   return { lagP99, slideP99 };
 }
 
@@ -128,8 +135,10 @@ try {
 
   // The baseline: the same talk, panel and crowd, no audience traffic.
   await startProbe();
+  let from = reading();
   const quiet = await pressWhile(Bun.sleep(QUIET_MS));
-  const quietFigures = line("quiet", await takeProbe(), quiet.latencies);
+  const quietFigures = line("quiet", await takeProbe(), quiet.latencies, from);
+  from = reading();
 
   const flood = await pressWhile(
     (async () => {
@@ -140,7 +149,7 @@ try {
       return { asked, votes };
     })(),
   );
-  const floodFigures = line("flood", await takeProbe(), flood.latencies);
+  const floodFigures = line("flood", await takeProbe(), flood.latencies, from);
   const refused = crowd.flatMap((s) => s.refused);
   console.log(`flood sent ${flood.result.asked} questions and ${flood.result.votes} up-votes; refused: ${refused.length ? refused.join(", ") : "none"}`);
   console.log(`flood / quiet: presenter lag p99 ${(floodFigures.lagP99 / Math.max(1, quietFigures.lagP99)).toFixed(2)}×, slide change p99 ${(floodFigures.slideP99 / quietFigures.slideP99).toFixed(2)}× (a quiet lag under 1 ms counts as 1 ms)`);

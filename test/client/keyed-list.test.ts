@@ -4,11 +4,11 @@
  * fewest moves the new order allows (the rest keep their elements and places); the focus stays
  * on the control it was on, through a move and through a row drawn anew.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { h } from "../../client/src/lib/dom.ts";
 import { KeyedList, stayingPositions } from "../../client/src/lib/keyed-list.ts";
-import { installFakeDocument, type FakeDocument, type FakeElement } from "../helpers/fake-dom.ts";
+import { fakeDocumentForFile, type FakeElement } from "../helpers/fake-dom.ts";
 
 interface Item {
   id: string;
@@ -16,20 +16,14 @@ interface Item {
   status?: string;
 }
 
-let fake: ReturnType<typeof installFakeDocument>;
-let doc: FakeDocument;
-beforeAll(() => {
-  fake = installFakeDocument();
-  doc = fake.doc;
-});
-afterAll(() => fake.uninstall());
+const fakeDoc = fakeDocumentForFile();
 
 const el = (node: unknown) => node as FakeElement;
 
 /** A list in the document; rows are `<li data-id>` with a vote count and a button, patched in place unless the status changed. */
 function list() {
   const parent = h("ol");
-  doc.body.appendChild(el(parent));
+  fakeDoc().body.appendChild(el(parent));
   const calls = { create: [] as string[], update: [] as string[] };
   const make = (item: Item) => {
     calls.create.push(item.id);
@@ -134,19 +128,19 @@ describe("the keyed list", () => {
     keyed.patch(items("a", "b", "c"));
     const button = row("a").querySelector("button")!;
     button.focus();
-    expect(doc.activeElement).toBe(button);
+    expect(fakeDoc().activeElement).toBe(button);
     keyed.patch(items("b", "c", "a"));
-    expect(doc.activeElement).toBe(button);
+    expect(fakeDoc().activeElement).toBe(button);
     keyed.patch([{ id: "b", votes: 0 }, { id: "c", votes: 0 }, { id: "a", votes: 0, status: "answered" }]);
     const again = row("a").querySelector("button")!;
     expect(again).not.toBe(button);
-    expect(doc.activeElement).toBe(again);
+    expect(fakeDoc().activeElement).toBe(again);
     // A focus elsewhere is left alone.
     const outside = h("button");
-    doc.body.appendChild(el(outside));
+    fakeDoc().body.appendChild(el(outside));
     el(outside).focus();
     keyed.patch(items("a", "b", "c"));
-    expect(doc.activeElement).toBe(el(outside));
+    expect(fakeDoc().activeElement).toBe(el(outside));
   });
 
   test("rows go before the end node given, which stays last; clear takes every row away", () => {

@@ -39,7 +39,7 @@ describe("a steady order under votes", () => {
     expect(drawn(order, s, REORDER_MS + 20)).toEqual({ ids: ["b", "c", "a"], due: null });
   });
 
-  test("held (the pointer or the keyboard in the list), nothing re-sorts and no timer is asked for; let go, it re-sorts", () => {
+  test("held (the pointer over the list), nothing re-sorts and no timer is asked for; let go, it re-sorts", () => {
     const order = new SteadyOrder();
     let s = apply(asked(q("a", 1, 10), q("b", 0, 20)));
     drawn(order, s, 0);

@@ -7,7 +7,7 @@
  * change itself (client/src/live/presenter-live.ts): the state leaves on the socket before the
  * audience's part is asked for anything.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { PresenterLive } from "../../client/src/live/presenter-live.ts";
 import { TalkBack } from "../../client/src/live/talk-back.ts";
 import type { TalkRecord } from "../../client/src/live/talk-export.ts";
@@ -15,16 +15,10 @@ import { initialState } from "../../client/src/presenter/state.ts";
 import type { DeckStore } from "../../client/src/storage/deck-store.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
-import { installFakeDocument, type FakeDocument, type FakeElement } from "../helpers/fake-dom.ts";
+import { fakeDocumentForFile, type FakeElement } from "../helpers/fake-dom.ts";
 import { handClock } from "../helpers/hand-clock.ts";
 
-let fake: ReturnType<typeof installFakeDocument>;
-let doc: FakeDocument;
-beforeAll(() => {
-  fake = installFakeDocument();
-  doc = fake.doc;
-});
-afterAll(() => fake.uninstall());
+const fakeDoc = fakeDocumentForFile();
 
 const el = (node: unknown) => node as FakeElement;
 const q = (i: number, votes = 0): LiveQuestionT => ({ id: `q${i}`, text: `Question ${i}?`, votes, at: 1_000 + i, status: "open" });
@@ -46,7 +40,7 @@ function talkBack(page = () => 1) {
   const panel = el(document.createElement("section"));
   const body = el(document.createElement("div"));
   panel.appendChild(body);
-  doc.body.appendChild(panel);
+  fakeDoc().body.appendChild(panel);
   const talk = new TalkBack({
     store,
     deckId: () => "deck1",
@@ -85,9 +79,9 @@ describe("the presenter's panel under a crowd", () => {
   test("a message only queues: nothing is drawn until the frame, which draws everything that came once", async () => {
     const t = await openTalk();
     expect(t.body.querySelector("#talk-questions")).not.toBeNull();
-    const before = doc.created.length;
+    const before = fakeDoc().created.length;
     for (let i = 0; i < 2_000; i++) t.talk.onMessage(asked(q(i)));
-    expect(doc.created.length).toBe(before);
+    expect(fakeDoc().created.length).toBe(before);
     expect(t.rows()).toHaveLength(0);
     expect(t.hand.waiting().frames).toBe(1);
     t.hand.frame();
@@ -104,11 +98,11 @@ describe("the presenter's panel under a crowd", () => {
     for (let i = 0; i < 200; i++) t.talk.onMessage(asked(q(i)));
     t.hand.frame();
     const row = t.rows().find((li) => li.getAttribute("data-id") === "q1990")!;
-    const before = doc.created.length;
+    const before = fakeDoc().created.length;
     t.talk.onMessage(asked(q(190, 5)));
     t.talk.onMessage(asked(q(3, 2)));
     t.hand.frame();
-    expect(doc.created.length).toBe(before);
+    expect(fakeDoc().created.length).toBe(before);
     const patched = t.rows().find((li) => li.getAttribute("data-id") === "q190")!;
     expect(patched.querySelector(".talk-q-meta")!.textContent).toBe("Anonymous · 5 votes");
     expect(t.rows()[0]!.getAttribute("data-id")).toBe("q199");

@@ -10,6 +10,7 @@
  * makes an element the document's `activeElement`, and taking it out of the document blurs it,
  * as a browser does. `moves` counts the nodes put in a place among their siblings.
  */
+import { afterAll, beforeAll } from "bun:test";
 
 /** The document installed now (focus and blur need it). */
 let current: FakeDocument | null = null;
@@ -129,7 +130,6 @@ export class FakeElement extends FakeNode {
     if (current && this.isConnected) current.activeElement = this;
   }
   matches(selector: string): boolean {
-    if (selector === ":focus-visible") return current?.activeElement === this && current.focusVisible;
     return matchesSimple(this, selector);
   }
   querySelector<T = FakeElement>(selector: string): T | null {
@@ -185,8 +185,14 @@ export interface FakeDocument {
   createTextNode(text: string): FakeText;
   body: FakeElement;
   activeElement: FakeElement;
-  /** Whether the focus came from the keyboard (what `:focus-visible` says of the focused element). */
-  focusVisible: boolean;
+}
+
+/** The fake document for the tests of one file: installed before its first test, taken away after its last. */
+export function fakeDocumentForFile(): () => FakeDocument {
+  let fake: ReturnType<typeof installFakeDocument> | null = null;
+  beforeAll(() => void (fake = installFakeDocument()));
+  afterAll(() => fake?.uninstall());
+  return () => fake!.doc;
 }
 
 /** Install a fake `document` (and `CSS.escape`) as the global ones; returns it and a function that takes them away again. */
@@ -202,7 +208,6 @@ export function installFakeDocument(): { doc: FakeDocument; uninstall: () => voi
     createTextNode: (text) => new FakeText(text),
     body,
     activeElement: body,
-    focusVisible: false,
   };
   const g = globalThis as { document?: unknown; CSS?: unknown };
   const before = { document: g.document, css: g.CSS };

@@ -67,3 +67,43 @@ export class FrameTask {
     this.task();
   }
 }
+
+/** Items kept until the next frame (or `now`), then handed together to `run`: a frame's worth of a socket's messages. */
+export class FrameQueue<T> {
+  private items: T[] = [];
+  private readonly task: FrameTask;
+
+  constructor(run: (items: T[]) => void, clock?: FrameClock) {
+    this.task = new FrameTask(() => {
+      const items = this.items;
+      this.items = [];
+      run(items);
+    }, clock);
+  }
+
+  /** Keep `item` for the next frame (and ask for it). */
+  push(item: T): void {
+    this.items.push(item);
+    this.task.request();
+  }
+
+  /** A run at the next frame, with whatever is kept by then (perhaps nothing). */
+  request(): void {
+    this.task.request();
+  }
+
+  /** Run now with what is kept (a person's own click answers at once). */
+  now(): void {
+    this.task.now();
+  }
+
+  /** A run at the first frame after `ms` (one such wait at a time). */
+  requestIn(ms: number): void {
+    this.task.requestIn(ms);
+  }
+
+  /** Forget what is kept (a new talk). */
+  clear(): void {
+    this.items = [];
+  }
+}

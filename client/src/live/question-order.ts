@@ -6,7 +6,7 @@
  * "Most voted" sorts by the votes each question had at the last re-sort, not by the votes it
  * has now: the counts change in place at every update, and the rows move to their new places
  * at most once every REORDER_MS — at once when the person picks an order — and never while
- * the pointer or the keyboard is in the list (./question-window.ts holds the drawn order then).
+ * the pointer is over the list (./question-window.ts holds the drawn order then).
  * A new question is placed by the votes it arrives with. Ties go to the newest, then to the
  * later arrival. "Newest" moves nothing but for arrivals.
  *
@@ -65,7 +65,7 @@ export function windowed<T>(list: readonly T[], limit: number): { shown: T[]; mo
 
 /**
  * `list` in the order its keys were last drawn (`drawn`), new ones after them: while the
- * pointer or the keyboard is in the list, nothing moves from under it.
+ * pointer is over the list, nothing moves from under it.
  */
 export function holdOrder<T>(list: readonly T[], drawn: readonly string[], key: (item: T) => string): T[] {
   const at = new Map(drawn.map((id, i) => [id, i]));

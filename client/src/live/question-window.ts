@@ -3,8 +3,8 @@
  * A list of questions as drawn on the presenter's panel, the viewer page and the remote: rows
  * keyed by question id (../lib/keyed-list.ts), the first VISIBLE_ROWS of them and a line after
  * the list — "and K more" with a button that shows VISIBLE_ROWS more (./question-order.ts) —
- * and the drawn order held while the pointer is over the list or the keyboard is in it, so a
- * vote or a new question never moves a row from under a click. Each surface makes its rows;
+ * and the drawn order held while the pointer is over the list, so a vote or a new question
+ * never moves a row from under a click. Each surface makes its rows;
  * this only decides which are drawn, in which order, and says when it wants drawing again.
  */
 import type { LiveQuestionT } from "../../../src/shared/live-audience-protocol.ts";
@@ -18,7 +18,7 @@ export interface QuestionWindowOptions<T> {
   row: KeyedRow<T>;
   /** Shown in place of the rows when there are none (placed by the caller; inside the list it goes last). */
   empty?: HTMLElement;
-  /** The window wants drawing again: at the next frame when the pointer or the keyboard left the list, `now` when more rows were asked for. */
+  /** The window wants drawing again: at the next frame when the pointer left the list, `now` when more rows were asked for. */
   redraw: (now: boolean) => void;
   /** The id of the "and K more" line (its button's is `${id}-button`). */
   id: string;
@@ -45,14 +45,15 @@ export class QuestionWindow<T> {
       this.pointerIn = false;
       redraw(false);
     });
-    list.addEventListener("focusout", () => redraw(false));
   }
 
-  /** The pointer is over the list, or a keyboard user is in it: the drawn order holds. */
+  /**
+   * The pointer is over the list: the drawn order holds. (Not the keyboard's focus: a presenter
+   * with a button of the list focused drives the talk with keys, and the list would never move;
+   * a focused row keeps the focus wherever it moves, ../lib/keyed-list.ts.)
+   */
   get held(): boolean {
-    if (this.pointerIn) return true;
-    const active = document.activeElement;
-    return !!active && this.options.list.contains(active) && active.matches(":focus-visible");
+    return this.pointerIn;
   }
 
   /** Draw `questions` (in the order to show) as rows made by `item`, the first `limit` of them. */
@@ -81,4 +82,16 @@ export class QuestionWindow<T> {
     this.limit += VISIBLE_ROWS;
     this.options.redraw(true);
   }
+}
+
+/**
+ * A window whose rows each draw one question (`item.q`, keyed by its id): made by `make`, brought
+ * up to date in place by `patch` when it can (false: the row is made anew). The viewer page's
+ * and the remote's lists.
+ */
+export function questionItems<T extends { q: LiveQuestionT }>(options: Omit<QuestionWindowOptions<T>, "row" | "empty"> & { empty: HTMLElement; make(item: T): HTMLElement; patch(li: HTMLElement, item: T, before: T): boolean; same(a: T, b: T): boolean }): QuestionWindow<T> {
+  const { make, patch, same, ...rest } = options;
+  // The line for no questions stands last in the list, after the rows.
+  if (!options.empty.parentNode) options.list.append(options.empty);
+  return new QuestionWindow<T>({ ...rest, row: { key: (item) => item.q.id, create: make, update: (li, item, before) => (patch(li, item, before) ? undefined : make(item)), same } });
 }

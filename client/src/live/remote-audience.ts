@@ -11,11 +11,11 @@ import type { SlidePoll } from "../../../src/deck/sidecar/types.ts";
 import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { LiveQuestionT } from "../../../src/shared/live-audience-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
-import { FrameTask, type FrameClock } from "../lib/frame-task.ts";
+import { FrameQueue, type FrameClock } from "../lib/frame-task.ts";
 import { emptyAudience, isAudienceMessage, reduceAudienceAll, sortedQuestions, type AudienceState } from "./audience-state.ts";
 import { patchQuestionItem, questionItem } from "./audience-view.ts";
 import { SteadyOrder } from "./question-order.ts";
-import { QuestionWindow } from "./question-window.ts";
+import { questionItems, type QuestionWindow } from "./question-window.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { audienceErrorText } from "./audience-errors.ts";
 import type { Outgoing as SocketOutgoing } from "./socket.ts";
@@ -45,8 +45,7 @@ export class RemoteAudience {
   };
 
   /** Audience messages since the last frame, reduced and drawn together then. */
-  private queue: LiveServerMessageT[] = [];
-  private readonly frame: FrameTask;
+  private readonly frame: FrameQueue<LiveServerMessageT>;
   private readonly steady = new SteadyOrder();
   private readonly questions: QuestionWindow<Item>;
   private readonly empty = h("li", { class: "question-empty muted" }, "No questions to show yet.");
@@ -57,18 +56,14 @@ export class RemoteAudience {
     private readonly send: (message: Outgoing) => boolean,
     frames?: FrameClock,
   ) {
-    this.frame = new FrameTask(() => this.drain(), frames);
-    this.els.list.append(this.empty);
-    this.questions = new QuestionWindow<Item>({
+    this.frame = new FrameQueue((batch) => this.drain(batch), frames);
+    this.questions = questionItems<Item>({
       list: this.els.list,
       empty: this.empty,
       id: "remote-more",
-      row: {
-        key: (item) => item.q.id,
-        create: (item) => this.item(item),
-        update: (li, item, before) => (item.shown === before.shown && patchQuestionItem(li, item.q, before.q) ? undefined : this.item(item)),
-        same: (a, b) => a.q === b.q && a.shown === b.shown,
-      },
+      make: (item) => this.item(item),
+      patch: (li, item, before) => item.shown === before.shown && patchQuestionItem(li, item.q, before.q),
+      same: (a, b) => a.q === b.q && a.shown === b.shown,
       redraw: (now) => (now ? this.render() : this.frame.request()),
     });
   }
@@ -89,17 +84,12 @@ export class RemoteAudience {
       return;
     }
     // Queued for the next frame: the socket's handler returns at once (a slide change waits for nothing).
-    if (!isAudienceMessage(message)) return;
-    this.queue.push(message);
-    this.frame.request();
+    if (isAudienceMessage(message)) this.frame.push(message);
   }
 
-  private drain(): void {
-    const batch = this.queue;
-    this.queue = [];
-    const { state, changed } = reduceAudienceAll(this.state, batch);
-    if (!changed) return;
-    this.state = state;
+  private drain(batch: LiveServerMessageT[]): void {
+    // Nothing came (a re-sort's turn, the pointer leaving the list): drawn all the same.
+    this.state = reduceAudienceAll(this.state, batch).state;
     this.render();
   }
 

@@ -13,7 +13,7 @@ import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import { h, replace } from "../lib/dom.ts";
 import { safeFilename, saveFile } from "../lib/download.ts";
-import { browserFrames, FrameTask, type FrameClock } from "../lib/frame-task.ts";
+import { browserFrames, FrameQueue, type FrameClock } from "../lib/frame-task.ts";
 import type { Channel } from "../presenter/channel.ts";
 import type { DeckStore } from "../storage/deck-store.ts";
 import { emptyAudience, isAudienceMessage, reduceAudienceAll, type AudienceState } from "./audience-state.ts";
@@ -69,11 +69,10 @@ export class TalkBack {
   /** Cancels the write that waits (null: none waits). */
   private saveTimer: (() => void) | null = null;
   private readonly clock: FrameClock;
-  /** Audience messages since the last frame, reduced together then (./audience-state.ts reduceAudienceAll). */
-  private queue: LiveServerMessageT[] = [];
   /** The slide changed since the last frame: its poll sidecar and its reactions are looked at then. */
   private pageDue = false;
-  private readonly frame: FrameTask;
+  /** Audience messages since the last frame, reduced together then (./audience-state.ts reduceAudienceAll). */
+  private readonly frame: FrameQueue<LiveServerMessageT>;
   private readonly now: () => number;
   private readonly steady = new SteadyOrder();
   private readonly pollStatus = h("p", { class: "key-status", id: "talk-poll-status", role: "status" });
@@ -92,7 +91,7 @@ export class TalkBack {
   constructor(private readonly deps: TalkBackDeps) {
     this.now = deps.now ?? (() => performance.now());
     this.clock = deps.frames ?? browserFrames;
-    this.frame = new FrameTask(() => this.drain(), this.clock);
+    this.frame = new FrameQueue((batch) => this.drain(batch), this.clock);
     this.handlers = {
       qa: (open, moderated) => this.deps.send({ type: "qa", open, moderated }),
       openByDefault: (on) => {
@@ -137,7 +136,7 @@ export class TalkBack {
     this.code = code;
     this.fresh = fresh;
     this.audience = emptyAudience();
-    this.queue = [];
+    this.frame.clear();
     this.opened = new Set();
     this.record = null;
     this.unkept = false;
@@ -163,9 +162,7 @@ export class TalkBack {
    * once (a slide change waits for no question), and the next frame reduces and draws what came.
    */
   onMessage(message: LiveServerMessageT): void {
-    if (!isAudienceMessage(message)) return;
-    this.queue.push(message);
-    this.frame.request();
+    if (isAudienceMessage(message)) this.frame.push(message);
   }
 
   /** The slide changed: at the next frame, the deck's poll for it opens if it is time (./talk-model.ts), and its reactions are shown. */
@@ -192,7 +189,7 @@ export class TalkBack {
 
   /** The key `Shift+Q`: the top question on the projector, or the shown one taken away. */
   toggleTopQuestion(): void {
-    this.drain();
+    this.frame.now();
     const id = toggleTopShown(this.audience);
     if (id !== undefined) this.deps.send({ type: "show", questionId: id });
   }
@@ -225,9 +222,7 @@ export class TalkBack {
   // ---- the frame: what came, reduced and drawn at once -----------------------------------
 
   /** Everything the messages since the last frame change, once: the state, the record's due, the projector, the panel. */
-  private drain(): void {
-    const batch = this.queue;
-    this.queue = [];
+  private drain(batch: LiveServerMessageT[]): void {
     let hello = false;
     this.audience = reduceAudienceAll(this.audience, batch, {
       picks: (m) => m.type === "hello" || m.type === "poll" || m.type === "reactions",
@@ -298,7 +293,7 @@ export class TalkBack {
 
   /** Write the record now (the talk ends or changes: its last second is not lost). */
   private flush(): void {
-    this.drain();
+    this.frame.now();
     this.saveTimer?.();
     this.saveTimer = null;
     const changed = this.unkept;
@@ -308,7 +303,7 @@ export class TalkBack {
 
   /** The talk in progress, or after it the deck's last one (kept in IndexedDB). */
   private async exportTalk(kind: "csv" | "json"): Promise<void> {
-    this.drain();
+    this.frame.now();
     this.keepNow();
     const record = this.record ?? (await this.deps.store.latestTalk(this.deps.deckId()).catch(() => undefined));
     if (!record) {

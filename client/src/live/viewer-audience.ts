@@ -11,11 +11,11 @@ import { charCount, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS,
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
-import { FrameTask, type FrameClock } from "../lib/frame-task.ts";
+import { FrameQueue, type FrameClock } from "../lib/frame-task.ts";
 import { emptyAudience, isAudienceMessage, markMine, reduceAudienceAll, sortedQuestions, type AudienceState } from "./audience-state.ts";
 import { ballot, patchQuestionItem, questionItem, shownCard } from "./audience-view.ts";
 import { SteadyOrder } from "./question-order.ts";
-import { QuestionWindow } from "./question-window.ts";
+import { questionItems, type QuestionWindow } from "./question-window.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { ReactionBatch } from "./reaction-batch.ts";
 import type { Outgoing as SocketOutgoing } from "./socket.ts";
@@ -63,8 +63,7 @@ export class ViewerAudience {
   private readonly chosen = new Map<string, number[]>();
   private readonly batch: ReactionBatch;
   /** Audience messages since the last frame, reduced and drawn together then. */
-  private queue: LiveServerMessageT[] = [];
-  private readonly frame: FrameTask;
+  private readonly frame: FrameQueue<LiveServerMessageT>;
   private readonly steady = new SteadyOrder();
   private readonly questions: QuestionWindow<Item>;
   private readonly empty = h("li", { class: "question-empty muted" });
@@ -104,18 +103,14 @@ export class ViewerAudience {
       },
       send: (counts) => this.send("react", { type: "react", counts }),
     });
-    this.frame = new FrameTask(() => this.drain(), deps.frames);
-    this.els.list.append(this.empty);
-    this.questions = new QuestionWindow<Item>({
+    this.frame = new FrameQueue((batch) => this.drain(batch), deps.frames);
+    this.questions = questionItems<Item>({
       list: this.els.list,
       empty: this.empty,
       id: "qa-more",
-      row: {
-        key: (item) => item.q.id,
-        create: (item) => this.item(item),
-        update: (li, item, before) => (patchQuestionItem(li, item.q, before.q, this.options(item)) ? undefined : this.item(item)),
-        same: (a, b) => a.q === b.q && a.upvoted === b.upvoted && a.canUpvote === b.canUpvote,
-      },
+      make: (item) => this.item(item),
+      patch: (li, item, before) => patchQuestionItem(li, item.q, before.q, this.options(item)),
+      same: (a, b) => a.q === b.q && a.upvoted === b.upvoted && a.canUpvote === b.canUpvote,
       redraw: (now) => (now ? this.renderQuestions() : this.frame.request()),
     });
     this.wire();
@@ -128,15 +123,11 @@ export class ViewerAudience {
    */
   receive(message: LiveServerMessageT): void {
     if (message.type === "error") return this.refused(message.code);
-    if (!isAudienceMessage(message)) return;
-    this.queue.push(message);
-    this.frame.request();
+    if (isAudienceMessage(message)) this.frame.push(message);
   }
 
   /** What came since the last frame, reduced at once and drawn once. */
-  private drain(): void {
-    const batch = this.queue;
-    this.queue = [];
+  private drain(batch: LiveServerMessageT[]): void {
     let hello = false;
     const { state, changed } = reduceAudienceAll(this.state, batch, {
       picks: (m) => m.type === "reactions" || m.type === "hello",
@@ -146,8 +137,8 @@ export class ViewerAudience {
         else if (m.type === "reactions" && now.reactionsShown) floatReactions(this.els.floats, m.counts as LiveReactionCountsT);
       },
     });
-    if (!changed) return;
-    this.state = state;
+    // Nothing came (a re-sort's turn, the pointer leaving the list): drawn all the same.
+    if (changed) this.state = state;
     if (hello) {
       this.ballotKey = "";
       this.steady.reset();
@@ -219,7 +210,7 @@ export class ViewerAudience {
     this.lastTarget = id;
     this.state = markMine(this.state, "upvoted", id);
     // The viewer's own tap answers at once (what came meanwhile is drawn with it).
-    this.drain();
+    this.frame.now();
     this.renderQuestions();
   }
 
@@ -246,7 +237,7 @@ export class ViewerAudience {
   private sortBy(order: "newest" | "votes"): void {
     this.order = order;
     this.steady.reset();
-    this.drain();
+    this.frame.now();
     this.renderQuestions();
   }
 

@@ -15,12 +15,16 @@
  * server's event loop ran and how long it waited for a CPU (on a machine busy with other work
  * the queue, not deckhand, sets the latencies). Asserts nothing.
  *
- *   bun run scripts/build.ts && bun run bench/audience-flood.ts
+ *   bun run scripts/build.ts && bun run bench/audience-flood.ts [--binary OTHER_BINARY]
  *   DECKHAND_FLOOD_SCALE=0.3 bun run bench/audience-flood.ts     (a quicker, smaller crowd)
+ *
+ * `--binary` runs another build (e.g. of an older commit) in place of dist/deckhand: its
+ * presenter page and its server, the same crowd.
  *
  * The crowd lives in this process, so "last socket" includes this process reading every
  * socket's frames: an upper bound on the server's and the presenter's part.
  */
+import { parseArgs } from "node:util";
 import { askRounds, crowdOf, loopbackAddresses, voteRounds, type CrowdSocket } from "../test/helpers/crowd.ts";
 import { presentPdf } from "../test/helpers/e2e-suite.ts";
 import { launchEngine, type EnginePage } from "../test/helpers/engine.ts";
@@ -51,7 +55,9 @@ const STUCK_MS = 60_000;
 console.log(machineLine());
 console.log(`crowd: ${ADDRESSES} addresses × ${VIEWERS_PER_ADDRESS} viewers; ${ADDRESSES * ASKERS_PER_ADDRESS * QUESTIONS_PER_ASKER} questions within ${ASK_WINDOW_MS / 1000} s, then up-votes ${VOTES_PER_SECOND}/s per viewer for ${VOTE_SECONDS} s; a slide change every ${SLIDE_EVERY_MS / 1000} s`);
 
-const server = await startBinary({});
+const flags = parseArgs({ options: { binary: { type: "string" } } }).values;
+const server = await startBinary(flags.binary ? { binary: flags.binary } : {});
+if (flags.binary) console.log(`binary: ${flags.binary}`);
 const engine = await launchEngine("chromium", { viewport: { width: 1280, height: 800 } });
 const presenter: EnginePage = engine.page;
 const crowd: CrowdSocket[] = [];

@@ -113,8 +113,10 @@ export class RemoteAudience {
     const visible = all.filter((q) => q.status === "open" || q.status === "answered");
     const waiting = all.filter((q) => q.status === "pending").length;
     const open = this.state.poll?.status === "open";
-    replace(summary, [visible.length ? `${visible.length} ${visible.length === 1 ? "question" : "questions"}` : this.state.qa.open ? "no questions yet" : "Q&A closed", open ? "poll open" : ""].filter(Boolean).join(" · "));
-    document.body.dataset.questions = String(visible.length);
+    // Drawn at every frame a crowd's message brings: only what changed is written.
+    const says = [visible.length ? `${visible.length} ${visible.length === 1 ? "question" : "questions"}` : this.state.qa.open ? "no questions yet" : "Q&A closed", open ? "poll open" : ""].filter(Boolean).join(" · ");
+    if (summary.textContent !== says) replace(summary, says);
+    if (document.body.dataset.questions !== String(visible.length)) document.body.dataset.questions = String(visible.length);
 
     const current = this.state.shown;
     shown.hidden = current === null;
@@ -125,7 +127,8 @@ export class RemoteAudience {
     this.questions.show(visible, (q) => ({ q, shown: q.id === current?.id }));
     if (due !== null) this.frame.requestIn(due);
     held.hidden = waiting === 0;
-    replace(held, waiting ? `${waiting} waiting for the presenter's approval.` : "");
+    const heldText = waiting ? `${waiting} waiting for the presenter's approval.` : "";
+    if (held.textContent !== heldText) replace(held, heldText);
     this.renderPoll();
   }
 

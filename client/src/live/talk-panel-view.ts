@@ -73,7 +73,7 @@ export function questionsSection(on: TalkHandlers): QuestionsSection {
     empty,
   );
   const setOrder = (order: QuestionOrder) => {
-    for (const [value, button] of Object.entries(buttons)) button.setAttribute("aria-pressed", String(order === value));
+    for (const [value, button] of Object.entries(buttons)) if (button.getAttribute("aria-pressed") !== String(order === value)) button.setAttribute("aria-pressed", String(order === value));
   };
   return { section, title, list, empty, setOrder };
 }

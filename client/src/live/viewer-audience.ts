@@ -276,12 +276,17 @@ export class ViewerAudience {
 
   private render(): void {
     const { dock, askForm, qaClosed } = this.els;
-    dock.hidden = !this.state.known;
-    document.body.dataset.audience = this.state.known ? "on" : "off";
-    document.body.dataset.qa = this.state.qa.open ? "open" : "closed";
-    askForm.hidden = !this.state.qa.open;
-    qaClosed.hidden = this.state.qa.open;
-    replace(qaClosed, "Questions are closed right now.");
+    // Drawn at every frame a crowd's message brings: only what changed is written.
+    const audience = this.state.known ? "on" : "off";
+    const qa = this.state.qa.open ? "open" : "closed";
+    if (document.body.dataset.audience !== audience || document.body.dataset.qa !== qa) {
+      dock.hidden = !this.state.known;
+      document.body.dataset.audience = audience;
+      document.body.dataset.qa = qa;
+      askForm.hidden = !this.state.qa.open;
+      qaClosed.hidden = this.state.qa.open;
+      replace(qaClosed, "Questions are closed right now.");
+    }
     this.renderQuestions();
     this.renderPoll();
     this.renderShown();
@@ -297,9 +302,8 @@ export class ViewerAudience {
     if (due !== null) this.frame.requestIn(due);
     const count = questions.length ? String(questions.length) : "";
     if (qaCount.textContent !== count) replace(qaCount, count);
-    orderNewest.setAttribute("aria-pressed", String(this.order === "newest"));
-    orderVotes.setAttribute("aria-pressed", String(this.order === "votes"));
-    document.body.dataset.questions = String(questions.length);
+    for (const [button, order] of [[orderNewest, "newest"], [orderVotes, "votes"]] as const) if (button.getAttribute("aria-pressed") !== String(this.order === order)) button.setAttribute("aria-pressed", String(this.order === order));
+    if (document.body.dataset.questions !== String(questions.length)) document.body.dataset.questions = String(questions.length);
   }
 
   private options(item: Item) {

@@ -64,7 +64,7 @@ export class RemoteAudience {
       make: (item) => this.item(item),
       patch: (li, item, before) => item.shown === before.shown && patchQuestionItem(li, item.q, before.q),
       same: (a, b) => a.q === b.q && a.shown === b.shown,
-      redraw: (now) => (now ? this.render() : this.frame.request()),
+      redraw: (now) => (now ? this.frame.now() : this.frame.request()),
     });
   }
 

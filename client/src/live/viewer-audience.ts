@@ -111,7 +111,7 @@ export class ViewerAudience {
       make: (item) => this.item(item),
       patch: (li, item, before) => patchQuestionItem(li, item.q, before.q, this.options(item)),
       same: (a, b) => a.q === b.q && a.upvoted === b.upvoted && a.canUpvote === b.canUpvote,
-      redraw: (now) => (now ? this.renderQuestions() : this.frame.request()),
+      redraw: (now) => (now ? this.frame.now() : this.frame.request()),
     });
     this.wire();
   }
@@ -211,7 +211,6 @@ export class ViewerAudience {
     this.state = markMine(this.state, "upvoted", id);
     // The viewer's own tap answers at once (what came meanwhile is drawn with it).
     this.frame.now();
-    this.renderQuestions();
   }
 
   private vote(choices: number[]): void {
@@ -238,7 +237,6 @@ export class ViewerAudience {
     this.order = order;
     this.steady.reset();
     this.frame.now();
-    this.renderQuestions();
   }
 
   // ---- refusals -----------------------------------------------------------------------------

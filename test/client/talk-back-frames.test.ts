@@ -114,6 +114,25 @@ describe("the presenter's panel under a crowd", () => {
     expect(patched).toBe(t.rows()[0]!);
   });
 
+  test("while the pointer is over the list nothing moves and new rows come last; it moves away, the list re-sorts", async () => {
+    const t = await openTalk();
+    for (let i = 0; i < 10; i++) t.talk.onMessage(asked(q(i)));
+    t.hand.frame();
+    const ids = () => t.rows().map((li) => li.getAttribute("data-id"));
+    expect(ids().slice(0, 2)).toEqual(["q9", "q8"]);
+    fakeDoc().dispatch("pointermove", t.rows()[3]!.querySelector("button")!);
+    t.talk.onMessage(asked(q(2, 9)));
+    t.talk.onMessage(asked(q(10)));
+    t.hand.advance(10_000);
+    t.hand.frame();
+    expect(ids()).toEqual(["q9", "q8", "q7", "q6", "q5", "q4", "q3", "q2", "q1", "q0", "q10"]);
+    // The pointer on the panel's switches: let go, drawn at the next frame in the order of now.
+    fakeDoc().dispatch("pointermove", t.body.querySelector("#talk-qa-open")!);
+    expect(t.hand.waiting().frames).toBe(1);
+    t.hand.frame();
+    expect(ids().slice(0, 3)).toEqual(["q2", "q10", "q9"]);
+  });
+
   test("Show 50 more draws 50 more at once; the count follows", async () => {
     const t = await openTalk();
     for (let i = 0; i < 120; i++) t.talk.onMessage(asked(q(i)));

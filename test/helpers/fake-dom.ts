@@ -185,6 +185,11 @@ export interface FakeDocument {
   createTextNode(text: string): FakeText;
   body: FakeElement;
   activeElement: FakeElement;
+  /** Listeners on the document itself, by event type. */
+  listeners: Map<string, EventListener[]>;
+  addEventListener(type: string, fn: EventListener): void;
+  /** Call the document's listeners of `type` with an event whose target is `target`. */
+  dispatch(type: string, target: FakeElement): void;
 }
 
 /** The fake document for the tests of one file: installed before its first test, taken away after its last. */
@@ -208,6 +213,13 @@ export function installFakeDocument(): { doc: FakeDocument; uninstall: () => voi
     createTextNode: (text) => new FakeText(text),
     body,
     activeElement: body,
+    listeners: new Map(),
+    addEventListener(type, fn) {
+      doc.listeners.set(type, [...(doc.listeners.get(type) ?? []), fn]);
+    },
+    dispatch(type, target) {
+      for (const fn of doc.listeners.get(type) ?? []) fn({ type, target } as unknown as Event);
+    },
   };
   const g = globalThis as { document?: unknown; CSS?: unknown };
   const before = { document: g.document, css: g.CSS };

@@ -40,11 +40,12 @@ export class QuestionWindow<T> {
     this.moreButton = h("button", { type: "button", class: "btn btn-small", id: `${id}-button`, onclick: () => this.showMore() }) as HTMLButtonElement;
     this.more = h("p", { class: "question-more muted", id, hidden: true }, this.moreText, " ", this.moreButton);
     list.after(this.more);
-    list.addEventListener("pointerenter", () => (this.pointerIn = true));
-    list.addEventListener("pointerleave", () => {
-      this.pointerIn = false;
-      redraw(false);
-    });
+    // Where the pointer is, from every move and press on the page (not from the list's enter
+    // and leave alone: WebKitWebDriver's moves did not always give the list its pointerleave).
+    const track = (event: Event) => this.pointer(list.contains(event.target as Node | null));
+    document.addEventListener("pointermove", track, { passive: true });
+    document.addEventListener("pointerdown", track, { passive: true });
+    list.addEventListener("pointerleave", () => this.pointer(false));
   }
 
   /**
@@ -76,6 +77,13 @@ export class QuestionWindow<T> {
   reset(): void {
     this.limit = VISIBLE_ROWS;
     this.rows.clear();
+  }
+
+  private pointer(over: boolean): void {
+    if (over === this.pointerIn) return;
+    this.pointerIn = over;
+    // Let go: the order the list waited with is drawn now.
+    if (!over) this.options.redraw(false);
   }
 
   private showMore(): void {

@@ -272,6 +272,9 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     expect(panel).toEqual({ rows: VISIBLE_ROWS, title: `Questions (${asked})`, more: `and ${(asked - VISIBLE_ROWS).toLocaleString("en")} more Show 50 more` });
     await presenter.screenshot(join(shots, "01-presenter-panel-flood.png"));
     await viewer.screenshot(join(shots, "02-viewer-list-flood.png"));
+    // The end of the list: the 50th row and the count of the rest, with its button.
+    await presenter.evaluate(() => document.querySelector("#talk-questions-more")!.scrollIntoView({ block: "end" }));
+    await presenter.screenshot(join(shots, "01b-presenter-panel-flood-end.png"));
   });
 
   it(`a viewer page holding ${TOTAL_QUESTIONS} questions shows each slide change within 1 s`, async () => {
@@ -299,7 +302,8 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     // 50 rows drawn, the rest a count away; the button draws 50 more.
     const list = () => viewer.evaluate(() => ({ rows: document.querySelectorAll("#qa-list > li.question").length, more: (document.querySelector("#qa-more") as HTMLElement).hidden ? null : document.querySelector("#qa-more .question-more-count")?.textContent }));
     expect(await list()).toEqual({ rows: VISIBLE_ROWS, more: `and ${(TOTAL_QUESTIONS - VISIBLE_ROWS).toLocaleString("en")} more` });
-    await viewer.screenshot(join(shots, "03-viewer-list-2000.png"));
+    await viewer.evaluate(() => document.querySelector("#qa-more")!.scrollIntoView({ block: "end" }));
+    await viewer.screenshot(join(shots, "03-viewer-list-2000-end.png"));
     await tap(viewer, "#qa-more-button");
     await viewer.waitFor("50 more rows", (n: number) => document.querySelectorAll("#qa-list > li.question").length === n, [2 * VISIBLE_ROWS]);
     expect(await list()).toEqual({ rows: 2 * VISIBLE_ROWS, more: `and ${(TOTAL_QUESTIONS - 2 * VISIBLE_ROWS).toLocaleString("en")} more` });

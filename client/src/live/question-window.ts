@@ -45,6 +45,8 @@ export class QuestionWindow<T> {
     const track = (event: Event) => this.pointer(list.contains(event.target as Node | null));
     document.addEventListener("pointermove", track, { passive: true });
     document.addEventListener("pointerdown", track, { passive: true });
+    // A finger or a pen that lifts is nowhere any more (a mouse stays where it is).
+    document.addEventListener("pointerup", (event) => (event.pointerType === "mouse" ? undefined : this.pointer(false)), { passive: true });
     list.addEventListener("pointerleave", () => this.pointer(false));
   }
 

@@ -210,6 +210,8 @@ export class TalkBack {
       this.pollStatus.textContent = checked.problem;
       return;
     }
+    // What came meanwhile first: is a poll open now?
+    this.frame.now();
     if (this.audience.poll?.status === "open") {
       this.pollStatus.textContent = "Close the open poll first: one poll at a time.";
       return;

@@ -190,6 +190,8 @@ export class ViewerAudience {
   }
 
   private ask(): void {
+    // A person's action sees what came meanwhile (is the Q&A moderated now?).
+    this.frame.now();
     const text = this.els.askText.value.trim();
     const name = this.els.askName.value.trim();
     if (questionLength(text) === 0 || questionLength(text) > MAX_QUESTION_CHARS) return;
@@ -214,6 +216,7 @@ export class ViewerAudience {
   }
 
   private vote(choices: number[]): void {
+    this.frame.now();
     const poll = this.state.poll;
     if (!poll) return;
     if (choices.length === 0) return this.note("vote", audienceErrorText("BAD_CHOICE", "vote", poll));
@@ -244,6 +247,8 @@ export class ViewerAudience {
   private refused(code: LiveErrorCodeT): void {
     const action = this.lastAction;
     if (!action) return;
+    // What came before the refusal first: the state it is read against is the server's.
+    this.frame.now();
     if (action === "ask" && this.lastAsked && this.els.askText.value === "") {
       // The question did not go in: give it back to edit or send again.
       this.els.askText.value = this.lastAsked;

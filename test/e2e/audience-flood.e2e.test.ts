@@ -185,6 +185,28 @@ function lagging() {
   };
 }
 
+/** The presenter page notes when it sent each state on its live socket (its own clock, Date.now()): a slow slide change, split into the presenter's part and the server's. */
+function watchPresenterSends(): Promise<void> {
+  return presenter.evaluate(() => {
+    const w = window as unknown as { stateSent: { page: number; at: number }[] };
+    w.stateSent = [];
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, data: Parameters<WebSocket["send"]>[0]) {
+      if (typeof data === "string" && data.includes('"type":"state"')) w.stateSent.push({ page: (JSON.parse(data) as { state: { page: number } }).state.page, at: Date.now() });
+      return send.call(this, data);
+    };
+  });
+}
+
+/** For each press, ms until the presenter page sent that page's state. */
+async function presenterSendLatencies(pressed: { page: number; wall: number }[]): Promise<number[]> {
+  const sent = await presenter.evaluate(() => (window as unknown as { stateSent: { page: number; at: number }[] }).stateSent);
+  return pressed.map(({ page, wall }) => {
+    const out = sent.find((s) => s.page === page && s.at >= wall);
+    return out ? out.at - wall : Infinity;
+  });
+}
+
 /** The viewer page records when each page was painted (its own clock, Date.now()). */
 function watchViewerSlides(): Promise<void> {
   return viewer.evaluate(() => {
@@ -226,6 +248,7 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     await viewer.click("#qa-section > summary");
     await watchViewerSlides();
     await watchLongTasks(presenter);
+    await watchPresenterSends();
     await watchLongTasks(viewer);
     observer = await observe();
   }, STEP_MS);
@@ -252,7 +275,8 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     const { toSocket, pressedAt } = await slides.stop();
     const probed = await probes.stop();
     const toViewer = await viewerLatencies(pressedAt);
-    console.log(`flood: ${asked} questions, ${votes} up-votes; slide change → viewer socket ${summary(toSocket)}; → viewer page ${summary(toViewer)}; presenter probe ${summary(probed)}; presenter: ${await longTasks(presenter)}; viewer: ${await longTasks(viewer)}; this process's timer late by ${lag()} ms at worst`);
+    const sent = await presenterSendLatencies(pressedAt);
+    console.log(`flood: ${asked} questions, ${votes} up-votes; key press → the presenter's state sent ${summary(sent)}; slide change → viewer socket ${summary(toSocket)}; → viewer page ${summary(toViewer)}; presenter probe ${summary(probed)}; presenter: ${await longTasks(presenter)}; viewer: ${await longTasks(viewer)}; this process's timer late by ${lag()} ms at worst`);
 
     // The honest crowd was refused nothing.
     expect(crowd.flatMap((s) => s.refused)).toEqual([]);
@@ -280,11 +304,21 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
   it(`a viewer page holding ${TOTAL_QUESTIONS} questions shows each slide change within 1 s`, async () => {
     const already = observer.votes.size;
     const more = Math.ceil((TOTAL_QUESTIONS - already) / (ASKERS_PER_ADDRESS * QUESTIONS_PER_ASKER));
-    const groups = await crowdOf(server.port, code, loopbackAddresses(10 + ASK_ADDRESSES, more), ASKERS_PER_ADDRESS, "flood-b");
-    crowd.push(...groups.flat());
+    // The voters are done: they leave. The askers come address by address, each asks its 5
+    // questions at once (within the server's burst) and leaves — the room's questions still
+    // reach every viewer, but this process does not read 1,400 × 300 frames of them.
+    for (const socket of crowd.splice(0)) socket.close();
     const probes = probing();
     const lag = lagging();
-    await askRounds(groups.flat(), QUESTIONS_PER_ASKER, ASK_WINDOW_MS);
+    for (const address of loopbackAddresses(10 + ASK_ADDRESSES, more)) {
+      const [askers] = await crowdOf(server.port, code, [address], ASKERS_PER_ADDRESS, "flood-b");
+      await askRounds(askers!, QUESTIONS_PER_ASKER, 0);
+      crowd.push(...askers!);
+      await Bun.sleep(ASK_WINDOW_MS / more);
+    }
+    await Bun.sleep(1_000);
+    const refusedB = crowd.flatMap((s) => s.refused);
+    for (const socket of crowd) socket.close();
     await until(`${TOTAL_QUESTIONS} questions at the observer`, () => observer.votes.size >= TOTAL_QUESTIONS, 30_000);
     await viewer.waitFor(`the viewer holding ${TOTAL_QUESTIONS} questions`, (n: number) => Number(document.body.dataset.questions) >= n, [TOTAL_QUESTIONS], 30_000);
     const slides = pressing();
@@ -292,8 +326,10 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     const { toSocket, pressedAt } = await slides.stop();
     const probed = await probes.stop();
     const toViewer = await viewerLatencies(pressedAt);
+    const sent = await presenterSendLatencies(pressedAt);
+    console.log(`key press → the presenter's state sent ${summary(sent)}`);
     console.log(`viewer holding ${TOTAL_QUESTIONS}: slide change → viewer page ${summary(toViewer)}; → viewer socket ${summary(toSocket)}; presenter probe ${summary(probed)}; presenter: ${await longTasks(presenter)}; viewer: ${await longTasks(viewer)}; this process's timer late by ${lag()} ms at worst`);
-    expect(crowd.flatMap((s) => s.refused)).toEqual([]);
+    expect(refusedB).toEqual([]);
     expect(toViewer.length).toBeGreaterThanOrEqual(3);
     expect(toViewer.filter((ms) => ms > SLIDE_BOUND_MS)).toEqual([]);
     expect(toSocket.filter((ms) => ms > SLIDE_BOUND_MS)).toEqual([]);

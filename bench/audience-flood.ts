@@ -86,6 +86,9 @@ async function startProbe(): Promise<void> {
 
 const takeProbe = () => presenter.evaluate(() => (window as unknown as { lateness: number[] }).lateness.splice(0));
 
+/** The slide the talk is at: the presses go → from 1, ← from 2, window after window. */
+let page = 1;
+
 /** Slide changes every SLIDE_EVERY_MS while `busy` runs: each one's time to the last crowd socket. */
 async function pressWhile<T>(busy: Promise<T>): Promise<{ latencies: number[]; result: T }> {
   let done = false;
@@ -95,7 +98,6 @@ async function pressWhile<T>(busy: Promise<T>): Promise<{ latencies: number[]; r
     done = true;
   });
   const latencies: number[] = [];
-  let page = 1;
   while (!done) {
     page = page === 1 ? 2 : 1;
     pending = crowd.length;

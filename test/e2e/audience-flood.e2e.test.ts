@@ -109,7 +109,8 @@ function pressing() {
   let running = true;
   const toSocket: number[] = [];
   const pressedAt: { page: number; at: number; wall: number }[] = [];
-  let page = 1;
+  // Where the talk is now (the last slide a viewer got): → from slide 1, ← from slide 2.
+  let page = observer.states.at(-1)?.page ?? 1;
   const done = (async () => {
     while (running) {
       const next = page === 1 ? 2 : 1;
@@ -117,7 +118,10 @@ function pressing() {
       const at = performance.now();
       pressedAt.push({ page: next, at, wall: Date.now() });
       await presenter.press(next === 2 ? "ArrowRight" : "ArrowLeft");
-      await until(`slide ${next} at a viewer socket`, () => observer.states.slice(from).some((s) => s.page === next), 30_000);
+      await until(`slide ${next} at a viewer socket`, () => observer.states.slice(from).some((s) => s.page === next), 30_000).catch(async (error) => {
+        const seen = await presenter.evaluate(() => ({ live: document.body.dataset.live, slide: document.body.dataset.slide, active: document.activeElement?.id || document.activeElement?.tagName, sent: (window as unknown as { stateSent: unknown[] }).stateSent.slice(-2) }));
+        throw new Error(`${(error as Error).message}; the presenter: ${JSON.stringify(seen)}`);
+      });
       toSocket.push(observer.states.slice(from).find((s) => s.page === next)!.at - at);
       page = next;
       await Bun.sleep(Math.max(0, SLIDE_EVERY_MS - (performance.now() - at)));
@@ -254,6 +258,9 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
   }, STEP_MS);
 
   afterAll(async () => {
+    // What the server said, when a test here failed: its refusals, closes and errors.
+    const said = server?.logs().split("\n").filter((line) => line && !line.includes('"event":"request"')) ?? [];
+    if (process.exitCode || said.some((line) => line.includes('"level":"error"'))) console.log(said.slice(-30).join("\n"));
     for (const socket of crowd) socket.close();
     observer?.ws.close();
     for (const engine of engines) await engine.close().catch(() => {});

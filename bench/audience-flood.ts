@@ -12,8 +12,8 @@
  *   - slide-change latency: from the key press to the last of the crowd's sockets having the
  *     new state, p50 and p99.
  * Printed: each side's figures and flood / quiet, and beside them how much of each window the
- * server's event loop ran and how long it waited for a CPU (on a machine busy with other work
- * the queue, not deckhand, sets the latencies). Asserts nothing.
+ * server's process ran and how long its event loop waited for a CPU (on a machine busy with
+ * other work the queue, not deckhand, sets the latencies). Asserts nothing.
  *
  *   bun run scripts/build.ts && bun run bench/audience-flood.ts [--binary OTHER_BINARY]
  *   DECKHAND_FLOOD_SCALE=0.3 bun run bench/audience-flood.ts     (a quicker, smaller crowd)
@@ -117,13 +117,13 @@ async function pressWhile<T>(busy: Promise<T>): Promise<{ latencies: number[]; r
 
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 /** The server's event loop: CPU it ran and time it waited for one, and the wall time, to compare two readings. */
-const reading = () => ({ ran: cpuMs(server.proc.pid) ?? 0, waited: cpuWaitMs(server.proc.pid) ?? 0, wall: performance.now() });
+const reading = () => ({ ran: cpuMs(server.proc.pid, true) ?? 0, waited: cpuWaitMs(server.proc.pid) ?? 0, wall: performance.now() });
 function line(name: string, lag: number[], slides: number[], from: ReturnType<typeof reading>): { lagP99: number; slideP99: number } {
   const lagP99 = percentile(lag, 99);
   const slideP99 = percentile(slides, 99);
   const to = reading();
   const share = (ms: number) => `${((100 * ms) / (to.wall - from.wall)).toFixed(0)} %`;
-  console.log(`${name.padEnd(6)} presenter lag p99 ${ms(lagP99)}, max ${ms(Math.max(...lag))} (${lag.length} probes); slide change → last of ${crowd.length} sockets p50 ${ms(percentile(slides, 50))}, p99 ${ms(slideP99)}, max ${ms(Math.max(...slides))} (${slides.length} changes); server's event loop ran ${share(to.ran - from.ran)} of the window, waited for a CPU ${share(to.waited - from.waited)}`);
+  console.log(`${name.padEnd(6)} presenter lag p99 ${ms(lagP99)}, max ${ms(Math.max(...lag))} (${lag.length} probes); slide change → last of ${crowd.length} sockets p50 ${ms(percentile(slides, 50))}, p99 ${ms(slideP99)}, max ${ms(Math.max(...slides))} (${slides.length} changes); the server's process ran ${share(to.ran - from.ran)} of the window, its event loop waited for a CPU ${share(to.waited - from.waited)}`);
   return { lagP99, slideP99 };
 }
 

@@ -53,4 +53,23 @@ describe("a task drawn once per frame", () => {
     hand.frame();
     expect(runs).toBe(2);
   });
+
+  test("a hidden page (no frames, slowed timers) runs it at the next turn instead, once however often asked", () => {
+    const hand = handClock();
+    const turns: (() => void)[] = [];
+    let hidden = true;
+    let runs = 0;
+    const task = new FrameTask(() => runs++, { ...hand.clock, hidden: () => hidden, soon: (run) => (turns.push(run), () => {}) });
+    task.request();
+    task.request();
+    expect(turns).toHaveLength(1);
+    expect(hand.waiting()).toEqual({ frames: 0, timers: 0 });
+    turns[0]!();
+    expect(runs).toBe(1);
+    hidden = false;
+    task.request();
+    expect(hand.waiting()).toEqual({ frames: 1, timers: 1 });
+    hand.frame();
+    expect(runs).toBe(2);
+  });
 });

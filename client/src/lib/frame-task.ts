@@ -2,9 +2,11 @@
  * @module client/lib/frame-task
  * One piece of drawing done at most once per animation frame, however often it is asked for:
  * a crowd's messages arrive by the hundred a second, and each only asks; the frame draws what
- * they changed, once. A page that is hidden gets no frames, so a timer runs the task too when no
- * frame came in time (the browser slows such timers to about once a second): the page has
- * settled when it is shown again, and what the task keeps (a talk's record) is not held back.
+ * they changed, once. A timer runs the task too when no frame came in time. A hidden page gets
+ * no frames and its timers are slowed (to once a second, and to once a minute after a few
+ * minutes in Chromium; WebKit slows them more and more): there the task runs at the next turn
+ * of the event loop (a MessageChannel message, never slowed) — a presenter window hidden
+ * behind the projector's still passes a question on to it at once.
  */
 
 /** Longest wait for a frame before the timer runs the task instead (a hidden page has no frames). */
@@ -14,6 +16,10 @@ export const FRAME_FALLBACK_MS = 250;
 export interface FrameClock {
   frame(run: () => void): () => void;
   later(run: () => void, ms: number): () => void;
+  /** Whether the page is hidden now (no frames, slowed timers). */
+  hidden?(): boolean;
+  /** Run at the next turn of the event loop. */
+  soon?(run: () => void): () => void;
 }
 
 export const browserFrames: FrameClock = {
@@ -24,6 +30,20 @@ export const browserFrames: FrameClock = {
   later(run, ms) {
     const id = setTimeout(run, ms);
     return () => clearTimeout(id);
+  },
+  hidden: () => document.visibilityState === "hidden",
+  soon(run) {
+    const channel = new MessageChannel();
+    let live = true;
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      if (live) run();
+    };
+    channel.port2.postMessage(null);
+    return () => {
+      live = false;
+      channel.port1.close();
+    };
   },
 };
 
@@ -44,7 +64,8 @@ export class FrameTask {
   /** Run the task at the next frame (or the fallback timer's turn); asking again before then changes nothing. */
   request(): void {
     if (this.pending) return;
-    this.cancels = [this.clock.frame(() => this.run()), this.clock.later(() => this.run(), FRAME_FALLBACK_MS)];
+    if (this.clock.hidden?.() && this.clock.soon) this.cancels = [this.clock.soon(() => this.run())];
+    else this.cancels = [this.clock.frame(() => this.run()), this.clock.later(() => this.run(), FRAME_FALLBACK_MS)];
   }
 
   /** Run it now (a person's own click answers at once), and not again at the frame. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { ballot, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
+import { ballot, patchQuestionItem, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
 import { pollChart } from "../../client/src/live/poll-chart-view.ts";
 import { barText, pollBars } from "../../client/src/live/poll-bars.ts";
 import type { LivePollT, LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
@@ -78,6 +78,23 @@ describe("the audience's items are drawn with text only", () => {
     const fills = el(chart).descendants().filter((e) => e.className === "poll-bar-fill");
     expect(fills.map((f) => f.style.width)).toEqual(["100.0%", "50.0%", "0.0%"]);
     expect(chart.textContent).toContain("3 voters");
+  });
+});
+
+describe("a drawn question brought up to date", () => {
+  test("votes and this viewer's up-vote change in place; a new status or text makes the item anew", () => {
+    const li = questionItem(question({ votes: 1 }), { canUpvote: true, onUpvote: () => {} });
+    const button = el(li).querySelector(".upvote")!;
+    expect(patchQuestionItem(li, question({ votes: 5 }), question({ votes: 1 }), { canUpvote: true, upvoted: true, onUpvote: () => {} })).toBe(true);
+    expect(el(li).querySelector(".upvote")).toBe(button);
+    expect(button.querySelector(".upvote-count")!.textContent).toBe("5");
+    expect([button.getAttribute("aria-pressed"), button.getAttribute("aria-label"), button.disabled]).toEqual(["true", "Up-voted (5 votes)", true]);
+    expect(patchQuestionItem(li, question({ votes: 5, status: "answered" }), question({ votes: 5 }))).toBe(false);
+    expect(patchQuestionItem(li, question({ text: "Edited?" }), question())).toBe(false);
+    // The remote's row: a count without a button.
+    const row = questionItem(question({ votes: 1 }), { actions: [] });
+    expect(patchQuestionItem(row, question({ votes: 2 }), question({ votes: 1 }))).toBe(true);
+    expect(el(row).querySelector(".question-votes")!.textContent).toBe("▲ 2 votes");
   });
 });
 

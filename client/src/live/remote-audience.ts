@@ -5,7 +5,8 @@
  * poll's live results with *Close poll*; and, while no poll is open, the deck's own polls
  * (`poll-slide-{N}.json` sidecars, read by this remote's worker like the notes) to start. A
  * remote may `show`, `pollStart` and `pollClose` (the server checks it); moderating and showing
- * results are the presenter's. Text goes in as text (./audience-view.ts).
+ * results are the presenter's. Text goes in as text (./audience-view.ts). Messages are drawn at
+ * the next frame, the list as keyed rows, 50 at a time (./question-window.ts).
  */
 import type { SlidePoll } from "../../../src/deck/sidecar/types.ts";
 import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";

@@ -8,6 +8,12 @@
  * over the current slide and counts them per slide, tells the audience window the little it
  * may show (`ProjectedTalk`, over the channel), and keeps the talk's record with the deck
  * (IndexedDB, ./talk-export.ts) for the CSV and JSON downloads.
+ *
+ * Under a crowd: a message is only queued; the next animation frame reduces what came and
+ * draws once, each part of the panel only when what it shows changed, the questions as keyed
+ * rows in a window of 50 (./question-window.ts) in a steady order (./question-order.ts); the
+ * record is merged when it is written, at most once a second. A slide change only asks for
+ * that frame: nothing of the audience runs on its way to the viewers.
  */
 import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";

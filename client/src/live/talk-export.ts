@@ -3,8 +3,9 @@
  * After the talk (issue 23, item 4): what the audience gave — questions (text, name, votes,
  * answered or not, when), every poll's results and the reactions per slide — as one record
  * kept with the deck (IndexedDB `talks`, deleted with the deck) and as CSV and JSON files.
- * Pure: the record grows from the audience state as messages arrive (`mergeTalk`), and the
- * files are made from the record.
+ * Pure: the record grows from the audience state (`mergeTalk`, run when the record is written —
+ * at most once a second — and before a message that replaces what the state knew,
+ * `forgetsHistory`), and the files are made from the record.
  *
  * CSV cells are quoted per RFC 4180, and a cell that a spreadsheet would run as a formula
  * (it starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'` (OWASP's

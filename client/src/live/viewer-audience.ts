@@ -5,7 +5,9 @@
  * them), the question shown over the slide, the reaction bar and reactions floating over the
  * slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
  * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
- * next to the control that was used (./audience-errors.ts).
+ * next to the control that was used (./audience-errors.ts). Messages are queued and drawn at
+ * the next frame, the list as keyed rows, 50 at a time, in a steady order (./question-window.ts):
+ * a page holding 2,000 questions still shows the next slide at once.
  */
 import { charCount, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveQuestionT, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";

@@ -241,7 +241,7 @@ for (const name of ENGINES) {
     await presenterSets("talk-qa-moderated", false);
   });
 
-  it("the phone remote lists the questions, most voted first, and shows one over every viewer's slide, then dismisses it", async () => {
+  it("the phone remote lists the questions, most voted first, and shows one on every viewer's screen (under the slide), then dismisses it", async () => {
     const engine = await launchEngine(ENGINE, { viewport: PHONE });
     engines.push(engine);
     remote = engine.page;

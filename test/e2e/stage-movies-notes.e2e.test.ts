@@ -8,8 +8,12 @@
  * whose note on the third page is markdown (`disableMarkdown: false`) with a heading and code,
  * and on the fourth page a `\note` with that address in `\url`. The presenter shows "1. Eye
  * contact" (no backslash), "Ansätze, café and naïve", working links to article135_3818.html,
- * the heading and the code; the phone remote and the check page show the deck's own notes the
- * same way (a notes file beside the PDF stays with the presenter: the remote reads the PDF).
+ * the heading and the code; the phone remote shows the same notes the same way — the .pptx
+ * note's link too (going live sends the notes file with the deck; the remote fetches it with
+ * its secret) — and on the last slide an empty "End of deck" preview; the check page shows
+ * the deck's own notes the same way. A Polylux-style deck (40 pages, no page labels) with its
+ * .pdfpc beside it: the remote counts "Slide 1 / 31" as the presenter does, and shows the
+ * .pdfpc's notes.
  *
  * Movies: Beamer's `\movie` on page 2 naming beside.mp4, which the deck does not carry, and on
  * page 3 naming clip.webm, attached with `\embedfile` (a real clip recorded by Chromium). The
@@ -27,6 +31,7 @@ import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { withChromiumPage } from "../helpers/browser.ts";
 import { audiencePainted, openAudience, openPresenter, pressToPage, tap } from "../helpers/stage.ts";
 import { buildBeamerDeck, removeBeamerDecks } from "../fixtures/beamer.ts";
+import { buildPolyluxStyleDeck, polyluxPdfpc } from "../fixtures/slide-tool-decks.ts";
 import { buildPptx } from "../fixtures/pptx.ts";
 import { recordStageClip } from "../fixtures/stage-deck.ts";
 import { writeBytes } from "../fixtures/sidecar-builder.ts";
@@ -47,6 +52,7 @@ const GREEN = [0, 255, 0];
 
 let notesDeck: Uint8Array;
 let moviesDeck: Uint8Array;
+let polylux: Uint8Array;
 const pptx = buildPptx([{ notes: null }, { notes: [{ runs: [{ text: "Read " }, { text: URL_NOTE, link: URL_NOTE }] }] }, { notes: null }, { notes: null }]);
 
 beforeAll(async () => {
@@ -65,6 +71,7 @@ beforeAll(async () => {
     files: { "clip.webm": clip },
     frames: [{ title: "Intro" }, { title: "Beside", movie: { file: "beside.mp4", poster: "red" } }, { title: "Attached", movie: { file: "clip.webm", poster: "green" } }],
   });
+  polylux = buildPolyluxStyleDeck();
 }, 300_000);
 afterAll(() => removeBeamerDecks());
 
@@ -94,6 +101,18 @@ async function pixelInMedium(page: EnginePage, file: string, id: string, fx: num
   const scale = png.width / at.innerWidth;
   const i = (Math.round(at.y * scale) * png.width + Math.round(at.x * scale)) * png.channels;
   return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
+}
+
+/** Go live from the presenter, and open the phone remote's link in a phone-sized window. */
+async function goLiveAndOpenRemote(presenter: EnginePage, engine: { newPage(): Promise<EnginePage> }): Promise<EnginePage> {
+  await presenter.click("#btn-live");
+  await presenter.waitFor("live", () => document.body.dataset.live === "open" && !!document.querySelector<HTMLAnchorElement>("#live-control-url")?.href, [], 30_000);
+  const controlUrl = await presenter.evaluate(() => document.querySelector<HTMLAnchorElement>("#live-control-url")!.href);
+  await presenter.click("#live-hide");
+  const remote = await engine.newPage();
+  await remote.resize(420, 860);
+  await remote.goto(controlUrl);
+  return remote;
 }
 
 const near = (rgb: number[], target: number[], tolerance = 30) => rgb.every((v, i) => Math.abs(v - target[i]!) <= tolerance);
@@ -131,27 +150,35 @@ for (const name of ENGINES) {
       expect(await notesText(presenter)).toBe(`Read ${URL_NOTE}`);
     });
 
-    it("the phone remote shows the deck's notes the same way: the list as drawn, and the working link", async () => {
+    it("the phone remote shows the notes the same way: the list as drawn, the .pptx beside the PDF with its working link, and an empty preview on the last slide", async () => {
       await pressToPage(presenter, "Home", 1);
-      await presenter.click("#btn-live");
-      await presenter.waitFor("live", () => document.body.dataset.live === "open" && !!document.querySelector<HTMLAnchorElement>("#live-control-url")?.href, [], 30_000);
-      const controlUrl = await presenter.evaluate(() => document.querySelector<HTMLAnchorElement>("#live-control-url")!.href);
-      await presenter.click("#live-hide");
-      const remote = await suite.engine.newPage();
-      await remote.resize(420, 860);
-      await remote.goto(controlUrl);
+      const remote = await goLiveAndOpenRemote(presenter, suite.engine);
       await remote.waitFor("the remote's notes", () => document.body.dataset.screen === "live" && (document.querySelector("#notes") as HTMLElement | null)?.innerText.includes("Eye contact") === true, [], 45_000);
+      expect(await remote.evaluate(() => document.body.dataset.notesFile)).toBe("notes");
       const text = await notesText(remote);
       expect(text).toBe(ITEMS);
       await shot(remote, "04-remote-notes-item-list");
-      // The remote drives the talk; the presenter's End brings it to the last page.
+      // The remote drives the talk; slide 2's notes come from the PowerPoint file beside the PDF.
       await remote.click("#remote-next");
       await presenter.waitFor("the presenter moved by the remote", () => document.body.dataset.slide === "2", [], 15_000);
-      await pressToPage(presenter, "End", 4);
-      await remote.waitFor("the remote's link", (u: string) => !!document.querySelector(`#notes a[href='${u}']`), [URL_NOTE], 30_000);
+      await remote.waitFor("the pptx note's link on the remote", (u: string) => !!document.querySelector(`#notes a[href='${u}']`), [URL_NOTE], 30_000);
       expect(await notesText(remote)).toBe(`Read ${URL_NOTE}`);
+      expect(await remote.evaluate(() => [...document.querySelectorAll("#notes a")].map((a) => ({ text: a.textContent, href: a.getAttribute("href"), target: a.getAttribute("target"), rel: a.getAttribute("rel") })))).toEqual([{ text: URL_NOTE, href: URL_NOTE, target: "_blank", rel: "noopener noreferrer" }]);
+      await shot(remote, "05-remote-pptx-link");
+      // The presenter's End brings it to the last page: the deck's own \url note, and no next slide.
+      await pressToPage(presenter, "End", 4);
+      await remote.waitFor("the remote's link", (u: string) => document.body.dataset.slide === "4" && (document.querySelector("#notes") as HTMLElement).innerText.trim() === `Read ${u}`, [URL_NOTE], 30_000);
       expect(await remote.evaluate(() => document.querySelector("#notes a")?.getAttribute("target"))).toBe("_blank");
-      await shot(remote, "05-remote-link");
+      expect(await remote.evaluate(() => ({
+        caption: document.querySelector("#next-caption")?.textContent,
+        card: !document.querySelector<HTMLElement>("#next-end")!.hidden,
+        thumbnail: !document.querySelector<HTMLCanvasElement>("#next")!.hidden,
+        next: document.body.dataset.nextSlide,
+      }))).toEqual({ caption: "End of deck", card: true, thumbnail: false, next: "" });
+      await shot(remote, "05b-remote-last-slide-end-of-deck");
+      // One slide back, the preview shows the last slide again.
+      await remote.click("#remote-prev");
+      await remote.waitFor("the preview back", () => document.body.dataset.nextSlide === "4" && !document.querySelector<HTMLCanvasElement>("#next")!.hidden && document.querySelector<HTMLElement>("#next-end")!.hidden, [], 20_000);
       await remote.close();
     });
 
@@ -169,6 +196,38 @@ for (const name of ENGINES) {
       expect(await check.evaluate(() => document.querySelectorAll(".rendered-notes a").length)).toBe(1);
       await shot(check, "06-check-page-notes");
       await check.close();
+    });
+
+    it("a Polylux deck with its .pdfpc beside it: the remote counts its slides as the presenter does (1 / 31) and shows the .pdfpc's notes", async () => {
+      const pdfpc = polyluxPdfpc({ notes: { 1: "Welcome from the **pdfpc** file", 2: "The build on slide two" } });
+      const handoff = await presentPdf(suite.server.url, polylux, "Polylux remote.pdf", { notes: new File([pdfpc], "Polylux remote.pdfpc", { type: "application/json" }) });
+      expect(handoff.next).toContain("(40 pages, 31 slides, with speaker notes");
+      await openPresenter(presenter, handoff.url);
+      expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("1 / 31");
+      const remote = await goLiveAndOpenRemote(presenter, suite.engine);
+      await remote.waitFor("the remote's grouped counter", () => document.body.dataset.screen === "live" && document.querySelector("#counter")?.textContent === "Slide 1 / 31", [], 45_000);
+      await remote.waitFor("the .pdfpc's note", () => !!document.querySelector("#notes strong"), [], 20_000);
+      expect(await notesText(remote)).toBe("Welcome from the pdfpc file");
+      // The next slide is the next slide, not the next page (slide 2 is pages 2–4).
+      expect(await remote.evaluate(() => document.querySelector("#next-caption")?.textContent)).toBe("Next: 2");
+      await remote.waitFor("both slides painted", () => ["#current-frame", "#next-frame"].every((sel) => document.querySelector<HTMLElement>(sel)?.dataset.state === "painted"), [], 20_000);
+      await shot(remote, "06b-remote-polylux-grouped");
+      // A build's steps are one slide: page 3 is slide 2 of 31 on both.
+      await remote.click("#remote-next");
+      await presenter.waitFor("the presenter on page 2", () => document.body.dataset.slide === "2", [], 15_000);
+      await remote.waitFor("the remote on page 2", () => document.body.dataset.slide === "2", [], 15_000);
+      await remote.waitFor("slide two's note", () => (document.querySelector("#notes") as HTMLElement).innerText.includes("The build on slide two"), [], 15_000);
+      expect(await remote.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("Slide 2 / 31");
+      await remote.click("#remote-next");
+      await presenter.waitFor("the presenter on page 3", () => document.body.dataset.slide === "3", [], 15_000);
+      await remote.waitFor("the remote on page 3", () => document.body.dataset.slide === "3", [], 15_000);
+      expect(await remote.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("Slide 2 / 31");
+      expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("2 / 31");
+      await pressToPage(presenter, "End", 40);
+      await remote.waitFor("the remote on the last slide", () => document.querySelector("#counter")?.textContent === "Slide 31 / 31" && document.querySelector("#next-caption")?.textContent === "End of deck", [], 20_000);
+      await remote.waitFor("the last slide painted", () => document.querySelector<HTMLElement>("#current-frame")?.dataset.state === "painted" && document.querySelector<HTMLElement>("#current-frame")?.dataset.page === "40", [], 20_000);
+      await shot(remote, "06c-remote-polylux-last-slide");
+      await remote.close();
     });
 
     it("a movie beside the PDF: the presenter is warned before the talk, a click on its poster keeps the slide, the projector keeps the poster", async () => {

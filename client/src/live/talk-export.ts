@@ -3,13 +3,15 @@
  * After the talk (issue 23, item 4): what the audience gave — questions (text, name, votes,
  * answered or not, when), every poll's results and the reactions per slide — as one record
  * kept with the deck (IndexedDB `talks`, deleted with the deck) and as CSV and JSON files.
- * Pure: the record grows from the audience state as messages arrive (`mergeTalk`), and the
- * files are made from the record.
+ * Pure: the record grows from the audience state (`mergeTalk`, run when the record is written —
+ * at most once a second — and before a message that replaces what the state knew,
+ * `forgetsHistory`), and the files are made from the record.
  *
  * The audience's text is untrusted: its cells are defused against spreadsheet formulas and
  * quoted per RFC 4180 (../lib/csv.ts).
  */
 import { LIVE_REACTIONS, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
+import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
 import { csvFile, csvRow as row } from "../lib/csv.ts";
 
@@ -80,6 +82,18 @@ export function mergeTalk(record: TalkRecord, audience: AudienceState, now: numb
   }
   const reactions = [...audience.slides].sort((a, b) => a[0] - b[0]).map(([page, counts]) => ({ page, counts: { ...counts } }));
   return { ...record, updatedAt: now, questions: [...questions.values()].sort((a, b) => a.at - b.at), polls, reactions: reactions.length ? reactions : record.reactions };
+}
+
+/**
+ * Whether `message` replaces something of `audience` the record may not have yet: a hello
+ * replaces the whole state (and carries at most 200 questions), a new poll replaces the last
+ * one and its results. The record takes the state before such a message; other messages only
+ * add to what the state knows, so the record can take them later, all at once (it is merged at
+ * most once a second, not at every message: at 2,000 questions a merge sorts them all).
+ */
+export function forgetsHistory(audience: AudienceState, message: LiveServerMessageT): boolean {
+  if (message.type === "hello") return audience.known;
+  return message.type === "poll" && audience.poll !== null && audience.poll.id !== message.poll.id;
 }
 
 /**

@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
-import { csvCell, emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { csvCell } from "../../client/src/lib/csv.ts";
 import { chartText, pollBars } from "../../client/src/live/poll-bars.ts";
 import { holdOrder } from "../../client/src/live/question-order.ts";
 import { checkPollDraft, floatsOf, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";

@@ -69,7 +69,10 @@ export class FakeElement extends FakeNode {
   readonly listeners = new Map<string, EventListener[]>();
   readonly style: Record<string, string> = {};
   className = "";
-  constructor(readonly tagName: string) {
+  constructor(
+    readonly tagName: string,
+    readonly namespaceURI: string | null = "http://www.w3.org/1999/xhtml",
+  ) {
     super();
   }
   setAttribute(name: string, value: string): void {
@@ -182,6 +185,8 @@ export interface FakeDocument {
   /** Tag names of every element created, in order. */
   created: string[];
   createElement(tag: string): FakeElement;
+  /** SVG and the like: the tag is kept as written (SVG's names are case-sensitive). */
+  createElementNS(namespace: string, tag: string): FakeElement;
   createTextNode(text: string): FakeText;
   body: FakeElement;
   activeElement: FakeElement;
@@ -209,6 +214,10 @@ export function installFakeDocument(): { doc: FakeDocument; uninstall: () => voi
     createElement(tag) {
       created.push(tag.toLowerCase());
       return new FakeElement(tag.toLowerCase());
+    },
+    createElementNS(namespace, tag) {
+      created.push(tag);
+      return new FakeElement(tag, namespace);
     },
     createTextNode: (text) => new FakeText(text),
     body,

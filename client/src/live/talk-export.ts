@@ -7,17 +7,13 @@
  * at most once a second — and before a message that replaces what the state knew,
  * `forgetsHistory`), and the files are made from the record.
  *
- * The audience's text is untrusted, and a spreadsheet may read the file with another locale's
- * separator (`;` or a tab instead of `,`): LibreOffice set to `;` splits `a;=1+1` and runs the
- * `=1+1` it starts a cell with. So a cell that a spreadsheet would run as a formula (it starts
- * with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'` (OWASP's CSV-injection
- * advice), so does such a sign right after a `,`, `;`, tab or line break inside a cell (where
- * a reader splitting on that character starts one), and every cell holding one of those
- * separators, a quote or a line break is quoted per RFC 4180.
+ * The audience's text is untrusted: its cells are defused against spreadsheet formulas and
+ * quoted per RFC 4180 (../lib/csv.ts).
  */
 import { LIVE_REACTIONS, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
+import { csvFile, csvRow as row } from "../lib/csv.ts";
 
 export interface TalkQuestion {
   id: string;
@@ -100,23 +96,6 @@ export function forgetsHistory(audience: AudienceState, message: LiveServerMessa
   return message.type === "poll" && audience.poll !== null && audience.poll.id !== message.poll.id;
 }
 
-/** A cell a spreadsheet runs as a formula: it starts with one of these (after quotes, which some readers drop). */
-const FORMULA_START = /^"*[=+\-@\t\r]/;
-/** A formula sign where a reader splitting on `,`, `;`, a tab or a line break starts a cell (quotes between allowed). */
-const FORMULA_AFTER_SEPARATOR = /([,;\t\r\n]"*)([=+\-@])/g;
-
-/** One CSV cell: formula-looking text defused (at its start and after each separator), then quoted when it holds a separator (`,` `;` tab), a quote or a line break. */
-export function csvCell(value: string | number | boolean): string {
-  let text = String(value);
-  if (typeof value === "string") {
-    text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
-    if (FORMULA_START.test(text)) text = `'${text}`;
-  }
-  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-const row = (cells: (string | number | boolean)[]) => cells.map(csvCell).join(",");
-
 /**
  * The talk as one CSV file of three tables (questions, polls, reactions), each introduced by
  * its own header row and parted by a blank line; rows end in CRLF (RFC 4180).
@@ -134,7 +113,7 @@ export function talkCsv(record: TalkRecord, labelOf: (page: number) => string = 
     const counts = LIVE_REACTIONS.map((e) => r.counts[e] ?? 0);
     lines.push(row([r.page, labelOf(r.page), ...counts, counts.reduce((a, b) => a + b, 0)]));
   }
-  return lines.join("\r\n") + "\r\n";
+  return csvFile(lines);
 }
 
 /** The talk as JSON: the record's fields, times as ISO strings. */

@@ -29,6 +29,7 @@ import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../deck
 import { parseStrokes, type Stroke } from "../ink.ts";
 import { missingMoviesNotice } from "../movie-notice.ts";
 import { parseSlideTimes } from "../navigation.ts";
+import { parsePaceChoice } from "../../record/pace.ts";
 import type { PresenterState } from "../state.ts";
 import { keepPresence } from "../timer-presence.ts";
 import { renderCounter, slideName } from "../views/counter-view.ts";
@@ -37,6 +38,7 @@ import { pageSizes } from "../views/slide-view.ts";
 import { renderTimer } from "../views/timer-view.ts";
 import { counterEls, els, notice, timerEls } from "./elements.ts";
 import { scheduleEntryExpiry, wireInput } from "./input.ts";
+import { renderPaceLine, wirePace } from "./pace.ts";
 import { save, saveProgress } from "./persistence.ts";
 import { presenter, timerAway } from "./presenter.ts";
 import { mountPageMedia, noteFirstSlide, onlyOverlays, render, renderNotesPane, applyTalk, scheduleOverlays } from "./render.ts";
@@ -152,6 +154,8 @@ async function loadExtras() {
   const state = presenter.current;
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());
+  // The deck's duration may be the plan: the pace line as soon as it is known.
+  renderPaceLine(state);
   if (!session.stopReporting) await mountPageMedia(state.page);
   // Before the talk: the movies that will show only their posters (a file beside the PDF).
   const movies = missingMoviesNotice(session.extras.media, (page) => `slide ${positionOf(session.layout, page).label}`);
@@ -247,6 +251,7 @@ export async function startPresenter() {
     ink,
     bookmark: typeof saved?.bookmark === "number" ? saved.bookmark : null,
     slideTimes: parseSlideTimes(saved?.slideTimes),
+    pace: parsePaceChoice(saved?.pace),
   });
   showSkeleton();
   if (session.sizes) renderCounter(counterEls(), session.layout, presenter.current, session.deck.title);
@@ -327,10 +332,14 @@ export async function startPresenter() {
 
   wireInput();
   wireDeckSettings();
+  wirePace();
   presenter.subscribe(onChange);
   render(presenter.current, null);
   if (restored.awayMs !== null) timerAway.show(restored.awayMs, restored.timer);
   keepPresence(() => presenter.current.timer.status === "running", () => saveProgress(presenter.current));
-  setInterval(() => renderTimer(timerEls(), presenter.current.timer, timerSettings()), TICK_MS);
+  setInterval(() => {
+    renderTimer(timerEls(), presenter.current.timer, timerSettings());
+    renderPaceLine();
+  }, TICK_MS);
   void loadExtras();
 }

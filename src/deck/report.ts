@@ -42,7 +42,7 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
       documentAttachments: [],
       issues: [finding("STRUCTURE_UNREADABLE", "The PDF's attachments and annotations cannot be read; export the deck again with a current tool.")],
       timer: {},
-      extras: { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} },
+      extras: { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, notesFormat: {}, media: [], timer: {} },
       layout: NO_NOTES_LAYOUT,
       metadata: null,
       notesSources: [],

@@ -6,7 +6,7 @@
  * window ends — every code except the talks it has opened already, so a venue behind one NAT
  * keeps watching (and reconnecting to) its talk while someone on the same network guesses.
  * Wrong presenter or remote secrets count per address and talk: past the limit that address
- * is refused that talk's secret doors (a presenter or remote join, end, rotate) until the
+ * is refused that talk's secret doors (a presenter or remote join, end, rotate, notes) until the
  * window ends, and still follows it as a viewer. Successful joins never count: a whole
  * audience behind one conference NAT must be able to join.
  */

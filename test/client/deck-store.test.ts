@@ -274,9 +274,9 @@ describe("migrations", () => {
     // An empty page deletes its record.
     await store.putInk(id, 3, []);
     expect([...(await store.getInk(id)).keys()]).toEqual([2]);
-    // Bookmark and slide times ride on the progress record.
-    await store.saveProgress(id, 2, undefined, { bookmark: 3, slideTimes: { current: { 0: 12.5 }, previous: null, mark: null } });
-    expect(await store.getProgress(id)).toEqual({ deckId: id, slide: 2, updatedAt: 77, bookmark: 3, slideTimes: { current: { 0: 12.5 }, previous: null, mark: null } });
+    // Bookmark, slide times and the pace's plan ride on the progress record.
+    await store.saveProgress(id, 2, undefined, { bookmark: 3, slideTimes: { current: { 0: 12.5 }, previous: null, mark: null }, pace: "duration" });
+    expect(await store.getProgress(id)).toEqual({ deckId: id, slide: 2, updatedAt: 77, bookmark: 3, slideTimes: { current: { 0: 12.5 }, previous: null, mark: null }, pace: "duration" });
     // Ink goes with its deck, and ink for a deck that is gone is refused.
     await store.deleteDeck(id);
     expect((await store.getInk(id)).size).toBe(0);

@@ -1,5 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { notesToHtml } from "../../client/src/lib/notes-markdown.ts";
+import { textSegments } from "../../client/src/lib/notes-text.ts";
+import { escapeMarkdown } from "../../src/deck/sidecar/typst.ts";
+import { missingMoviesNotice } from "../../client/src/presenter/movie-notice.ts";
+import type { SlideMedia } from "../../src/deck/sidecar/types.ts";
 
 // DOMPurify needs a DOM; the browser tests cover the sanitised result on the page.
 describe("notes markdown", () => {
@@ -32,5 +36,52 @@ describe("math in notes", () => {
   test("prices are prose, and markup inside math stays text", () => {
     expect(notesToHtml("It costs $5 or $10.")).not.toContain("math");
     expect(notesToHtml("$<b>x</b>$")).toContain('<span class="math">$&#60;b&#62;x&#60;/b&#62;$</span>');
+  });
+});
+
+describe("plain-text notes (lib/notes-text): shown as written, addresses as links", () => {
+  test("an address keeps its underscores and works as a link; the sentence's full stop is not part of it", () => {
+    expect(textSegments("See https://www.example.org/article135_3818.html.")).toEqual([
+      { text: "See " },
+      { text: "https://www.example.org/article135_3818.html", href: "https://www.example.org/article135_3818.html" },
+      { text: "." },
+    ]);
+  });
+
+  test("www. addresses open over https; mailto stays; a closing bracket the address does not open stays text", () => {
+    expect(textSegments("(see www.example.org/a_(b)) or mailto:talk@example.org")).toEqual([
+      { text: "(see " },
+      { text: "www.example.org/a_(b)", href: "https://www.example.org/a_(b)" },
+      { text: ") or " },
+      { text: "mailto:talk@example.org", href: "mailto:talk@example.org" },
+    ]);
+  });
+
+  test("nothing else is read: markdown, HTML, numbers and escapes are the text itself", () => {
+    const text = "1. Eye contact\n**not bold** <b>x</b> \\1. javascript:alert(1) a_b";
+    expect(textSegments(text)).toEqual([{ text }]);
+  });
+});
+
+describe("the notice before the talk about movies that cannot play (presenter/movie-notice)", () => {
+  const movie = (slide: number, file: string, inDeck: boolean): SlideMedia => ({ id: file, kind: "file", slide, rect: { x: 0, y: 0, w: 1, h: 1 }, mime: "video/mp4", autoplay: false, loop: false, source: "page-annotation", movie: { file, annotation: "Movie", inDeck } });
+  const name = (page: number) => `slide ${page}`;
+
+  test("none when every movie plays (or there are none)", () => {
+    expect(missingMoviesNotice([], name)).toBeNull();
+    expect(missingMoviesNotice([movie(2, "clip.webm", true)], name)).toBeNull();
+  });
+
+  test("names each movie beside the PDF, with its slide, and says what the audience sees and what to do", () => {
+    expect(missingMoviesNotice([movie(2, "clip.mp4", false), movie(3, "ok.webm", true)], name)).toBe(
+      "A movie of this deck cannot play: “clip.mp4” (slide 2) is a file beside the PDF that the deck does not carry. The audience will see its poster instead. To play it, attach the file to the PDF under the same name (the check report says how) and present the deck again.",
+    );
+    expect(missingMoviesNotice([movie(2, "a.mp4", false), movie(4, "b.mp4", false), movie(5, "c.mp4", false)], name)).toStartWith("3 movies of this deck cannot play: “a.mp4” (slide 2), “b.mp4” (slide 4) and “c.mp4” (slide 5) are files beside the PDF");
+  });
+});
+
+describe("markdown built from Typst text renders without a backslash", () => {
+  test("escapeMarkdown's 1\\. renders as the text 1. (CommonMark honours it), not as a list and not as \\1.", () => {
+    expect(notesToHtml(escapeMarkdown("1. Eye contact"))).toBe("<p>1. Eye contact</p>\n");
   });
 });

@@ -7,9 +7,11 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
-import { csvCell, emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { csvCell } from "../../client/src/lib/csv.ts";
 import { chartText, pollBars } from "../../client/src/live/poll-bars.ts";
-import { checkPollDraft, floatsOf, holdOrder, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";
+import { holdOrder } from "../../client/src/live/question-order.ts";
+import { checkPollDraft, floatsOf, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 
@@ -38,7 +40,7 @@ describe("the Questions panel", () => {
     expect(drawn).toEqual(["a", "c", "b"]);
     s = apply([{ v: 1, type: "question", question: q("b", 5, 20) }, { v: 1, type: "question", question: q("d", 9, 40) }, { v: 1, type: "questionGone", id: "c" }], s);
     expect(questionRows(s, "votes").map((r) => r.id)).toEqual(["d", "b", "a"]);
-    const held = holdOrder(questionRows(s, "votes"), drawn);
+    const held = holdOrder(questionRows(s, "votes"), drawn, (r) => r.id);
     expect(held.map((r) => [r.id, r.votes])).toEqual([["a", 1], ["b", 5], ["d", 9]]);
   });
 

@@ -46,3 +46,23 @@ export async function tap(page: EnginePage, selector: string): Promise<void> {
   }, selector);
   await page.mouse([{ type: "move", ...at }, { type: "down" }, { type: "up" }]);
 }
+
+/**
+ * Open handoff link `url` in `presenter`, go live, and open the *Questions and polls* panel
+ * with Q&A open (the live panel hidden, no control keeping the focus: keys go to the talk).
+ * Resolves with the talk's code and viewer link.
+ */
+export async function liveWithQuestionsOpen(presenter: EnginePage, url: string): Promise<{ code: string; viewerUrl: string }> {
+  await openPresenter(presenter, url);
+  await presenter.click("#btn-live");
+  await presenter.waitFor("the live session", () => document.body.dataset.live === "open" && !!document.querySelector("#live-code")?.textContent, [], 30_000);
+  const code = await presenter.evaluate(() => document.querySelector("#live-code")!.textContent!.trim());
+  const viewerUrl = await presenter.evaluate(() => (document.querySelector("#live-viewer-url") as HTMLAnchorElement).href);
+  await tap(presenter, "#live-hide");
+  await presenter.press("q");
+  await presenter.waitFor("the Questions and polls panel", () => document.body.dataset.talkPanel === "open" && !!document.querySelector("#talk-qa-open"));
+  await tap(presenter, "#talk-qa-open");
+  await presenter.waitFor("Q&A open", () => (document.querySelector("#talk-qa-open") as HTMLInputElement | null)?.checked === true);
+  await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  return { code, viewerUrl };
+}

@@ -165,8 +165,8 @@ describe("PdfPool", () => {
   });
 });
 
-describe("PdfPool: owners that keep sending files past the bounds (issue 20)", () => {
-  test("two files past the deadline from one owner: 429 PDF_TOO_SLOW with Retry-After for it, others still served", async () => {
+describe("PdfPool: each owner's budget of reading time", () => {
+  test("two files past the deadline from one owner spend its budget: 429 PDF_TOO_SLOW with Retry-After for it, others still served", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
     const readers = pool({ workers: 1, timeoutMs: 500 });
     const bomb = bombPath();
@@ -175,16 +175,96 @@ describe("PdfPool: owners that keep sending files past the bounds (issue 20)", (
       const error = await asPdfOwner("203.0.113.9", () => readers.inspect(bomb)).catch((e: unknown) => e);
       expect((error as { code: string }).code).toBe("PDF_TOO_COMPLEX");
     }
-    const refused = (await asPdfOwner("203.0.113.9", () => readers.inspect(good)).catch((e: unknown) => e)) as { code: string; status: number; headers?: Record<string, string> };
+    const refused = (await asPdfOwner("203.0.113.9", () => readers.inspect(good)).catch((e: unknown) => e)) as { code: string; status: number; detail: string; headers?: Record<string, string> };
     expect([refused.code, refused.status]).toEqual(["PDF_TOO_SLOW", 429]);
-    expect(Number(refused.headers?.["retry-after"])).toBeGreaterThan(0);
+    // Two deadlines spent, refused until one is back: one deadline a minute.
+    expect(Number(refused.headers?.["retry-after"])).toBeGreaterThan(55);
+    expect(Number(refused.headers?.["retry-after"])).toBeLessThanOrEqual(60);
+    expect(refused.detail).toContain("2 × the 0.5 s one file may take");
     // Another address, and work without a request (the CLI), are not refused.
     expect((await asPdfOwner("198.51.100.1", () => readers.inspect(good))).pageCount).toBe(1);
     expect((await readers.inspect(good)).pageCount).toBe(1);
   }, 60_000);
 });
 
-describe("PdfPool: a full line (issue 20)", () => {
+describe("PdfPool: slow files leave a reader to others", () => {
+  test("files of new addresses holding both readers past costlyMs: one is stopped for a new address's upload, which the loaded reserve answers before either reaches its deadline; the stopped one runs again after", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const events: Array<{ event: string; fields?: Record<string, unknown> }> = [];
+    const logger = { info: (event: string, fields?: Record<string, unknown>) => events.push({ event, ...(fields ? { fields } : {}) }), error: () => {} };
+    const readers = pool({ workers: 2, timeoutMs: 6000, costlyMs: 300, logger });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    // Both readers loaded first, so the bombs start at once.
+    await Promise.all([readers.inspect(good), readers.inspect(good)]);
+    await waitFor(() => readers.stats.ready >= 2 && readers.stats.running === 0, () => `two idle readers (${JSON.stringify(readers.stats)})`);
+    const settled: string[] = [];
+    const track = (name: string, p: Promise<unknown>) => p.then(() => settled.push(`${name} ok`), (e: { code: string }) => settled.push(`${name} ${e.code}`));
+    const bombs = [track("A", asPdfOwner("203.0.113.1", () => readers.inspect(bomb))), track("B", asPdfOwner("203.0.113.2", () => readers.inspect(bomb)))];
+    await waitFor(() => readers.stats.running === 2, "both bombs to run");
+    // Costly after 300 ms: a reserve is loaded beside the two (it reads nothing while they do).
+    await waitFor(() => readers.stats.ready === 3, () => `the reserve (${JSON.stringify(readers.stats)})`);
+    expect(readers.stats.running).toBe(2);
+    const newcomer = await asPdfOwner("198.51.100.7", () => readers.inspect(good));
+    expect(newcomer.pageCount).toBe(1);
+    // Answered while both bombs were still pending: one gave its reader back rather than running to its deadline.
+    expect(settled).toEqual([]);
+    const yielded = events.filter((e) => e.event === "pdf_job_yielded");
+    expect(yielded).toHaveLength(1);
+    const stopped = yielded[0]!.fields!.owner === "203.0.113.1" ? "A" : "B";
+    // The other runs to its deadline; then the stopped one runs again, alone: the only file left.
+    await waitFor(() => settled.length === 1, "the bomb that was not stopped to end", 20_000);
+    expect(settled).toEqual([`${stopped === "A" ? "B" : "A"} PDF_TOO_COMPLEX`]);
+    await waitFor(() => readers.stats.running === 1 && readers.stats.waiting === 0, "the stopped bomb to run again", 20_000);
+    await readers.close();
+    await Promise.all(bombs);
+    expect(settled[1]).toBe(`${stopped} SERVER_BUSY`);
+  }, 60_000);
+
+  test("an address whose file was stopped at the deadline is costly: its files hold one reader at most, the other starts a new address's upload at once", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 2, timeoutMs: 1500, costlyMs: 300, strikeLimit: 10 });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    const slow = "203.0.113.3";
+    expect(await failure(asPdfOwner(slow, () => readers.inspect(bomb)))).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    // (A third, the reserve, may be loaded too: a costly owner's file ran.)
+    await waitFor(() => readers.stats.workers >= 2 && readers.stats.running === 0, () => `two idle readers (${JSON.stringify(readers.stats)})`);
+    const first = failure(asPdfOwner(slow, () => readers.inspect(bomb)));
+    const second = failure(asPdfOwner(slow, () => readers.inspect(bomb)));
+    await waitFor(() => readers.stats.running === 1 && readers.stats.waiting === 1, "one bomb running, the other waiting");
+    // The other reader stays idle for others: a new address's upload is answered while the first bomb runs.
+    expect((await asPdfOwner("198.51.100.8", () => readers.inspect(good))).pageCount).toBe(1);
+    expect(readers.stats.waiting).toBe(1);
+    expect(await first).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    expect(await second).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+  }, 60_000);
+});
+
+describe("PdfPool: the reserve worker", () => {
+  test("while a costly owner's file runs, one more worker is loaded, never running a job beside `workers` others; it goes once the pressure has passed", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 1, timeoutMs: 1500, costlyMs: 200, reserveKeepMs: 500 });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    await readers.inspect(good);
+    expect(readers.stats.workers).toBe(1);
+    const running = failure(asPdfOwner("203.0.113.4", () => readers.inspect(bomb)));
+    // Costly after 200 ms: the reserve is started beside the one worker.
+    await waitFor(() => readers.stats.workers === 2, () => `the reserve (${JSON.stringify(readers.stats)})`);
+    // Its own file waits rather than run on the reserve (one worker: one job at a time).
+    const second = failure(asPdfOwner("203.0.113.4", () => readers.inspect(bomb)));
+    await waitFor(() => readers.stats.waiting === 1, "the second file to wait");
+    expect(readers.stats.running).toBe(1);
+    expect(await running).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    expect(await second).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    // Nothing costly left: half a second later the reserve goes, without a file to prompt it.
+    await waitFor(() => readers.stats.workers === 1, () => `the reserve to go (${JSON.stringify(readers.stats)})`);
+    expect((await readers.inspect(good)).pageCount).toBe(1);
+  }, 60_000);
+});
+
+describe("PdfPool: a full line", () => {
   test("a newcomer's file takes the place of the newest waiting file of the address holding most of the line", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
     const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2 });

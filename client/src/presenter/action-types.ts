@@ -68,6 +68,7 @@ export type ActionName =
   | "timerPause"
   | "timerReset"
   | "slideTimes"
+  | "pace"
   | "fullscreen"
   | "audience"
   | "swapScreens"

@@ -12,6 +12,7 @@ import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
 import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart } from "./deck-layout.ts";
 import { clearEntry, entryPending, eraseDigit, expireEntry, settleEntry, typeDigit } from "./entry.ts";
 import { advanceFrom } from "./auto-advance.ts";
+import { parsePaceChoice } from "../record/pace.ts";
 import { goTo, historyBack, historyForward, markSlideTime } from "./navigation.ts";
 import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type PresenterState } from "./state.ts";
 import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
@@ -184,6 +185,7 @@ const core: PresenterAction[] = [
     },
   },
   { name: "slideTimes", label: "Rehearsal: the time spent on each slide", perform: (s) => panel(s, "times") },
+  { name: "pace", label: "Pace the talk against the last rehearsal, the deck's duration, or nothing", perform: (s, _c, arg) => ({ ...s, pace: parsePaceChoice(arg ?? s.pace) }) },
   { name: "fullscreen", label: "Full screen", effect: "fullscreen", perform: same },
   { name: "audience", label: "Open the audience window (on a second screen when the browser can place it)", effect: "open-audience", perform: same },
   { name: "swapScreens", label: "Swap the presenter and audience screens", effect: "swap-screens", perform: same },

@@ -312,12 +312,13 @@ export class DeckStore {
     return this.db.get("progress", deckId);
   }
 
-  /** Where the talk is: the page and (from the presenter) its timer, bookmark and slide times. */
-  async saveProgress(deckId: string, slide: number, timer?: unknown, extra: { bookmark?: number | null; slideTimes?: unknown } = {}): Promise<void> {
+  /** Where the talk is: the page and (from the presenter) its timer, bookmark, slide times and pace choice. */
+  async saveProgress(deckId: string, slide: number, timer?: unknown, extra: { bookmark?: number | null; slideTimes?: unknown; pace?: string } = {}): Promise<void> {
     const record: ProgressRecord = { deckId, slide, updatedAt: this.now() };
     if (timer !== undefined) record.timer = timer;
     if (typeof extra.bookmark === "number") record.bookmark = extra.bookmark;
     if (extra.slideTimes !== undefined) record.slideTimes = extra.slideTimes;
+    if (extra.pace !== undefined) record.pace = extra.pace;
     await this.db.put("progress", record);
   }
 

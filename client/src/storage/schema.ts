@@ -102,6 +102,8 @@ export interface ProgressRecord {
   bookmark?: number;
   /** Rehearsal: seconds per slide of this run and the previous one (presenter/state.ts SlideTimes). */
   slideTimes?: unknown;
+  /** What the talk is paced against (presenter/state.ts PaceChoice); absent: the rehearsal (no migration: an optional field). */
+  pace?: string;
 }
 
 /**

@@ -103,6 +103,11 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE sessions ADD COLUMN notes_pdfpc text;`,
   // 5: the audience of a live talk (issue 23); as SQLite's migration 6.
   `ALTER TABLE live_sessions ADD COLUMN audience_json text;`,
+  // 6: the notes file a presenter sent with a live talk's deck; as SQLite's migration 7.
+  `ALTER TABLE live_sessions ADD COLUMN notes_filename text;
+   ALTER TABLE live_sessions ADD COLUMN notes_kind text CHECK (notes_kind IN ('pdfpc', 'pptx'));
+   ALTER TABLE live_sessions ADD COLUMN notes_slides integer;
+   ALTER TABLE live_sessions ADD COLUMN notes_pdfpc text;`,
 ];
 
 /** The schema version this build writes. */

@@ -3,14 +3,18 @@
  * Recording in the presenter window (client/record/): the channel to the audience window is
  * tapped where boot opens it (`recordedChannel`), so every picture message any part of the
  * presenter posts is also the recording's; `wireRecording` makes the Record control — its
- * panel, the REC indicator by the timer, the offer to continue an interrupted recording.
+ * panel, the REC indicator by the timer, the offer to continue an interrupted recording — and
+ * keeps the pace's rehearsal (`session.rehearsal`: the deck's newest rehearsal recording) up to
+ * date, read at the start and again whenever a rehearsal is kept.
  */
 import { $ } from "../../lib/dom.ts";
 import { RecordControl } from "../../record/record-control.ts";
+import { lastRehearsal } from "../../record/rehearsal.ts";
 import { Recorder } from "../../record/recorder.ts";
 import { tapChannel, type TappedChannel } from "../../record/tap.ts";
 import type { Channel } from "../channel.ts";
 import { els, notice } from "./elements.ts";
+import { renderPaceLine } from "./pace.ts";
 import { presenter } from "./presenter.ts";
 import { session } from "./session.ts";
 
@@ -20,6 +24,14 @@ let tapped: TappedChannel | null = null;
 export function recordedChannel(channel: Channel): Channel {
   tapped = tapChannel(channel, (message) => session.recording?.recorder.take(message));
   return tapped;
+}
+
+/** The deck's newest rehearsal recording, as the pace reads it (record/rehearsal.ts), into the session. */
+async function loadRehearsal(): Promise<void> {
+  const recordings = session.store.recordings;
+  const last = lastRehearsal(await recordings.listRecordings(session.deck.id));
+  session.rehearsal = last ? { events: await recordings.timeline(last.id), durationMs: last.durationMs } : null;
+  renderPaceLine();
 }
 
 /** Make the Record control (once the deck and the channel are open) and offer what a reload interrupted. */
@@ -54,6 +66,11 @@ export function wireRecording(): RecordControl {
     notify: (text, kind) => notice(text, kind, "record-notice"),
   });
   session.recording = control;
-  void control.offerInterrupted();
+  // A rehearsal kept now paces the talk from now on.
+  recorder.onFinished((kept) => {
+    if (kept.kind === "rehearsal") void loadRehearsal().catch(() => {});
+  });
+  // After the offers (they mark what a crash left as interrupted: such a rehearsal counts for what it has).
+  void control.offerInterrupted().then(loadRehearsal).catch(() => {});
   return control;
 }

@@ -32,8 +32,11 @@ const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 const WAV = join(OUTPUT, "fixtures", "speech.wav");
 
-/** The finished recording each engine's first test leaves in its profile (by engine), for a later step to use. */
-export const recordingUnderTest: Partial<Record<string, string>> = {};
+/**
+ * The finished recording each engine's first test leaves in its profile (by engine), for a
+ * later step of the same describe (the export) to use: the delete test leaves it alone.
+ */
+const recordingUnderTest: Partial<Record<string, string>> = {};
 
 /** A point on the presenter's current slide, as fractions of its width and height. */
 async function at(presenter: EnginePage, fx: number, fy: number): Promise<{ x: number; y: number }> {
@@ -322,6 +325,10 @@ for (const name of ENGINES) {
       expect(rehearsal.pieces.every((p) => p.audioBytes === 0)).toBe(true);
       // Pieces are still written every second: the timeline is as safe as with sound.
       expect(rehearsal.pieces.length).toBeGreaterThanOrEqual(3);
+      // The pace now plans by this recorded rehearsal (Slide times says so).
+      await presenter.press("Shift+t");
+      await presenter.waitFor("the plan from the recorded rehearsal", () => /recorded, \d+:\d\d/.test(document.querySelector("#pace-rehearsal-hint")?.textContent ?? "") || (document.querySelector("#pace-rehearsal-hint")?.textContent ?? "none"));
+      await presenter.press("Escape");
       await presenter.goto(`${suite.server.url}/play/${rehearsal.id}`);
       await presenter.waitFor("the player", () => document.body.dataset.ready === "true", [], 45_000);
       expect(await presenter.evaluate(() => document.body.dataset.sound)).toBe("none");

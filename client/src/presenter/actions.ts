@@ -192,6 +192,7 @@ const core: PresenterAction[] = [
   { name: "live", label: "Go live: viewers follow on their own screens, a phone becomes the remote (again to show or hide the live panel)", effect: "live", perform: same },
   { name: "questions", label: "Questions and polls of the live talk (show or hide the panel)", effect: "questions", perform: same },
   { name: "showQuestion", label: "Show the most voted open question on the projector (again to take it away)", effect: "show-question", perform: same },
+  { name: "record", label: "Record the talk: the microphone and everything the projector shows (show or hide the Record panel)", effect: "record", perform: same },
   { name: "layoutEditor", label: "Arrange the presenter's layout", perform: (s) => panel(s, "layout") },
   { name: "theme", label: "Light or dark presenter theme", effect: "theme", perform: same },
   { name: "exportPanel", label: "Download the deck (as it came, or with the ink)", perform: (s) => panel(s, "export") },

@@ -103,6 +103,8 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "live", keys: ["Shift+l"] },
   { action: "questions", keys: ["q"] },
   { action: "showQuestion", keys: ["Shift+q"] },
+  // Neither pdfpc nor PowerPoint binds Shift+R (pdfpc's Ctrl+R reloads; R resets the timer here).
+  { action: "record", keys: ["Shift+r"] },
   { action: "layoutEditor", keys: ["Shift+c"] },
   { action: "exportPanel", keys: ["Shift+e"] },
   { action: "help", keys: ["?"] },

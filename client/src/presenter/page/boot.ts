@@ -40,6 +40,7 @@ import { counterEls, els, notice, timerEls } from "./elements.ts";
 import { scheduleEntryExpiry, wireInput } from "./input.ts";
 import { renderPaceLine, wirePace } from "./pace.ts";
 import { save, saveProgress } from "./persistence.ts";
+import { recordedChannel, wireRecording } from "./recording.ts";
 import { presenter, timerAway } from "./presenter.ts";
 import { mountPageMedia, noteFirstSlide, onlyOverlays, render, renderNotesPane, applyTalk, scheduleOverlays } from "./render.ts";
 import { mediaCtx, metrics, notesFile, savedInk, session, timerSettings } from "./session.ts";
@@ -279,14 +280,15 @@ export async function startPresenter() {
   document.body.dataset.notesPosition = notesPositionOf(opened.layout);
   document.body.dataset.notesDetected = notesPositionOf(opened.detected);
 
-  session.channel = openChannel(session.deck.id, (message) => {
+  // Tapped: what the projector is sent, a recording hears (./recording.ts).
+  session.channel = recordedChannel(openChannel(session.deck.id, (message) => {
     if (message.type === "hello") {
       session.channel?.post({ type: "state", state: audienceView(presenter.current) });
       session.live?.audienceHello();
     }
     else if (message.type === "command" && getAction(message.action)?.remote) presenter.dispatch(message.action, message.arg);
     else if (message.type === "report") notice("The audience window could not show this deck: " + (message.problem === "deck-missing" ? "it is not stored in this browser." : "the browser refused to read it."), "warn", "audience-report");
-  });
+  }));
   window.addEventListener("pagehide", () => session.channel?.post({ type: "bye" }));
   // An audience window that stayed open while this one reloaded gets the state (and ink) now.
   session.channel.post({ type: "state", state: audienceView(presenter.current) });
@@ -333,6 +335,7 @@ export async function startPresenter() {
   wireInput();
   wireDeckSettings();
   wirePace();
+  wireRecording();
   presenter.subscribe(onChange);
   render(presenter.current, null);
   if (restored.awayMs !== null) timerAway.show(restored.awayMs, restored.timer);

@@ -12,6 +12,7 @@ import type { MediaContext } from "../../lib/media.ts";
 import type { Renderer } from "../../lib/renderer.ts";
 import type { PresenterLive } from "../../live/presenter-live.ts";
 import type { TalkBack } from "../../live/talk-back.ts";
+import type { RecordControl } from "../../record/record-control.ts";
 import type { RehearsalTimeline } from "../../record/rehearsal.ts";
 import type { DeckRecord, DeckStore } from "../../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
@@ -82,6 +83,8 @@ export interface Session {
    * talk is paced by; null when there is none — the previous run stands in (./pace.ts).
    */
   rehearsal: RehearsalTimeline | null;
+  /** The Record control and its recorder (client/record/). */
+  recording: RecordControl | null;
 }
 
 export const session: Session = {
@@ -105,6 +108,7 @@ export const session: Session = {
   live: null,
   talk: null,
   rehearsal: null,
+  recording: null,
 };
 
 /** What ink is stored, per page, so only pages that changed are written. */

@@ -5,8 +5,8 @@
  * toolbars in view (boxes measured at 1280×800, 1024×700, 1920×1080, and a phone's 390×844,
  * where the panel may take the timer's and notes' place but never the slide's); a checkbox
  * clicked with the mouse in either panel keeps none of a clicker's keys (Page Down, Space, →,
- * B, ., Shift+Q step the talk on the projector and the box stays as clicked), while one reached
- * with Tab keeps its Space; the talk code — alone and inside the viewer link — never breaks across lines;
+ * B, . act on the talk on the projector, Shift+Q puts a viewer's question there, and the box
+ * stays as clicked), while one reached with Tab keeps its Space; the talk code — alone and inside the viewer link — never breaks across lines;
  * *Show join code on the projector* puts the code, a QR code of the viewer link and the short
  * viewer link over the slide in the audience window (and nothing of the remote link) until the
  * next slide or *Hide*; *End live* asks first, *Keep live* keeps the talk (its code still
@@ -22,6 +22,7 @@ import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { svgDrawsQrOf } from "../helpers/qr.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { crowdSocket } from "../helpers/crowd.ts";
 import { audiencePainted, openAudience, openPresenter, pressToPage, tap } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
 
@@ -293,7 +294,7 @@ for (const name of ENGINES) {
       });
     }
 
-    it("a checkbox clicked with the mouse in the Live or Questions panel keeps none of a clicker's keys: Page Down, Space, → , B and Shift+Q act on the talk and the projector, and the box stays as clicked; one reached with Tab keeps Space", async () => {
+    it("a checkbox clicked with the mouse in the Live or Questions panel keeps none of a clicker's keys: Page Down, Space, →, B and . act on the talk on the projector, Shift+Q puts a viewer's question on it, and the box stays as clicked; one reached with Tab keeps Space", async () => {
       if (await presenter.evaluate(() => (document.querySelector("#live-panel") as HTMLElement).hidden)) await tap(presenter, "#btn-live");
       await presenter.waitFor("the live panel open", () => !(document.querySelector("#live-panel") as HTMLElement).hidden && !!document.querySelector("#live-allow-download"));
       await pressToPage(presenter, "Home", 1);
@@ -325,6 +326,9 @@ for (const name of ENGINES) {
       await audience.waitFor("black on the projector", () => document.body.dataset.blank === "black");
       await presenter.press(".");
       await audience.waitFor("black again off", () => document.body.dataset.blank === "none");
+      // The box as clicked, and every key taken by the page. (In Firefox the box would stay as it is
+      // even if Space were let through — its WebDriver BiDi keys never activate a control — so
+      // there it is the page's taking of Space, in `taken`, that can fail.)
       expect(await isChecked("#live-allow-download")).toBe(allow);
       expect(await taken()).toEqual(["PageDown:true", " :true", "ArrowLeft:true", "b:true", ".:true"]);
       await shot(presenter, "05-live-panel-keys-after-checkbox");
@@ -334,6 +338,8 @@ for (const name of ENGINES) {
       await presenter.waitFor("the Questions panel in the live panel's place", () => !(document.querySelector("#talk-panel") as HTMLElement).hidden && (document.querySelector("#live-panel") as HTMLElement).hidden && !!document.querySelector("#talk-qa-open"), [], 20_000);
       expect(await presenter.evaluate(() => document.querySelector("#btn-questions")?.getAttribute("aria-expanded"))).toBe("true");
       const qa = !(await isChecked("#talk-qa-open"));
+      // Q&A is closed until the presenter opens it: this click opens it, so a viewer may ask.
+      expect(qa).toBe(true);
       await tap(presenter, "#talk-qa-open");
       // The switch is drawn anew from the server's answer (and the focus put back on it).
       await presenter.waitFor("Q&A switched by the click, as the server says", (want: boolean) => (document.querySelector("#talk-qa-open") as HTMLInputElement).checked === want && document.body.dataset.talkPanel === "open", [qa], 20_000);
@@ -341,13 +347,28 @@ for (const name of ENGINES) {
         const box = document.querySelector("#talk-qa-open") as HTMLInputElement;
         return box.checked === want && !box.disabled;
       }, [qa]);
+      // A viewer asks (a socket from another address): the question reaches the panel.
+      const port = Number(new URL(server.url).port);
+      const viewer = await crowdSocket(port, code, "127.0.0.2", `panel-keys-${name}`.padEnd(16, "x"));
+      const asked = `Does the clicker still work, ${name}?`;
+      viewer.send({ type: "ask", text: asked, name: "Grace" });
+      await presenter.waitFor("the viewer's question in the panel", (text: string) => [...document.querySelectorAll("#talk-questions .talk-q-text")].some((p) => p.textContent === text), [asked], 20_000);
       await pressToPage(presenter, "PageDown", 3);
       await audiencePainted(audience, 3);
       await pressToPage(presenter, "Space", 4);
       await audiencePainted(audience, 4);
+      // Shift+Q puts the top question on the projector: the talk's, not the box's.
       await presenter.press("Shift+q");
+      await audience.waitFor("the question on the projector", (text: string) => document.querySelector("#talk-question .talk-question-text")?.textContent === text, [asked], 20_000);
+      expect(await audience.evaluate(() => document.querySelector("#talk-question .talk-question-name")?.textContent)).toBe("Grace");
       expect(await isChecked("#talk-qa-open")).toBe(qa);
       expect(await taken()).toEqual(["PageDown:true", " :true", "q:true"]);
+      await shot(audience, "06-audience-question-after-shift-q");
+      // Taken away again (Shift+Q with a question shown), so the projector is the slide alone.
+      await presenter.press("Shift+q");
+      await audience.waitFor("the question off the projector", () => !document.querySelector("#talk-question"));
+      expect(await taken()).toEqual(["q:true"]);
+      viewer.close();
       await shot(presenter, "06-questions-panel-keys-after-checkbox");
 
       // Reached with Tab (from the panel's Hide button), the switch keeps Space: the page leaves it alone.

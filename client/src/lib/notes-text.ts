@@ -13,47 +13,24 @@ import { addressToken } from "./notes-links.ts";
 
 export type TextSegment = { text: string } | { text: string; href: string };
 
+/** marked's inline rules that read markup: in a plain-text note each answers "not here". */
+const MARKUP_RULES = ["escape", "tag", "link", "reflink", "emStrong", "codespan", "br", "del", "autolink"] as const;
+
 /**
- * marked's inline lexer knowing nothing but text and addresses (lib/notes-links): every other
- * rule answers "not here", so emphasis, code, HTML, escapes and line breaks stay the text.
+ * marked's inline lexer knowing nothing but text and addresses (lib/notes-links): emphasis,
+ * code, HTML, escapes and line breaks stay the text.
  */
-class AddressesOnly extends Tokenizer {
-  override escape() {
-    return undefined;
-  }
-  override tag() {
-    return undefined;
-  }
-  override link() {
-    return undefined;
-  }
-  override reflink() {
-    return undefined;
-  }
-  override emStrong() {
-    return undefined;
-  }
-  override codespan() {
-    return undefined;
-  }
-  override br() {
-    return undefined;
-  }
-  override del() {
-    return undefined;
-  }
-  override autolink() {
-    return undefined;
-  }
-  override url(src: string) {
-    return addressToken(src);
-  }
+function addressesOnly(): Tokenizer {
+  const tokenizer = new Tokenizer();
+  for (const rule of MARKUP_RULES) tokenizer[rule] = () => undefined;
+  tokenizer.url = addressToken;
+  return tokenizer;
 }
 
 /** `text` cut into plain runs and links (http, https and mailto only, as the markdown path allows). */
 export function textSegments(text: string): TextSegment[] {
   const segments: TextSegment[] = [];
-  for (const token of new Lexer({ gfm: true, tokenizer: new AddressesOnly() }).inlineTokens(text)) {
+  for (const token of new Lexer({ gfm: true, tokenizer: addressesOnly() }).inlineTokens(text)) {
     const last = segments[segments.length - 1];
     if (token.type === "link") segments.push({ text: token.text, href: token.href });
     else if (last && !("href" in last)) last.text += token.raw;

@@ -31,6 +31,7 @@ const KEYS: Record<string, string> = {
   Escape: Key.ESCAPE,
   Tab: Key.TAB,
   Backspace: Key.BACK_SPACE,
+  F5: Key.F5,
   Space: " ",
   Shift: Key.SHIFT,
   Ctrl: Key.CONTROL,

@@ -1,8 +1,8 @@
 /**
  * @module client/live/talk-model
- * The presenter's side of the audience talking back (issue 23), as pure functions of the
- * audience state (./audience-state.ts): the rows of the Questions panel and the buttons each
- * row offers, the top question `Shift+Q` shows, the poll chart's bars and their text, what a
+ * The presenter's side of the audience talking back (questions, polls, reactions), as pure
+ * functions of the audience state (./audience-state.ts): the Questions panel's list and the
+ * buttons each row offers, the top question `Shift+Q` shows, the poll chart's bars and their text, what a
  * poll the presenter typed may be, when a deck's poll sidecar opens, and the little the
  * projector may show (`ProjectedTalk`: a question's text and name, a shown poll's results,
  * whether reactions float there) — nothing else of the talk can reach the audience window.
@@ -57,11 +57,6 @@ export function questionRow(audience: AudienceState, q: LiveQuestionT): Question
   }
   buttons.push("hide");
   return { id: q.id, text: q.text, name: q.name ?? "", votes: q.votes, at: q.at, status: q.status, shown, buttons };
-}
-
-/** The panel's rows, all of them, in order (the panel draws the first few: ./question-window.ts). */
-export function questionRows(audience: AudienceState, order: QuestionOrder): QuestionRow[] {
-  return panelQuestions(audience, order).map((q) => questionRow(audience, q));
 }
 
 /** Two rows that draw the same. */

@@ -9,7 +9,7 @@ import { getAction, type ActionName } from "../actions.ts";
 import { previewPage } from "../deck-layout.ts";
 import { entryExpiresIn, entryPending } from "../entry.ts";
 import { watchGestures } from "../gestures.ts";
-import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, panelKeepsKey, resolveChord } from "../keymap.ts";
+import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, pageKeepsKey, panelKeepsKey, resolveChord } from "../keymap.ts";
 import { KEYMAP_STORAGE_KEY, loadKeymap, resetKeymap } from "../keymap-store.ts";
 import { watchSlideInput } from "../slide-input.ts";
 import type { PresenterState } from "../state.ts";
@@ -46,8 +46,10 @@ function pressedControl(): Element | null {
 function onKey(event: KeyboardEvent) {
   if (event.defaultPrevented || keysView.busy) return;
   const target = event.target as HTMLElement;
-  if (fieldKeepsKeys(target)) return;
   const chord = chordOf(event);
+  // A clicker's F5 is a reload to the browser: taken first, wherever the focus is (keymap.ts).
+  if (pageKeepsKey(chord)) event.preventDefault();
+  if (fieldKeepsKeys(target)) return;
   // Tab and Shift+Tab always move the focus (never bound: keymap.ts RESERVED_KEYS).
   if (chord === "Tab" || chord === "Shift+Tab") pointerControl = null;
   if (!chord || chord === "Tab" || chord === "Shift+Tab") return;

@@ -263,6 +263,9 @@ for (const name of ENGINES) {
     await shot(remote, "05-remote-questions");
     await tap(remote, "#remote-dismiss");
     for (const v of viewers()) await v.waitFor("the question dismissed", () => document.body.dataset.shown === "" && (document.querySelector("#shown-question") as HTMLElement).hidden);
+    // The remote drops its "On the projector" line too: the controls under it move up, and a
+    // tap aimed before that would land beside them.
+    await remote.waitFor("the remote says nothing is shown", () => (document.querySelector("#remote-shown") as HTMLElement).hidden);
   });
 
   it("the remote starts the deck's poll; viewers vote once; the remote sees 2 votes live and closes it; the presenter shows the bars to viewers", async () => {

@@ -38,13 +38,43 @@ export function audiencePainted(audience: EnginePage, page: number): Promise<voi
  * click at a place lands on whatever button is there then, as a person's does.
  */
 export async function tap(page: EnginePage, selector: string): Promise<void> {
-  const at = await page.evaluate((s: string) => {
-    const el = document.querySelector(s)!;
-    el.scrollIntoView({ block: "nearest" });
-    const r = el.getBoundingClientRect();
-    return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
-  }, selector);
-  await page.mouse([{ type: "move", ...at }, { type: "down" }, { type: "up" }]);
+  // As Playwright's actionability checks: the element stays where it is across 100 ms and is
+  // what the point hits — a list above it that is still settling (a hidden question's row going,
+  // a remote's "On the projector" line dropped at its next frame) would move it under the pointer.
+  const deadline = Date.now() + 10_000;
+  let last = "";
+  let aimed: { x: number; y: number } | null = null;
+  for (;;) {
+    const at = await page.evaluate(async (s: string) => {
+      const el = document.querySelector(s);
+      if (!el) return { ok: false, why: "no such element" };
+      el.scrollIntoView({ block: "nearest" });
+      const box = () => {
+        const r = el.getBoundingClientRect();
+        return { x: r.x + r.width / 2, y: r.y + r.height / 2, key: `${r.x},${r.y},${r.width},${r.height}` };
+      };
+      const before = box();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const after = box();
+      const hit = document.elementFromPoint(after.x, after.y);
+      if (before.key !== after.key) return { ok: false, why: `moving (${before.key} → ${after.key})` };
+      const label = hit?.closest("label");
+      if (!el.isConnected || !hit || !(el.contains(hit) || label?.control === el)) return { ok: false, why: `covered by ${hit?.id || hit?.tagName || "nothing"}` };
+      return { ok: true, x: after.x, y: after.y };
+    }, selector);
+    if (at.ok && at.x === aimed?.x && at.y === aimed.y) return page.mouse([{ type: "move", ...aimed }, { type: "down" }, { type: "up" }]);
+    // The pointer goes there first and the place is checked again before the press, as a person
+    // re-aims: the move itself can change the page (a question list the pointer leaves draws the
+    // order it held back, and what stands under it moves).
+    if (at.ok) {
+      aimed = { x: at.x!, y: at.y! };
+      await page.mouse([{ type: "move", ...aimed }]);
+      continue;
+    }
+    aimed = null;
+    last = at.why!;
+    if (Date.now() > deadline) throw new Error(`tap ${selector}: not ready to be clicked after 10 s (${last})`);
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ export interface Config {
   pdfTimeoutMs: number;
   /** Memory bound of one PDF worker process, in bytes. */
   pdfMemoryBytes: number;
-  /** PDFs past the deadline or memory bound from one address before it is refused for a while (0: never). */
+  /** PDF reading time one address may use, in PDF deadlines (pdfTimeoutMs); spent, it is refused for a while (0: never). */
   pdfStrikeLimit: number;
   /** Uploads (present, check, large MCP calls) receiving at once from one address (IPv6: its /64). */
   maxUploadsPerAddress: number;
@@ -74,7 +74,7 @@ export const DEFAULTS = {
   pdfWorkers: 2,
   pdfTimeoutSeconds: 10,
   pdfMemoryMb: 512,
-  // One file past the bounds may be an honest mistake; two in a few minutes is a pattern (issue 20).
+  // One file past the bounds may be an honest mistake; two at once, or a loop of slow files, is a pattern.
   pdfStrikeLimit: 2,
   // Each upload holds a socket and a temp file; these bound file descriptors and disk
   // bandwidth against a trickle of slow uploads (a browser uploads one deck at a time).

@@ -72,7 +72,8 @@ Serve options (environment variable in brackets):
   --pdf-workers N      processes that read PDFs with mupdf (2) [DECKHAND_PDF_WORKERS]
   --pdf-timeout S      seconds one PDF may take to read (10) [DECKHAND_PDF_TIMEOUT]
   --pdf-memory-mb N    memory one PDF reader may use (512) [DECKHAND_PDF_MEMORY_MB]
-  --pdf-strike-limit N PDFs past those bounds from one address before it is refused for 60 s (2; 0: never) [DECKHAND_PDF_STRIKE_LIMIT]
+  --pdf-strike-limit N PDF reading time one address may use, in --pdf-timeout deadlines; back at
+                       one a minute; spent, 429 for about a minute (2; 0: never) [DECKHAND_PDF_STRIKE_LIMIT]
   --log-format F       auto, json or pretty: auto is pretty (a banner and readable lines)
                        on a terminal, one JSON object per line otherwise (auto) [DECKHAND_LOG_FORMAT]
 

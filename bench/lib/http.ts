@@ -29,9 +29,12 @@ async function curl(args: string[]): Promise<CurlResult> {
   return { status: Number(status), ms: Number(seconds) * 1000, bytesDownloaded: Number(size), body: out.slice(0, at) };
 }
 
-/** POST `path` as the multipart field `file` (curl -F), like `curl -F file=@deck.pdf`. */
-export function uploadFile(url: string, path: string, filename = "bench-deck.pdf"): Promise<CurlResult> {
-  return curl(["--form", `file=@${path};type=application/pdf;filename=${filename}`, url]);
+/**
+ * POST `path` as the multipart field `file` (curl -F), like `curl -F file=@deck.pdf`; from
+ * `localAddress` (curl --interface: another loopback address is another client) when given.
+ */
+export function uploadFile(url: string, path: string, filename = "bench-deck.pdf", localAddress?: string): Promise<CurlResult> {
+  return curl([...(localAddress ? ["--interface", localAddress] : []), "--form", `file=@${path};type=application/pdf;filename=${filename}`, url]);
 }
 
 /** GET `url` and discard the body (curl -o /dev/null); the body size is in bytesDownloaded. */

@@ -9,3 +9,8 @@ declare const __DH_MUPDF_URL__: string;
 declare const __DH_VERSION__: string;
 /** Every URL the service worker precaches. */
 declare const __DH_PRECACHE__: string[];
+/** An SVG imported `with { type: "text" }` (the reaction images): its markup as a string. */
+declare module "*.svg" {
+  const text: string;
+  export default text;
+}

@@ -4,6 +4,7 @@
  * Implemented for SQLite (store/live-sessions.ts) and PostgreSQL (store/postgres/live-sessions.ts);
  * the contract both keep is test/live/repository.test.ts.
  */
+import type { SessionNotes } from "./sessions.ts";
 
 export type LiveEndReason = "ended" | "expired" | "presenter-gone" | "quota";
 
@@ -37,6 +38,12 @@ export interface LiveSessionRow {
    * snapshot), so a restart keeps them; null when there is none, and again once the talk ends.
    */
   audienceJson: string | null;
+  /**
+   * The notes file the presenter sent with the deck (the `notes` part of going live), as a
+   * handoff row describes its own: null when none came. Its normalised `.pdfpc` text is stored
+   * with the row but read on its own (`notesText`), and only by the remote and the presenter.
+   */
+  notes: SessionNotes | null;
 }
 
 export interface LiveGrantRow {
@@ -46,10 +53,19 @@ export interface LiveGrantRow {
 }
 
 export interface LiveSessionRepository {
-  /** Insert a new row; false when the code is taken (the caller draws another). */
-  insert(row: LiveSessionRow): Promise<boolean>;
+  /**
+   * Insert a new row, with `notesText` (the normalised `.pdfpc` text of `row.notes`; stored only
+   * when the row describes notes); false when the code is taken (the caller draws another).
+   */
+  insert(row: LiveSessionRow, notesText?: string | null): Promise<boolean>;
+  /** The row (every column but the notes text). */
   get(code: string): Promise<LiveSessionRow | null>;
-  /** Mark ended (once); returns the row as it was if this call ended it, else null. */
+  /**
+   * The notes text stored by `insert`: null when the talk came without notes, or once it has
+   * ended (the end clears it in the same statement: no notes are kept after the deck goes).
+   */
+  notesText(code: string): Promise<string | null>;
+  /** Mark ended (once), its audience and notes text cleared; returns the row as it was if this call ended it, else null. */
   end(code: string, reason: LiveEndReason, now: number): Promise<LiveSessionRow | null>;
   /** New control hash; returns the new generation, or null when the session is not open. */
   rotateControl(code: string, controlHash: string): Promise<number | null>;

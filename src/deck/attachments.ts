@@ -3,18 +3,40 @@
  * Find every attachment of an opened PDF: the `EmbeddedFiles` name tree (walked here,
  * iteratively, with a visited set and caps — mupdf's own walker overflows the stack on
  * looping `Kids`), page `FileAttachment` annotations (bound to their page), the embedded
- * media of `Screen` and `RichMedia` annotations, and `/Text` annotations (in-page notes).
+ * media of `Screen`, `RichMedia` and `Movie` annotations, and `/Text` annotations (in-page
+ * notes) — and the movies a page names without embedding them (deck/movie-annotations:
+ * Beamer's `\movie`, Launch and `run:` links, a Screen's rendition naming a file), which the
+ * analysis looks for among the attachments and flags when the deck does not carry them.
  * Only raw objects are read (`findPage`, `get`): `loadPage()` would synthesise appearances.
  * Browser-safe: the mupdf document comes in as a parameter.
  */
 import { finding, quoteName, type Finding } from "./sidecar/findings.ts";
 import { baseName } from "./sidecar/names.ts";
-import { escapeMarkdown } from "./sidecar/typst.ts";
+import { normalizeText } from "./text-marks.ts";
 import type { MediaRect, PageBox } from "./sidecar/types.ts";
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
+import { embedsFile, movieOfAnnotation, movieOfLink, moviesPlayedOnOpen, specName, type MoviePlay } from "./movie-annotations.ts";
 
 export type AttachmentSource = "embedded-files" | "page-annotation";
-export type AnnotationKind = "FileAttachment" | "Screen" | "RichMedia";
+export type AnnotationKind = "FileAttachment" | "Screen" | "RichMedia" | "Movie" | "Link";
+/** The annotations that name a movie: a Movie annotation, a Screen's rendition, a Launch or run: link. */
+export type MovieAnnotation = "Movie" | "Screen" | "Link";
+
+/**
+ * A movie a page names without embedding it: the file its annotation names (usually one
+ * beside the PDF), where it plays and how. The analysis plays an attachment of that name, or
+ * flags it (MEDIA_NOT_IN_DECK).
+ */
+export interface MovieReference {
+  page: number;
+  /** The annotation's /Rect, in points from the page's top-left: where the poster is. */
+  rect?: MediaRect;
+  /** The file as the annotation names it (a Launch query removed), e.g. `media/clip.mp4`. */
+  file: string;
+  baseName: string;
+  annotation: MovieAnnotation;
+  play: MoviePlay;
+}
 
 export interface DiscoveredAttachment {
   /** The name as stored (/UF, else /F, else the name-tree key), e.g. `src/notes-slide-2.json`. */
@@ -37,16 +59,20 @@ export interface DiscoveredAttachment {
   declaredChecksum: Uint8Array | null;
   /** Problems found while reading the file specification itself. */
   issues: Finding[];
+  /** For a Movie annotation's embedded file: the name it gives and how it plays. */
+  movie?: { file: string; play: MoviePlay };
 }
 
 export interface Discovery {
   attachments: DiscoveredAttachment[];
   /** Document-level structure findings (name tree loops, caps, unreadable pages). */
   issues: Finding[];
-  /** slide → plain text of its /Text annotations, escaped as markdown. */
+  /** slide → the text of its /Text annotations as written (NFC); its format is the deck's (pdfpc.sty's XMP). */
   textNotes: Map<number, string>;
   /** Page boxes in points, index 0 = slide 1. */
   pageBoxes: PageBox[];
+  /** Movies the pages name but do not embed, in page order. */
+  movies: MovieReference[];
 }
 
 export interface DiscoveryLimits {
@@ -122,7 +148,7 @@ export function findAttachmentsNamed(doc: PdfDoc, pageCount: number, wanted: (ba
 const FALLBACK_BOX: PageBox & { x0: number; y1: number } = { width: 612, height: 792, x0: 0, y1: 792 };
 
 export function discoverAttachments(doc: PdfDoc, pageCount: number, limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS): Discovery {
-  const discovery: Discovery = { attachments: [], issues: [], textNotes: new Map(), pageBoxes: [] };
+  const discovery: Discovery = { attachments: [], issues: [], textNotes: new Map(), pageBoxes: [], movies: [] };
   const byObject = new Map<number, DiscoveredAttachment>();
   let capped = false;
 
@@ -305,6 +331,10 @@ function pageBox(page: PdfObj): PageBox & { x0: number; y1: number } {
   return FALLBACK_BOX;
 }
 
+function overlaps(a: MediaRect, b: MediaRect): boolean {
+  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}
+
 function readRect(value: PdfObj): { x0: number; y0: number; x1: number; y1: number } | null {
   if (!value.isArray() || value.length !== 4) return null;
   const n: number[] = [];
@@ -333,6 +363,10 @@ function readPageAnnotations(
   const count = Math.min(annots.length, limits.maxAnnotationsPerPage);
   const texts: string[] = [];
   let textChars = 0;
+  const movies: MovieReference[] = [];
+  /** Movie annotations by /T and by object: Beamer's autostart names them so. */
+  const labelled = new Map<string, MoviePlay>();
+  const referenced = new Map<number, MoviePlay>();
   for (let i = 0; i < count; i++) {
     if (budget.left-- <= 0) {
       budget.exhausted = true;
@@ -358,20 +392,28 @@ function readPageAnnotations(
         discovery.issues.push(finding("NOTES_TOO_LONG", `The in-page notes of slide ${slide} are longer than ${limits.maxNoteChars} characters; the rest is left out. Keep speaker notes short, or move long text elsewhere.`, { slide }));
       }
       textChars += text.length;
-      if (text) texts.push(escapeMarkdown(text));
+      if (text) texts.push(normalizeText(text));
       continue;
     }
-    if (kind !== "FileAttachment" && kind !== "Screen" && kind !== "RichMedia") continue;
+    if (kind !== "FileAttachment" && kind !== "Screen" && kind !== "RichMedia" && kind !== "Movie" && kind !== "Link") continue;
     const rectangle = readRect(annot.get("Rect"));
     const rect = rectangle ? { x: rectangle.x0 - box.x0, y: box.y1 - rectangle.y1, w: rectangle.x1 - rectangle.x0, h: rectangle.y1 - rectangle.y0 } : undefined;
-    const bind = (value: PdfObj, key: string) => {
+    const bind = (value: PdfObj, key: string, movie?: DiscoveredAttachment["movie"]) => {
       const attachment = readFilespec(value, key, "page-annotation");
       if (!attachment) return false;
       attachment.page = slide;
       attachment.annotation = kind;
       if (rect) attachment.rect = rect;
+      if (movie) attachment.movie = movie;
       add(attachment, objectNumberOf(value));
       return true;
+    };
+    const named = (file: string, annotation: MovieAnnotation, play: MoviePlay) => {
+      const name = file.normalize("NFC");
+      const base = baseName(name);
+      // \movie inside \href{run:…}: one movie, named twice on its poster.
+      if (movies.some((m) => m.baseName === base && (!m.rect || !rect || overlaps(m.rect, rect)))) return;
+      movies.push({ page: slide, ...(rect ? { rect } : {}), file: name, baseName: base, annotation, play });
     };
     const malformed = (what: string) =>
       discovery.issues.push(finding("ANNOTATION_MALFORMED", `A ${kind} annotation on page ${slide} ${what}; it was skipped. Attach the file again.`, { slide }));
@@ -381,7 +423,23 @@ function readPageAnnotations(
       // A rendition action's media clip data: /A /R /C /D (ISO 32000 §13.2).
       const data = annot.get("A", "R", "C", "D");
       if (data.isNull()) continue; // a Screen without a rendition shows nothing: not an attachment
-      if (!bind(data, `page-${slide}-screen-${i + 1}`)) malformed("has a rendition without embedded media");
+      const file = specName(data);
+      if (!embedsFile(data) && file) named(file, "Screen", { autoplay: true, loop: true });
+      else if (!bind(data, `page-${slide}-screen-${i + 1}`)) malformed("has a rendition without embedded media");
+    } else if (kind === "Movie") {
+      const movie = movieOfAnnotation(annot);
+      const file = movie ? specName(movie.spec) : null;
+      if (!movie || !file) {
+        malformed("names no movie file (/Movie /F)");
+        continue;
+      }
+      if (movie.label) labelled.set(movie.label, movie.play);
+      if (annot.isIndirect()) referenced.set(annot.asIndirect(), movie.play);
+      if (embedsFile(movie.spec)) bind(movie.spec, file, { file, play: movie.play });
+      else named(file, "Movie", movie.play);
+    } else if (kind === "Link") {
+      const movie = movieOfLink(annot);
+      if (movie) named(movie.file, "Link", movie.play);
     } else {
       const assets = annot.get("RichMediaContent", "Assets", "Names");
       if (!assets.isArray()) {
@@ -394,5 +452,12 @@ function readPageAnnotations(
       }
     }
   }
+  // Beamer's autostart: a Movie action that plays the annotation when the page opens.
+  if (labelled.size > 0 || referenced.size > 0) {
+    const opened = moviesPlayedOnOpen(page, Array.from({ length: count }, (_, k) => annots.get(k)));
+    for (const [label, play] of labelled) if (opened.labels.has(label)) play.autoplay = true;
+    for (const [object, play] of referenced) if (opened.objects.has(object)) play.autoplay = true;
+  }
+  discovery.movies.push(...movies);
   if (texts.length > 0) discovery.textNotes.set(slide, texts.join("\n\n"));
 }

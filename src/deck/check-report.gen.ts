@@ -117,7 +117,7 @@ export interface Attachment {
    */
   text?: string;
   /**
-   * Kind-specific details: for media and page-media the placed media (kind, id, slide, rect, mime, autoplay, loop, attachment?, url?, videoId?); for poll the poll (question, options, multiple); for pdfpc the format, timer and slides with notes.
+   * Kind-specific details: for media and page-media the placed media (kind, id, slide, rect, mime, autoplay, loop, attachment?, url?, videoId?; for media of a page annotation its annotation, and for a movie of the PDF the file it names and whether its bytes are in the deck); for poll the poll (question, options, multiple); for pdfpc the format, timer and slides with notes.
    */
   data?: {
     kind?: "file" | "url" | "youtube" | "vimeo";
@@ -136,6 +136,22 @@ export interface Attachment {
      * kind poll: several options may be picked.
      */
     multiple?: boolean;
+    /**
+     * kind page-media: the annotation that places it — FileAttachment, Screen or RichMedia (embedded media), Movie (a Movie annotation, Beamer's \movie) or Link (a Launch action or run: link naming a movie file).
+     */
+    annotation?: "FileAttachment" | "Screen" | "RichMedia" | "Movie" | "Link" | null;
+    /**
+     * kind page-media, for a movie of the PDF: the file its annotation names, as written (often a file beside the PDF, e.g. clip.mp4).
+     */
+    file?: string;
+    /**
+     * kind page-media, for a movie of the PDF: true when its bytes are in the deck (embedded, attached, or played by a media sidecar); false when the movie names a file beside the PDF that the deck does not carry (finding MEDIA_NOT_IN_DECK).
+     */
+    inDeck?: boolean;
+    /**
+     * kind page-media, for a movie of the PDF handed over by a media sidecar (one on its slide that plays the same file or covers its poster): that sidecar's name; the sidecar plays, not the movie.
+     */
+    playedBy?: string;
     [k: string]: unknown;
   };
   /**
@@ -219,9 +235,13 @@ export interface PresenterNotes {
    */
   source: "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
   /**
-   * Markdown; untrusted, render it sanitised.
+   * The note as its source wrote it (NFC), in `format`; untrusted: render markdown sanitised, and text as text.
    */
   text: string;
+  /**
+   * How `text` is written: markdown (a notes sidecar; a .pdfpc or pdfpc.sty's in-page notes unless disableMarkdown) or plain text shown as written, its web addresses as links (PowerPoint notes, the notes half of a page, other in-page notes). Absent in reports from before it was added: markdown.
+   */
+  format?: "markdown" | "text";
   attachment?: string;
 }
 /**

@@ -33,7 +33,7 @@ export function readDeckExtras(_mupdf: MupdfModule, doc: PdfDoc, options: Partia
   try {
     return analyzeDeck(doc, pageCountOf(doc), { ...options, verify: true }).extras;
   } catch {
-    return { layout: options.notesPosition ? layoutOf(options.notesPosition, "override") : NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} };
+    return { layout: options.notesPosition ? layoutOf(options.notesPosition, "override") : NO_NOTES_LAYOUT, notes: {}, notesSource: {}, notesFormat: {}, media: [], timer: {} };
   }
 }
 

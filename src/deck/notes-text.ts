@@ -5,14 +5,15 @@
  * with the date (rotated by 90°), the title, section and frame title, and the miniature of the
  * slide (its text a quarter of the slide's size). The header is dropped only where it can be
  * told apart (a rotated line or a miniature in the top band); a notes page without one (the
- * `plain` note template) keeps all its text. Returned as markdown: the text escaped, bullets as
- * list items, paragraphs by vertical gaps. Browser-safe.
+ * `plain` note template) keeps all its text. Returned as plain text, as drawn (deck/page-text
+ * composes pdflatex's accents): a line a line, a bulleted line after "• " (whatever glyph the
+ * theme draws), paragraphs by vertical gaps — never escaped into markdown, so `\note[item]`'s
+ * "1. Eye contact" reads as it is drawn. Browser-safe.
  */
 import type { PdfDoc } from "./mupdf-types.ts";
 import { notesRect, slideRect, type NotesPosition, type Rect } from "./notes-layout.ts";
 import { notesPageEvidence } from "./notes-layout-detect.ts";
 import { centreIn, readPageText, type TextLine } from "./page-text.ts";
-import { escapeMarkdown } from "./sidecar/typst.ts";
 
 /** Beamer's header is `.25\paperheight` (default template) or `.125\paperheight` (compressed). */
 const HEADER_HEIGHTS = [0.125, 0.25] as const;
@@ -38,7 +39,7 @@ function headerBottom(lines: TextLine[], notes: Rect, slide: Rect): number | nul
 }
 
 /**
- * The notes half's text of page `pageIndex` (0-based), markdown-escaped; "" when the position
+ * The notes half's text of page `pageIndex` (0-based), as plain text; "" when the position
  * is "none", the page cannot be read, or the half holds no text besides Beamer's header.
  */
 export function readNotesText(doc: PdfDoc, pageIndex: number, position: NotesPosition): string {
@@ -50,15 +51,15 @@ export function readNotesText(doc: PdfDoc, pageIndex: number, position: NotesPos
   const slide = slideRect(page.size, position);
   const header = headerBottom(page.lines, notes, slide);
   const body = page.lines.filter((l) => centreIn(l.box, notes) && !l.rotated && (header === null || l.box.y + l.box.h / 2 > header));
-  return toMarkdown(body);
+  return toText(body);
 }
 
-function toMarkdown(lines: TextLine[]): string {
+function toText(lines: TextLine[]): string {
   const out: string[] = [];
   let previous: TextLine | null = null;
   for (const line of lines) {
     const bullet = BULLET.exec(line.text);
-    const text = bullet ? `- ${escapeMarkdown(line.text.slice(bullet[0].length))}` : escapeMarkdown(line.text);
+    const text = bullet ? `• ${line.text.slice(bullet[0].length)}` : line.text;
     if (previous) {
       const gap = line.box.y - (previous.box.y + previous.box.h);
       out.push(gap > PARAGRAPH_GAP * Math.max(previous.box.h, line.box.h) && !bullet ? "\n\n" : "\n");

@@ -3,11 +3,13 @@
  * The text lines of a page as mupdf's structured text gives them — box (points from the page's
  * top-left, as the notes-layout rectangles are), direction (a rotated line is beamer's date in
  * a notes page's header), largest font size (a miniature's text is tiny) and text. What the
- * notes-layout detection, the notes-half text and the frame counting read. Browser-safe: the
- * mupdf document comes in as a parameter.
+ * notes-layout detection, the notes-half text and the frame counting read. Each line's text is
+ * composed as written (deck/text-marks: pdflatex's spacing accents moved onto their letters,
+ * NFC). Browser-safe: the mupdf document comes in as a parameter.
  */
 import type { PdfDoc } from "./mupdf-types.ts";
 import type { Rect } from "./notes-layout.ts";
+import { composeLine, type PlacedChar } from "./text-marks.ts";
 
 export interface TextLine {
   box: Rect;
@@ -32,22 +34,23 @@ export function readPageText(doc: PdfDoc, pageIndex: number): { size: { w: numbe
     stext = page.toStructuredText("preserve-whitespace");
     const lines: TextLine[] = [];
     let chars = 0;
-    let current: { box: Rect; rotated: boolean; size: number; text: string[] } | null = null;
+    let current: { box: Rect; rotated: boolean; size: number; text: PlacedChar[] } | null = null;
     stext.walk({
       beginLine(bbox, wmode, direction) {
         const [bx0, by0, bx1, by1] = bbox as unknown as [number, number, number, number];
         const [dx, dy] = direction as unknown as [number, number];
         current = { box: { x: bx0 - x0, y: by0 - y0, w: bx1 - bx0, h: by1 - by0 }, rotated: wmode !== 0 || Math.abs(dy) > 0.05 || dx < 0, size: 0, text: [] };
       },
-      onChar(c, _origin, _font, fontSize) {
+      onChar(c, _origin, _font, fontSize, quad) {
         if (!current || chars >= MAX_PAGE_TEXT_CHARS) return;
         chars += c.length;
-        current.text.push(c);
+        const [ulx, , urx, , llx, , lrx] = quad as unknown as number[];
+        current.text.push({ c, x0: Math.min(ulx ?? 0, llx ?? 0), x1: Math.max(urx ?? 0, lrx ?? 0) });
         if (fontSize > current.size) current.size = fontSize;
       },
       endLine() {
         if (current) {
-          const text = current.text.join("").trim();
+          const text = composeLine(current.text).trim();
           if (text) lines.push({ box: current.box, rotated: current.rotated, size: current.size, text });
         }
         current = null;

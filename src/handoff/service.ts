@@ -17,7 +17,8 @@ import type { BlobStore } from "../core/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../core/coordination.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
 import type { SessionNotes, SessionRepository, SessionRow } from "../core/sessions.ts";
-import { displayTitle, notesFilename } from "./filename.ts";
+import { displayTitle } from "./filename.ts";
+import { inspectUpload } from "./inspect-upload.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
@@ -100,14 +101,7 @@ export class HandoffService {
   async stage(upload: ReceivedUpload, options: { authenticated: boolean; baseUrl: string }): Promise<HandoffRecord> {
     try {
       await this.assertCapacity(upload.bytes);
-      const notesName = upload.notes ? notesFilename(upload.notes.uploadName) : null;
-      // The fsync that makes the bytes durable overlaps their validation by a PDF worker (the
-      // notes file is judged in the same job); a refused PDF or notes file is deleted anyway.
-      const [info] = await Promise.all([
-        this.deps.pdf.inspect(upload.temp.path, upload.notes && notesName !== null ? { path: upload.notes.temp.path, filename: notesName } : undefined),
-        upload.temp.sync(),
-      ]);
-      const notes: SessionNotes | null = info.notes && notesName !== null ? { filename: notesName, kind: info.notes.kind, slides: info.notes.slides } : null;
+      const { info, notes, notesText, notesWarnings } = await inspectUpload(this.deps.pdf, upload);
       const now = this.deps.clock();
       const id = newSessionId();
       const token = newControllerToken();
@@ -131,14 +125,14 @@ export class HandoffService {
       // never a row without its file. The store keeps the sweeper off `id` until it settles.
       await this.deps.blobs.commit(upload.temp, id);
       try {
-        if (!(await this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes, info.notes?.pdfpc ?? null))) throw new AppError("STORAGE_FULL");
+        if (!(await this.deps.sessions.insertWithinQuota(row, this.deps.maxStagedBytes, notesText))) throw new AppError("STORAGE_FULL");
       } catch (error) {
         await this.deps.blobs.remove(id);
         throw error;
       } finally {
         this.deps.blobs.settle(id);
       }
-      return this.record(row, handoffUrl(options.baseUrl, id, token), info.notes?.warnings ?? [], info.slides);
+      return this.record(row, handoffUrl(options.baseUrl, id, token), notesWarnings, info.slides);
     } finally {
       await Promise.all([upload.temp.discard(), upload.notes?.temp.discard()]);
     }

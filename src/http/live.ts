@@ -1,23 +1,27 @@
 /**
  * @module http/live
  * The REST part of live presenting (issue 11): go live (a streamed upload, like
- * /api/present), session info, the deck for viewers (resumable), end, and control-secret
- * rotation. The WebSocket is upgraded before the app (./live-ws.ts): Elysia's `.ws` needs
- * Elysia's own listen(), and the server drives the app through app.handle().
+ * /api/present, with the same optional `notes` part), session info, the deck for viewers
+ * (resumable), the notes for the remote and the presenter (never for viewers: they are not in
+ * the PDF), end, and control-secret rotation. The WebSocket is upgraded before the app
+ * (./live-ws.ts): Elysia's `.ws` needs Elysia's own listen(), and the server drives the app
+ * through app.handle().
  */
 import { Elysia, t } from "elysia";
 import { LiveCreatedSchema } from "../shared/live-created.ts";
 import { LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { errorFields } from "../log.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { clientAddress, pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
-import { UploadForm, routeDoc } from "./models.ts";
+import { NotesUploadEncoding, UploadForm, pdfpcNotesResponse, routeDoc } from "./models.ts";
 
 /** A count or a size. */
 function nonNegative() {
@@ -40,6 +44,7 @@ export const LiveInfo = t.Object(
     allowDownload: t.Boolean(),
     expiresAt: t.String(),
     paused: t.Boolean({ description: "No presenter is connected right now." }),
+    notes: t.Boolean({ description: "The presenter sent a notes file with the deck: its remote gets the notes from GET /api/live/{code}/notes (with the control secret)." }),
     counts: t.Object({ viewers: nonNegative(), controls: nonNegative(), presenter: t.Boolean() }),
   },
   { title: "LiveInfo" },
@@ -47,6 +52,14 @@ export const LiveInfo = t.Object(
 
 const CodeParams = t.Object({ code: t.String({ description: "The talk code (upper case; the viewer page normalises what people type)." }) });
 const presenterSecretHeader = { name: "x-presenter-secret", in: "header" as const, required: true, schema: { type: "string" as const }, description: "The presenterSecret from POST /api/live." };
+/** The notes route's secrets, declared so that /openapi.json documents them (a `detail.parameters` entry is dropped there). */
+const NotesSecretHeaders = t.Object(
+  {
+    "x-control-secret": t.Optional(t.String({ description: "The control secret: the fragment of the talk's controlUrl (what the phone remote holds)." })),
+    "x-presenter-secret": t.Optional(t.String({ description: "The presenterSecret from POST /api/live, instead of the control secret (wins when both are given)." })),
+  },
+  { additionalProperties: true },
+);
 
 /** `Authorization: Grant <grant>`: a live grant from a handoff claim, instead of a Bearer token. */
 function grantOf(request: Request): string | null {
@@ -82,10 +95,14 @@ export function liveController(deps: AppDeps) {
         try {
           const declared = Number(request.headers.get("content-length") ?? 0);
           if (declared > 0) await live.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
-          const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, { idleMs: deps.config.bodyTimeoutMs, durable: true });
+          const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, {
+            idleMs: deps.config.bodyTimeoutMs,
+            durable: true,
+            notes: { maxBytes: notesFileLimit(deps.config.maxUploadBytes) },
+          });
           // The PDF readers are shared per address (pdf/worker/fair-line): going live waits its turn like a present.
           const created = await asPdfOwner(pdfOwner(request, deps), () => live.create(upload, { baseUrl, ...(grantSha256 !== undefined ? { grantSha256 } : {}) }));
-          deps.logger.info("live_started", { code: created.code, bytes: created.bytes, totalSlides: created.totalSlides });
+          deps.logger.info("live_started", { code: created.code, bytes: created.bytes, totalSlides: created.totalSlides, notes: created.notes !== undefined });
           set.status = 201;
           return created;
         } finally {
@@ -99,12 +116,12 @@ export function liveController(deps: AppDeps) {
           operationId: "goLive",
           summary: "Go live with a PDF deck",
           description:
-            "Uploads the deck (streamed, same limits and problems as POST /api/present) and opens a live session: viewers follow at `viewerUrl`, a phone drives the talk at `controlUrl`, and the presenter's window connects to the WebSocket /api/live/{code}/ws with `presenterSecret` (see docs/api/live-protocol.md). On a --require-auth server it needs a Bearer token or `Authorization: Grant <liveGrant>` from a handoff claim of the same deck.",
+            "Uploads the deck (streamed, same limits and problems as POST /api/present) and opens a live session: viewers follow at `viewerUrl`, a phone drives the talk at `controlUrl`, and the presenter's window connects to the WebSocket /api/live/{code}/ws with `presenterSecret` (see docs/api/live-protocol.md). An optional `notes` part carries a notes file beside the PDF (a .pdfpc file or a PowerPoint .pptx), judged as POST /api/present judges it (422 NOTES_FILE_UNREADABLE / NOTES_FILE_INVALID, 413 NOTES_FILE_TOO_LARGE; warnings in the answer's `notes`): its notes are kept with the talk for the remote and the presenter (GET /api/live/{code}/notes) until it ends. On a --require-auth server it needs a Bearer token or `Authorization: Grant <liveGrant>` from a handoff claim of the same deck.",
           tags: ["Live"],
           security: [{}, { bearerAuth: [] }, { liveGrant: [] }],
           requestBody: {
             required: true,
-            content: { "multipart/form-data": { schema: UploadForm as never, encoding: { file: { contentType: "application/pdf, application/octet-stream" } } } },
+            content: { "multipart/form-data": { schema: UploadForm as never, encoding: NotesUploadEncoding } },
           },
           "x-problems": [400, 401, 403, 408, 413, 415, 422, 429, 500, 503, 507],
         }),
@@ -125,6 +142,7 @@ export function liveController(deps: AppDeps) {
           allowDownload: row.allowDownload,
           expiresAt: isoSeconds(row.expiresAt),
           paused: !counts.presenter,
+          notes: row.notes !== null,
           counts,
         };
       },
@@ -168,6 +186,37 @@ export function liveController(deps: AppDeps) {
             206: { description: "The requested byte range of the deck.", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
           },
           "x-problems": [404, 410, 416, 429],
+        }),
+      },
+    )
+    .get(
+      "/api/live/:code/notes",
+      async ({ params, request }) => {
+        const row = await controlOnly(deps, params.code, request);
+        const pdfpc = await live.notesText(row);
+        return new Response(pdfpc, {
+          headers: {
+            "content-type": "application/json; charset=utf-8",
+            "cache-control": "no-store",
+            "referrer-policy": "no-referrer",
+            "x-notes-filename": encodeURIComponent(row.notes!.filename),
+            "x-notes-kind": row.notes!.kind,
+            "x-notes-slides": String(row.notes!.slides),
+          },
+        });
+      },
+      {
+        params: CodeParams,
+        headers: NotesSecretHeaders,
+        detail: routeDoc({
+          operationId: "getLiveNotes",
+          summary: "The notes that came with a live talk's deck",
+          description:
+            "Returns the notes of the notes file sent beside the PDF when going live (the `notes` part of POST /api/live), normalised to a .pdfpc document (JSON, pdfpcFormat 2, `pages[].idx` 0-based, `note` markdown), to the phone remote (`x-control-secret`) or the presenter (`x-presenter-secret`) — never to viewers: speaker notes are not in the PDF. The remote opens the deck with it, so its notes and slide grouping are the presenter's. 404 LIVE_NOTES_NOT_FOUND when the talk went live without one (LiveInfo's `notes` says which); 410 once the talk ended (its notes are deleted with the deck). Wrong secrets count per address and talk, as for end and rotate.",
+          tags: ["Live"],
+          security: [{ controlSecret: [] }, { presenterSecret: [] }],
+          responses: { 200: pdfpcNotesResponse("sent") },
+          "x-problems": [401, 403, 404, 410, 429, 500],
         }),
       },
     )
@@ -225,26 +274,39 @@ export function liveController(deps: AppDeps) {
  */
 export async function openTalk(deps: AppDeps, code: string, request: Request) {
   const address = clientAddress(request, deps);
-  deps.liveJoinGuard.checkCode(address, code);
+  await deps.liveJoinGuard.checkCode(address, code);
+  let row: Awaited<ReturnType<AppDeps["live"]["open"]>>;
   try {
-    const row = await deps.live.open(code);
-    deps.liveJoinGuard.openedTalk(address, row.code);
-    return { row, address };
+    row = await deps.live.open(code);
   } catch (error) {
     if (error instanceof AppError && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.failCode(address);
     throw error;
   }
+  // Remembered for the other instances too; a store that cannot say so now fails no viewer.
+  await deps.liveJoinGuard.openedTalk(address, row.code, row.expiresAt).catch((error: unknown) => deps.logger.error("live_open_not_remembered", { code: row.code, ...errorFields(error) }));
+  return { row, address };
 }
 
 /** The presenter's doors (end, rotate): wrong secrets count per address and talk, and past the limit that address is refused them (429) — never the talk itself. */
 async function presenterOnly(deps: AppDeps, code: string, request: Request): Promise<void> {
+  await secretDoor(deps, code, request, "presenter", () => deps.live.authorizePresenter(code, request.headers.get("x-presenter-secret")));
+}
+
+/** The remote's door (the notes), which the presenter may use too: counted like the presenter's doors. */
+function controlOnly(deps: AppDeps, code: string, request: Request) {
+  const presenter = request.headers.get("x-presenter-secret");
+  return secretDoor(deps, code, request, presenter ? "presenter" : "control", () => deps.live.authorizeControl(code, request.headers.get("x-control-secret"), presenter));
+}
+
+/** A door behind a secret of the talk `code`: a blocked address is refused first; a wrong secret is logged and counted. */
+async function secretDoor<T>(deps: AppDeps, code: string, request: Request, role: "presenter" | "control", authorize: () => Promise<T>): Promise<T> {
   const { address } = await openTalk(deps, code, request);
   deps.liveJoinGuard.checkSecret(address, code);
   try {
-    await deps.live.authorizePresenter(code, request.headers.get("x-presenter-secret"));
+    return await authorize();
   } catch (error) {
     if (error instanceof AppError && error.code === "LIVE_SECRET_INVALID") {
-      deps.logger.info("live_auth_failed", { code, role: "presenter", address });
+      deps.logger.info("live_auth_failed", { code, role, address });
       await deps.liveJoinGuard.failSecret(address, code);
     }
     throw error;

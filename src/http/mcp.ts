@@ -159,7 +159,7 @@ export function mcpController(deps: AppDeps) {
         try {
           const release = large ? await gate.acquire() : null;
           try {
-            // Every PDF job of these tool calls is counted under this address (fair shares, issue 20).
+            // Every PDF job of these tool calls is counted under this address (shared by reading time: docs/operating/availability.md).
             return await asPdfOwner(pdfOwner(request, deps), () => serveMcp(request, deps, {
               authenticated: caller.authenticated,
               // Set by the app's onRequest hook; correlates a logged failure with the agent's text.

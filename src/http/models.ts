@@ -28,8 +28,14 @@ export const UploadForm = t.Object(
   { title: "UploadForm" },
 );
 
+/** How the parts of an upload with a notes file are encoded (present, go live). */
+export const NotesUploadEncoding = {
+  [FILE_FIELD]: { contentType: "application/pdf, application/octet-stream" },
+  [NOTES_FIELD]: { contentType: "application/json, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/octet-stream" },
+};
+
 /**
- * The normalised notes GET /api/sessions/{id}/notes answers: a .pdfpc document, format 2 (the
+ * The normalised notes GET /api/sessions/{id}/notes and GET /api/live/{code}/notes answer: a .pdfpc document, format 2 (the
  * shape pdfpc itself writes). Only documented here; the server sends the stored text as is.
  */
 export const PdfpcNotes = t.Object(
@@ -54,6 +60,22 @@ export const PdfpcNotes = t.Object(
   },
   { title: "PdfpcNotes", description: "Speaker notes as a .pdfpc document (pdfpcFormat 2).", additionalProperties: true },
 );
+
+/**
+ * The 200 answer of a notes route (a staged deck's, a live talk's): the normalised .pdfpc and
+ * the headers that describe the notes file it came from (`sentWith`: how that file came).
+ */
+export function pdfpcNotesResponse(sentWith: string) {
+  return {
+    description: "The notes as a .pdfpc document (format 2).",
+    headers: {
+      "X-Notes-Filename": { description: `The notes file's name as ${sentWith}, percent-encoded.`, schema: { type: "string" as const } },
+      "X-Notes-Kind": { description: "What the notes file was: `pdfpc` or `pptx`.", schema: { type: "string" as const, enum: ["pdfpc", "pptx"] } },
+      "X-Notes-Slides": { description: "Number of slides the notes file gives notes for.", schema: { type: "integer" as const } },
+    },
+    content: { "application/json": { schema: { $ref: "#/components/schemas/PdfpcNotes" } } },
+  };
+}
 
 export const CompleteBody = t.Object(
   {

@@ -100,6 +100,7 @@ export function buildOpenApiDocument(app: AnyElysia, deps: AppDeps): Record<stri
         controllerTokenHeader: { type: "apiKey", in: "header", name: "x-controller-token", description: "Controller token of the handoff." },
         liveGrant: { type: "apiKey", in: "header", name: "Authorization", description: "`Grant <liveGrant>`: the live grant from a handoff claim (POST …/handoff/complete), for going live with that deck on a --require-auth server." },
         presenterSecret: { type: "apiKey", in: "header", name: "x-presenter-secret", description: "The presenterSecret returned by POST /api/live." },
+        controlSecret: { type: "apiKey", in: "header", name: "x-control-secret", description: "The control secret of a live talk: the fragment of its controlUrl (the phone remote's link)." },
       },
     },
   };

@@ -6,13 +6,13 @@
  */
 import { Elysia } from "elysia";
 import { receiveMultipartPdf } from "../upload/receive.ts";
-import { NOTES_FIELD, notesFileLimit } from "../tools/upload-limits.ts";
+import { notesFileLimit } from "../tools/upload-limits.ts";
 import type { AppDeps } from "../deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
-import { HandoffRecord, UploadForm, routeDoc } from "./models.ts";
+import { HandoffRecord, NotesUploadEncoding, UploadForm, routeDoc } from "./models.ts";
 
 export function presentController(deps: AppDeps) {
   const admitUpload = uploadAdmission(deps);
@@ -31,7 +31,7 @@ export function presentController(deps: AppDeps) {
           notes: { maxBytes: notesFileLimit(deps.config.maxUploadBytes) },
         });
         // stage() consumes the temp file in every case: moved into place or deleted.
-        // Its validation waits in the PDF pool's line under this address (fair shares, issue 20).
+        // Its validation waits in the PDF pool's line under this address (shared by reading time: docs/operating/availability.md).
         return await asPdfOwner(pdfOwner(request, deps), () => deps.handoff.stage(upload, { authenticated: caller.authenticated, baseUrl }));
       } finally {
         release();
@@ -53,10 +53,7 @@ export function presentController(deps: AppDeps) {
           content: {
             "multipart/form-data": {
               schema: UploadForm as never,
-              encoding: {
-                file: { contentType: "application/pdf, application/octet-stream" },
-                [NOTES_FIELD]: { contentType: "application/json, application/vnd.openxmlformats-officedocument.presentationml.presentation, application/octet-stream" },
-              },
+              encoding: NotesUploadEncoding,
             },
           },
         },

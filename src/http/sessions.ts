@@ -9,7 +9,7 @@ import { Elysia, t } from "elysia";
 import { AppError } from "../errors.ts";
 import { readBodyText } from "../upload/body.ts";
 import type { AppDeps } from "../deps.ts";
-import { CompleteBody, Ok, routeDoc } from "./models.ts";
+import { CompleteBody, Ok, pdfpcNotesResponse, routeDoc } from "./models.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 
 const SessionParams = t.Object({ id: t.String({ description: "The handoff id from the handoff record." }) });
@@ -115,15 +115,7 @@ export function sessionsController(deps: AppDeps) {
           tags: ["Handoff"],
           security: [{ controllerTokenHeader: [] }, { controllerTokenQuery: [] }],
           responses: {
-            200: {
-              description: "The notes as a .pdfpc document (format 2).",
-              headers: {
-                "X-Notes-Filename": { description: "The notes file's name as uploaded, percent-encoded.", schema: { type: "string" } },
-                "X-Notes-Kind": { description: "What the notes file was: `pdfpc` or `pptx`.", schema: { type: "string", enum: ["pdfpc", "pptx"] } },
-                "X-Notes-Slides": { description: "Number of slides the notes file gives notes for.", schema: { type: "integer" } },
-              },
-              content: { "application/json": { schema: { $ref: "#/components/schemas/PdfpcNotes" } } },
-            },
+            200: pdfpcNotesResponse("uploaded"),
             204: { description: "The deck came without a notes file." },
           },
           "x-problems": [401, 403, 404, 410, 500],

@@ -1,9 +1,11 @@
 /**
  * @module live/service
- * The live-session domain (issue 11): go live with an uploaded deck, look a session up by its
- * code, end it (bytes deleted at once, the row kept as a tombstone so the code answers 410),
- * rotate the control secret, issue and check live grants, and end expired sessions. No HTTP
- * and no sockets here: it tells the socket hub (./hub.ts) through the `LiveEvents` port (./events.ts).
+ * The live-session domain (a talk followed by viewers over the network): go live with an
+ * uploaded deck (and the notes file beside it, kept with the row for the remote and the
+ * presenter), look a session up by its code, end it (bytes and notes deleted at once, the row
+ * kept as a tombstone so the code answers 410), rotate the control secret, issue and check
+ * live grants, and end expired sessions. No HTTP and no sockets here: it tells the socket hub
+ * (./hub.ts) through the `LiveEvents` port (./events.ts).
  */
 import { randomInt } from "../tools/random.ts";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
@@ -13,6 +15,7 @@ import type { BlobStore } from "../core/blobs.ts";
 import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";
 import type { SessionRepository } from "../core/sessions.ts";
 import { displayTitle } from "../handoff/filename.ts";
+import { inspectUpload } from "../handoff/inspect-upload.ts";
 import type { Clock } from "../core/clock.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
 import { TOMBSTONE_TTL_MS } from "../handoff/service.ts";
@@ -84,8 +87,9 @@ export class LiveService {
   }
 
   /**
-   * Validate a fully received upload and open a live session for it. Consumes `upload.temp`
-   * in every case. `grantSha256`: the upload came with a live grant for this digest only.
+   * Validate a fully received upload (and its notes file) and open a live session for it.
+   * Consumes `upload.temp` and the notes file's temp in every case. `grantSha256`: the upload
+   * came with a live grant for this digest only.
    */
   async create(upload: ReceivedUpload, options: { baseUrl: string; grantSha256?: string }): Promise<LiveCreated> {
     try {
@@ -93,7 +97,7 @@ export class LiveService {
         throw new AppError("LIVE_GRANT_INVALID", "The live grant was issued for another deck than the one uploaded; upload the deck the handoff link gave you, or send an access token.");
       }
       await this.assertCapacity(upload.bytes);
-      const [info] = await Promise.all([this.deps.pdf.inspect(upload.temp.path), upload.temp.sync()]);
+      const { info, notes, notesText, notesWarnings } = await inspectUpload(this.deps.pdf, upload);
       const now = this.deps.clock();
       const presenterSecret = newControllerToken();
       const controlSecret = newControllerToken();
@@ -120,13 +124,14 @@ export class LiveService {
           audienceJson: null,
           // The presenter is the one going live: its grace period runs from now until it joins.
           presenterSeenAt: now,
+          notes,
         };
         // Bytes first, then the row (as for handoffs): a crash between leaves an orphan file
         // that the sweeper removes, never a row without bytes.
         await this.deps.blobs.commit(upload.temp, row.blobId);
         let inserted = false;
         try {
-          inserted = await this.deps.repo.insert(row);
+          inserted = await this.deps.repo.insert(row, notesText);
         } finally {
           if (!inserted) await this.deps.blobs.remove(row.blobId);
           this.deps.blobs.settle(row.blobId);
@@ -143,11 +148,12 @@ export class LiveService {
           bytes: row.bytes,
           sha256: row.sha256,
           allowDownload: false,
+          ...(notes ? { notes: { ...notes, warnings: notesWarnings } } : {}),
         };
       }
       throw new AppError("INTERNAL", undefined, { cause: new Error("no free live code after several draws") });
     } finally {
-      await upload.temp.discard();
+      await Promise.all([upload.temp.discard(), upload.notes?.temp.discard()]);
     }
   }
 
@@ -165,6 +171,34 @@ export class LiveService {
       await this.end(code, "expired");
       throw new AppError("LIVE_ENDED");
     }
+    return row;
+  }
+
+  /**
+   * The notes text of an open talk, for its remote or its presenter (the caller has checked the
+   * secret): 404 LIVE_NOTES_NOT_FOUND when the talk came without notes. Judged again after the
+   * read: an end that lands meanwhile is a 410, never notes of a talk that is over.
+   */
+  async notesText(row: LiveSessionRow): Promise<string> {
+    if (!row.notes) throw new AppError("LIVE_NOTES_NOT_FOUND");
+    const text = await this.deps.repo.notesText(row.code);
+    if (text !== null) return text;
+    await this.open(row.code);
+    throw new AppError("INTERNAL", undefined, { cause: new Error(`the notes text of live talk ${row.code} is missing`) });
+  }
+
+  /**
+   * The open session, if `secret` is its control secret (the remote's) — or, with `presenter`,
+   * its presenter secret: 401 without one, 403 wrong.
+   */
+  async authorizeControl(code: string, secret: string | null | undefined, presenter: string | null | undefined): Promise<LiveSessionRow> {
+    const row = await this.open(code);
+    if (presenter) {
+      if (!tokenMatches(presenter, row.presenterHash)) throw new AppError("LIVE_SECRET_INVALID");
+      return row;
+    }
+    if (!secret) throw new AppError("LIVE_SECRET_MISSING", "Send the remote's control secret (the part after “#” of the remote link) in the x-control-secret header, or the presenter secret in x-presenter-secret.");
+    if (!tokenMatches(secret, row.controlHash)) throw new AppError("LIVE_SECRET_INVALID", "The control secret does not match this live talk; the presenter may have renewed the remote link: open the new one.");
     return row;
   }
 

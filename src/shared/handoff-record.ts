@@ -6,6 +6,7 @@
  * Elysia's `t`, so the stdio MCP command can use it without loading Elysia.
  */
 import { type Static, Type } from "@sinclair/typebox";
+import { notesSummarySchema } from "./notes-summary.ts";
 
 export const HandoffRecordSchema = Type.Object(
   {
@@ -18,28 +19,11 @@ export const HandoffRecordSchema = Type.Object(
     bytes: Type.Integer({ minimum: 1, description: "Size of the staged PDF in bytes." }),
     sha256: Type.String({ pattern: "^[0-9a-f]{64}$", description: "SHA-256 of the staged PDF, lowercase hex." }),
     notes: Type.Optional(
-      Type.Object(
-        {
-          filename: Type.String({ description: "The notes file's name as uploaded (path parts and control characters removed)." }),
-          kind: Type.Union([Type.Literal("pdfpc"), Type.Literal("pptx")], { description: "What the notes file was: a .pdfpc file or a PowerPoint .pptx." }),
-          slides: Type.Integer({ minimum: 0, description: "Number of slides the notes file gives notes for." }),
-          warnings: Type.Array(
-            Type.Object(
-              {
-                code: Type.String({ description: "Stable finding code, as in the check report." }),
-                message: Type.String({ description: "What is off and what to do about it." }),
-              },
-              { title: "NotesWarning" },
-            ),
-            { description: "Warnings about the notes file (e.g. its slide count differs from the PDF's); the deck was staged anyway." },
-          ),
-        },
-        {
-          title: "HandoffNotes",
-          description:
-            "Present only when a notes file came with the deck (the multipart part `notes`). Its notes, normalised to a .pdfpc document, travel with the handoff: GET /api/sessions/{id}/notes until the deck is claimed or expires.",
-        },
-      ),
+      notesSummarySchema({
+        title: "HandoffNotes",
+        description:
+          "Present only when a notes file came with the deck (the multipart part `notes`). Its notes, normalised to a .pdfpc document, travel with the handoff: GET /api/sessions/{id}/notes until the deck is claimed or expires.",
+      }),
     ),
   },
   { title: "HandoffRecord", description: "A staged handoff session." },

@@ -6,6 +6,7 @@
  */
 import { type Static, Type } from "@sinclair/typebox";
 import { LIVE_CODE_PATTERN } from "./live-protocol.ts";
+import { notesSummarySchema } from "./notes-summary.ts";
 
 /** A count or a size. */
 const nonNegative = () => Type.Integer({ minimum: 0 });
@@ -22,6 +23,13 @@ export const LiveCreatedSchema = Type.Object(
     bytes: nonNegative(),
     sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
     allowDownload: Type.Boolean({ description: "Whether viewers are offered to save the PDF (the presenter changes it over its socket)." }),
+    notes: Type.Optional(
+      notesSummarySchema({
+        title: "LiveNotes",
+        description:
+          "Present only when a notes file came with the deck (the multipart part `notes`). Its notes, normalised to a .pdfpc document, are kept with the talk for its phone remote and its presenter (GET /api/live/{code}/notes, never for viewers) and deleted when the talk ends.",
+      }),
+    ),
   },
   { title: "LiveCreated" },
 );

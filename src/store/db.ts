@@ -81,6 +81,12 @@ const MIGRATIONS: readonly string[] = [
   // 6: what the audience of a live talk asked, voted and tapped (issue 23), so a restart keeps
   //    it; bounded by src/live/audience.ts, cleared when the talk ends.
   `ALTER TABLE live_sessions ADD COLUMN audience_json TEXT;`,
+  // 7: the notes file a presenter sent with a live talk's deck, for its phone remote: what it
+  //    was, and its notes as normalised .pdfpc text, which the end sets back to NULL.
+  `ALTER TABLE live_sessions ADD COLUMN notes_filename TEXT;
+   ALTER TABLE live_sessions ADD COLUMN notes_kind TEXT CHECK (notes_kind IN ('pdfpc', 'pptx'));
+   ALTER TABLE live_sessions ADD COLUMN notes_slides INTEGER;
+   ALTER TABLE live_sessions ADD COLUMN notes_pdfpc TEXT;`,
 ];
 
 export function openDatabase(path: string): Database {

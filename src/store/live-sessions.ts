@@ -1,12 +1,17 @@
 /**
  * @module store/live-sessions
- * Live session and live grant rows in SQLite (migrations 3 and 4). bun:sqlite answers
+ * Live session and live grant rows in SQLite (migrations 3, 4, 6 and 7). bun:sqlite answers
  * synchronously; the port is asynchronous like every other.
  */
 import type { Database } from "bun:sqlite";
 import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "./notes-columns.ts";
 
-interface Raw {
+/** Every column of a row but the notes text, which only `notesText` reads. */
+const ROW_COLUMNS =
+  "code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, audience_json, presenter_seen_at, notes_filename, notes_kind, notes_slides";
+
+interface Raw extends NotesRaw {
   code: string;
   blob_id: string;
   filename: string;
@@ -44,6 +49,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   stateJson: r.state_json,
   presenterSeenAt: r.presenter_seen_at,
   audienceJson: r.audience_json ?? null,
+  notes: notesFromRaw(r),
 });
 
 export class SqliteLiveSessionRepository implements LiveSessionRepository {
@@ -52,11 +58,16 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
   constructor(db: Database) {
     this.q = {
       insert: db.query(
-        `INSERT OR IGNORE INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at)
-         VALUES ($code, $blobId, $filename, $totalSlides, $bytes, $sha256, $presenterHash, $controlHash, $controlGeneration, $allowDownload, $createdAt, $expiresAt, $endedAt, $endReason, $stateJson, $presenterSeenAt)`,
+        `INSERT OR IGNORE INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at,
+                                              notes_filename, notes_kind, notes_slides, notes_pdfpc)
+         VALUES ($code, $blobId, $filename, $totalSlides, $bytes, $sha256, $presenterHash, $controlHash, $controlGeneration, $allowDownload, $createdAt, $expiresAt, $endedAt, $endReason, $stateJson, $presenterSeenAt,
+                 $notesFilename, $notesKind, $notesSlides, $notesPdfpc)`,
       ),
-      get: db.query<Raw, [string]>("SELECT * FROM live_sessions WHERE code = ?"),
-      end: db.query<Raw, [number, string, string]>("UPDATE live_sessions SET ended_at = ?1, end_reason = ?2, audience_json = NULL WHERE code = ?3 AND ended_at IS NULL RETURNING *"),
+      get: db.query<Raw, [string]>(`SELECT ${ROW_COLUMNS} FROM live_sessions WHERE code = ?`),
+      notesText: db.query<{ notes_pdfpc: string | null }, [string]>("SELECT notes_pdfpc FROM live_sessions WHERE code = ? AND ended_at IS NULL"),
+      end: db.query<Raw, [number, string, string]>(
+        `UPDATE live_sessions SET ended_at = ?1, end_reason = ?2, audience_json = NULL, notes_pdfpc = NULL WHERE code = ?3 AND ended_at IS NULL RETURNING ${ROW_COLUMNS}`,
+      ),
       rotate: db.query<{ control_generation: number }, [string, string]>(
         "UPDATE live_sessions SET control_hash = ?1, control_generation = control_generation + 1 WHERE code = ?2 AND ended_at IS NULL RETURNING control_generation",
       ),
@@ -76,13 +87,18 @@ export class SqliteLiveSessionRepository implements LiveSessionRepository {
     };
   }
 
-  async insert(row: LiveSessionRow): Promise<boolean> {
-    return this.q.insert.run({ ...row, allowDownload: row.allowDownload ? 1 : 0 }).changes === 1;
+  async insert(row: LiveSessionRow, notesText: string | null = null): Promise<boolean> {
+    const { notes, ...fields } = row;
+    return this.q.insert.run({ ...fields, allowDownload: row.allowDownload ? 1 : 0, ...notesParams(notes, notesText) }).changes === 1;
   }
 
   async get(code: string): Promise<LiveSessionRow | null> {
     const raw = this.q.get.get(code);
     return raw ? fromRaw(raw) : null;
+  }
+
+  async notesText(code: string): Promise<string | null> {
+    return this.q.notesText.get(code)?.notes_pdfpc ?? null;
   }
 
   async end(code: string, reason: LiveEndReason, now: number): Promise<LiveSessionRow | null> {

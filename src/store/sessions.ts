@@ -5,13 +5,14 @@
  * conditional `UPDATE … WHERE state = 'staged' AND expires_at > now RETURNING *`.
  */
 import type { Database } from "bun:sqlite";
-import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../core/sessions.ts";
+import type { SessionRepository, SessionRow, SessionState } from "../core/sessions.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "./notes-columns.ts";
 
 /** Every column of a row but the notes text, which only `notesText` reads. */
 const ROW_COLUMNS =
   "id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at, notes_filename, notes_kind, notes_slides";
 
-interface Raw {
+interface Raw extends NotesRaw {
   id: string;
   token_hash: string;
   filename: string;
@@ -23,9 +24,6 @@ interface Raw {
   created_at: number;
   expires_at: number;
   ended_at: number | null;
-  notes_filename: string | null;
-  notes_kind: SessionNotes["kind"] | null;
-  notes_slides: number | null;
 }
 
 const fromRaw = (r: Raw): SessionRow => ({
@@ -40,7 +38,7 @@ const fromRaw = (r: Raw): SessionRow => ({
   createdAt: r.created_at,
   expiresAt: r.expires_at,
   endedAt: r.ended_at,
-  notes: r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null,
+  notes: notesFromRaw(r),
 });
 
 export class SqliteSessionRepository implements SessionRepository {
@@ -76,15 +74,7 @@ export class SqliteSessionRepository implements SessionRepository {
       .transaction((row: SessionRow, max: number, notesText: string | null) => {
         if ((this.q.stagedBytes.get()?.total ?? 0) + row.bytes > max) return false;
         const { notes, ...fields } = row;
-        this.q.insert.run({
-          ...fields,
-          authenticated: row.authenticated ? 1 : 0,
-          notesFilename: notes?.filename ?? null,
-          notesKind: notes?.kind ?? null,
-          notesSlides: notes?.slides ?? null,
-          // Text without a description of it would never be handed out: stored only with one.
-          notesPdfpc: notes ? notesText : null,
-        });
+        this.q.insert.run({ ...fields, authenticated: row.authenticated ? 1 : 0, ...notesParams(notes, notesText) });
         return true;
       })
       .immediate;

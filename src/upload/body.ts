@@ -5,6 +5,7 @@
  * instead of holding a socket, a temp file and an upload slot for as long as the client likes.
  */
 import { AppError } from "../errors.ts";
+import { RATE_WINDOW_MS, RecentRate } from "./recent-rate.ts";
 import { slotProgress } from "./slots.ts";
 
 /** No byte of the body for this long and the request is given up (a phone on a bad line still sends within seconds). */
@@ -17,37 +18,55 @@ function stalled(idleMs: number, what = `No data of the request body arrived for
 }
 
 /**
- * Slowest average rate a body may arrive at once MIN_RATE_GRACE_MS have passed (issue 20): a
- * phone on a poor line sends tens of KB/s, and a steady 4 KB/s upload must finish; a trickle
- * of a few bytes now and then (which resets any idle timer) is what holds upload slots.
+ * Slowest rate a streamed body may arrive at, judged over its last seconds once
+ * MIN_RATE_GRACE_MS have passed: a phone on a poor line sends tens of KB/s, and a steady 4 KB/s
+ * upload must finish; a trickle of a few bytes now and then (which resets any idle timer) is
+ * what holds upload slots, and so is a burst followed by a trickle.
  */
 export const MIN_BODY_BYTES_PER_SECOND_STREAMED = 2 * 1024;
 /** Time before the rate is judged: a connection's slow start, a proxy's first buffering. */
 export const MIN_RATE_GRACE_MS = 10_000;
+/** How often a body that is waited for is judged again: the rate rule is this precise. */
+const RATE_CHECK_MS = 500;
 
-function tooSlow(received: number, elapsedMs: number): AppError {
-  const rate = Math.round(received / Math.max(1, elapsedMs / 1000));
+/**
+ * The window the minimum rate is judged over: the idle timeout, at least RATE_WINDOW_MS. A
+ * pause the idle timeout allows is then not cut short by the rate rule (unless the body was
+ * already slow before it), and a burst buys at most this long of trickling afterwards.
+ */
+function minRateWindowMs(idleMs: number): number {
+  return Math.max(RATE_WINDOW_MS, idleMs);
+}
+
+/** Whether a body read so far as `rate` shows is arriving too slowly at `now` (past the grace time). */
+function behind(rate: RecentRate, windowMs: number, now: number): boolean {
+  if (now - rate.started < MIN_RATE_GRACE_MS) return false;
+  return rate.perSecond(windowMs, now) < MIN_BODY_BYTES_PER_SECOND_STREAMED;
+}
+
+function tooSlow(rate: RecentRate, windowMs: number, now: number): AppError {
+  const seconds = Math.round(Math.min(windowMs, now - rate.started) / 1000);
   return stalled(
     0,
-    `The request body arrived at ${rate} bytes/s on average, slower than the ${MIN_BODY_BYTES_PER_SECOND_STREAMED / 1024} KB/s the server needs to keep an upload slot for it`,
+    `The request body arrived at ${Math.round(rate.perSecond(windowMs, now))} bytes/s over the last ${seconds} s, slower than the ${MIN_BODY_BYTES_PER_SECOND_STREAMED / 1024} KB/s the server needs to keep an upload slot for it`,
   );
 }
 
 /**
  * The body's chunks in order. Judged by progress, not by total time: throws REQUEST_TIMEOUT
- * when no chunk arrives for `idleMs`, or when, past MIN_RATE_GRACE_MS, fewer bytes than
- * MIN_BODY_BYTES_PER_SECOND_STREAMED per second since the start have arrived.
+ * when no chunk arrives for `idleMs`, or when, past MIN_RATE_GRACE_MS, the body's last
+ * minRateWindowMs(idleMs) brought fewer than MIN_BODY_BYTES_PER_SECOND_STREAMED per second.
  */
 export async function* bodyChunks(request: Request, idleMs: number): AsyncGenerator<Uint8Array> {
   if (!request.body) return;
   const reader = request.body.getReader();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let finished = false;
-  const started = performance.now();
-  let received = 0;
-  // The upload slot this request holds (upload/slots): told our progress, and able to take the slot back.
+  const windowMs = minRateWindowMs(idleMs);
+  const rate = new RecentRate(windowMs, performance.now());
+  // The upload slot this request holds (upload/slots): shown our rate, and able to take the slot back.
   const slot = slotProgress(request);
-  if (slot) slot.received = 0;
+  if (slot) slot.rate = rate;
   // One reaction on the slot's promise, pointing at the current read only (a reaction per read
   // would keep every chunk reachable, as noted below).
   let failRead: ((error: unknown) => void) | null = null;
@@ -61,11 +80,16 @@ export async function* bodyChunks(request: Request, idleMs: number): AsyncGenera
       // A fresh promise and timer per read. (Racing every read against one long-lived "stalled"
       // promise kept each chunk reachable from that promise's reactions: a 200 MB upload held
       // 200 MB.) The deadline runs only while we wait for the client, not while the consumer works.
-      // It is the sooner of the idle deadline and the moment the average rate falls below the minimum.
-      const behindAt = started + MIN_RATE_GRACE_MS + (received / MIN_BODY_BYTES_PER_SECOND_STREAMED) * 1000;
-      const rateMs = Math.max(0, behindAt - performance.now());
+      // Its timer wakes at the idle deadline, and meanwhile every RATE_CHECK_MS to judge the rate.
+      const waiting = performance.now();
       const next = await new Promise<Awaited<ReturnType<typeof reader.read>>>((resolve, reject) => {
-        timer = setTimeout(() => reject(rateMs < idleMs ? tooSlow(received, performance.now() - started) : stalled(idleMs)), Math.min(idleMs, rateMs));
+        const judge = () => {
+          const now = performance.now();
+          if (now - waiting >= idleMs) return reject(stalled(idleMs));
+          if (behind(rate, windowMs, now)) return reject(tooSlow(rate, windowMs, now));
+          timer = setTimeout(judge, Math.min(idleMs - (now - waiting), RATE_CHECK_MS));
+        };
+        judge();
         reader.read().then(resolve, reject);
         if (evictedBy) reject(evictedBy);
         failRead = reject;
@@ -76,8 +100,7 @@ export async function* bodyChunks(request: Request, idleMs: number): AsyncGenera
         finished = true;
         return;
       }
-      received += next.value.byteLength;
-      if (slot) slot.received = received;
+      rate.add(next.value.byteLength, performance.now());
       yield next.value;
     }
   } finally {

@@ -12,6 +12,7 @@
  */
 import { AppError } from "../errors.ts";
 import { addressKey } from "../tools/address-key.ts";
+import { RATE_WINDOW_MS, type RecentRate } from "./recent-rate.ts";
 
 export interface UploadSlotLimits {
   perAddress: number;
@@ -22,9 +23,11 @@ export interface UploadSlotLimits {
 const RETRY_AFTER_SECONDS = 10;
 
 /**
- * Issue 20: when every slot is taken, the upload arriving slowest gives its slot to a newcomer,
- * so trickling clients (from as many addresses as they like) cannot hold the whole server. A
- * holder is judged once it had EVICT_AFTER_MS, and only while it averages below HEALTHY_RATE.
+ * When every slot is taken, the upload arriving slowest gives its slot to a newcomer, so
+ * trickling clients (from as many addresses as they like) cannot hold the whole server. A
+ * holder is judged once it had EVICT_AFTER_MS, and only while its body brought less than
+ * HEALTHY_RATE over the last RATE_WINDOW_MS (upload/recent-rate): a burst up front buys no
+ * more than the window.
  */
 /** Time a holder has before its rate is judged: a connection's slow start. */
 const EVICT_AFTER_MS = 3_000;
@@ -33,8 +36,8 @@ const HEALTHY_RATE = 16 * 1024;
 
 /** What the body reader (upload/body) reports of an upload holding a slot. */
 export interface SlotProgress {
-  /** Bytes of the body received so far. */
-  received: number;
+  /** How fast the body has been arriving; null until the body reader starts (only bodies it reads can be judged). */
+  rate: RecentRate | null;
   /** Rejects when the slot is given to another upload (408 REQUEST_TIMEOUT). */
   readonly evicted: Promise<never>;
 }
@@ -104,33 +107,34 @@ export class UploadSlots {
     let evict: (error: AppError) => void = () => {};
     const evicted = new Promise<never>((_, reject) => (evict = reject));
     evicted.catch(() => {});
-    const holder: Holder = { started: performance.now(), progress: { received: -1, evicted }, evict, release };
+    const holder: Holder = { started: performance.now(), progress: { rate: null, evicted }, evict, release };
     this.holders.add(holder);
     if (options.request) progressOf.set(options.request, holder.progress);
     return release;
   }
 
-  /** Give the slot of the slowest upload below HEALTHY_RATE (past EVICT_AFTER_MS) back, failing its body read with 408. */
+  /** Give the slot of the slowest upload below HEALTHY_RATE over the last RATE_WINDOW_MS (past EVICT_AFTER_MS) back, failing its body read with 408. */
   private evictSlowest(): void {
     const now = performance.now();
     let slowest: Holder | null = null;
     let slowestRate = HEALTHY_RATE;
     for (const holder of this.holders) {
-      const elapsed = now - holder.started;
-      // Only bodies read by upload/body report progress (received >= 0).
-      if (holder.progress.received < 0 || elapsed < EVICT_AFTER_MS) continue;
-      const rate = holder.progress.received / (elapsed / 1000);
-      if (rate < slowestRate) {
+      const rate = holder.progress.rate;
+      if (!rate || now - holder.started < EVICT_AFTER_MS) continue;
+      const recent = rate.perSecond(RATE_WINDOW_MS, now);
+      if (recent < slowestRate) {
         slowest = holder;
-        slowestRate = rate;
+        slowestRate = recent;
       }
     }
     if (!slowest) return;
     slowest.release();
     slowest.evict(
-      new AppError("REQUEST_TIMEOUT", `The request body arrived at ${Math.round(slowestRate)} bytes/s, too slowly to keep an upload slot while the server is full; send the request again on a faster connection.`, {
-        headers: { connection: "close" },
-      }),
+      new AppError(
+        "REQUEST_TIMEOUT",
+        `The request body arrived at ${Math.round(slowestRate)} bytes/s over the last ${RATE_WINDOW_MS / 1000} s, too slowly to keep an upload slot while the server is full; send the request again on a faster connection.`,
+        { headers: { connection: "close" } },
+      ),
     );
   }
 }

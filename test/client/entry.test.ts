@@ -1,16 +1,18 @@
 /**
- * Safe digits (issue 21, item 1), as pure presenter state: a typed number is pending and
- * nothing of it reaches the audience; it expires after about 2 s, at once on a pointer action
- * and on any other key; a lone digit then becomes pdfpc's tool; Enter is Next again after
- * expiry; `4` `5` `Enter` typed at once still jumps. Each sequence the issue names is here,
- * with the audience's view checked at every step.
+ * Safe digits, as pure presenter state: a typed number is pending and nothing of it reaches
+ * the audience; it expires after about 2 s, at once on a pointer action and on any other key;
+ * by default a digit that is not part of a go-to number then does nothing at all (`5` then →
+ * is the next page, `3`, a pause and a click is a click); with pdfpc's digit tools turned on
+ * in Keys, a lone digit becomes its tool. Enter is Next again after expiry; `4` `5` `Enter`
+ * typed at once still jumps. Each sequence is here, with the audience's view checked at every
+ * step.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
 import { audienceView } from "../../client/src/presenter/audience.ts";
 import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
 import { ENTRY_TIMEOUT_MS, entryExpiresIn, entryPending } from "../../client/src/presenter/entry.ts";
-import { resolveChord } from "../../client/src/presenter/keymap.ts";
+import { DEFAULT_BINDINGS, resolveChord, withDigitTools, type Binding } from "../../client/src/presenter/keymap.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";
 import { entryText } from "../../client/src/presenter/views/counter-view.ts";
 
@@ -23,9 +25,13 @@ const pageOf = (label: string) => labels.indexOf(label) + 1;
 let clock = 0;
 const ctx = (): ActionContext => ({ layout, now: clock, pageSize: () => ({ w: 720, h: 405 }) });
 
-/** Press a key as the presenter page does: resolved by the default key map in its context. */
+/** The key map the keys are pressed with: the defaults, or with pdfpc's digit tools on. */
+let keys: readonly Binding[] = DEFAULT_BINDINGS;
+const PDFPC_KEYS = withDigitTools(DEFAULT_BINDINGS, true);
+
+/** Press a key as the presenter page does: resolved by the key map in its context. */
 function press(state: PresenterState, chord: string): PresenterState {
-  const resolved = resolveChord(chord, { entry: entryPending(state, clock) })!;
+  const resolved = resolveChord(chord, { entry: entryPending(state, clock) }, keys)!;
   const arg = resolved.action === "digit" ? (resolved.mode ? { digit: resolved.arg, mode: resolved.mode } : resolved.arg) : resolved.arg;
   return perform(state, resolved.action, ctx(), arg);
 }
@@ -43,7 +49,49 @@ function type(state: PresenterState, chords: string[], options: { gap?: number; 
 
 const act = (state: PresenterState, name: ActionName, arg?: unknown) => perform(state, name, ctx(), arg);
 
+describe("by default a digit that is not part of a go-to number does nothing", () => {
+  beforeEach(() => (keys = DEFAULT_BINDINGS));
+
+  test("`5` then `→`: the next page, no spotlight; the audience sees only the page change", () => {
+    clock = 500_000;
+    const s = type(initialState(), ["5", "ArrowRight"]);
+    expect(s).toMatchObject({ mode: "normal", page: 2, entry: "", entryTool: null });
+    expect(audienceView(s).mode).toBe("normal");
+  });
+
+  test("`3`, a pause, then a click on the slide: no pen, no dot — the click is Next", () => {
+    clock = 600_000;
+    let s = type(initialState({ page: 4 }), ["3"], { audienceStays: true });
+    clock += ENTRY_TIMEOUT_MS;
+    s = act(s, "expireEntry");
+    expect(s).toMatchObject({ mode: "normal", entry: "", entryTool: null });
+    // The page's click: the press settles the number, the click steps the talk.
+    s = act(act(s, "settleEntry"), "next");
+    expect(s).toMatchObject({ mode: "normal", page: 5 });
+    expect(audienceView(s).overlays.pointer).toBeNull();
+  });
+
+  test("every lone digit, then a mouse move or another key, leaves the tool in hand as it was", () => {
+    for (const digit of ["1", "2", "3", "4", "5"]) {
+      clock += 10_000;
+      expect(act(type(initialState({ mode: "pen" }), [digit]), "settleEntry").mode).toBe("pen");
+      expect(type(initialState(), [digit, "b"])).toMatchObject({ mode: "normal", blank: "black" });
+    }
+  });
+
+  test("the footer names only where Enter goes", () => {
+    clock += 10_000;
+    expect(entryText(type(initialState(), ["3"]))).toBe("Go to 3 ⏎");
+  });
+
+  test("number + Enter still goes to the slide", () => {
+    clock += 10_000;
+    expect(type(initialState(), ["4", "5", "Enter"]).page).toBe(pageOf("45"));
+  });
+});
+
 describe("a pending number never reaches the audience", () => {
+  beforeEach(() => (keys = PDFPC_KEYS));
   test("`4` `5` `Enter` typed at once jumps to slide 45; while typing, the audience keeps slide 1 in Normal", () => {
     clock = 1_000_000;
     let s = type(initialState(), ["4", "5"], { audienceStays: true });
@@ -70,6 +118,9 @@ describe("a pending number never reaches the audience", () => {
 });
 
 describe("a pending number expires", () => {
+  // pdfpc's digit tools, turned on in Keys.
+  beforeEach(() => (keys = PDFPC_KEYS));
+
   test("`1` (back to Normal) and, after the pause, `Enter` is Next — not slide 1", () => {
     clock = 2_000_000;
     let s = initialState({ page: 10, mode: "pen" });
@@ -128,6 +179,9 @@ describe("a pending number expires", () => {
 });
 
 describe("a pointer action or another key settles the number at once", () => {
+  // pdfpc's digit tools, turned on in Keys.
+  beforeEach(() => (keys = PDFPC_KEYS));
+
   test("`2`, a mouse move, then `Enter`: the pointer, and Enter is Next", () => {
     clock = 8_000_000;
     let s = type(initialState({ page: 7 }), ["2"], { audienceStays: true });

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACTIONS } from "../../client/src/presenter/actions.ts";
-import { chordOf, DEFAULT_BINDINGS, displayChord, findConflicts, keyTable, keyTableMarkdown, resolveKey, type Binding } from "../../client/src/presenter/keymap.ts";
+import { chordOf, DEFAULT_BINDINGS, digitToolsOn, displayChord, findConflicts, keyTable, keyTableMarkdown, resolveKey, withDigitTools, type Binding } from "../../client/src/presenter/keymap.ts";
 
 const key = (k: string, mods: { shiftKey?: boolean; ctrlKey?: boolean; altKey?: boolean; metaKey?: boolean } = {}) => ({ key: k, ...mods });
 const plain = { entry: false };
@@ -83,14 +83,36 @@ describe("resolution", () => {
 
   test("digits are typed; Enter and Backspace act on them only while typing", () => {
     expect(resolveKey(key("7"), plain)).toEqual({ action: "digit", arg: "7" });
-    // pdfpc's 1–5 ride on the digit: it is typed and previews its tool.
-    expect(resolveKey(key("3"), plain)).toEqual({ action: "digit", arg: "3", mode: "pen" });
-    expect(resolveKey(key("1"), plain)).toEqual({ action: "digit", arg: "1", mode: "normal" });
-    expect(resolveKey(key("5"), { entry: true })).toEqual({ action: "digit", arg: "5", mode: "spotlight" });
+    // By default a digit carries no tool: a lone `3` or `5` never arms the pen or the spotlight.
+    expect(resolveKey(key("3"), plain)).toEqual({ action: "digit", arg: "3" });
+    expect(resolveKey(key("5"), { entry: true })).toEqual({ action: "digit", arg: "5" });
     expect(resolveKey(key("Enter"), plain)?.action).toBe("next");
     expect(resolveKey(key("Enter"), { entry: true })?.action).toBe("commitEntry");
     expect(resolveKey(key("Backspace"), { entry: true })?.action).toBe("eraseEntry");
     expect(resolveKey(key("Backspace"), plain)?.action).toBe("prev");
+  });
+
+  test("pdfpc's digit tools, turned on in Keys, ride on the digit: it is typed and carries its tool", () => {
+    const pdfpc = withDigitTools(DEFAULT_BINDINGS, true);
+    expect(digitToolsOn(DEFAULT_BINDINGS)).toBe(false);
+    expect(digitToolsOn(pdfpc)).toBe(true);
+    expect(findConflicts(pdfpc)).toEqual([]);
+    expect(resolveKey(key("3"), plain, pdfpc)).toEqual({ action: "digit", arg: "3", mode: "pen" });
+    expect(resolveKey(key("1"), plain, pdfpc)).toEqual({ action: "digit", arg: "1", mode: "normal" });
+    expect(resolveKey(key("5"), { entry: true }, pdfpc)).toEqual({ action: "digit", arg: "5", mode: "spotlight" });
+    expect(resolveKey(key("7"), plain, pdfpc)).toEqual({ action: "digit", arg: "7" });
+    // Off again: every lone-digit binding goes, the rest of the map stays.
+    expect(withDigitTools(pdfpc, false)).toEqual(DEFAULT_BINDINGS.slice());
+    // On keeps a tool's own lone digit, and never gives a digit a second tool.
+    const moved = [...DEFAULT_BINDINGS, { action: "modePen", keys: ["2"], when: "digit" } as Binding];
+    const on = withDigitTools(moved, true);
+    expect(findConflicts(on)).toEqual([]);
+    expect(on.filter((b) => b.when === "digit").map((b) => `${b.action}:${b.keys}`)).toEqual(["modePen:2", "modeNormal:1", "modeEraser:4", "modeSpotlight:5"]);
+  });
+
+  test("a clicker's F5 and Shift+F5 (start the show) go full screen, never reload the presenter", () => {
+    expect(resolveKey(key("F5"), plain)?.action).toBe("fullscreen");
+    expect(resolveKey(key("F5", { shiftKey: true }), plain)?.action).toBe("fullscreen");
   });
 
   test("browser shortcuts with Ctrl, Alt or Meta are left alone (but Ctrl+Z/Y are ours)", () => {
@@ -115,9 +137,14 @@ describe("the default map", () => {
     const rows = keyTable();
     expect(rows.length).toBe(new Set(DEFAULT_BINDINGS.map((b) => (b.when === "entry" ? b.action + "|entry" : b.action))).size);
     expect(rows.find((r) => r.action === "digit")?.keys).toEqual(["0–9"]);
+    expect(rows.find((r) => r.action === "digit")?.label).toContain("A number not followed by Enter does nothing");
     expect(rows.find((r) => r.action === "nextSlide")?.keys).toEqual(["Shift+→", "Shift+Page Down"]);
-    expect(rows.find((r) => r.action === "modePen")?.keys).toEqual(["I", "3 (alone)"]);
-    expect(rows.find((r) => r.action === "modeNormal")?.keys).toEqual(["1 (alone)"]);
+    expect(rows.find((r) => r.action === "modePen")?.keys).toEqual(["I"]);
+    expect(rows.find((r) => r.action === "modeNormal")).toBeUndefined();
+    const pdfpc = keyTable(withDigitTools(DEFAULT_BINDINGS, true));
+    expect(pdfpc.find((r) => r.action === "modePen")?.keys).toEqual(["I", "3 (alone)"]);
+    expect(pdfpc.find((r) => r.action === "modeNormal")?.keys).toEqual(["1 (alone)"]);
+    expect(pdfpc.find((r) => r.action === "digit")?.label).toContain("pdfpc's digit tools");
     expect(rows.find((r) => r.action === "undo")?.keys).toEqual(["Ctrl+Z", "Meta+Z"]);
   });
 

@@ -14,7 +14,7 @@ const PDF_HEAD = "%PDF-1.7\n%âãÏÓ\n1 0 obj\n<<>>\nendobj\n";
 const PDFPC = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, label: "1", overlay: 0, note: "Welcome" }, { idx: 1, label: "2", overlay: 0, note: "The numbers" }] });
 
 const file = (name: string, content: string | Uint8Array) => new File([content as BlobPart], name);
-const result = (over: Partial<NotesFileResult>): NotesFileResult => ({ kind: "pdfpc", filename: "talk.pdfpc", notes: new Map([[1, "Welcome"]]), timer: {}, hidden: [], overlays: [], slideCount: 1, pdfpc: PDFPC, issues: [], ...over });
+const result = (over: Partial<NotesFileResult>): NotesFileResult => ({ kind: "pdfpc", filename: "talk.pdfpc", notes: new Map([[1, "Welcome"]]), notesFormat: "markdown", timer: {}, hidden: [], overlays: [], slideCount: 1, pdfpc: PDFPC, issues: [], ...over });
 
 const stores: DeckStore[] = [];
 afterEach(() => {

@@ -68,6 +68,9 @@ describe("the speaker's timer settings", () => {
     expect(effectiveTimer(deck, { endTime: "14:30" })).toEqual({ endTime: "14:30", lastMinutes: 5 });
     expect(effectiveTimer(deck, { lastMinutes: 2 })).toEqual({ durationMinutes: 20, lastMinutes: 2 });
     expect(effectiveTimer({ endTime: "16:00" }, { lastMinutes: 10 })).toEqual({ endTime: "16:00", lastMinutes: 10 });
+    // The form sets no start time or end slide: the deck's stay, with their sources.
+    const pdfpc = { durationMinutes: 20, startTime: "10:00", endSlide: 12, sources: { durationMinutes: "pdfpc", startTime: "pdfpc", endSlide: "pdfpc" } } as const;
+    expect(effectiveTimer(pdfpc, { durationMinutes: 30 })).toEqual({ durationMinutes: 30, startTime: "10:00", endSlide: 12, sources: { startTime: "pdfpc", endSlide: "pdfpc" } });
   });
 
   test("the form: blanks go back to the deck's, bad values say what to type", () => {

@@ -5,7 +5,7 @@
  * and reset. A Map stands in for localStorage.
  */
 import { describe, expect, test } from "bun:test";
-import { DEFAULT_BINDINGS, resolveChord, type Binding } from "../../client/src/presenter/keymap.ts";
+import { DEFAULT_BINDINGS, digitToolsOn, resolveChord, withDigitTools, type Binding } from "../../client/src/presenter/keymap.ts";
 import { editableRows, KEYMAP_STORAGE_KEY, loadKeymap, resetKeymap, saveKeymap, setKeys, type KeyValueStorage } from "../../client/src/presenter/keymap-store.ts";
 import { applyPreset, DEFAULT_LAYOUT, LAYOUT_STORAGE_KEY, loadLayout, movePane, resetLayout, saveLayout, setCurrentWidth, splitPanes } from "../../client/src/presenter/layout.ts";
 
@@ -71,12 +71,26 @@ describe("the key map editor and its storage", () => {
     const rows = editableRows(DEFAULT_BINDINGS);
     const ids = rows.map((r) => r.id);
     expect(ids).toContain("blackout");
-    expect(ids).toContain("modePen:digit");
+    // The tools' lone digits are rows only once pdfpc's digit tools are on.
+    expect(ids).not.toContain("modePen:digit");
+    expect(editableRows(withDigitTools(DEFAULT_BINDINGS, true)).map((r) => r.id)).toContain("modePen:digit");
     expect(ids).toContain("commitEntry:entry");
     expect(ids).toContain("theme");
     expect(ids).toContain("modeNormal");
     expect(ids).not.toContain("digit");
     expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  test("pdfpc's digit tools: off by default, kept on across a reload once turned on, and off again stores nothing", () => {
+    const storage = memory();
+    expect(digitToolsOn(loadKeymap(storage))).toBe(false);
+    saveKeymap(storage, withDigitTools(loadKeymap(storage), true));
+    const loaded = loadKeymap(storage);
+    expect(digitToolsOn(loaded)).toBe(true);
+    expect(resolveChord("5", plain, loaded)).toEqual({ action: "digit", arg: "5", mode: "spotlight" });
+    saveKeymap(storage, withDigitTools(loaded, false));
+    expect(storage.map.size).toBe(0);
+    expect(resolveChord("5", plain, loadKeymap(storage))).toEqual({ action: "digit", arg: "5" });
   });
 
   test("damaged or conflicting stored maps give the defaults; reset removes the stored map", () => {

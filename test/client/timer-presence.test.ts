@@ -1,8 +1,9 @@
 /**
- * Issue 21 item 3, without a browser: the timer counts only while a presenter window is open.
- * A saved running timer comes back running after a reload or a crash within the grace, and
- * stopped where the window was last seen after a longer gap (Continue or Reset, one click
- * each); the slide times never book the time the window was closed.
+ * The timer across a closed presenter window, without a browser, on an injected clock: one
+ * rule — a timer that was running keeps running, always. A gap within the grace (a reload, a
+ * crash, a window closed by mistake: 40 s) is counted as talk time; a longer one (135 s, 8 min,
+ * a day) is left out: the timer goes on from what it showed when the window was last seen, and
+ * the slide times never book that gap. Reset starts a new run.
  */
 import { describe, expect, test } from "bun:test";
 import { elapsedSeconds, PRESENCE_GRACE_MS, restoreTimer, type TimerState } from "../../client/src/lib/timer.ts";
@@ -37,18 +38,37 @@ describe("restoreTimer", () => {
     expect(restoreTimer(running, seen, seen - 5 * MIN).awayMs).toBeNull();
   });
 
-  test("after a longer gap it stops where the window was last seen: the closed time is not counted", () => {
+  test("closed for 40 s: the gap is counted, the timer runs on, no notice", () => {
     const seen = running.startedAt! + 60_000;
-    const now = seen + 8 * MIN;
+    const back = restoreTimer(running, seen, seen + 40_000);
+    expect(back).toEqual({ timer: running, awayMs: null });
+    expect(elapsedSeconds(back.timer, seen + 40_000)).toBe(30 + 60 + 40);
+  });
+
+  test("closed for 135 s: the gap is left out, and the timer is running — on from what it showed when last seen", () => {
+    const seen = running.startedAt! + 60_000;
+    const now = seen + 135_000;
     const back = restoreTimer(running, seen, now);
-    expect(back.awayMs).toBe(8 * MIN);
-    expect(back.timer).toEqual({ status: "paused", startedAt: null, accumulatedMs: 90_000 });
+    expect(back.awayMs).toBe(135_000);
+    expect(back.timer).toEqual({ status: "running", startedAt: now, accumulatedMs: 90_000 });
     expect(elapsedSeconds(back.timer, now)).toBe(90);
+    expect(elapsedSeconds(back.timer, now + 20_000)).toBe(110);
+  });
+
+  test("after any longer gap (8 min, a day) it is running too, never stopped", () => {
+    const seen = running.startedAt! + 60_000;
+    for (const gap of [8 * MIN, 24 * 60 * MIN]) {
+      const back = restoreTimer(running, seen, seen + gap);
+      expect(back.awayMs).toBe(gap);
+      expect(back.timer.status).toBe("running");
+      expect(elapsedSeconds(back.timer, seen + gap + 1000)).toBe(91);
+    }
   });
 
   test("a record that does not say when it was seen counts only up to the start of its stretch", () => {
-    const back = restoreTimer(running, undefined, running.startedAt! + 10 * MIN);
-    expect(back.timer).toEqual({ status: "paused", startedAt: null, accumulatedMs: 30_000 });
+    const now = running.startedAt! + 10 * MIN;
+    const back = restoreTimer(running, undefined, now);
+    expect(back.timer).toEqual({ status: "running", startedAt: now, accumulatedMs: 30_000 });
     expect(back.awayMs).toBe(10 * MIN);
   });
 });
@@ -66,23 +86,19 @@ describe("slide times across a closed window", () => {
     return { state: s, closedAt: clock };
   }
 
-  test("reopened 8 minutes later: 1:30 elapsed, not 9:30; Continue books only the open time to the slide", () => {
+  test("reopened 8 minutes later: 1:30 elapsed, not 9:30, and running on; the slide is booked only its open time", () => {
     const { state, closedAt } = rehearse();
     clock = closedAt + 8 * MIN;
     const back = restoreTimer(state.timer, closedAt, clock);
     expect(back.awayMs).toBe(8 * MIN);
     let s: PresenterState = { ...state, timer: back.timer };
     expect(elapsedSeconds(s.timer, clock)).toBe(90);
-    // While the speaker decides, nothing is booked.
-    clock += 30_000;
-    expect(slideTimesNow(s, layout, clock)).toEqual({ 1: 40, 2: 50 });
-    // Continue (the timer's Start/Resume): counting on from 1:30.
-    s = run(s, "timerStart");
-    expect(s.timer.status).toBe("running");
+    // No click needed: it counts on from 1:30, and the slide on screen gets that time.
     clock += 10_000;
     expect(elapsedSeconds(s.timer, clock)).toBe(100);
     expect(slideTimesNow(s, layout, clock)).toEqual({ 1: 40, 2: 60 });
     s = run(s, "next");
+    expect(s.timer.status).toBe("running");
     expect(s.slideTimes.current).toEqual({ 1: 40, 2: 60 });
   });
 

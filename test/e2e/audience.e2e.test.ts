@@ -12,9 +12,11 @@
  * approval, results and reactions shown.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { decode } from "fast-png";
 import { PDFDocument } from "pdf-lib";
+import { LIVE_REACTIONS } from "../../src/shared/live-audience-protocol.ts";
 import { seriousViolations } from "../helpers/axe.ts";
 import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EngineName, type EnginePage } from "../helpers/engine.ts";
@@ -192,7 +194,8 @@ for (const name of ENGINES) {
       await v.waitFor("two questions listed", () => document.body.dataset.questions === "2");
       const seen = await v.evaluate(() => ({
         texts: Array.from(document.querySelectorAll("#qa-list .question-text")).map((p) => p.textContent),
-        elements: document.querySelectorAll("#audience img, #audience b, #qa-list script").length,
+        // The reaction bar's pictures are the page's own (reaction-img), not the question's.
+        elements: document.querySelectorAll("#audience img:not(.reaction-img), #audience b, #qa-list script").length,
         xss: document.body.dataset.xss ?? null,
       }));
       expect(seen.texts).toContain(hostile);
@@ -238,7 +241,7 @@ for (const name of ENGINES) {
     await presenterSets("talk-qa-moderated", false);
   });
 
-  it("the phone remote lists the questions, most voted first, and shows one over every viewer's slide, then dismisses it", async () => {
+  it("the phone remote lists the questions, most voted first, and shows one on every viewer's screen (under the slide), then dismisses it", async () => {
     const engine = await launchEngine(ENGINE, { viewport: PHONE });
     engines.push(engine);
     remote = engine.page;
@@ -260,12 +263,15 @@ for (const name of ENGINES) {
     await shot(remote, "05-remote-questions");
     await tap(remote, "#remote-dismiss");
     for (const v of viewers()) await v.waitFor("the question dismissed", () => document.body.dataset.shown === "" && (document.querySelector("#shown-question") as HTMLElement).hidden);
+    // The remote drops its "On the projector" line too: the controls under it move up, and a
+    // tap aimed before that would land beside them.
+    await remote.waitFor("the remote says nothing is shown", () => (document.querySelector("#remote-shown") as HTMLElement).hidden);
   });
 
   it("the remote starts the deck's poll; viewers vote once; the remote sees 2 votes live and closes it; the presenter shows the bars to viewers", async () => {
     await remote.waitFor("the deck's poll offered", () => !!document.querySelector('.remote-poll-start[data-slide="2"]'));
     await tap(remote, '.remote-poll-start[data-slide="2"]');
-    for (const v of viewers()) await v.waitFor("the poll card with its ballot", () => !(document.querySelector("#poll-section") as HTMLElement).hidden && (document.querySelector("#poll-section") as HTMLDetailsElement).open && document.querySelectorAll("#poll-card input[type=radio]").length === 3);
+    for (const v of viewers()) await v.waitFor("the poll card with its ballot", () => (!(document.querySelector("#poll-section") as HTMLElement).hidden && (document.querySelector("#poll-section") as HTMLDetailsElement).open && document.querySelectorAll("#poll-card input[type=radio]").length === 3) || JSON.stringify({ hidden: (document.querySelector("#poll-section") as HTMLElement).hidden, open: (document.querySelector("#poll-section") as HTMLDetailsElement).open, radios: document.querySelectorAll("#poll-card input[type=radio]").length, poll: document.body.dataset.poll, vis: document.visibilityState, card: document.querySelector("#poll-card")?.textContent?.slice(0, 80) }));
     expect(await viewer1.evaluate(() => document.querySelector("#poll-card legend")?.textContent)).toBe("Which browser do you present from?");
     // Nothing chosen: the card says so by the Vote button and nothing is sent.
     await viewer1.click("#poll-card .poll-vote");
@@ -346,7 +352,8 @@ for (const name of ENGINES) {
       // Count what floats by, however briefly.
       const seen = ((window as unknown as { __floated: string[] }).__floated = [] as string[]);
       new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) seen.push(n.textContent ?? "");
+        // A float is the reaction's picture; its text alternative names the emoji.
+        for (const r of records) for (const n of r.addedNodes) seen.push((n as Element).querySelector?.("img")?.getAttribute("alt") ?? "");
       }).observe(document.querySelector("#reaction-floats")!, { childList: true });
     });
     for (let i = 0; i < 6; i++) await viewer1.click('#reaction-bar [data-reaction="👏"]');
@@ -357,6 +364,44 @@ for (const name of ENGINES) {
     });
     await shot(viewer2, "09-viewer-reactions");
     expect(await viewer1.evaluate(() => (document.querySelector("#react-error") as HTMLElement).hidden)).toBe(true);
+  });
+
+  it("the reactions are the pictures the binary carries: drawn in their colours with every font on the page swapped for one without emoji (a venue laptop without a colour-emoji font)", async () => {
+    const bar = await viewer1.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLElement>("#reaction-bar [data-reaction]")).map((b) => {
+        const img = b.querySelector("img");
+        return { emoji: b.dataset.reaction, name: b.getAttribute("aria-label"), alt: img?.alt, svg: !!img?.src.startsWith("data:image/svg+xml"), drawn: !!img && img.complete && img.naturalWidth > 0 };
+      }),
+    );
+    expect(bar).toEqual(LIVE_REACTIONS.map((emoji) => ({ emoji, name: `React ${emoji}`, alt: emoji, svg: true, drawn: true })));
+    // No emoji font to fall back on: every element set to a monospace font without emoji
+    // (through the CSSOM: the page's policy refuses inline style sheets).
+    await viewer1.evaluate(() => {
+      for (const el of document.querySelectorAll<HTMLElement>("*")) el.style.setProperty("font-family", "'DejaVu Sans Mono', monospace", "important");
+      return true;
+    });
+    const file = join(shots, "10-viewer-reaction-bar-no-emoji-font.png");
+    await viewer1.screenshot(file);
+    const png = decode(readFileSync(file));
+    const boxes = await viewer1.evaluate(() => ({ width: innerWidth, boxes: Array.from(document.querySelectorAll("#reaction-bar [data-reaction] img")).map((i) => { const r = i.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; }) }));
+    const scale = png.width / boxes.width;
+    /** How many pixels inside the n-th picture are near `rgb` (Twemoji's own colours). */
+    const near = (n: number, rgb: readonly number[]) => {
+      const b = boxes.boxes[n]!;
+      let count = 0;
+      for (let y = Math.ceil(b.y * scale); y < (b.y + b.h) * scale; y++) {
+        for (let x = Math.ceil(b.x * scale); x < (b.x + b.w) * scale; x++) {
+          const i = (y * png.width + x) * png.channels;
+          if (rgb.every((v, k) => Math.abs(png.data[i + k]! - v) <= 24)) count++;
+        }
+      }
+      return count;
+    };
+    // 👍 and 😂 in Twemoji's yellow, ❤️ and ❓ in its reds: shapes in colour, never an empty box.
+    expect(near(0, [0xff, 0xdb, 0x5e])).toBeGreaterThan(20);
+    expect(near(3, [0xff, 0xcc, 0x4d])).toBeGreaterThan(20);
+    expect(near(2, [0xdd, 0x2e, 0x44])).toBeGreaterThan(20);
+    expect(near(5, [0xbe, 0x19, 0x31])).toBeGreaterThan(10);
   });
   });
 }

@@ -1,17 +1,24 @@
 /**
- * The keys never betray the speaker (issue 21, items 1, 6 and 8), against the compiled binary
- * in every engine (Chromium, Firefox ESR, WebKit), on a 46-slide deck of 51 pages:
- * - item 1, safe digits: what the audience window receives over its BroadcastChannel is
+ * The keys never betray the speaker, against the compiled binary in every engine (Chromium,
+ * Firefox ESR, WebKit), on a 46-slide deck of 51 pages:
+ * - safe digits: what the audience window receives over its BroadcastChannel is
  *   recorded, and no tool reaches it while a number is typed (`4` `5` `Enter` jumps to slide
- *   45, `3` `5` `Esc`, `2` `3` …); `1`, the wait, `Enter` is Next, not slide 1; `2`, a mouse move,
- *   `Enter` is the pointer and Next; the "Go to" prompt goes by itself; a lone `5` left alone
- *   becomes the spotlight (then, and only then, on the audience).
- * - item 6: after *Black* is clicked with the mouse, `Space` and `Enter` step the talk and the
- *   audience stays black; a button reached with Tab still takes Enter.
- * - item 8: Tab from the page walks the controls and never opens the overview; axe passes;
- *   *As it came* is the download offered first until there is ink, then *With the ink*; the
- *   library says "51 pages · 46 slides" and the presenter "/ 46" with "page N / 51" (the start
- *   page too, held on screen in Chromium by holding its claim's last request).
+ *   45, `3` `5` `Esc`, `2` `3` …); `1`, the wait, `Enter` is Next, not slide 1; the "Go to"
+ *   prompt goes by itself. A digit that is not part of a go-to number changes nothing: `2` and
+ *   a mouse move leave Normal, `5` then → is the next page with no spotlight, `3`, a pause and
+ *   a click on the slide is a click (the next page, no dot on the projector). pdfpc's digit
+ *   tools, turned on in the Keys panel: `2`, a mouse move, `Enter` is the pointer and Next; a
+ *   lone `5` left alone becomes the spotlight (then, and only then, on the audience); `3` and
+ *   a click draw a dot; turned off, digits are numbers only again.
+ * - a clicker's F5 and Shift+F5 never reload the presenter: not with the overview open, not
+ *   with the focus in a text field (a mark left on the window survives, the key is taken).
+ * - clicked buttons keep no keys: after *Black* is clicked with the mouse, `Space` and `Enter`
+ *   step the talk and the audience stays black; a button reached with Tab still takes Enter.
+ * - a newcomer finds everything: Tab from the page walks the controls and never opens the
+ *   overview; axe passes; *As it came* is the download offered first until there is ink, then
+ *   *With the ink*; the library says "51 pages · 46 slides" and the presenter "/ 46" with
+ *   "page N / 51" (the start page too, held on screen in Chromium by holding its claim's last
+ *   request).
  * Screenshots go to test-output/stage-keys/<engine>/.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -20,7 +27,7 @@ import type { Page, Route } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
-import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, pressToPage, tap } from "../helpers/stage.ts";
 import { keysPageOf, makeKeysDeck } from "../fixtures/keys-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 
@@ -72,6 +79,16 @@ for (const name of ENGINES) {
       }, selector);
       await presenter.mouse([{ type: "move", ...c }, { type: "down" }, { type: "up" }]);
     }
+    /** Strokes on PDF page `page`, as the presenter keeps them (what the audience window is sent). */
+    const inkCount = (page: number) => presenter.evaluate((p: number) => (window as unknown as { __deckhand: { state(): { ink: Record<number, unknown[]> } } }).__deckhand.state().ink[p]?.length ?? 0, page);
+    /** A real mouse click on the presenter's slide, at `fx` of its width. */
+    async function clickOnSlide(fx: number) {
+      const b = await presenter.evaluate(() => {
+        const r = document.querySelector("#current-frame")!.getBoundingClientRect();
+        return { x: r.x, y: r.y, w: r.width, h: r.height };
+      });
+      await presenter.mouse([{ type: "move", x: b.x + fx * b.w, y: b.y + b.h / 2 }, { type: "down" }, { type: "up" }]);
+    }
     /** Move the real mouse over the presenter's slide. */
     async function moveOverSlide(fx: number) {
       const b = await presenter.evaluate(() => {
@@ -82,7 +99,7 @@ for (const name of ENGINES) {
     }
 
 
-    it("item 8: the start page, the library and the presenter count the deck the same way: 51 pages · 46 slides, / 46", async () => {
+    it("the start page, the library and the presenter count the deck the same way: 51 pages · 46 slides, / 46", async () => {
       const handoff = await presentPdf(suite.server.url, await makeKeysDeck(), "Keys.pdf");
       const raw = (suite.engine as Engine & { raw?: Page }).raw;
       let release: (() => void) | null = null;
@@ -117,7 +134,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
     });
 
-    it("item 1: a typed number shows only in the presenter's footer; `4` `5` `Enter` jumps to slide 45 and the audience is told nothing but the jump", async () => {
+    it("a typed number shows only in the presenter's footer; `4` `5` `Enter` jumps to slide 45 and the audience is told nothing but the jump", async () => {
       // The prompt, looked at (this may outlast the wait; Esc puts everything back either way).
       await presenter.press("4");
       await presenter.press("5");
@@ -125,7 +142,7 @@ for (const name of ENGINES) {
       await shot(presenter, "01-typing-45-presenter");
       await presenter.press("Escape");
       await presenter.press("3");
-      expect(await prompt()).toBe("Go to 3 ⏎ · or Pen");
+      expect(await prompt()).toBe("Go to 3 ⏎");
       await shot(presenter, "01-typing-3-presenter");
       await presenter.press("Escape");
       await presenter.press("Escape");
@@ -144,7 +161,7 @@ for (const name of ENGINES) {
       expect(await presenter.evaluate(() => document.querySelector("#counter")!.textContent + " · " + document.querySelector("#counter-pages")!.textContent)).toBe(`45 / 46 · page ${keysPageOf("45")} / 51`);
     });
 
-    it("item 1: no number with a 2–5 flashes a tool on the projector", async () => {
+    it("no number with a 2–5 flashes a tool on the projector", async () => {
       await record();
       for (const digits of [["3", "5"], ["2", "3"], ["5", "2"], ["2", "4", "5"], ["4"]]) {
         for (const d of digits) await presenter.press(d);
@@ -159,7 +176,7 @@ for (const name of ENGINES) {
       expect(await modesSeen()).toEqual(["normal"]);
     });
 
-    it("item 1: `1`, the wait, then `Enter` is Next — not slide 1 — and the prompt goes by itself", async () => {
+    it("`1`, the wait, then `Enter` is Next — not slide 1 — and the prompt goes by itself", async () => {
       await go("Home", 1);
       await go("End", 51);
       await go("PageUp", 50);
@@ -171,7 +188,41 @@ for (const name of ENGINES) {
       await go("Enter", 51);
     });
 
-    it("item 1: `2`, a mouse move, then `Enter`: the pointer, and Enter is Next; a lone `5` left alone becomes the spotlight, only then on the audience", async () => {
+    it("a lone digit arms no tool: `2` and a mouse move leave Normal; `5` then → is the next page, no spotlight; `3`, a pause and a click on the slide is a click — no dot on the projector", async () => {
+      await go("Home", 1);
+      await record();
+      await presenter.press("2");
+      await moveOverSlide(0.4);
+      await presenter.waitFor("the number dropped by the move", () => (document.querySelector("#goto") as HTMLElement).hidden === true);
+      await go("Enter", 2);
+      expect(await state()).toMatchObject({ mode: "normal", entry: "" });
+      await presenter.press("5");
+      await go("ArrowRight", 3);
+      await audiencePainted(audience, 3);
+      expect((await state()).mode).toBe("normal");
+      await presenter.press("3");
+      await presenter.waitFor("the number expired", () => (document.querySelector("#goto") as HTMLElement).hidden === true, [], 10_000);
+      await clickOnSlide(0.5);
+      await presenter.waitFor("the click stepped the talk", () => document.body.dataset.slide === "4");
+      await audiencePainted(audience, 4);
+      expect(await inkCount(3)).toBe(0);
+      expect(await inkCount(4)).toBe(0);
+      expect(await audience.evaluate(() => document.body.dataset.ink ?? "0")).toBe("0");
+      expect(await modesSeen()).toEqual(["normal"]);
+      await shot(audience, "02-audience-after-stray-digits");
+    });
+
+    it("pdfpc's digit tools, turned on in Keys: `2` and a mouse move pick the pointer; a lone `5` left alone becomes the spotlight, only then on the audience; `3`, a pause and a click draws a dot; off again, digits are numbers only", async () => {
+      const digitTools = async (on: boolean) => {
+        await presenter.press("?");
+        await presenter.waitFor("the keys panel", () => document.body.dataset.panel === "help");
+        if ((await presenter.evaluate(() => (document.querySelector("#setting-digit-tools") as HTMLInputElement).checked)) !== on) await tap(presenter, "#setting-digit-tools");
+        await presenter.waitFor(`digit tools ${on ? "on" : "off"}, listed as rows`, (want: boolean) => (document.querySelector("#setting-digit-tools") as HTMLInputElement).checked === want && !!document.querySelector('#keys tr[data-binding="modePen:digit"]') === want, [on]);
+        if (on) await shot(presenter, "02-keys-digit-tools-on");
+        await presenter.press("Escape");
+        await presenter.waitFor("the keys panel closed", () => document.body.dataset.panel === "none");
+      };
+      await digitTools(true);
       await go("Home", 1);
       await record();
       await presenter.press("2");
@@ -194,9 +245,72 @@ for (const name of ENGINES) {
       expect(await modesSeen()).toEqual(["spotlight"]);
       await presenter.press("Escape");
       await modeIs("normal");
+      // `3`, the wait: the pen; a click on the slide is a dot, on the projector too.
+      await presenter.press("3");
+      await modeIs("pen");
+      await clickOnSlide(0.5);
+      await presenter.waitFor("a dot drawn", () => document.body.dataset.slide === "2" && (window as unknown as { __deckhand: { state(): { ink: Record<number, unknown[]> } } }).__deckhand.state().ink[2]?.length === 1);
+      await audience.waitFor("the dot on the projector", () => document.body.dataset.slide === "2" && document.body.dataset.ink === "1");
+      expect(await inkCount(2)).toBe(1);
+      await presenter.press("c");
+      await presenter.press("Escape");
+      await modeIs("normal");
+      await digitTools(false);
+      await presenter.press("5");
+      await go("ArrowRight", 3);
+      expect((await state()).mode).toBe("normal");
     });
 
-    it("item 6: after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {
+    it("every navigation key has a button: Go to… in the footer opens the go-to panel, whose moves act and close it", async () => {
+      await go("Home", 1);
+      await tap(presenter, "#btn-goto");
+      await presenter.waitFor("the go-to panel", () => document.body.dataset.panel === "goto");
+      const buttons = await presenter.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>(".goto-nav [data-action]")).map((b) => b.dataset.action));
+      expect(buttons).toEqual(["first", "prev10", "prevSlide", "nextSlide", "next10", "last", "prevForced", "nextForced", "histBack", "histFwd", "bookmarkSet", "bookmarkGo"]);
+      await shot(presenter, "02-goto-panel");
+      await tap(presenter, '.goto-nav [data-action="next10"]');
+      await presenter.waitFor("ten slides on, the panel closed", () => (document.querySelector("#counter")?.textContent === "11 / 46" && document.body.dataset.panel === "none") || `${document.querySelector("#counter")?.textContent} ${document.body.dataset.panel}`);
+      await tap(presenter, "#btn-goto");
+      await tap(presenter, '.goto-nav [data-action="histBack"]');
+      await presenter.waitFor("back in the history", () => document.body.dataset.slide === "1" && document.body.dataset.panel === "none");
+    });
+
+    it("a clicker's F5 and Shift+F5 never reload the presenter: not with the overview open, not with the focus in a text field", async () => {
+      await go("Home", 1);
+      // A mark on this window (a reload would take it), and whether each F5 was taken from the browser.
+      await presenter.evaluate(() => {
+        const w = window as unknown as { __stayed: boolean; __f5: boolean[] };
+        w.__stayed = true;
+        w.__f5 = [];
+        window.addEventListener("keydown", (e) => void (e.key === "F5" && w.__f5.push(e.defaultPrevented)));
+        return true;
+      });
+      const stayed = () => presenter.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true);
+      await presenter.press("o");
+      await presenter.waitFor("the overview", () => document.body.dataset.panel === "overview");
+      await presenter.press("F5");
+      await presenter.press("Shift+F5");
+      await presenter.waitFor("both F5s seen", () => (window as unknown as { __f5?: boolean[] }).__f5?.length === 2, [], 5_000);
+      expect(await stayed()).toBe(true);
+      expect((await state()).panel).toBe("overview");
+      await presenter.press("Escape");
+      await presenter.waitFor("the overview closed", () => document.body.dataset.panel === "none");
+      // The go-to panel's label field has the focus: F5 types nothing, reloads nothing.
+      await tap(presenter, "#btn-goto");
+      await presenter.waitFor("the go-to field focused", () => document.body.dataset.panel === "goto" && document.activeElement?.id === "goto-input");
+      await presenter.press("F5");
+      await presenter.press("Shift+F5");
+      await presenter.waitFor("all four F5s seen", () => (window as unknown as { __f5?: boolean[] }).__f5?.length === 4, [], 5_000);
+      expect(await stayed()).toBe(true);
+      expect(await presenter.evaluate(() => (window as unknown as { __f5: boolean[] }).__f5)).toEqual([true, true, true, true]);
+      expect(await presenter.evaluate(() => ({ panel: document.body.dataset.panel, value: (document.querySelector("#goto-input") as HTMLInputElement).value }))).toEqual({ panel: "goto", value: "" });
+      await shot(presenter, "03-f5-in-the-goto-field");
+      await presenter.press("Escape");
+      await presenter.waitFor("the go-to panel closed", () => document.body.dataset.panel === "none");
+      expect((await state()).page).toBe(1);
+    });
+
+    it("after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {
       await go("Home", 1);
       await clickWithMouse("#btn-blank");
       await audience.waitFor("black", () => document.body.dataset.blank === "black");
@@ -216,7 +330,7 @@ for (const name of ENGINES) {
       await modeIs("normal");
     });
 
-    it("item 8: Tab walks the controls from the page and never opens the overview; a button reached by Tab takes Enter; axe passes", async () => {
+    it("Tab walks the controls from the page and never opens the overview; a button reached by Tab takes Enter; axe passes", async () => {
       // A keyboard user arriving: a fresh presenter page, nothing focused.
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
@@ -258,7 +372,7 @@ for (const name of ENGINES) {
       expect(await seriousViolations(presenter)).toEqual([]);
     });
 
-    it("item 8: the download offered first is the deck as it came until there is ink, then the one with the ink", async () => {
+    it("the download offered first is the deck as it came until there is ink, then the one with the ink", async () => {
       await presenter.evaluate(() => {
         (document.activeElement as HTMLElement | null)?.blur();
         return true;

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Page } from "puppeteer-core";
+import { FIREFOX_MICROPHONE_PREFS } from "./microphone.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
 /** puppeteer's key names for the chords the key map writes. */
@@ -31,7 +32,7 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
     userDataDir: profile,
     acceptInsecureCerts: true,
     // Service workers and IndexedDB stay on in automation; pop-ups are the tests' own.
-    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0, ...firewall },
+    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0, ...firewall, ...(options.microphone ? FIREFOX_MICROPHONE_PREFS : {}) },
   });
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   const problems: string[] = [];

@@ -89,9 +89,14 @@ export interface Trickle {
 
 /**
  * An upload whose body arrives `bytesPerTick` every `intervalMs`: the headers and the first
- * part head at once, then the PDF bytes slowly, never the end (unless `totalBytes` is reached).
+ * part head at once (and `burstBytes` of the PDF with them), then the PDF bytes slowly, never
+ * the end (unless `declaredBytes` is reached).
  */
-export function trickleUpload(port: number, path: string, options: { localAddress?: string; bytesPerTick?: number; intervalMs?: number; declaredBytes?: number; headers?: Record<string, string> } = {}): Trickle {
+export function trickleUpload(
+  port: number,
+  path: string,
+  options: { localAddress?: string; bytesPerTick?: number; intervalMs?: number; declaredBytes?: number; burstBytes?: number; headers?: Record<string, string> } = {},
+): Trickle {
   const parts = multipartParts(new Uint8Array(0));
   const declared = options.declaredBytes ?? 1024 * 1024;
   const length = parts.head.length + declared + parts.tail.length;
@@ -112,6 +117,11 @@ export function trickleUpload(port: number, path: string, options: { localAddres
       socket!.write(parts.head);
       socket!.write("%PDF-1.7\n");
       sent = 9;
+      if (options.burstBytes) {
+        const burst = Math.min(options.burstBytes, declared - sent);
+        socket!.write(Buffer.alloc(burst, 0x20));
+        sent += burst;
+      }
       interval = setInterval(() => {
         if (socket!.destroyed) return clearInterval(interval);
         const n = Math.min(options.bytesPerTick ?? 1, declared - sent);

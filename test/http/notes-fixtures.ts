@@ -1,10 +1,16 @@
 /**
  * Notes files beside a PDF (issue 19) as the API tests send them: `.pdfpc` documents, and
  * PowerPoint `.pptx` files from the deck layer's fixture builder (test/fixtures/pptx.ts: a zip
- * of the minimal OOXML parts, made with fflate), good and hostile.
+ * of the minimal OOXML parts, made with fflate), good and hostile; and the upload that carries
+ * one beside a PDF (present, check, go live).
  */
+import { Database } from "bun:sqlite";
+import { expect } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { zipSync } from "fflate";
 import { buildPptx, pptxManySlides, pptxWithEntities, pptxZipBomb } from "../fixtures/pptx.ts";
+import { type TestApp, withDeclaredLength } from "../helpers/app.ts";
 
 const enc = new TextEncoder();
 
@@ -35,4 +41,46 @@ export function notAPptxZip(): Uint8Array {
     "[Content_Types].xml": enc.encode(`${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>`),
     "word/document.xml": enc.encode(`${head}<w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"/>`),
   });
+}
+
+/** A notes part as a test sends it. */
+export interface Part {
+  bytes: Uint8Array | string;
+  filename: string;
+  type?: string;
+}
+
+/** POST a multipart body with a `file` part and, when given, a `notes` part (first when `notesFirst`). */
+export async function sendWithNotes(
+  app: TestApp,
+  path: string,
+  pdf: Uint8Array,
+  notes: Part | null,
+  options: { declared?: boolean; notesFirst?: boolean; filename?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
+  const form = new FormData();
+  const addNotes = () => {
+    if (notes) form.append("notes", new Blob([notes.bytes as BlobPart], { type: notes.type ?? "application/octet-stream" }), notes.filename);
+  };
+  if (options.notesFirst) addNotes();
+  form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), options.filename ?? "deck.pdf");
+  if (!options.notesFirst) addNotes();
+  const init: RequestInit = { method: "POST", body: form, headers: options.headers ?? {} };
+  return app.handle(path, options.declared ? await withDeclaredLength(init) : init);
+}
+
+/** Rows of `table` (all of them): a refused upload writes none. */
+export function rowCount(app: TestApp, table: "sessions" | "live_sessions"): number {
+  const db = new Database(join(app.dataDir, "deckhand.db"), { readonly: true });
+  try {
+    return (db.query(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Nothing but these decks (by blob id) in the data dir's staged/: no temp file of either part. */
+export async function expectOnlyDecks(app: TestApp, ids: string[]) {
+  expect(readdirSync(join(app.dataDir, "staged")).sort()).toEqual(ids.map((id) => `${id}.pdf`).sort());
+  expect((await app.deps.handoff.sweep()).removedTemps).toBe(0);
 }

@@ -4,16 +4,13 @@
  * every bad input answered with a coded problem (present) or finding (check), nothing left
  * behind. Real server through app.handle(), real SQLite, real files, real mupdf workers.
  */
-import { Database } from "bun:sqlite";
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
 import { MAX_NOTES_FILE_BYTES, readNotesFile } from "../../src/deck/notes-file/index.ts";
 import { NOTES_FILE_MAX_BYTES } from "../../src/tools/upload-limits.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, problemOf, type TestApp, withDeclaredLength } from "../helpers/app.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";
-import { billionLaughsPptx, manySlidesPptx, notAPptxZip, pdfpcFile, pptxFile, zipBombPptx } from "./notes-fixtures.ts";
+import { billionLaughsPptx, expectOnlyDecks, manySlidesPptx, notAPptxZip, type Part, pdfpcFile, pptxFile, rowCount, sendWithNotes as send, zipBombPptx } from "./notes-fixtures.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (4.5 s).
 setDefaultTimeout(45_000);
@@ -23,25 +20,6 @@ afterEach(() => t?.close());
 
 const HOUR = 3_600_000;
 
-interface Part {
-  bytes: Uint8Array | string;
-  filename: string;
-  type?: string;
-}
-
-/** POST a multipart body with a `file` part and, when given, a `notes` part (first when `notesFirst`). */
-async function send(app: TestApp, path: string, pdf: Uint8Array, notes: Part | null, options: { declared?: boolean; notesFirst?: boolean; filename?: string } = {}): Promise<Response> {
-  const form = new FormData();
-  const addNotes = () => {
-    if (notes) form.append("notes", new Blob([notes.bytes as BlobPart], { type: notes.type ?? "application/octet-stream" }), notes.filename);
-  };
-  if (options.notesFirst) addNotes();
-  form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), options.filename ?? "deck.pdf");
-  if (!options.notesFirst) addNotes();
-  const init: RequestInit = { method: "POST", body: form };
-  return app.handle(path, options.declared ? await withDeclaredLength(init) : init);
-}
-
 const notesRoute = (app: TestApp, id: string, token?: string, how: "header" | "query" = "header") =>
   app.handle(`/api/sessions/${id}/notes${token !== undefined && how === "query" ? `?t=${encodeURIComponent(token)}` : ""}`, {
     headers: token !== undefined && how === "header" ? { "x-controller-token": token } : {},
@@ -49,22 +27,6 @@ const notesRoute = (app: TestApp, id: string, token?: string, how: "header" | "q
 
 function tokenOf(record: { url: string }): string {
   return new URL(record.url).hash.replace(/^#t=/, "");
-}
-
-/** Rows of the sessions table (all of them): a refused upload writes none. */
-function rowCount(app: TestApp): number {
-  const db = new Database(join(app.dataDir, "deckhand.db"), { readonly: true });
-  try {
-    return (db.query("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-}
-
-/** Nothing but staged decks in the data dir's staged/ (no temp file of either part). */
-async function expectOnlyDecks(app: TestApp, ids: string[]) {
-  expect(readdirSync(join(app.dataDir, "staged")).sort()).toEqual(ids.map((id) => `${id}.pdf`).sort());
-  expect((await app.deps.handoff.sweep()).removedTemps).toBe(0);
 }
 
 type Record_ = { id: string; url: string; next: string; totalSlides: number; notes?: { filename: string; kind: string; slides: number; warnings: Array<{ code: string; message: string }> } };
@@ -177,7 +139,7 @@ for (const declared of [false, true]) {
         expect(firstError).toBeDefined();
         expect(String(problem.body.detail)).toStartWith(`${part.filename}: ${firstError!.message}`);
         expect(JSON.stringify(problem.body)).not.toContain(t.dataDir);
-        expect(rowCount(t)).toBe(0);
+        expect(rowCount(t, "sessions")).toBe(0);
         await expectOnlyDecks(t, []);
         expect((await t.handle("/healthz")).status).toBe(200);
         // Building and sending 10,000 slides (~29 MB stored) takes seconds on a busy machine.
@@ -190,7 +152,7 @@ for (const declared of [false, true]) {
       const problem = await problemOf(await send(t, "/api/present", pdf, { bytes: new Uint8Array(100 * 1024).fill(32), filename: "big.pptx" }, { declared }));
       expect([problem.status, problem.body.code]).toEqual([413, "NOTES_FILE_TOO_LARGE"]);
       expect(String(problem.body.detail)).toContain("0.06 MB");
-      expect(rowCount(t)).toBe(0);
+      expect(rowCount(t, "sessions")).toBe(0);
       await expectOnlyDecks(t, []);
     });
 
@@ -206,7 +168,7 @@ for (const declared of [false, true]) {
       t = makeTestApp();
       const problem = await problemOf(await send(t, "/api/present", new TextEncoder().encode("<html>no</html>"), { bytes: pdfpcFile({ 1: "hi" }), filename: "a.pdfpc" }, { declared }));
       expect([problem.status, problem.body.code]).toEqual([415, "NOT_A_PDF"]);
-      expect(rowCount(t)).toBe(0);
+      expect(rowCount(t, "sessions")).toBe(0);
       await expectOnlyDecks(t, []);
     });
 
@@ -290,7 +252,7 @@ describe("notes part on POST /api/check", () => {
         expect(report.notesFile?.kind).toBe(expected.kind);
         expect(report.notesFile!.issues.map((i) => i.code)).toEqual(expected.issues.map((i) => i.code));
       }
-      expect(rowCount(t)).toBe(0);
+      expect(rowCount(t, "sessions")).toBe(0);
       await expectOnlyDecks(t, []);
     });
   }

@@ -55,6 +55,7 @@ function row(stateJson: string | null): LiveSessionRow {
     stateJson,
     presenterSeenAt: 0,
     audienceJson: null,
+    notes: null,
   };
 }
 

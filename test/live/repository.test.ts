@@ -42,6 +42,7 @@ function row(code: string, overrides: Partial<LiveSessionRow> = {}): LiveSession
     stateJson: null,
     presenterSeenAt: T0,
     audienceJson: null,
+    notes: null,
     ...overrides,
   };
 }
@@ -135,6 +136,28 @@ function contract(name: string, open: () => Promise<{ repo: LiveSessionRepositor
       expect(await repo.getGrant("g".repeat(64), T0 + HOUR)).toBeNull();
       expect(await repo.getGrant("h".repeat(64), T0)).toBeNull();
       expect(await repo.purgeGrants(T0 + HOUR)).toBe(1);
+    });
+
+    test("notes: described on the row, their text read on its own, cleared by the end; no text is kept without a description", async () => {
+      const notes = { filename: "talk.pdfpc", kind: "pdfpc" as const, slides: 2 };
+      const text = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, note: "Grüße — “quoted”, 😀" }] });
+      expect(await repo.insert(row("NOTES2", { notes }), text)).toBe(true);
+      // The row reads back as written; the text only through notesText.
+      expect(await repo.get("NOTES2")).toEqual(row("NOTES2", { notes }));
+      expect(await repo.notesText("NOTES2")).toBe(text);
+      // A taken code changes nothing, notes included.
+      expect(await repo.insert(row("NOTES2", { notes: { ...notes, slides: 9 } }), "other")).toBe(false);
+      expect(await repo.notesText("NOTES2")).toBe(text);
+      // Text without a description of it is never stored (it could never be handed out).
+      await repo.insert(row("NOTES3"), text);
+      expect(await repo.notesText("NOTES3")).toBeNull();
+      expect((await repo.get("NOTES3"))?.notes).toBeNull();
+      expect(await repo.notesText("NOPE22")).toBeNull();
+      // The end clears the text in the same statement; the description stays with the tombstone.
+      expect((await repo.end("NOTES2", "ended", T0 + 100 * HOUR))?.notes).toEqual(notes);
+      expect(await repo.notesText("NOTES2")).toBeNull();
+      expect((await repo.get("NOTES2"))?.notes).toEqual(notes);
+      await repo.end("NOTES3", "ended", T0 + 100 * HOUR);
     });
   });
 }

@@ -157,7 +157,7 @@ describe("GET /api/live/{code} and /deck", () => {
     const res = await t.handle(`/api/live/${body.code}`);
     expect(res.status).toBe(200);
     const info = await res.json();
-    expect(info).toEqual({ code: body.code, filename: "Q3 review", totalSlides: 2, bytes: body.bytes, sha256: body.sha256, allowDownload: false, expiresAt: body.expiresAt, paused: true, counts: { viewers: 0, controls: 0, presenter: false } });
+    expect(info).toEqual({ code: body.code, filename: "Q3 review", totalSlides: 2, bytes: body.bytes, sha256: body.sha256, allowDownload: false, expiresAt: body.expiresAt, paused: true, notes: false, counts: { viewers: 0, controls: 0, presenter: false } });
   });
 
   test("unknown and malformed codes are 404 LIVE_NOT_FOUND problems", async () => {

@@ -74,7 +74,7 @@ describe("real pdflatex Beamer decks with notes on a second screen", () => {
       expect(report.ok).toBe(true);
       expect(report.notesLayout).toEqual({ kind: "beamer-second-screen", position, from: options.pdfpc ? "xmp" : "geometry" });
       expect(report.notesSources).toEqual(["notes-page"]);
-      expect(report.pages[5]?.presenterNotes).toEqual({ source: "notes-page", text: "Note for frame 4: say it slowly." });
+      expect(report.pages[5]?.presenterNotes).toEqual({ source: "notes-page", text: "Note for frame 4: say it slowly.", format: "text" });
       expect(report.issues).toEqual([]);
       if (name === "right") expect(report.timer).toEqual({ durationMinutes: 20, lastMinutes: 5, sources: { durationMinutes: "xmp", lastMinutes: "xmp" } });
       if (name === "bottom") expect(report.timer).toEqual({ durationMinutes: 15, endSlide: 9, sources: { durationMinutes: "xmp", endSlide: "xmp" } });

@@ -27,7 +27,7 @@ describe("check: conventions (DESIGN §3.2)", () => {
     expectValidReport(report);
     const page = report.pages[1]!;
     expect(page.notes).toMatchObject({ filename: "notes-slide-2.json", kind: "notes", slide: 2, validity: "valid", issues: [], text: "Say **hello**", source: "embedded-files" });
-    expect(page.presenterNotes).toEqual({ source: "notes-sidecar", text: "Say **hello**", attachment: "notes-slide-2.json" });
+    expect(page.presenterNotes).toEqual({ source: "notes-sidecar", text: "Say **hello**", format: "markdown", attachment: "notes-slide-2.json" });
     expect(report.summary).toEqual({ total: 1, valid: 1, warning: 0, invalid: 0 });
     expect(report.ok).toBe(true);
   });
@@ -95,9 +95,9 @@ describe("check: conventions (DESIGN §3.2)", () => {
     expectValidReport(report);
     expect(report.ok).toBe(true);
     expect(report.pages.map((p) => p.presenterNotes)).toEqual([
-      { source: "pdfpc", text: "Open with a *question*", attachment: "talk.pdfpc" },
+      { source: "pdfpc", text: "Open with a *question*", format: "markdown", attachment: "talk.pdfpc" },
       null,
-      { source: "pdfpc", text: "Wrap up", attachment: "talk.pdfpc" },
+      { source: "pdfpc", text: "Wrap up", format: "markdown", attachment: "talk.pdfpc" },
     ]);
     expect(report.timer).toEqual({ durationMinutes: 20, endTime: "10:45", lastMinutes: 5, sources: { durationMinutes: "pdfpc", endTime: "pdfpc", lastMinutes: "pdfpc" } });
     expect(report.notesSources).toEqual(["pdfpc"]);
@@ -105,16 +105,19 @@ describe("check: conventions (DESIGN §3.2)", () => {
     expect(report.documentAttachments[0]).toMatchObject({ kind: "pdfpc", filename: "talk.pdfpc", validity: "valid" });
   });
 
-  test("pdfpc format 1 notes are plain text (markdown characters are escaped)", async () => {
-    const report = await checkFixture({ pages: 1, attachments: [pdfpcFile({ pdfpcFormat: 1, pages: [{ idx: 0, note: "2*3 = 6" }] })] });
-    expectValidReport(report);
-    expect(report.pages[0]!.presenterNotes?.text).toBe("2\\*3 = 6");
+  test("pdfpc notes are kept as written: markdown, or text with disableMarkdown (as pdfpc reads both formats)", async () => {
+    const one = await checkFixture({ pages: 1, attachments: [pdfpcFile({ pdfpcFormat: 1, pages: [{ idx: 0, note: "2*3 = *6*" }] })] });
+    expectValidReport(one);
+    expect(one.pages[0]!.presenterNotes).toMatchObject({ text: "2*3 = *6*", format: "markdown" });
+    const plain = await checkFixture({ pages: 1, attachments: [pdfpcFile({ pdfpcFormat: 2, disableMarkdown: true, pages: [{ idx: 0, note: "1. Eye contact" }] })] });
+    expectValidReport(plain);
+    expect(plain.pages[0]!.presenterNotes).toMatchObject({ text: "1. Eye contact", format: "text" });
   });
 
-  test("in-page /Text annotations are notes", async () => {
-    const report = await checkFixture({ pages: 2, textNotes: [{ page: 2, text: "Remember the demo" }, { page: 2, text: "Then questions" }] });
+  test("in-page /Text annotations are notes, as written: plain text (no escapes) from a tool that is not pdfpc's", async () => {
+    const report = await checkFixture({ pages: 2, textNotes: [{ page: 2, text: "1. Remember the demo_v2" }, { page: 2, text: "Then questions" }] });
     expectValidReport(report);
-    expect(report.pages[1]!.presenterNotes).toEqual({ source: "annotation", text: "Remember the demo\n\nThen questions" });
+    expect(report.pages[1]!.presenterNotes).toEqual({ source: "annotation", text: "1. Remember the demo_v2\n\nThen questions", format: "text" });
     expect(report.summary.total).toBe(0);
   });
 

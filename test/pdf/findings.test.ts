@@ -55,6 +55,7 @@ const CASES: Partial<Record<FindingCode, Case>> = {
   MEDIA_RECT_CLIPPED: { spec: { attachments: [mediaSidecar(1, "v", { ...youtube, x_pt: 500 })] }, slide: 1, attachment: "media-slide-1-v.json" },
   MEDIA_FILE_MISSING: { spec: { attachments: [mediaSidecar(1, "clip", { kind: "file", mime: "video/mp4", filename: "media-clip.mp4" })] }, slide: 1, attachment: "media-slide-1-clip.json", says: '"media-clip.mp4"' },
   MEDIA_FILE_UNREFERENCED: { spec: { attachments: [{ name: "media-spare.mp4", data: mp4Bytes() }] }, attachment: "media-spare.mp4" },
+  MEDIA_NOT_IN_DECK: { spec: { pages: 2, rawAnnotations: [{ page: 2, dict: { Type: "Annot", Subtype: "Movie", Rect: [100, 100, 300, 250], T: "(mmdefaultlabel1)", Movie: { F: "(clip.mp4)" }, A: {} } }] }, slide: 2, attachment: "clip.mp4", says: "\\embedfile{clip.mp4}" },
   MEDIA_FILENAME_PATTERN: { spec: { attachments: [mediaSidecar(1, "clip", { kind: "file", mime: "video/mp4", filename: "clip.mp4" }), { name: "clip.mp4", data: mp4Bytes() }] }, slide: 1, attachment: "media-slide-1-clip.json" },
   MIME_MISMATCH: { spec: { attachments: [mediaSidecar(1, "a", { kind: "file", mime: "video/mp4", filename: "media-a.mp4" }), { name: "media-a.mp4", data: GIF_BYTES }] }, slide: 1, attachment: "media-slide-1-a.json", says: "contains image/gif" },
   EMBEDDED_MIME_MISMATCH: { spec: { attachments: [mediaSidecar(1, "a", { kind: "file", mime: "image/gif" }), { name: "media-a.gif", data: GIF_BYTES, mime: "video/mp4" }] }, attachment: "media-a.gif", says: "recorded in the PDF as video/mp4" },

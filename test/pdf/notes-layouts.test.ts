@@ -52,7 +52,7 @@ describe("layout, notes text and labels in all four positions", () => {
       expect(detectNotesLayout(doc, pageCount, metadata.metadata)).toEqual({ layout: { kind: "beamer-second-screen", position, from: "xmp" }, issues: [] });
       expect(detectNotesLayout(doc, pageCount, null)).toEqual({ layout: { kind: "beamer-second-screen", position, from: "geometry" }, issues: [] });
       const text = readNotesText(doc, 1, position);
-      expect(text).toBe("Notes for frame 2, spoken slowly.\n- first point\n- second point");
+      expect(text).toBe("Notes for frame 2, spoken slowly.\n• first point\n• second point");
       // Beamer's header (date, title, frame title) and the miniature's text are left out.
       for (const header of ["2026", "Deckhand Fixture", "Point 1", "Frame 2"]) expect(text).not.toContain(header);
       // pgfpages' labels (1 1 2 2 for the physical pages) become the frames: 3 frames, 4 pages.
@@ -76,9 +76,9 @@ describe("layout, notes text and labels in all four positions", () => {
     expect(readNotesText(doc, 0, "none")).toBe("");
   });
 
-  test("notes text is markdown-escaped; paragraphs by vertical gaps", async () => {
+  test("notes text is plain text as drawn, never escaped; paragraphs by vertical gaps", async () => {
     const { doc } = await open({ position: "right", frames: [{ title: "Only", notes: ["Cost is 5*3 [approx]", "", "# not a heading"] }] });
-    expect(readNotesText(doc, 0, "right")).toBe("Cost is 5\\*3 \\[approx\\]\n\n\\# not a heading");
+    expect(readNotesText(doc, 0, "right")).toBe("Cost is 5*3 [approx]\n\n# not a heading");
   });
 });
 

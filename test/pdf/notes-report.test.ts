@@ -41,10 +41,10 @@ describe("a Beamer notes layout in the report", () => {
     expect(r.timer).toEqual({ durationMinutes: 20, lastMinutes: 5, endSlide: 3, sources: { durationMinutes: "xmp", lastMinutes: "xmp", endSlide: "xmp" } });
     expect(r.notesFile).toBeNull();
     expect(r.pages.map((p) => p.presenterNotes)).toEqual([
-      { source: "notes-page", text: "Notes for frame 1, spoken slowly.\n- first point\n- second point" },
-      { source: "notes-page", text: "Notes for frame 2, spoken slowly.\n- first point\n- second point" },
-      { source: "notes-page", text: "Notes for frame 2, spoken slowly.\n- first point\n- second point" },
-      { source: "notes-page", text: "Notes for frame 3, spoken slowly.\n- first point\n- second point" },
+      { source: "notes-page", text: "Notes for frame 1, spoken slowly.\n• first point\n• second point", format: "text" },
+      { source: "notes-page", text: "Notes for frame 2, spoken slowly.\n• first point\n• second point", format: "text" },
+      { source: "notes-page", text: "Notes for frame 2, spoken slowly.\n• first point\n• second point", format: "text" },
+      { source: "notes-page", text: "Notes for frame 3, spoken slowly.\n• first point\n• second point", format: "text" },
     ]);
   });
 
@@ -61,7 +61,8 @@ describe("a Beamer notes layout in the report", () => {
     const extras = readDeckExtras(mupdf, doc);
     expect(extras.layout).toEqual({ kind: "beamer-second-screen", position: "right", from: "geometry" });
     expect(extras.notesSource).toEqual({ 1: "notes-page", 2: "notes-page", 3: "notes-page", 4: "notes-page" });
-    expect(extras.notes[4]).toBe("Notes for frame 3, spoken slowly.\n- first point\n- second point");
+    expect(extras.notes[4]).toBe("Notes for frame 3, spoken slowly.\n• first point\n• second point");
+    expect(extras.notesFormat[4]).toBe("text");
     // Override "none": the whole page is the slide, no notes half is read.
     const none = readDeckExtras(mupdf, doc, { notesPosition: "none" });
     expect(none.layout).toEqual({ kind: "none", position: "none", from: "override" });

@@ -2,7 +2,8 @@
  * The PDF worker pool with real worker processes: results equal the in-process reader's, a
  * job past its deadline or its memory bound is killed and answers PDF_TOO_COMPLEX while the
  * pool goes on with a fresh worker, the line of waiting jobs is bounded, and close() leaves
- * no process behind.
+ * no process behind; each owner's budget, the fair line, the reserve, and a reader whose next
+ * file is refused at its turn offered the rest of the line at once.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { checkPdfFile } from "../../src/pdf/check.ts";
@@ -165,8 +166,8 @@ describe("PdfPool", () => {
   });
 });
 
-describe("PdfPool: owners that keep sending files past the bounds (issue 20)", () => {
-  test("two files past the deadline from one owner: 429 PDF_TOO_SLOW with Retry-After for it, others still served", async () => {
+describe("PdfPool: each owner's budget of reading time", () => {
+  test("two files past the deadline from one owner spend its budget: 429 PDF_TOO_SLOW with Retry-After for it, others still served", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
     const readers = pool({ workers: 1, timeoutMs: 500 });
     const bomb = bombPath();
@@ -175,16 +176,96 @@ describe("PdfPool: owners that keep sending files past the bounds (issue 20)", (
       const error = await asPdfOwner("203.0.113.9", () => readers.inspect(bomb)).catch((e: unknown) => e);
       expect((error as { code: string }).code).toBe("PDF_TOO_COMPLEX");
     }
-    const refused = (await asPdfOwner("203.0.113.9", () => readers.inspect(good)).catch((e: unknown) => e)) as { code: string; status: number; headers?: Record<string, string> };
+    const refused = (await asPdfOwner("203.0.113.9", () => readers.inspect(good)).catch((e: unknown) => e)) as { code: string; status: number; detail: string; headers?: Record<string, string> };
     expect([refused.code, refused.status]).toEqual(["PDF_TOO_SLOW", 429]);
-    expect(Number(refused.headers?.["retry-after"])).toBeGreaterThan(0);
+    // Two deadlines spent, refused until one is back: one deadline a minute.
+    expect(Number(refused.headers?.["retry-after"])).toBeGreaterThan(55);
+    expect(Number(refused.headers?.["retry-after"])).toBeLessThanOrEqual(60);
+    expect(refused.detail).toContain("2 × the 0.5 s one file may take");
     // Another address, and work without a request (the CLI), are not refused.
     expect((await asPdfOwner("198.51.100.1", () => readers.inspect(good))).pageCount).toBe(1);
     expect((await readers.inspect(good)).pageCount).toBe(1);
   }, 60_000);
 });
 
-describe("PdfPool: a full line (issue 20)", () => {
+describe("PdfPool: slow files leave a reader to others", () => {
+  test("files of new addresses holding both readers past costlyMs: one is stopped for a new address's upload, which the loaded reserve answers before either reaches its deadline; the stopped one runs again after", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const events: Array<{ event: string; fields?: Record<string, unknown> }> = [];
+    const logger = { info: (event: string, fields?: Record<string, unknown>) => events.push({ event, ...(fields ? { fields } : {}) }), error: () => {} };
+    const readers = pool({ workers: 2, timeoutMs: 6000, costlyMs: 300, logger });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    // Both readers loaded first, so the bombs start at once.
+    await Promise.all([readers.inspect(good), readers.inspect(good)]);
+    await waitFor(() => readers.stats.ready >= 2 && readers.stats.running === 0, () => `two idle readers (${JSON.stringify(readers.stats)})`);
+    const settled: string[] = [];
+    const track = (name: string, p: Promise<unknown>) => p.then(() => settled.push(`${name} ok`), (e: { code: string }) => settled.push(`${name} ${e.code}`));
+    const bombs = [track("A", asPdfOwner("203.0.113.1", () => readers.inspect(bomb))), track("B", asPdfOwner("203.0.113.2", () => readers.inspect(bomb)))];
+    await waitFor(() => readers.stats.running === 2, "both bombs to run");
+    // Costly after 300 ms: a reserve is loaded beside the two (it reads nothing while they do).
+    await waitFor(() => readers.stats.ready === 3, () => `the reserve (${JSON.stringify(readers.stats)})`);
+    expect(readers.stats.running).toBe(2);
+    const newcomer = await asPdfOwner("198.51.100.7", () => readers.inspect(good));
+    expect(newcomer.pageCount).toBe(1);
+    // Answered while both bombs were still pending: one gave its reader back rather than running to its deadline.
+    expect(settled).toEqual([]);
+    const yielded = events.filter((e) => e.event === "pdf_job_yielded");
+    expect(yielded).toHaveLength(1);
+    const stopped = yielded[0]!.fields!.owner === "203.0.113.1" ? "A" : "B";
+    // The other runs to its deadline; then the stopped one runs again, alone: the only file left.
+    await waitFor(() => settled.length === 1, "the bomb that was not stopped to end", 20_000);
+    expect(settled).toEqual([`${stopped === "A" ? "B" : "A"} PDF_TOO_COMPLEX`]);
+    await waitFor(() => readers.stats.running === 1 && readers.stats.waiting === 0, "the stopped bomb to run again", 20_000);
+    await readers.close();
+    await Promise.all(bombs);
+    expect(settled[1]).toBe(`${stopped} SERVER_BUSY`);
+  }, 60_000);
+
+  test("an address whose file was stopped at the deadline is costly: its files hold one reader at most, the other starts a new address's upload at once", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 2, timeoutMs: 1500, costlyMs: 300, strikeLimit: 10 });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    const slow = "203.0.113.3";
+    expect(await failure(asPdfOwner(slow, () => readers.inspect(bomb)))).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    // (A third, the reserve, may be loaded too: a costly owner's file ran.)
+    await waitFor(() => readers.stats.workers >= 2 && readers.stats.running === 0, () => `two idle readers (${JSON.stringify(readers.stats)})`);
+    const first = failure(asPdfOwner(slow, () => readers.inspect(bomb)));
+    const second = failure(asPdfOwner(slow, () => readers.inspect(bomb)));
+    await waitFor(() => readers.stats.running === 1 && readers.stats.waiting === 1, "one bomb running, the other waiting");
+    // The other reader stays idle for others: a new address's upload is answered while the first bomb runs.
+    expect((await asPdfOwner("198.51.100.8", () => readers.inspect(good))).pageCount).toBe(1);
+    expect(readers.stats.waiting).toBe(1);
+    expect(await first).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    expect(await second).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+  }, 60_000);
+});
+
+describe("PdfPool: the reserve worker", () => {
+  test("while a costly owner's file runs, one more worker is loaded, never running a job beside `workers` others; it goes once the pressure has passed", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    const readers = pool({ workers: 1, timeoutMs: 1500, costlyMs: 200, reserveKeepMs: 500 });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    await readers.inspect(good);
+    expect(readers.stats.workers).toBe(1);
+    const running = failure(asPdfOwner("203.0.113.4", () => readers.inspect(bomb)));
+    // Costly after 200 ms: the reserve is started beside the one worker.
+    await waitFor(() => readers.stats.workers === 2, () => `the reserve (${JSON.stringify(readers.stats)})`);
+    // Its own file waits rather than run on the reserve (one worker: one job at a time).
+    const second = failure(asPdfOwner("203.0.113.4", () => readers.inspect(bomb)));
+    await waitFor(() => readers.stats.waiting === 1, "the second file to wait");
+    expect(readers.stats.running).toBe(1);
+    expect(await running).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    expect(await second).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+    // Nothing costly left: half a second later the reserve goes, without a file to prompt it.
+    await waitFor(() => readers.stats.workers === 1, () => `the reserve to go (${JSON.stringify(readers.stats)})`);
+    expect((await readers.inspect(good)).pageCount).toBe(1);
+  }, 60_000);
+});
+
+describe("PdfPool: a full line", () => {
   test("a newcomer's file takes the place of the newest waiting file of the address holding most of the line", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
     const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2 });
@@ -202,5 +283,49 @@ describe("PdfPool: a full line (issue 20)", () => {
     expect((await newcomer).ok).toBe(true);
     expect((await waitingA[0]!).ok).toBe(true);
     expect(await running).toEqual({ ok: false, code: "PDF_TOO_COMPLEX" });
+  }, 60_000);
+});
+
+describe("PdfPool: a file refused when its turn comes", () => {
+  test("its reader is offered the next file at once: the owner's other waiting file is refused and a file that may run starts, in the same turn", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    // One deadline of budget, refused below half of it; no owner costly, so only the budget decides.
+    const readers = pool({ workers: 2, timeoutMs: 8000, strikeLimit: 1, costlyMs: 1e9 });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    await Promise.all([readers.inspect(good), readers.inspect(good)]);
+    await waitFor(() => readers.stats.ready === 2 && readers.stats.running === 0, () => `two idle readers (${JSON.stringify(readers.stats)})`);
+    // Work without a request (never refused) takes the first reader, an address's slow file the
+    // other half a second later: the local work has always spent more, so it comes after.
+    const local = failure(readers.inspect(bomb));
+    await waitFor(() => readers.stats.running === 1, "the local file to run");
+    await Bun.sleep(500);
+    let slowSettled = false;
+    const slow = failure(asPdfOwner("203.0.113.20", () => readers.inspect(bomb))).finally(() => (slowSettled = true));
+    await waitFor(() => readers.stats.running === 2, "the address's slow file to run");
+    const slowStarted = performance.now();
+    let atRefusal: { stats: typeof readers.stats; slowSettled: boolean } | null = null;
+    const second = asPdfOwner("203.0.113.20", () => readers.inspect(good)).then(
+      () => "ok",
+      (error: { code: string }) => {
+        atRefusal = { stats: readers.stats, slowSettled };
+        return error.code;
+      },
+    );
+    const third = failure(asPdfOwner("203.0.113.20", () => readers.inspect(good)));
+    const localGood = readers.inspect(good).then((r) => r.pageCount, (error: { code: string }) => error.code);
+    await waitFor(() => readers.stats.waiting === 3, "three files waiting");
+    // The running slow file has now spent more than half the address's budget (4 s of 8 s).
+    await Bun.sleep(Math.max(0, 4600 - (performance.now() - slowStarted)));
+    // The local file's reader goes (not at a bound: charged only its time): the line's turn comes.
+    process.kill(readers.stats.pids[0]!, "SIGTERM");
+    expect(await local).toMatchObject({ code: "INTERNAL" });
+    expect(await second).toBe("PDF_TOO_SLOW");
+    // Refused at its turn while the slow file still ran (not by that file's end) — and in that
+    // same turn the reader went on down the line: the address's other file refused, the local one started.
+    expect(atRefusal).toMatchObject({ slowSettled: false, stats: { waiting: 0, running: 2 } });
+    expect(await third).toMatchObject({ code: "PDF_TOO_SLOW" });
+    expect(await localGood).toBe(1);
+    expect(await slow).toMatchObject({ code: "PDF_TOO_COMPLEX" });
   }, 60_000);
 });

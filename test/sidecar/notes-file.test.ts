@@ -36,17 +36,21 @@ describe("pptx notes", () => {
     expect(result.filename).toBe("talk.pptx");
     expect(result.slideCount).toBe(4);
     expect(result.issues).toEqual([]);
+    // Plain text, as PowerPoint shows it: a paragraph a line, bullets written out, nothing escaped.
+    expect(result.notesFormat).toBe("text");
     expect([...result.notes.entries()]).toEqual([
-      [1, "Welcome \\*everyone\\*\n\n- first point\n  - detail"],
-      [2, "Line one  \nline two\n\nSecond paragraph"],
+      [1, "Welcome *everyone*\n• first point\n  • detail"],
+      [2, "Line one\nline two\n\nSecond paragraph"],
     ]);
     // Never the slide's own text, the slide image or the slide number placeholder.
     expect(JSON.stringify([...result.notes.values()])).not.toContain("Title slide");
     const pdfpc = JSON.parse(result.pdfpc as string);
-    expect(pdfpc).toEqual({ pdfpcFormat: 2, disableMarkdown: false, pages: [{ idx: 0, note: "Welcome \\*everyone\\*\n\n- first point\n  - detail" }, { idx: 1, note: "Line one  \nline two\n\nSecond paragraph" }] });
-    // The normalised text reads back through the attached-pdfpc parser unchanged.
+    // pdfpc's own flag marks them plain text in the normalised file.
+    expect(pdfpc).toEqual({ pdfpcFormat: 2, disableMarkdown: true, pages: [{ idx: 0, note: "Welcome *everyone*\n• first point\n  • detail" }, { idx: 1, note: "Line one\nline two\n\nSecond paragraph" }] });
+    // The normalised text reads back through the attached-pdfpc parser unchanged, as text.
     const again = parsePdfpc(strToU8(result.pdfpc as string), "notes", 3);
     expect(again.issues).toEqual([]);
+    expect(again.notesFormat).toBe("text");
     expect([...again.notes.entries()]).toEqual([...result.notes.entries()]);
   });
 
@@ -54,7 +58,24 @@ describe("pptx notes", () => {
     const result = readNotesFile(deck, "talk.pptx", 4);
     expect(result.issues).toEqual([]);
     expect(result.notes.get(2)).toBe("Hidden slide's notes");
-    expect(result.notes.get(3)).toBe("Line one  \nline two\n\nSecond paragraph");
+    expect(result.notes.get(3)).toBe("Line one\nline two\n\nSecond paragraph");
+  });
+
+  test("an address keeps every character (no escaped underscore) and a hyperlink keeps its target", () => {
+    const linked = buildPptx([
+      {
+        notes: [
+          { runs: [{ text: "See " }, { text: "https://www.example.org/article135_3818.html", link: "https://www.example.org/article135_3818.html" }] },
+          { runs: [{ text: "the " }, { text: "press release", link: "https://example.org/press_2024.html" }, { text: " for details" }] },
+          { text: "Eye contact", numbered: true },
+          { text: "Pace", numbered: true },
+          { text: "Ansa\u0308tze, cafe\u0301" },
+        ],
+      },
+    ]);
+    const result = readNotesFile(linked, "links.pptx", 1);
+    expect(result.issues).toEqual([]);
+    expect(result.notes.get(1)).toBe("See https://www.example.org/article135_3818.html\nthe press release (https://example.org/press_2024.html) for details\n1. Eye contact\n2. Pace\nAnsätze, café");
   });
 
   test("a slide count that matches neither way is a warning; notes still map in order", () => {
@@ -140,9 +161,14 @@ describe("pdfpc notes file", () => {
     expect(result.hidden).toEqual([]);
   });
 
-  test("format 1: plain text notes are escaped as markdown", () => {
-    const result = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 1, pages: [{ idx: 1, note: "a*b" }] })), "old.pdfpc", 2);
-    expect([...result.notes.entries()]).toEqual([[2, "a\\*b"]]);
+  test("notes are markdown unless disableMarkdown, in format 1 as in 2 (as pdfpc reads them), and never escaped", () => {
+    const one = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 1, pages: [{ idx: 1, note: "a*b*" }] })), "old.pdfpc", 2);
+    expect([...one.notes.entries()]).toEqual([[2, "a*b*"]]);
+    expect(one.notesFormat).toBe("markdown");
+    const plain = readNotesFile(strToU8(JSON.stringify({ pdfpcFormat: 2, disableMarkdown: true, pages: [{ idx: 0, note: "1. Eye contact\n`x`" }] })), "plain.pdfpc", 2);
+    expect([...plain.notes.entries()]).toEqual([[1, "1. Eye contact\n`x`"]]);
+    expect(plain.notesFormat).toBe("text");
+    expect(JSON.parse(plain.pdfpc as string).disableMarkdown).toBe(true);
   });
 
   test("a bad pdfpc is a coded finding, and nothing is stored", () => {

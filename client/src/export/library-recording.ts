@@ -37,7 +37,7 @@ export interface RecordingInput {
   dryRun?: boolean;
 }
 
-const PICKERS: Record<NonNullable<RecordingInput["save"]>, PickFile> = {
+export const PICKERS: Record<NonNullable<RecordingInput["save"]>, PickFile> = {
   dialog: pickWithDialog,
   download: async () => null,
   "private-file": async (name) => (await navigator.storage.getDirectory()).getFileHandle(name, { create: true }),

@@ -12,6 +12,11 @@
  * it has a picture (an embed until its player has spoken: lib/embed-watch), and a failed one
  * leaves the box hidden, so the projector shows the slide itself (and the placeholder its
  * author printed on it), never an error.
+ *
+ * A movie of the PDF itself (Beamer's `\movie`: SlideMedia.movie) behaves as in pdfpc: its
+ * poster is the page under it, so both copies stay out of sight until it first plays; a click
+ * on it in the presenter plays or pauses it (never the next slide); one whose file the deck
+ * does not carry gets the presenter's tag and leaves the poster on the projector.
  */
 import type { SlideMedia } from "../../../src/deck/sidecar/types.ts";
 import { h } from "./dom.ts";
@@ -90,6 +95,7 @@ export async function sourceOf(media: SlideMedia, ctx: MediaContext): Promise<{ 
     if (!ctx.online()) return { problem: "No copy is stored in this browser and the computer is offline: it plays when online." };
     return { src: media.url, stored: false };
   }
+  if (media.movie && !media.movie.inDeck) return { problem: `It names “${media.movie.file}”, a file beside the PDF that the deck does not carry: it cannot play here. The audience sees the poster.` };
   if (!media.attachment) return { problem: "No attachment is named for this medium." };
   const cached = ctx.blobUrls.get(media.attachment);
   if (cached) return { src: cached, stored: true };
@@ -104,6 +110,7 @@ export function mediaNote(title: string, detail: string): HTMLElement {
 }
 
 function labelOf(media: SlideMedia, kind: string): string {
+  if (media.movie) return "Movie";
   if (media.kind === "youtube") return "YouTube video";
   if (media.kind === "vimeo") return "Vimeo video";
   return kind === "image" ? "Image" : kind === "audio" ? "Audio" : "Video";
@@ -224,10 +231,39 @@ function element(media: SlideMedia, kind: "video" | "audio" | "image", src: stri
   const el = h(kind, { src, preload: "auto", playsinline: kind === "video" });
   if (media.loop) loopByHand(el);
   // The presenter's copy is silent (the sound is the audience's) and has controls to drive
-  // playback; the audience's copy is a clean frame that follows.
+  // playback (a movie of the PDF is driven by a click on it, as in pdfpc); the audience's copy
+  // is a clean frame that follows.
   el.muted = role === "presenter";
-  el.controls = role === "presenter";
+  el.controls = role === "presenter" && !media.movie;
   return el;
+}
+
+/**
+ * A movie of the PDF: out of sight until it first plays, so the poster drawn on the page shows
+ * (opacity, not visibility: engines may hold back playing an invisible video); in the
+ * presenter a click on it plays or pauses it, and a tag says so while it rests.
+ */
+function asMovie(entry: MountedMedia, el: HTMLMediaElement, role: MediaRole): void {
+  const { box } = entry;
+  box.dataset.movie = "poster";
+  el.style.opacity = "0";
+  el.addEventListener("playing", () => {
+    el.style.opacity = "";
+    box.dataset.movie = "played";
+  });
+  if (role !== "presenter") return;
+  const hint = mediaNote("Movie", "Click to play.");
+  hint.classList.add("movie-hint");
+  box.append(hint);
+  const rest = () => (hint.hidden = !el.paused);
+  el.addEventListener("play", rest);
+  el.addEventListener("pause", rest);
+  el.addEventListener("ended", rest);
+  box.addEventListener("click", () => {
+    if (entry.element !== el) return;
+    if (el.paused || el.ended) void el.play().catch(() => {});
+    else el.pause();
+  });
 }
 
 /** Build and place the media of one slide. Nothing stale is placed if the slide changed meanwhile. */
@@ -241,7 +277,7 @@ export async function mountMedia(
   const mounted: MountedMedia[] = [];
   for (const media of items) {
     const kind = kindOf(media);
-    const box = h("div", { class: "media-item", "data-media": media.id, "data-kind": kind });
+    const box = h("div", { class: "media-item", "data-media": media.id, "data-kind": kind, "data-movie": media.movie ? "missing" : null });
     place(box, media, page);
     const entry: MountedMedia = { media, box, element: null };
     mounted.push(entry);
@@ -290,6 +326,7 @@ export async function mountMedia(
     if (ctx.role === "audience") showOnceLoaded(entry.element);
     entry.element.addEventListener("error", () => failMedium(entry, ctx.role), { once: true });
     box.append(entry.element);
+    if (media.movie && entry.element instanceof HTMLMediaElement) asMovie(entry, entry.element, ctx.role);
     watchStall(entry, ctx.role, source.stored);
   }
   if (!isCurrent()) return [];

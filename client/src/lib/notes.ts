@@ -1,10 +1,15 @@
 /**
  * @module client/lib/notes
- * Speaker notes are markdown from an untrusted PDF: parse with marked, then sanitise with
- * DOMPurify to a small allow-list (no scripts, styles, frames, forms or event handlers).
+ * Speaker notes from an untrusted PDF, in the format their source writes (deck NotesFormat),
+ * the same on every surface (presenter, phone remote, check page): markdown is parsed with
+ * marked, then sanitised with DOMPurify to a small allow-list (no scripts, styles, frames,
+ * forms or event handlers); plain text is shown as written, its addresses as links
+ * (lib/notes-text).
  */
 import DOMPurify from "dompurify";
+import type { NotesFormat } from "../../../src/deck/sidecar/types.ts";
 import { notesToHtml } from "./notes-markdown.ts";
+import { renderTextNotes } from "./notes-text.ts";
 
 const ALLOWED_TAGS = [
   "p", "br", "strong", "b", "em", "i", "u", "s", "del", "code", "pre", "blockquote",
@@ -31,8 +36,9 @@ function hookLinks() {
   });
 }
 
-/** Markdown → a sanitised DocumentFragment, ready to append. */
-export function renderNotes(source: string): DocumentFragment {
+/** Notes → a DocumentFragment, ready to append: markdown sanitised, text as text. */
+export function renderNotes(source: string, format: NotesFormat = "markdown"): DocumentFragment {
+  if (format === "text") return renderTextNotes(source);
   hookLinks();
   const html = notesToHtml(source);
   return DOMPurify.sanitize(html, {

@@ -2,12 +2,13 @@
  * @module client/lib/timer
  * The presenter's clock as plain data. Like pdfpc, the elapsed timer waits on the title
  * slide while the room fills and starts at the first slide change (or an explicit start);
- * it can be paused and reset. It counts in wall-clock milliseconds, and only while a presenter
- * window is open: the window says it is there (a heartbeat, kept with the saved timer), and a
- * saved running timer is restored by `restoreTimer` — still running after a reload or a crash
- * within a short grace, stopped where the window was last seen after a longer gap (the speaker
- * then continues or resets it in one click). From pdfpc data, a countdown to the talk's
- * duration or end time, with a warning in the last minutes.
+ * it can be paused and reset. It counts in wall-clock milliseconds; the presenter window says it
+ * is there (a heartbeat, kept with the saved timer), and `restoreTimer` gives a reopened window
+ * the one rule for the time it was closed: a timer that was running keeps running, always; a
+ * gap of up to PRESENCE_GRACE_MS (a reload, a crash, a window closed by mistake) is counted as
+ * talk time — the room's clock went on — and a longer one is not: the timer goes on from where
+ * the window was last seen (the speaker is told, and may reset it). From pdfpc data, a countdown
+ * to the talk's duration or end time, with a warning in the last minutes.
  */
 import type { TimerSettings } from "../../../src/deck/sidecar/types.ts";
 
@@ -50,9 +51,10 @@ export function elapsedSeconds(timer: TimerState, now: number): number {
 }
 
 /**
- * How long a presenter window may be gone while its timer keeps running through the gap: a
- * reload, or a crash and reopening it. Longer than a background tab's throttled heartbeat
- * (browsers slow a hidden tab's timers to one a minute) plus the time to reopen the window.
+ * How long a presenter window may be closed with that time still counted as the talk's: a
+ * reload, a crash and reopening it, a window closed by mistake. Longer than a background tab's
+ * throttled heartbeat (browsers slow a hidden tab's timers to one a minute) plus the time to
+ * reopen the window; a gap longer than this is a break, not the talk.
  */
 export const PRESENCE_GRACE_MS = 2 * 60_000;
 
@@ -61,17 +63,17 @@ export const PRESENCE_BEAT_MS = 5000;
 
 export interface RestoredTimer {
   timer: TimerState;
-  /** Set when the window was gone longer than the grace: how long, for the Continue/Reset offer. */
+  /** Set when the window was gone longer than the grace (that time left out): how long, for the notice. */
   awayMs: number | null;
 }
 
 /**
  * A saved timer as a newly opened presenter window takes it over. `seenAt` is when the last
- * window with this timer was last known open (its last save). A running timer whose window
- * was gone within the grace runs on, the gap counted (a reload or a crash is part of the
- * talk); after a longer gap it is stopped where the window was last seen, so the closed time
- * is never counted, and the speaker is offered to continue or reset it. A record without
- * `seenAt` only knows when the stretch began: it is treated as seen then.
+ * window with this timer was last known open (its last save). A running timer keeps running,
+ * whatever the gap: within the grace the gap is counted (the timer is as it was); after a longer
+ * gap the gap is left out — the timer goes on from what it showed when the window was last
+ * seen — and `awayMs` says how long, for the notice. A record without `seenAt` only knows when
+ * the stretch began: it is treated as seen then.
  */
 export function restoreTimer(saved: TimerState, seenAt: number | undefined, now: number, graceMs = PRESENCE_GRACE_MS): RestoredTimer {
   if (saved.status !== "running" || saved.startedAt === null) return { timer: saved, awayMs: null };
@@ -79,7 +81,7 @@ export function restoreTimer(saved: TimerState, seenAt: number | undefined, now:
   const away = now - seen;
   // A clock set back (away < 0) says nothing about a gap: the timer runs on.
   if (away <= graceMs) return { timer: saved, awayMs: null };
-  return { timer: pauseTimer(saved, seen), awayMs: away };
+  return { timer: startTimer(pauseTimer(saved, seen), now), awayMs: away };
 }
 
 /** A stored timer from an older or damaged record reads as idle rather than failing. */

@@ -2,12 +2,14 @@
  * @module client/live/reaction-floats
  * Reactions float up over the slide: one emoji per tap of a tick (at most FLOATS_PER_TICK),
  * each at its own place along the bottom, gone when its animation ends; the viewer page, the
- * presenter and the projector all float them so. The motion is CSS
- * (`.reaction-float`); with prefers-reduced-motion the emoji fades in place instead. An exported
- * video floats them by the same counts (client/export/float-track).
+ * presenter and the projector all float them so, as the pictures the binary carries
+ * (./reaction-images.ts). The motion is CSS (`.reaction-float`); with prefers-reduced-motion
+ * the emoji fades in place instead. An exported video floats them by the same counts
+ * (client/export/float-track).
  */
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import { h } from "../lib/dom.ts";
+import { reactionImage } from "./reaction-images.ts";
 import { floatsOf } from "./talk-model.ts";
 
 /** A burst of hundreds of taps would only blur: this many emoji float per 100 ms tick at most. */
@@ -20,7 +22,7 @@ const FLOAT_MS = 3000;
 export function floatReactions(layer: HTMLElement, counts: LiveReactionCountsT): void {
   for (const emoji of floatsOf(counts, FLOATS_PER_TICK)) {
     if (layer.childElementCount >= MAX_FLOATING) return;
-    const el = h("span", { class: "reaction-float" }, emoji);
+    const el = h("span", { class: "reaction-float" }, reactionImage(emoji));
     el.style.left = `${5 + Math.random() * 85}%`;
     el.style.animationDelay = `${Math.round(Math.random() * 300)}ms`;
     const remove = () => el.remove();

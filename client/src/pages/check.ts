@@ -1,11 +1,14 @@
 /**
  * @module client/pages/check
  * /check — send a PDF to POST /api/check and show the report slide by slide: a thumbnail
- * (rendered here, from the same file), the notes text, the media, and every finding.
- * Every string in the report comes from the PDF and is shown as text, never as HTML.
+ * (rendered here, from the same file), the notes the presenter shows (rendered as the
+ * presenter renders them: sanitised markdown, or text as written), the media, and every
+ * finding. Every other string in the report comes from the PDF and is shown as text, never as
+ * HTML.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
+import { renderNotes } from "../lib/notes.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
 import { pageName } from "../../../src/deck/page-names.ts";
 // The one report type, generated from schemas/check-report.schema.json (scripts/gen-types.ts).
@@ -29,6 +32,24 @@ function attachment(a: AttachmentResult): HTMLElement {
     a.text ? h("pre", { class: "notes-text" }, a.text) : null,
     issueList(a.issues),
   );
+}
+
+/** Where the presenter's notes of a page come from, as the speaker would say it. */
+const NOTES_FROM: Record<NonNullable<PageResult["presenterNotes"]>["source"], string> = {
+  "notes-sidecar": "a notes sidecar",
+  "notes-file": "the notes file beside the PDF",
+  pdfpc: "the attached .pdfpc",
+  "notes-page": "the notes half of the page",
+  annotation: "in-page notes",
+};
+
+/** The notes the presenter shows on this page, rendered as it renders them. */
+function presenterNotes(page: PageResult): HTMLElement | null {
+  const notes = page.presenterNotes;
+  if (!notes) return null;
+  const body = h("div", { class: "rendered-notes", "data-format": notes.format ?? "markdown" });
+  body.append(renderNotes(notes.text, notes.format ?? "markdown"));
+  return h("div", { class: "presenter-notes" }, h("p", { class: "muted" }, `The presenter shows, from ${NOTES_FROM[notes.source]}${notes.attachment ? ` (${notes.attachment})` : ""}:`), body);
 }
 
 function asArray<T>(value: T | T[] | null | undefined): T[] {
@@ -66,7 +87,8 @@ function renderReport(report: Report, renderer: Renderer | null) {
         h("div", { class: "report-page-thumb" }, canvas, h("span", { class: "thumb-num" }, name)),
         h("div", { class: "report-page-body" },
           h("h3", {}, "Notes"),
-          notes.length ? h("div", {}, ...notes.map(attachment)) : h("p", { class: "muted" }, "No notes."),
+          presenterNotes(page),
+          notes.length ? h("div", {}, ...notes.map(attachment)) : page.presenterNotes ? null : h("p", { class: "muted" }, "No notes."),
           h("h3", {}, "Media"),
           media.length ? h("div", {}, ...media.map(attachment)) : h("p", { class: "muted" }, "No media."),
         ),

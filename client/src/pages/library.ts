@@ -6,7 +6,9 @@
  * the deck's first page; decks without a stored thumbnail get one rendered in the background,
  * one at a time, and kept, so the next visit renders nothing. A notes file (`.pdfpc` or
  * PowerPoint `.pptx`) dropped or picked with the PDF is read here and kept with the deck;
- * each card can add, replace or remove it later, and shows what reading it found.
+ * each card can add, replace or remove it later, and shows what reading it found. A deck's
+ * recordings (talks and rehearsals recorded in the presenter) are listed on its card with
+ * their length and size, to play back or delete (../record/recording-list-view.ts).
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { normalizeLiveCode } from "../../../src/shared/live-protocol.ts";
@@ -18,7 +20,12 @@ import { Renderer } from "../lib/renderer.ts";
 import { downloadDeck, inkForExport } from "../presenter/export.ts";
 import { needsThumbnail, storeThumbnail } from "../lib/thumbnail.ts";
 import { DeckStore, StorageError, type DeckRecord, type ThumbnailRecord } from "../storage/deck-store.ts";
-import { showRecording, type RecordingInput } from "../export/library-recording.ts";
+import { exportDeck, PICKERS, showRecording, type RecordingInput } from "../export/library-recording.ts";
+import { mountExportPanel, type ExportPanel, type ExportPanelOptions } from "../export/export-panel.ts";
+import { storedRecording } from "../export/recording-source.ts";
+import type { RecordingRecord } from "../storage/schema.ts";
+import { recordingsInProgress, stillRecording } from "../record/recording-lock.ts";
+import { recordingList } from "../record/recording-list-view.ts";
 
 const list = $("#decks") as HTMLUListElement;
 const empty = $("#empty");
@@ -127,6 +134,51 @@ function thumbImage(deck: DeckRecord, url: string, record: ThumbnailRecord): HTM
   return h("img", { class: "deck-thumb-img", src: url, alt: "", width: record.width, height: record.height, decoding: "async", "data-thumb": deck.id });
 }
 
+/** Recordings by deck, and those some window is writing now: read at each refresh. */
+let recordings = new Map<string, RecordingRecord[]>();
+let inProgress: Set<string> | null = null;
+
+/**
+ * Every file saved from this page, the last one with its bytes (an older one lets its Blob go:
+ * an hour's video is 70 MB); the tests read it.
+ */
+const saved: { file: Blob | null }[] = [];
+const onSaved: NonNullable<ExportPanelOptions["onSaved"]> = (file) => {
+  for (const older of saved) older.file = null;
+  saved.push({ ...file });
+};
+/** Where Save video and Save audio write: the save dialog; a test picks a file of the origin's own. */
+let saveTo: NonNullable<RecordingInput["save"]> = "dialog";
+
+/** Each listed recording's Save video and Save audio, kept across refreshes: a running export goes on. */
+const exportPanels = new Map<string, { panel: ExportPanel; updatedAt: number }>();
+
+function exportOf(record: RecordingRecord): HTMLElement {
+  const kept = exportPanels.get(record.id);
+  if (kept && (kept.updatedAt === record.updatedAt || kept.panel.element.dataset.export === "running")) return kept.panel.element;
+  kept?.panel.destroy();
+  const panel = mountExportPanel(h("div"), {
+    recording: storedRecording(record, () => store.recordings.pieces(record.id)),
+    deck: () => exportDeck(store, record.deckId),
+    pickFile: (name, kind) => PICKERS[saveTo](name, kind),
+    onSaved,
+  });
+  exportPanels.set(record.id, { panel, updatedAt: record.updatedAt });
+  return panel.element;
+}
+
+function recordingsOf(deck: DeckRecord): HTMLElement | null {
+  return recordingList(recordings.get(deck.id) ?? [], {
+    actions: (r) => [exportOf(r)],
+    recordingNow: (r) => stillRecording(r, inProgress, Date.now()),
+    delete: async (r) => {
+      if (!confirm(`Delete the recording “${r.title}” of “${deck.title}”? This cannot be undone.`)) return;
+      await store.recordings.deleteRecording(r.id);
+      await refresh();
+    },
+  });
+}
+
 function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailRecord }): HTMLLIElement {
   const present = `/present/${encodeURIComponent(deck.id)}`;
   const del = h("button", { type: "button", class: "btn btn-small btn-ghost", "aria-label": `Delete ${deck.title}` }, "Delete");
@@ -170,6 +222,7 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
     h("p", { class: "deck-meta" }, [deck.totalSlides ? deckSize(deck.totalSlides, slidesOf(deck.totalSlides, deck.labels)) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
     h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
     notesRow(deck),
+    recordingsOf(deck),
     h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), downloads, del),
   );
 }
@@ -218,6 +271,14 @@ async function renderThumbnails(decks: DeckRecord[]) {
 
 async function refresh() {
   const decks = await store.listDecks();
+  [recordings, inProgress] = await Promise.all([store.recordings.recordingsByDeck().catch(() => new Map<string, RecordingRecord[]>()), recordingsInProgress()]);
+  // A deleted recording's export is cancelled and its panel forgotten.
+  const listed = new Set([...recordings.values()].flat().map((r) => r.id));
+  for (const [id, kept] of exportPanels) {
+    if (listed.has(id)) continue;
+    kept.panel.destroy();
+    exportPanels.delete(id);
+  }
   const thumbs = await store.listThumbnails().catch(() => new Map<string, ThumbnailRecord>());
   const previous = thumbUrls;
   thumbUrls = new Map();
@@ -332,15 +393,13 @@ async function main() {
     await refresh();
   });
   await refresh();
-  // A recording handed over whole is listed under its deck with Save video / Save audio (tests,
-  // the benchmark); `saved` lists every file saved, the last one with its bytes (an older one
-  // lets its Blob go: an hour's video is 70 MB).
-  const saved: { file: Blob | null }[] = [];
-  const onSaved = (file: { file: Blob | null }) => {
-    for (const older of saved) older.file = null;
-    saved.push({ ...file });
+  // A recording handed over whole (a test's, the benchmark's) is listed under its deck with Save
+  // video and Save audio; `saveTo` points every panel's saving at a file of the origin's own.
+  (window as unknown as { __deckhand: unknown }).__deckhand = {
+    saved,
+    exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, onSaved),
+    saveTo: (where: NonNullable<RecordingInput["save"]>) => void (saveTo = where),
   };
-  (window as unknown as { __deckhand: unknown }).__deckhand = { saved, exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, onSaved) };
   document.body.dataset.ready = "true";
 }
 

@@ -4,7 +4,10 @@
  * swipes, the current and next slide, the notes and the clock. The control secret is read
  * from the fragment only (a fragment never reaches the server, a log or a Referer) and goes
  * to the server in the socket's first message. The deck comes like a viewer's (kept in this
- * browser, downloaded once). When the presenter rotates the link, or the secret is refused,
+ * browser, downloaded once), and with it the notes file the presenter sent beside it (a .pdfpc
+ * or a PowerPoint file, normalised: ../live/live-notes.ts), which the renderer opens the deck
+ * with as the presenter's does: the same notes, slides grouped by its overlays, hidden pages
+ * and end slide. When the presenter rotates the link, or the secret is refused,
  * the remote says so and stops. With Beamer's notes on a second screen the slides are the
  * slide halves and the notes are the notes halves' text, split as the presenter splits them
  * (the live state carries the position). A press while the presenter window is away (or this
@@ -17,7 +20,7 @@ import { $, h, replace } from "../lib/dom.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { formatClock } from "../lib/format.ts";
 import { elapsedSeconds, parseTimer } from "../lib/timer.ts";
-import { openedLayout, plainLayout, positionOf, previewPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { openedLayout, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { slideName } from "../presenter/views/counter-view.ts";
 import { NotesView } from "../presenter/views/notes-view.ts";
@@ -28,6 +31,7 @@ import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { codeFromPath } from "../live/code.ts";
 import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
+import { liveNotes } from "../live/live-notes.ts";
 import { LiveSocket, type Stopped } from "../live/socket.ts";
 import { RemoteAudience } from "../live/remote-audience.ts";
 import { HOLD_MS, expired, release, remoteStatus, type Held, type HeldAction, type RemoteLink } from "../live/held-command.ts";
@@ -45,6 +49,8 @@ let state: LiveStateT | null = null;
 let seq = -1;
 let socket: LiveSocket | null = null;
 let code = "";
+/** The notes file the presenter sent with the deck (normalised .pdfpc text), when one came. */
+let notesFile: string | undefined;
 /** The split this remote's worker applies ("none": whole pages). */
 let notesPosition: NotesPosition = "none";
 /** Whether a press reaches the presenter now, the press waiting until it does, and what became of the last one. */
@@ -75,7 +81,7 @@ async function followNotesPosition(position: NotesPosition): Promise<void> {
   document.body.dataset.notesPosition = position;
   const result = await renderer.setLayout(position);
   sizes = pageSizes(result.firstPage);
-  extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
+  extras = await renderer.extras(notesFile).catch(() => EMPTY_EXTRAS);
   current.clear();
   next.clear();
   notes.reset();
@@ -94,12 +100,19 @@ function render(): void {
     const label = slideName(layout, page);
     void current.show(page, label);
     const preview = previewPage(layout, page);
+    // On the last slide the preview's place says so, with nothing of the slide shown before.
+    $("#next-end").hidden = preview !== null;
+    next.canvas.hidden = preview === null;
+    document.body.dataset.nextSlide = String(preview ?? "");
     if (preview !== null) void next.show(preview, `Next: ${slideName(layout, preview)}`);
-    else next.clear();
+    else {
+      next.clear();
+      next.size(page);
+    }
     replace($("#next-caption"), preview !== null ? `Next: ${positionOf(layout, preview).label}` : "End of deck");
     const p = positionOf(layout, page);
     replace($("#counter"), `Slide ${p.label} / ${p.lastLabel}`);
-    notes.render(page, extras.notes[page], 1);
+    notes.render(page, extras.notes[page], 1, extras.notesFormat[page]);
   }
   ($("#remote-prev") as HTMLButtonElement).disabled = page <= 1;
   ($("#remote-next") as HTMLButtonElement).disabled = page >= layout.pageCount;
@@ -173,6 +186,10 @@ function ended(): void {
 function onStop(stopped: Stopped): void {
   if (stopped.reason === "ENDED" || stopped.code === 4410) return ended();
   if (stopped.reason === "NOT_FOUND") return screen("No talk with this code", "This remote link points to a talk the server does not know.", "not-found");
+  refused();
+}
+
+function refused(): void {
   screen("Remote link no longer valid", "The presenter changed the remote link, or this one is incomplete. Scan the new QR code in the presenter's live panel.", "refused");
 }
 
@@ -228,7 +245,7 @@ async function main(): Promise<void> {
   if (!secret) return screen("Remote link no longer valid", "The link lost its secret part (after “#”). Scan the QR code in the presenter's live panel again.", "refused");
   code = parsed;
   replace($("#remote-title"), `Remote · ${code}`);
-  let info: { sha256: string; filename: string };
+  let info: { sha256: string; filename: string; notes?: boolean };
   try {
     const response = await fetch(`/api/live/${encodeURIComponent(code)}`, { cache: "no-store", credentials: "omit" });
     if (response.status === 404) return screen("No talk with this code", "This remote link points to a talk the server does not know.", "not-found");
@@ -241,14 +258,19 @@ async function main(): Promise<void> {
   replace(status, "Loading the slides…");
   const store = await DeckStore.open().catch(() => null);
   try {
-    const deck = await liveDeck(code, info.sha256, info.filename, store, () => {});
+    const [deck, sent] = await Promise.all([liveDeck(code, info.sha256, info.filename, store, () => {}), info.notes ? liveNotes(code, secret) : null]);
+    if (sent?.kind === "refused") return refused();
+    if (sent?.kind === "ended") return ended();
+    notesFile = sent?.kind === "notes" ? sent.pdfpc : undefined;
+    document.body.dataset.notesFile = sent?.kind ?? "none";
     renderer = new Renderer();
-    const opened = await renderer.open(deck.data);
-    layout = openedLayout(opened);
+    const opened = await renderer.open(deck.data, notesFile ? { notesFile } : {});
     sizes = pageSizes(opened.firstPage);
     notesPosition = opened.layout.kind === "beamer-second-screen" ? opened.layout.position : "none";
     document.body.dataset.notesPosition = notesPosition;
-    extras = await renderer.extras().catch(() => EMPTY_EXTRAS);
+    extras = await renderer.extras(notesFile).catch(() => EMPTY_EXTRAS);
+    // Grouped, hidden and ended as the presenter's (without the speaker's own timer settings, which stay in that window).
+    layout = withTalk(openedLayout(opened), { hidden: extras.hidden, endSlide: extras.timer.endSlide });
     audience.setPolls(extras.polls);
   } catch (error) {
     if (error instanceof DeckDownloadError && error.kind === "gone") return ended();

@@ -51,11 +51,14 @@ export function parseTimerSettings(value: unknown): TimerSettings | undefined {
  * What the timer uses: the speaker's settings over the deck's. A duration or an end time set
  * by the speaker replaces both of the deck's (the countdown takes a duration before an end
  * time, so a deck's duration would otherwise hide the speaker's end time); last minutes
- * override on their own.
+ * override on their own; the deck's start time and end slide stay.
  */
 export function effectiveTimer(deck: TimerSettings, own: TimerSettings | undefined): TimerSettings {
   if (!own) return deck;
+  // The speaker's form sets no start time and no end slide: the deck's stay in force.
   const out: TimerSettings = {};
+  if (deck.startTime !== undefined) out.startTime = deck.startTime;
+  if (deck.endSlide !== undefined) out.endSlide = deck.endSlide;
   if (own.durationMinutes !== undefined || own.endTime !== undefined) {
     if (own.durationMinutes !== undefined) out.durationMinutes = own.durationMinutes;
     if (own.endTime !== undefined) out.endTime = own.endTime;
@@ -65,6 +68,9 @@ export function effectiveTimer(deck: TimerSettings, own: TimerSettings | undefin
   }
   const last = own.lastMinutes ?? deck.lastMinutes;
   if (last !== undefined) out.lastMinutes = last;
+  // Where each setting kept from the deck came from (the speaker's own have no source).
+  const sources = Object.fromEntries(Object.entries(deck.sources ?? {}).filter(([field]) => out[field as keyof TimerSettings] === deck[field as keyof TimerSettings] && own[field as keyof TimerSettings] === undefined));
+  if (Object.keys(sources).length) out.sources = sources;
   return out;
 }
 

@@ -10,12 +10,17 @@
  * (arrows, Space, N/P, B/. black, W/, white, number + Enter), and pdfpc (O overview,
  * Shift+Page Up/Down past overlays, +/- sizes, S start and T pause of the timer, F freeze,
  * Z zoom, C clear, D hide ink, M / Shift+M bookmark, G go to, Shift+Backspace history,
- * Ctrl+Z / Ctrl+Y undo and redo). Two of pdfpc's keys collide with older habits here:
- * - pdfpc's digits 1–5 pick a tool, and digits + Enter go to a slide (PowerPoint, Keynote,
- *   deckhand before): a digit starts a number that waits for Enter (about 2 s); a lone digit
- *   that is not followed by Enter becomes its tool when the number expires, at a pointer
- *   action or at another key — never earlier, so nothing flashes on the projector while a
- *   number is typed ("digit" bindings below, rules in ./entry.ts).
+ * Ctrl+Z / Ctrl+Y undo and redo), and a clicker's F5 / Shift+F5 ("start the slide show":
+ * full screen here, never a reload of the presenter). Two of pdfpc's keys collide with older
+ * habits here:
+ * - pdfpc's digits 1–5 pick a tool, and digits + Enter go to a slide (PowerPoint, Keynote):
+ *   a digit starts a number that waits for Enter (about 2 s), and a digit that is not part of
+ *   a go-to number does nothing — stray input never changes what the projector shows or what
+ *   the next click does (`5` then → is the next page, never the spotlight). pdfpc's digit
+ *   tools are a choice in the Keys panel, off by default (PDFPC_DIGIT_TOOLS): then a lone
+ *   digit not followed by Enter becomes its tool when the number expires, at a pointer action
+ *   or at another key — never earlier, so nothing flashes on the projector while a number is
+ *   typed ("digit" bindings, rules in ./entry.ts).
  * - pdfpc's F freezes; deckhand's F was full screen, which moves to Shift+F (and the
  *   browser's own F11); G asked for a label in pdfpc and opened the overview here, which
  *   keeps O.
@@ -47,6 +52,12 @@ export const DIGITS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 /** Keys a binding may not take: Tab and Shift+Tab move the focus (see above). */
 export const RESERVED_KEYS: readonly string[] = ["Tab", "Shift+Tab"];
 
+/**
+ * What a clicker's "start the show" button sends, and a browser takes as a reload: never the
+ * browser's in this window, whatever the binding, the focus or the open panel (`pageKeepsKey`).
+ */
+const CLICKER_RELOAD_KEYS: ReadonlySet<string> = new Set(["F5", "Shift+F5"]);
+
 /** The tool each mode action picks (a "digit" binding hands it to the digit action). */
 export const MODE_OF: Partial<Record<ActionName, Mode>> = { modeNormal: "normal", modePointer: "pointer", modePen: "pen", modeEraser: "eraser", modeSpotlight: "spotlight" };
 
@@ -72,15 +83,10 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "bookmarkSet", keys: ["m"] },
   { action: "bookmarkGo", keys: ["Shift+m"] },
   { action: "overview", keys: ["o"] },
-  { action: "modeNormal", keys: ["1"], when: "digit" },
   { action: "modePointer", keys: ["l"] },
-  { action: "modePointer", keys: ["2"], when: "digit" },
   { action: "modePen", keys: ["i"] },
-  { action: "modePen", keys: ["3"], when: "digit" },
   { action: "modeEraser", keys: ["e"] },
-  { action: "modeEraser", keys: ["4"], when: "digit" },
   { action: "modeSpotlight", keys: ["x"] },
-  { action: "modeSpotlight", keys: ["5"], when: "digit" },
   { action: "clearInk", keys: ["c"] },
   { action: "toggleInk", keys: ["d"] },
   { action: "undo", keys: ["Ctrl+z", "Meta+z"] },
@@ -97,17 +103,47 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "timerPause", keys: ["t"] },
   { action: "timerReset", keys: ["r"] },
   { action: "slideTimes", keys: ["Shift+t"] },
-  { action: "fullscreen", keys: ["Shift+f"] },
+  { action: "fullscreen", keys: ["Shift+f", "F5", "Shift+F5"] },
   { action: "audience", keys: ["a"] },
   { action: "swapScreens", keys: ["Shift+a"] },
   { action: "live", keys: ["Shift+l"] },
   { action: "questions", keys: ["q"] },
   { action: "showQuestion", keys: ["Shift+q"] },
+  // Neither pdfpc nor PowerPoint binds Shift+R (pdfpc's Ctrl+R reloads; R resets the timer here).
+  { action: "record", keys: ["Shift+r"] },
   { action: "layoutEditor", keys: ["Shift+c"] },
   { action: "exportPanel", keys: ["Shift+e"] },
   { action: "help", keys: ["?"] },
   { action: "escape", keys: ["Escape"] },
 ];
+
+/**
+ * pdfpc's digit tools (1 Normal, 2 Pointer, 3 Pen, 4 Eraser, 5 Spotlight), the Keys panel's
+ * choice, off by default: with them a lone digit that is not followed by Enter picks its tool.
+ */
+export const PDFPC_DIGIT_TOOLS: readonly Binding[] = [
+  { action: "modeNormal", keys: ["1"], when: "digit" },
+  { action: "modePointer", keys: ["2"], when: "digit" },
+  { action: "modePen", keys: ["3"], when: "digit" },
+  { action: "modeEraser", keys: ["4"], when: "digit" },
+  { action: "modeSpotlight", keys: ["5"], when: "digit" },
+];
+
+/** Whether a lone digit picks a tool in this map (pdfpc's digit tools are on). */
+export function digitToolsOn(bindings: readonly Binding[]): boolean {
+  return bindings.some((b) => b.when === "digit" && b.keys.length > 0);
+}
+
+/**
+ * The map with pdfpc's digit tools turned on (each tool without a lone digit gets pdfpc's,
+ * unless another tool took that digit) or off (every lone-digit binding dropped).
+ */
+export function withDigitTools(bindings: readonly Binding[], on: boolean): Binding[] {
+  const kept = bindings.filter((b) => b.when !== "digit" || (on && b.keys.length));
+  if (!on) return kept;
+  const taken = new Set(kept.filter((b) => b.when === "digit").flatMap((b) => b.keys));
+  return [...kept, ...PDFPC_DIGIT_TOOLS.filter((tool) => !kept.some((b) => b.action === tool.action && b.when === "digit") && !tool.keys.some((k) => taken.has(k)))];
+}
 
 export interface KeyEventLike {
   key: string;
@@ -219,8 +255,9 @@ function displayKeys(b: Binding): string[] {
   return b.keys.map((k) => (b.when === "digit" ? `${k} (alone)` : displayChord(k)));
 }
 
-/** What the digits row adds to its label: the rule of ./entry.ts in one sentence. */
-const DIGIT_NOTE = "; the number waits about 2 s for Enter, and nothing shows on the audience meanwhile. A digit marked “alone” below, typed alone and not followed by Enter, then picks its tool (at once on a mouse move, a click or another key); after that Enter is Next again";
+/** What the digits row adds to its label: the rule of ./entry.ts in one sentence, with or without pdfpc's digit tools. */
+const DIGIT_NOTE = "; the number waits about 2 s for Enter, and nothing shows on the audience meanwhile. A number not followed by Enter does nothing; after it Enter is Next again";
+const DIGIT_TOOLS_NOTE = "; the number waits about 2 s for Enter, and nothing shows on the audience meanwhile. A digit marked “alone” below (pdfpc's digit tools, on in Keys), typed alone and not followed by Enter, then picks its tool (at once on a mouse move, a click or another key); after that Enter is Next again";
 
 /**
  * One row per action (its plain and "digit" keys together), in the order above; the
@@ -229,6 +266,7 @@ const DIGIT_NOTE = "; the number waits about 2 s for Enter, and nothing shows on
 export function keyTable(bindings: readonly Binding[] = DEFAULT_BINDINGS): KeyRow[] {
   const rows: KeyRow[] = [];
   const byAction = new Map<string, KeyRow>();
+  const digitNote = digitToolsOn(bindings) ? DIGIT_TOOLS_NOTE : DIGIT_NOTE;
   for (const b of bindings) {
     const id = b.when === "entry" ? `${b.action}|entry` : b.action;
     const existing = byAction.get(id);
@@ -239,7 +277,7 @@ export function keyTable(bindings: readonly Binding[] = DEFAULT_BINDINGS): KeyRo
     const row: KeyRow = {
       action: b.action,
       keys: displayKeys(b),
-      label: (getAction(b.action)?.label ?? b.action) + (b.when === "entry" ? " (while typing a number)" : b.keyIsArg ? DIGIT_NOTE : ""),
+      label: (getAction(b.action)?.label ?? b.action) + (b.when === "entry" ? " (while typing a number)" : b.keyIsArg ? digitNote : ""),
     };
     byAction.set(id, row);
     rows.push(row);
@@ -254,6 +292,12 @@ export function keyTableMarkdown(bindings: readonly Binding[] = DEFAULT_BINDINGS
 }
 
 // ---- who keeps a key: fields, focused controls and open panels --------------------------------
+//
+// Stray input never reaches the projector: a control clicked with the mouse (a button, a
+// checkbox in the Live or Questions panel) keeps none of the stage's keys — a clicker's
+// PageDown, →, Space, B, ., Esc or F5 act on the talk and never un-tick the box. Only a text
+// field being typed in keeps every key, and a control reached with the keyboard (Tab) keeps
+// the keys that operate it. F5 and Shift+F5 are never the browser's (a reload), even there.
 
 /** Anything with `closest` (a DOM element): the policy below asks only where the key landed. */
 export interface KeyTarget {
@@ -265,9 +309,26 @@ const MODAL_PANELS: ReadonlySet<string> = new Set(["overview", "help", "goto", "
 /** What a key may still do while a modal panel is open: close it, or switch to another. */
 const PANEL_CLOSERS: ReadonlySet<ActionName> = new Set(["escape", "overview", "help", "slideTimes", "exportPanel", "gotoPrompt"]);
 
+/** Inputs that take no typing: controls, not fields. */
+const NOT_TEXT = ["checkbox", "radio", "range", "button", "submit", "reset", "color", "file", "image"].map((t) => `[type='${t}']`).join(", ");
+/** Where typing goes, and the splitters (they resize with the arrows): every key is theirs. */
+export const TEXT_FIELD = `input:not(${NOT_TEXT}), textarea, [contenteditable='true'], [role='separator']`;
+/** What takes the focus and acts on a few keys of its own. */
+export const CONTROL = "button, a, summary, input, select";
+
+/**
+ * Whether the page takes a key from the browser before anyone else decides: a clicker's F5 and
+ * Shift+F5, which would reload the presenter mid-talk. Asked before the field and the panel
+ * (they may keep the key from the talk — in a text field or an open modal panel F5 does
+ * nothing — but never give it to the browser); unbound, they do nothing either.
+ */
+export function pageKeepsKey(chord: string | null): boolean {
+  return chord !== null && CLICKER_RELOAD_KEYS.has(chord);
+}
+
 /** A field or a splitter that handles its own keys (typing, resizing): never the talk's. */
 export function fieldKeepsKeys(target: KeyTarget): boolean {
-  return !!target.closest("input, textarea, select, [contenteditable='true'], [role='separator']");
+  return !!target.closest(TEXT_FIELD);
 }
 
 /** Whether the open panel swallows the action; the overview grid handles its own arrows. */
@@ -275,15 +336,28 @@ export function panelKeepsKey(panel: string, action: ActionName): boolean {
   return MODAL_PANELS.has(panel) && !PANEL_CLOSERS.has(action);
 }
 
+const ACTIVATE = ["Enter", "Space"];
+const ARROWS = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"];
+/** The keys each kind of control acts on when it has the keyboard's focus. */
+const CONTROL_KEYS: readonly [selector: string, keys: readonly string[]][] = [
+  ["select", [...ACTIVATE, ...ARROWS, "PageUp", "PageDown", "Home", "End"]],
+  ["input[type='range']", [...ARROWS, "PageUp", "PageDown", "Home", "End"]],
+  ["input[type='radio']", [...ARROWS, "Space"]],
+  [CONTROL, ACTIVATE],
+];
+
 /**
- * Whether a focused button or link keeps Enter or Space (they activate it) instead of the
- * talk: inside an open panel (a dialog), or when the keyboard put the focus there (Tab) — a
- * button clicked with the mouse (`pointerControl`, until Tab) never holds a clicker's Space or
- * Enter (issue 21, item 6). A typed number's Enter is the number's, even on a focused button.
+ * Whether a focused control keeps a key that operates it (Enter and Space for a button or a
+ * checkbox, the arrows for a radio group or a slider, …) instead of the talk: when the
+ * keyboard put the focus there (Tab), or inside an open modal panel. A control the pointer
+ * pressed (`pointerControl`, until Tab) keeps nothing: the clicker's keys are the stage's. A
+ * typed number's Enter is the number's, even on a focused button.
  */
 export function controlKeepsKey(chord: string, action: ActionName, target: KeyTarget, pointerControl: unknown): boolean {
-  if ((chord !== "Enter" && chord !== "Space") || action === "commitEntry") return false;
-  const control = target.closest("button, a, summary");
+  if (action === "commitEntry") return false;
+  const control = target.closest(CONTROL);
   if (!control) return false;
-  return !!target.closest("[role='dialog']:not([hidden])") || control !== pointerControl;
+  if (control === pointerControl && !target.closest("[aria-modal='true']:not([hidden])")) return false;
+  const keys = CONTROL_KEYS.find(([selector]) => target.closest(selector))?.[1] ?? [];
+  return keys.includes(chord);
 }

@@ -140,4 +140,4 @@ export type WorkerResponse =
   | { id: number; ok: false; error: string; code?: string };
 
 
-export const EMPTY_EXTRAS: DeckExtras = { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, media: [], timer: {} };
+export const EMPTY_EXTRAS: DeckExtras = { layout: NO_NOTES_LAYOUT, notes: {}, notesSource: {}, notesFormat: {}, media: [], timer: {} };

@@ -8,7 +8,7 @@ import { finding, quoteName } from "../sidecar/findings.ts";
 import { checkMediaRect } from "../sidecar/media.ts";
 import { baseName, MEDIA_FILE_EXTENSIONS } from "../sidecar/names.ts";
 import { EXTENSION_MIME, isMediaMime, mimeAgrees, PLAYABLE_MIMES, UNPLAYABLE_CONTAINERS } from "../sidecar/sniff.ts";
-import type { SlideMedia } from "../sidecar/types.ts";
+import type { MediaRect, SlideMedia } from "../sidecar/types.ts";
 import { validityOf } from "../report-types.ts";
 import type { Entry } from "./entries.ts";
 import { mediaData, place as placeIn, type Placement } from "./state.ts";
@@ -54,7 +54,7 @@ export function linkSidecarMedia(state: Placement): void {
 
 /** Phase 4: everything not yet placed: page media, unreferenced binaries, unknown files. */
 export function placeRemaining(state: Placement): void {
-  const { unique, discovery, referenced, shownMedia } = state;
+  const { unique, referenced } = state;
   const place = (entry: Entry, slide: number | null) => placeIn(state, entry, slide);
   for (const entry of unique) {
     if (entry.placed) continue;
@@ -62,31 +62,8 @@ export function placeRemaining(state: Placement): void {
     const base = found.baseName;
     const pageMedia = found.source === "page-annotation" && found.page !== undefined && entry.sniffed !== null && isMediaMime(entry.sniffed);
     if (pageMedia && found.page !== undefined) {
-      entry.kind = "page-media";
-      entry.slide = found.page;
-      const at = { attachment: base, slide: found.page };
-      checkBinaryMedia(entry, at);
-      const box = discovery.pageBoxes[found.page - 1];
-      const rect = found.rect ?? { x: 0, y: 0, w: box?.width ?? 0, h: box?.height ?? 0 };
-      if (rect.w <= 0 || rect.h <= 0) entry.issues.push(finding("MEDIA_RECT_INVALID", `${quoteName(base)}: its annotation's /Rect on page ${found.page} has no area; give the annotation a rectangle where the media should play.`, at));
-      else if (box) {
-        const rectIssue = checkMediaRect(rect, box, at);
-        if (rectIssue) entry.issues.push(rectIssue);
-      }
-      const media: SlideMedia = {
-        id: base.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "_") || `page-${found.page}`,
-        kind: "file",
-        slide: found.page,
-        rect,
-        mime: entry.sniffed,
-        autoplay: true,
-        loop: true,
-        attachment: base,
-        source: "page-annotation",
-      };
-      entry.data = { ...mediaData(media), annotation: found.annotation ?? null };
-      if (validityOf(entry.issues) !== "invalid") shownMedia.push(media);
-      place(entry, found.page);
+      const movie = found.movie ? { file: found.movie.file, annotation: "Movie" as const, inDeck: true } : undefined;
+      placePageMedia(state, entry, found.page, found.rect, found.movie?.play ?? { autoplay: true, loop: true }, movie);
     } else if (entry.match.type === "media-file" && !referenced.has(entry)) {
       entry.kind = "media-file";
       entry.issues.push(finding("MEDIA_FILE_UNREFERENCED", `${quoteName(base)} is a media binary that no media sidecar references; add media-slide-{N}-${entry.match.id}.json or remove it.`, { attachment: base }));
@@ -98,6 +75,49 @@ export function placeRemaining(state: Placement): void {
     }
   }
 
+}
+
+/**
+ * Place `entry`'s bytes on `page` as media of the page: at `rect` (the whole page without one),
+ * checked, shown unless invalid. For a movie of the PDF, `movie` says what its annotation named.
+ */
+export function placePageMedia(state: Placement, entry: Entry, page: number, rect: MediaRect | undefined, play: { autoplay: boolean; loop: boolean }, movie?: SlideMedia["movie"]): void {
+  const base = entry.found.baseName;
+  entry.kind = "page-media";
+  entry.slide = page;
+  const at = { attachment: base, slide: page };
+  checkBinaryMedia(entry, at);
+  const box = state.discovery.pageBoxes[page - 1];
+  const where = rect ?? { x: 0, y: 0, w: box?.width ?? 0, h: box?.height ?? 0 };
+  if (where.w <= 0 || where.h <= 0) entry.issues.push(finding("MEDIA_RECT_INVALID", `${quoteName(base)}: its annotation's /Rect on page ${page} has no area; give the annotation a rectangle where the media should play.`, at));
+  else if (box) {
+    const rectIssue = checkMediaRect(where, box, at);
+    if (rectIssue) entry.issues.push(rectIssue);
+  }
+  const media: SlideMedia = {
+    id: mediaId(state, base, page),
+    kind: "file",
+    slide: page,
+    rect: where,
+    mime: entry.sniffed,
+    ...play,
+    attachment: base,
+    source: "page-annotation",
+    ...(movie ? { movie } : {}),
+  };
+  entry.data = { ...mediaData(media), annotation: movie?.annotation ?? entry.found.annotation ?? null };
+  if (validityOf(entry.issues) !== "invalid") state.shownMedia.push(media);
+  placeIn(state, entry, page);
+}
+
+/** A media id from a file name, unique among the media shown so far (one file may play on two slides). */
+export function mediaId(state: Placement, base: string, page: number): string {
+  const id = base.replace(/\.[^.]*$/, "").replace(/[^A-Za-z0-9._-]/g, "_") || `page-${page}`;
+  const taken = (candidate: string) => state.shownMedia.some((m) => m.id === candidate);
+  if (!taken(id)) return id;
+  let n = 1;
+  while (taken(`${id}-p${page}${n > 1 ? `-${n}` : ""}`)) n++;
+  return `${id}-p${page}${n > 1 ? `-${n}` : ""}`;
 }
 
 /** Checks of a media binary's bytes; findings name the binary and the slide it plays on. */

@@ -10,12 +10,17 @@
  *      a drawing, the least exact of the written sources;
  *   5. in-page note annotations (`\pdfpcnote`).
  *
+ * Each note keeps the format its source writes (NotesFormat): a notes sidecar is markdown; a
+ * notes file or .pdfpc is markdown unless `disableMarkdown`, a .pptx plain text; the notes half
+ * is plain text; in-page annotations are markdown where pdfpc.sty's XMP says so
+ * (`DisableMarkdown` false, as pdfpc renders them), plain text otherwise.
+ *
  * The timer takes each setting from the first that gives it: the notes file beside the PDF,
  * the attached .pdfpc, then pdfpc.sty's XMP metadata (the presenter's own settings override
  * them all, in the client). Also the presenter's extras (notes, media, timer, layout).
  */
 import { finding } from "../sidecar/findings.ts";
-import type { DeckExtras, NotesSource, TimerSettings, TimerSource } from "../sidecar/types.ts";
+import type { DeckExtras, NotesFormat, NotesSource, TimerSettings, TimerSource } from "../sidecar/types.ts";
 import type { PresenterNotes } from "../report-types.ts";
 import type { Placement } from "./state.ts";
 
@@ -68,32 +73,33 @@ export function resolvePresenterNotes(state: Placement): { timer: TimerSettings;
   ]);
   const pdfpcUsable = pdfpc && pdfpc.result.usable ? pdfpc : null;
   const fileUsable = notesFile && notesFile.usable ? notesFile : null;
-  const extras: DeckExtras = { layout, notes: {}, notesSource: {}, media: [], timer };
+  const extras: DeckExtras = { layout, notes: {}, notesSource: {}, notesFormat: {}, media: [], timer };
+  // pdfpc renders in-page notes as markdown unless told not to; other tools' annotations are text.
+  const annotationFormat: NotesFormat = metadata?.disableMarkdown === false ? "markdown" : "text";
   // Hidden pages, like the timer, from the notes file first: the speaker chose it for this talk.
+  // (The slide grouping is not decided here: deck/slide-groups reads it for every window.)
   const hidden = [fileUsable?.hidden, pdfpcUsable?.result.hidden].find((list) => list && list.length > 0);
   if (hidden) extras.hidden = hidden;
-  // The slide grouping (forced overlays) by the same rule: deck/slide-groups reads it so too.
-  const overlays = [fileUsable?.overlays, pdfpcUsable?.result.overlays].find((list) => list && list.length > 0);
-  if (overlays) extras.overlays = overlays;
   const found = new Set<NotesSource>();
   for (const page of pages) {
     const candidates: PresenterNotes[] = [];
     const sidecar = notesBySlide.get(page.page);
-    if (sidecar && sidecar.markdown.trim()) candidates.push({ source: "notes-sidecar", text: sidecar.markdown, attachment: sidecar.attachment });
+    if (sidecar && sidecar.markdown.trim()) candidates.push({ source: "notes-sidecar", text: sidecar.markdown, format: "markdown", attachment: sidecar.attachment });
     const fromFile = fileUsable?.notes.get(page.page);
-    if (fromFile) candidates.push({ source: "notes-file", text: fromFile });
+    if (fileUsable && fromFile) candidates.push({ source: "notes-file", text: fromFile, format: fileUsable.notesFormat });
     const fromPdfpc = pdfpcUsable?.result.notes.get(page.page);
-    if (pdfpcUsable && fromPdfpc) candidates.push({ source: "pdfpc", text: fromPdfpc, attachment: pdfpcUsable.entry.found.baseName });
+    if (pdfpcUsable && fromPdfpc) candidates.push({ source: "pdfpc", text: fromPdfpc, format: pdfpcUsable.result.notesFormat, attachment: pdfpcUsable.entry.found.baseName });
     const fromNotesPage = notesPages.get(page.page);
-    if (fromNotesPage) candidates.push({ source: "notes-page", text: fromNotesPage });
+    if (fromNotesPage) candidates.push({ source: "notes-page", text: fromNotesPage, format: "text" });
     const fromAnnotation = discovery.textNotes.get(page.page);
-    if (fromAnnotation) candidates.push({ source: "annotation", text: fromAnnotation });
+    if (fromAnnotation) candidates.push({ source: "annotation", text: fromAnnotation, format: annotationFormat });
     for (const c of candidates) found.add(c.source);
     const chosen = candidates[0];
     if (!chosen) continue;
     page.presenterNotes = chosen;
     extras.notes[page.page] = chosen.text;
     extras.notesSource[page.page] = chosen.source;
+    extras.notesFormat[page.page] = chosen.format ?? "markdown";
     if (candidates.length > 1) {
       const names = candidates.map((c) => (c.attachment ? `${SOURCE_LABEL[c.source]} (${c.attachment})` : SOURCE_LABEL[c.source]));
       page.issues.push(finding("NOTES_MULTIPLE_SOURCES", `Slide ${page.page} has notes from ${names.join(" and ")}; the presenter shows those from ${names[0]}. Keep one source.`, { slide: page.page }));

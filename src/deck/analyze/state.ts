@@ -41,7 +41,7 @@ export interface Placement {
   metadata: PdfpcMetadata | null;
   /** The notes layout in force (detected or overridden). */
   layout: NotesLayout;
-  /** slide → markdown of the notes half (Beamer notes on a second screen). */
+  /** slide → plain text of the notes half (Beamer notes on a second screen). */
   notesPages: Map<number, string>;
 }
 
@@ -93,6 +93,10 @@ export function mediaData(media: SlideMedia): Record<string, unknown> {
   if (media.attachment !== undefined) data.attachment = media.attachment;
   if (media.url !== undefined) data.url = media.url;
   if (media.videoId !== undefined) data.videoId = media.videoId;
+  if (media.movie) {
+    data.file = media.movie.file;
+    data.inDeck = media.movie.inDeck;
+  }
   return data;
 }
 

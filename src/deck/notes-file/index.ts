@@ -2,14 +2,15 @@
  * @module deck/notes-file
  * A notes file that comes beside the PDF: sniffed (a zip is a PowerPoint .pptx, JSON is a
  * .pdfpc of format 1 or 2), read within caps, checked with coded findings, and normalised to
- * one `.pdfpc` document (format 2, `pages[].idx` 0-based, `note` markdown, the timer fields when
- * known) — the form the server stores with a staged deck, hands over, and the browser keeps
- * with the deck and passes to `readDeckExtras({ notesFile })`. Browser-safe.
+ * one `.pdfpc` document (format 2, `pages[].idx` 0-based, `note` as written — markdown, or plain
+ * text with `disableMarkdown: true` for a .pptx — and the timer fields when known): the form
+ * the server stores with a staged deck, hands over, and the browser keeps with the deck and
+ * passes to `readDeckExtras({ notesFile })`. Browser-safe.
  */
 import { finding, quoteName, type Finding } from "../sidecar/findings.ts";
 import { baseName } from "../sidecar/names.ts";
 import { parsePdfpc } from "../sidecar/pdfpc.ts";
-import type { TimerSettings } from "../sidecar/types.ts";
+import type { NotesFormat, TimerSettings } from "../sidecar/types.ts";
 import { readPptxNotes } from "./pptx.ts";
 import type { NotesFileResult } from "./types.ts";
 
@@ -39,7 +40,7 @@ function looksLikeJson(bytes: Uint8Array): boolean {
  */
 export function readNotesFile(bytes: Uint8Array, filename: string, pageCount: number): NotesFileResult {
   const name = baseName(filename || "notes");
-  const result: NotesFileResult = { kind: null, filename: name, notes: new Map(), timer: {}, hidden: [], overlays: [], slideCount: null, pdfpc: null, issues: [] };
+  const result: NotesFileResult = { kind: null, filename: name, notes: new Map(), notesFormat: "markdown", timer: {}, hidden: [], overlays: [], slideCount: null, pdfpc: null, issues: [] };
   const at = { attachment: name };
   if (bytes.length > MAX_NOTES_FILE_BYTES) {
     result.issues.push(finding("NOTES_FILE_TOO_LARGE", `${quoteName(name)} is ${Math.ceil(bytes.length / 1024 / 1024)} MiB; a notes file may be at most ${MAX_NOTES_FILE_BYTES / 1024 / 1024} MiB. Remove the media from the presentation (only its notes are read) or send a .pdfpc file.`, at));
@@ -65,6 +66,7 @@ function readPdfpc(bytes: Uint8Array, name: string, pageCount: number, result: N
   result.hidden = parsed.hidden;
   result.overlays = parsed.overlays;
   result.slideCount = parsed.pagesNamed;
+  result.notesFormat = parsed.notesFormat;
   finish(parsed.notes, name, result);
 }
 
@@ -74,6 +76,8 @@ function readPptx(bytes: Uint8Array, name: string, pageCount: number, result: No
   result.issues.push(...parsed.issues);
   result.slideCount = parsed.slideCount;
   if (!parsed.usable || parsed.issues.some((i) => i.level === "error")) return;
+  // PowerPoint notes are plain text: kept as written, marked so (pdfpc's own flag) in the normalised file.
+  result.notesFormat = "text";
   finish(parsed.notes, name, result);
 }
 
@@ -98,7 +102,7 @@ function finish(notes: Map<number, string>, name: string, result: NotesFileResul
     pages.push({ idx: slide - 1, note });
   }
   if (result.notes.size === 0 && result.hidden.length === 0 && result.overlays.length === 0) result.issues.push(finding("NOTES_FILE_EMPTY", `${quoteName(name)} gives no notes for any slide; check that it belongs to this deck.`, at));
-  result.pdfpc = normalisedPdfpc(withFlags(pages, result.hidden, result.overlays), result.timer);
+  result.pdfpc = normalisedPdfpc(withFlags(pages, result.hidden, result.overlays), result.timer, result.notesFormat);
 }
 
 /** A page of the normalised .pdfpc: its notes and pdfpc's flags. */
@@ -115,9 +119,9 @@ function withFlags(pages: { idx: number; note: string }[], hidden: number[], ove
   return [...byIdx.values()].sort((a, b) => a.idx - b.idx);
 }
 
-/** The .pdfpc (format 2) text for these notes and timer settings. */
-export function normalisedPdfpc(pages: NormalisedPage[], timer: TimerSettings): string {
-  const doc: Record<string, unknown> = { pdfpcFormat: 2, disableMarkdown: false };
+/** The .pdfpc (format 2) text for these notes (written in `format`) and timer settings. */
+export function normalisedPdfpc(pages: NormalisedPage[], timer: TimerSettings, format: NotesFormat = "markdown"): string {
+  const doc: Record<string, unknown> = { pdfpcFormat: 2, disableMarkdown: format === "text" };
   if (timer.durationMinutes !== undefined) doc.duration = timer.durationMinutes;
   if (timer.startTime !== undefined) doc.startTime = timer.startTime;
   if (timer.endTime !== undefined) doc.endTime = timer.endTime;

@@ -5,7 +5,10 @@
  * through `ppt/_rels/presentation.xml.rels`), each slide `ppt/slides/slideN.xml` (`show="0"` on
  * `p:sld` = hidden) links its notes slide through `ppt/slides/_rels/slideN.xml.rels`, and the
  * notes are the paragraphs of the notes slide's body placeholder (`p:ph type="body"`) — not the
- * slide image placeholder, the slide number or the header/footer.
+ * slide image placeholder, the slide number or the header/footer. Notes are plain text, as
+ * PowerPoint shows them: a paragraph a line, a bulleted paragraph after "• " (a numbered one
+ * after its number), indented by its level, never escaped. A hyperlink keeps working: its
+ * address (from the notes slide's relationships) follows its words when they do not show it.
  *
  * Hidden slides: PowerPoint's "Save as PDF" leaves hidden slides out unless "Include hidden
  * slides" is ticked, so the notes of the *visible* slides map to the PDF's pages in order. When
@@ -16,7 +19,7 @@
  * DOCTYPEs refused (xml.ts). Browser-safe.
  */
 import { finding, quoteName, type Finding } from "../sidecar/findings.ts";
-import { escapeMarkdown } from "../sidecar/typst.ts";
+import { normalizeText } from "../text-marks.ts";
 import { prefixedAttr, childElements, descendants, parseXml, type XmlElement } from "../xml.ts";
 import { readZip, zipCensus, type ZipFailure } from "./zip.ts";
 
@@ -34,11 +37,13 @@ const MAX_RATIO = 200;
 const SLIDE_PART = /^ppt\/slides\/slide\d+\.xml$/;
 const NOTES_PART = /^ppt\/notesSlides\/notesSlide\d+\.xml$/;
 const SLIDE_RELS = /^ppt\/slides\/_rels\/slide\d+\.xml\.rels$/;
+const NOTES_RELS = /^ppt\/notesSlides\/_rels\/notesSlide\d+\.xml\.rels$/;
+const REL_HYPERLINK = /\/relationships\/hyperlink$/;
 const REL_SLIDE = /\/relationships\/slide$/;
 const REL_NOTES = /\/relationships\/notesSlide$/;
 
 export interface PptxNotes {
-  /** 1-based page → markdown. */
+  /** 1-based page → the notes as plain text. */
   notes: Map<number, string>;
   /** Slides in the presentation, hidden ones included (null when unreadable). */
   slideCount: number | null;
@@ -92,7 +97,7 @@ export function readPptxNotes(bytes: Uint8Array, filename: string, pageCount: nu
     result.issues.push(zipFinding(census.failure, filename));
     return result;
   }
-  const read = readZip(bytes, (name) => name === "ppt/presentation.xml" || name === "ppt/_rels/presentation.xml.rels" || SLIDE_PART.test(name) || SLIDE_RELS.test(name) || NOTES_PART.test(name), limits);
+  const read = readZip(bytes, (name) => name === "ppt/presentation.xml" || name === "ppt/_rels/presentation.xml.rels" || SLIDE_PART.test(name) || SLIDE_RELS.test(name) || NOTES_PART.test(name) || NOTES_RELS.test(name), limits);
   if (read.failure) {
     result.issues.push(zipFinding(read.failure, filename));
     return result;
@@ -138,7 +143,13 @@ export function readPptxNotes(bytes: Uint8Array, filename: string, pageCount: nu
       const notesRel = rels ? [...relationships(rels, folder).values()].find((r) => REL_NOTES.test(r.type)) : undefined;
       const notesSlide = notesRel ? xml(notesRel.target, false) : null;
       if (refused()) return result;
-      if (notesSlide) notes = bodyText(notesSlide);
+      if (notesSlide && notesRel) {
+        const notesFolder = notesRel.target.slice(0, notesRel.target.lastIndexOf("/"));
+        const notesRelsPart = `${notesFolder}/_rels/${notesRel.target.slice(notesFolder.length + 1)}.rels`;
+        const notesRels = read.entries.has(notesRelsPart) ? xml(notesRelsPart, false) : null;
+        if (refused()) return result;
+        notes = bodyText(notesSlide, notesRels ? hyperlinks(notesRels) : new Map());
+      }
     }
     slides.push({ part, hidden, notes });
   }
@@ -170,8 +181,18 @@ function relationships(rels: XmlElement, folder: string): Map<string, { type: st
   return map;
 }
 
-/** The markdown of a notes slide: the paragraphs of its body placeholder(s). */
-function bodyText(notesSlide: XmlElement): string {
+/** Relationship Id → web address, for the external hyperlinks of a notes slide. */
+function hyperlinks(rels: XmlElement): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const rel of childElements(rels, "Relationship")) {
+    const { Id: id, Target: target, Type: type } = rel.attrs;
+    if (id && target && REL_HYPERLINK.test(type ?? "") && /^(https?:|mailto:)/i.test(target)) map.set(id, target);
+  }
+  return map;
+}
+
+/** The text of a notes slide: the paragraphs of its body placeholder(s). */
+function bodyText(notesSlide: XmlElement, links: Map<string, string>): string {
   const blocks: string[] = [];
   for (const shape of descendants(notesSlide)) {
     if (shape.local !== "sp") continue;
@@ -179,47 +200,62 @@ function bodyText(notesSlide: XmlElement): string {
     if (!placeholder || placeholder.attrs.type !== "body") continue;
     const body = childElements(shape, "txBody")[0];
     if (!body) continue;
-    const paragraphs = childElements(body, "p").map(paragraphText);
+    const paragraphs = childElements(body, "p").map((p) => paragraphText(p, links));
     blocks.push(joinParagraphs(paragraphs));
   }
-  return blocks.filter(Boolean).join("\n\n").trim();
+  return normalizeText(blocks.filter(Boolean).join("\n\n").trim());
 }
 
 interface Paragraph {
   text: string;
-  bullet: boolean;
+  /** The bullet drawn before it: "•", or for a numbered list "number"; none for a plain paragraph. */
+  bullet: "bullet" | "number" | null;
+  /** The number's punctuation ("1." or "1)") and where the list starts. */
+  numberStyle: { close: string; start: number };
   level: number;
 }
 
-function paragraphText(p: XmlElement): Paragraph {
+/** The address a run's words stand for, when they do not show it themselves. */
+function linkSuffix(words: string, target: string | undefined): string {
+  if (!target) return "";
+  const bare = (u: string) => u.replace(/^(https?:\/\/|mailto:)/i, "").replace(/\/$/, "").toLowerCase();
+  return words.trim() && bare(words.trim()) === bare(target) ? "" : ` (${target})`;
+}
+
+function paragraphText(p: XmlElement, links: Map<string, string>): Paragraph {
   const parts: string[] = [];
   for (const child of childElements(p)) {
     if (child.local === "r" || child.local === "fld") {
-      for (const t of childElements(child, "t")) parts.push(t.children.map((c) => ("text" in c ? c.text : "")).join(""));
+      const words = childElements(child, "t").map((t) => t.children.map((c) => ("text" in c ? c.text : "")).join("")).join("");
+      const rPr = childElements(child, "rPr")[0];
+      const click = rPr ? childElements(rPr, "hlinkClick")[0] : undefined;
+      const target = click ? links.get(prefixedAttr(click, "id") ?? "") : undefined;
+      parts.push(words + linkSuffix(words, target));
     } else if (child.local === "br") parts.push("\n");
   }
   const pPr = childElements(p, "pPr")[0];
-  const bullet = !!pPr && (childElements(pPr, "buChar").length > 0 || childElements(pPr, "buAutoNum").length > 0);
+  const autoNumber = pPr ? childElements(pPr, "buAutoNum")[0] : undefined;
+  const bullet = autoNumber ? "number" : pPr && childElements(pPr, "buChar").length > 0 ? "bullet" : null;
+  const scheme = autoNumber?.attrs.type ?? "arabicPeriod";
+  const numberStyle = { close: /ParenR$/.test(scheme) ? ")" : ".", start: Math.max(1, Number(autoNumber?.attrs.startAt ?? 1) || 1) };
   const level = pPr ? Math.min(8, Math.max(0, Number(pPr.attrs.lvl ?? 0) || 0)) : 0;
-  return { text: parts.join(""), bullet, level };
+  return { text: parts.join(""), bullet, numberStyle, level };
 }
 
+/** One line per paragraph, as PowerPoint shows them; bullets and numbers written out, levels indented. */
 function joinParagraphs(paragraphs: Paragraph[]): string {
-  const out: string[] = [];
-  let previousBullet = false;
+  const lines: string[] = [];
+  // The running number of each level's list; a paragraph that is not numbered ends the lists below it.
+  const counters: number[] = [];
   for (const p of paragraphs) {
-    const text = p.text.trim();
-    if (!text) {
-      previousBullet = false;
-      continue;
-    }
-    const escaped = escapeMarkdown(text).replace(/\n/g, "  \n");
-    if (p.bullet) {
-      out.push(`${previousBullet ? "\n" : out.length ? "\n\n" : ""}${"  ".repeat(p.level)}- ${escaped}`);
-    } else {
-      out.push(`${out.length ? "\n\n" : ""}${escaped}`);
-    }
-    previousBullet = p.bullet;
+    const text = p.text.replace(/\s+$/, "");
+    const indent = "  ".repeat(p.level);
+    counters.length = p.bullet === "number" ? p.level + 1 : p.level;
+    if (p.bullet === "number") {
+      counters[p.level] = (counters[p.level] ?? p.numberStyle.start - 1) + 1;
+      lines.push(`${indent}${counters[p.level]}${p.numberStyle.close} ${text.trimStart()}`);
+    } else if (p.bullet === "bullet" && text.trim()) lines.push(`${indent}• ${text.trimStart()}`);
+    else lines.push(text);
   }
-  return out.join("");
+  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
 }

@@ -6,7 +6,7 @@
  * deck, hands over with it and the browser keeps with the deck. Browser-safe.
  */
 import type { Finding } from "../sidecar/findings.ts";
-import type { TimerSettings } from "../sidecar/types.ts";
+import type { NotesFormat, TimerSettings } from "../sidecar/types.ts";
 
 export type NotesFileKind = "pdfpc" | "pptx";
 
@@ -15,8 +15,10 @@ export interface NotesFileResult {
   kind: NotesFileKind | null;
   /** The name it came with (path parts removed), for the report. */
   filename: string;
-  /** slide (1-based) → markdown notes. */
+  /** slide (1-based) → the notes as written, in `notesFormat`. */
   notes: Map<number, string>;
+  /** Markdown (a .pdfpc without disableMarkdown) or plain text (a .pptx, or disableMarkdown). */
+  notesFormat: NotesFormat;
   timer: TimerSettings;
   /** pdfpc: pages (1-based) the speaker hid in pdfpc; kept in the normalised text. */
   hidden: number[];

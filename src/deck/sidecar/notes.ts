@@ -7,6 +7,7 @@
 import { finding, type Finding } from "./findings.ts";
 import { describeType, isPlainObject, parseJsonBytes, parseSlideField } from "./json-text.ts";
 import { renderTypst } from "./typst.ts";
+import { normalizeText } from "../text-marks.ts";
 
 export interface NotesSidecarResult {
   /** Markdown the presenter shows, or null when the sidecar is unusable. */
@@ -36,7 +37,7 @@ export function renderNotesValue(value: unknown, where: { attachment: string; sl
   for (const func of unsupported) {
     issues.push(finding("TYPST_ELEMENT_UNSUPPORTED", `${where.attachment}: the Typst element "${func}" has no markdown form; only its text is shown. Simplify the note if its layout matters.`, where));
   }
-  return rendered.filter((block) => block.length > 0).join("\n\n");
+  return normalizeText(rendered.filter((block) => block.length > 0).join("\n\n"));
 }
 
 /** Parse a notes sidecar whose filename names slide `slide`. */

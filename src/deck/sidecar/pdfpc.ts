@@ -7,17 +7,20 @@
  * grouping of a deck without page labels; `label` and `overlay` only say where the page was,
  * pdfpc groups by `forcedOverlay` alone),
  * the end of the talk proper (`endSlide`, pdfpc's Ctrl+E) and the presenter timer
- * (`duration`, `endTime`, `lastMinutes`). Format 2 notes are markdown unless
- * `disableMarkdown` is true; format 1 notes are plain text. Browser-safe.
+ * (`duration`, `endTime`, `lastMinutes`). Notes are markdown unless `disableMarkdown` is true,
+ * in both formats, as pdfpc reads them (4.5 wrote format 1 with the same flag); they are kept
+ * as written (NFC), never escaped. Browser-safe.
  */
-import type { TimerSettings } from "./types.ts";
+import type { NotesFormat, TimerSettings } from "./types.ts";
 import { finding, slideOutOfRangeMessage, type Finding } from "./findings.ts";
 import { describeType, isPlainObject, MAX_SIDECAR_BYTES, parseJsonBytes } from "./json-text.ts";
-import { escapeMarkdown } from "./typst.ts";
+import { normalizeText } from "../text-marks.ts";
 
 export interface PdfpcResult {
-  /** slide (1-based) → markdown. */
+  /** slide (1-based) → the note as written, in `notesFormat`. */
   notes: Map<number, string>;
+  /** How every note of the file is written: text when `disableMarkdown` is true. */
+  notesFormat: NotesFormat;
   timer: TimerSettings;
   issues: Finding[];
   /** False when the file is unusable as a whole (bad JSON, wrong format). */
@@ -38,7 +41,7 @@ const KNOWN_FIELDS = new Set(["pdfpcFormat", "disableMarkdown", "duration", "end
 
 /** `maxBytes`: the JSON's size cap (an attached sidecar's by default; a notes file beside the PDF allows more). */
 export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: number, maxBytes = MAX_SIDECAR_BYTES): PdfpcResult {
-  const result: PdfpcResult = { notes: new Map(), timer: {}, issues: [], usable: false, format: null, pagesNamed: null, hidden: [], overlays: [] };
+  const result: PdfpcResult = { notes: new Map(), notesFormat: "markdown", timer: {}, issues: [], usable: false, format: null, pagesNamed: null, hidden: [], overlays: [] };
   // The pre-4.5 pdfpc format is INI-like text ("[file]", "[notes]"); it is not JSON.
   const head = new TextDecoder().decode(bytes.subarray(0, 64)).trimStart();
   if (head.startsWith("[")  && /^\[(file|notes|duration|end_time|last_minutes|font_size|skip|end_user_slide|last_saved_slide)\]/.test(head)) {
@@ -67,7 +70,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
   for (const key of Object.keys(value)) {
     if (!KNOWN_FIELDS.has(key)) result.issues.push(finding("UNKNOWN_FIELD", `${attachment}: the field "${key.slice(0, 60)}" is not a pdfpc field and is ignored.`, { attachment }));
   }
-  const markdownNotes = value.pdfpcFormat === 2 && value.disableMarkdown !== true;
+  if (value.disableMarkdown === true) result.notesFormat = "text";
   if ("disableMarkdown" in value && typeof value.disableMarkdown !== "boolean") {
     result.issues.push(finding("INVALID_FIELD", `${attachment}: "disableMarkdown" must be true or false.`, { attachment }));
   }
@@ -115,7 +118,7 @@ export function parsePdfpc(bytes: Uint8Array, attachment: string, pageCount: num
       result.issues.push(finding("SLIDE_OUT_OF_RANGE", `${attachment}: pages[${index}] (idx ${idx}) is slide ${slide}. ${slideOutOfRangeMessage(slide, pageCount)}; pdfpc's idx is 0-based.`, { attachment, slide }));
       continue;
     }
-    const note = markdownNotes ? page.note.trim() : escapeMarkdown(page.note.trim());
+    const note = normalizeText(page.note.trim());
     // Overlays of one physical page may repeat the same note: keep each distinct text once.
     const list = collected.get(slide) ?? [];
     if (note && !list.includes(note)) list.push(note);

@@ -12,6 +12,13 @@ import type { NotesLayout } from "../notes-layout.ts";
  * Beamer "notes on second screen" page, an in-page annotation.
  */
 export type NotesSource = "notes-sidecar" | "notes-file" | "pdfpc" | "notes-page" | "annotation";
+/**
+ * How a note is written, as its source says: `markdown` (a notes sidecar; a .pdfpc, pdfpc.sty's
+ * notes, unless `disableMarkdown`) is rendered and sanitised; `text` (PowerPoint notes, the
+ * notes half of a page, other in-page notes) is shown as written, its web addresses as links.
+ * Every surface (presenter, phone remote, check report) shows a note the same way.
+ */
+export type NotesFormat = "markdown" | "text";
 /** Where a timer setting came from: a notes file beside the PDF, an attached .pdfpc, pdfpc.sty's XMP. */
 export type TimerSource = "notes-file" | "pdfpc" | "xmp";
 export type MediaKind = "file" | "url" | "youtube" | "vimeo";
@@ -41,6 +48,13 @@ export interface SlideMedia {
   source?: "media-sidecar" | "page-annotation";
   /** For source "media-sidecar": the sidecar's base name. */
   sidecar?: string;
+  /**
+   * A movie of the PDF itself (Beamer's `\movie`, a Launch or `run:` link, a Screen naming a
+   * file): the file its annotation names, and whether the deck carries its bytes. Its poster is
+   * the page under it: the projector shows the page until the movie plays (as pdfpc does),
+   * and keeps showing it when the movie cannot play; a click on it plays or pauses it.
+   */
+  movie?: { file: string; annotation: "Movie" | "Screen" | "Link"; inDeck: boolean };
 }
 
 /** A poll the presenter opens when its slide is reached (a `poll-slide-{N}.json` sidecar). */
@@ -74,9 +88,10 @@ export interface TimerSettings {
 export interface DeckExtras {
   /** The notes layout in force: detected (XMP, else geometry) or the presenter's override. */
   layout: NotesLayout;
-  /** slide → markdown notes the presenter shows (already resolved by source priority). */
+  /** slide → the notes the presenter shows (already resolved by source priority), written in `notesFormat[slide]`. */
   notes: Record<number, string>;
   notesSource: Record<number, NotesSource>;
+  notesFormat: Record<number, NotesFormat>;
   media: SlideMedia[];
   /** The polls the presenter opens on their slides (valid poll sidecars), by slide. Absent: none. */
   polls?: SlidePoll[];
@@ -84,15 +99,11 @@ export interface DeckExtras {
   /**
    * Pages (1-based, ascending) the speaker hid in pdfpc (`pages[].hidden`): next and previous
    * pass them by, the overview and "go to" still reach them. From the notes file beside the
-   * PDF, else the attached .pdfpc (the first that hides any). Absent: none.
+   * PDF when it hides any, else the first .pdfpc attached to the PDF (the only one used: a
+   * second is PDFPC_MULTIPLE), when the analysis could read it. Absent: none. (The pages a
+   * .pdfpc joins to the slide before are not here: deck/slide-groups reads them.)
    */
   hidden?: number[];
-  /**
-   * Pages (1-based, ascending) a .pdfpc marks `forcedOverlay`: each is one more step of the
-   * slide before it (deck/slide-groups). From the notes file beside the PDF, else the attached
-   * .pdfpc (the first that marks any). Absent: none.
-   */
-  overlays?: number[];
 }
 
 /** Page size in PDF points (the CropBox, else the MediaBox). */

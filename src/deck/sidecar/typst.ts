@@ -14,9 +14,15 @@ export interface TypstRender {
   unsupported: string[];
 }
 
-/** Markdown metacharacters in Typst text are literal characters: escape them. */
+/**
+ * Markdown metacharacters in Typst text are literal characters: escape them. Only with the
+ * backslashes CommonMark honours (before ASCII punctuation): a line's "1. " becomes "1\. ", not
+ * "\1. ", which a renderer shows with its backslash.
+ */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_[\]<>~|]/g, (c) => `\\${c}`).replace(/^(\s*)([#>+-]|\d+[.)])(\s)/gm, (_m, ws: string, mark: string, sp: string) => `${ws}\\${mark}${sp}`);
+  return text
+    .replace(/[\\`*_[\]<>~|]/g, (c) => `\\${c}`)
+    .replace(/^(\s*)([#>+-]|(\d+)([.)]))(\s)/gm, (_m, ws: string, mark: string, digits: string | undefined, close: string | undefined, sp: string) => (digits ? `${ws}${digits}\\${close}${sp}` : `${ws}\\${mark}${sp}`));
 }
 
 type Node = Record<string, unknown>;

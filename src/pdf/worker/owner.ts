@@ -3,8 +3,9 @@
  * Whose PDF job this is: the address key (http/deps: an IPv4 address, an IPv6 /64) of the
  * request that caused it, carried to the PDF pool without threading a parameter through the
  * domain (handoff, live, MCP backends call `pdf.inspect`/`check` knowing nothing of HTTP).
- * The pool shares its workers fairly between owners and slows down owners whose files keep
- * running into the deadline. Work outside a request (the CLI) has no owner: "local".
+ * The pool shares its workers by each owner's recent reading time and refuses owners that have
+ * used their budget of it (pdf/worker/reader-budget). Work outside a request (the CLI) has no
+ * owner: "local", never refused.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 

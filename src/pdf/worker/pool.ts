@@ -6,12 +6,16 @@
  * worker takes its place. Jobs beyond the workers wait in a bounded line (503 SERVER_BUSY
  * past it), which is also the concurrency gate of /api/check and of MCP tool calls.
  *
- * Shared fairly (issue 20): each job belongs to an owner (pdf/worker/owner: the caller's address
- * key). A waiting job whose owner runs fewer jobs goes first, so one address looping slow files
- * cannot hold the line; `check` jobs never take the last worker, so validating an upload
- * (`inspect`, the cheap, common job) never waits behind expensive checks; an owner whose jobs
- * hit the deadline or the memory bound `strikeLimit` times (--pdf-strike-limit) within STRIKE_WINDOW_MS is refused
- * (429 PDF_TOO_SLOW with Retry-After) for COOLDOWN_MS, before it costs others more.
+ * Shared by reader time (docs/operating/availability.md): each job belongs to an owner
+ * (pdf/worker/owner: the caller's address key) and takes the time it runs from the owner's
+ * budget (pdf/worker/reader-budget; a job killed at a bound takes a whole deadline). The line
+ * orders by recent reader time, costly owners and checks may hold all readers but one, and a
+ * costly job holding the last reader a cheap owner needs is stopped and put back in the line
+ * (pdf/worker/fair-line). Under pressure a reserve worker is kept loaded beyond `workers` (it
+ * never runs a job while `workers` others do), so the cheap owner's job starts the moment the
+ * slow one is stopped instead of waiting for mupdf to load. An owner that has spent its budget
+ * (--pdf-strike-limit deadlines) is refused with 429 PDF_TOO_SLOW and a Retry-After of the time
+ * until a deadline's worth is back, its waiting files too, before it costs others more.
  *
  * Processes rather than threads: a Worker thread stuck in WASM cannot be stopped reliably, a
  * thread's memory cannot be bounded on its own, and a crash in mupdf would take the server
@@ -24,13 +28,14 @@ import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from
 import type { ErrorCode } from "../../shared/problem.ts";
 import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
-import { checkShare, nextInLine } from "./fair-line.ts";
+import { isCostly, type LineState, nextInLine, victim, type WaitingJob } from "./fair-line.ts";
 import { currentPdfOwner, LOCAL_OWNER } from "./owner.ts";
+import { ReaderBudget } from "./reader-budget.ts";
 import type { CheckOptions, FileMeta, InspectResult, NotesFileInput, PdfReader } from "../../core/pdf-reader.ts";
 import { type JobRequest, MEMORY_ENV, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
 
 export interface PdfPoolOptions {
-  /** Worker processes at most; more jobs wait for one. */
+  /** Jobs running at once at most (worker processes, plus a loaded reserve under pressure); more jobs wait for one. */
   workers: number;
   /** Wall-clock deadline of one job, from the moment a worker takes it. */
   timeoutMs: number;
@@ -40,8 +45,12 @@ export interface PdfPoolOptions {
   maxWaiting: number;
   /** How long a job may wait for a worker before SERVER_BUSY. */
   maxWaitMs: number;
-  /** Files past the deadline or memory bound from one owner before it is refused for COOLDOWN_MS (0: never). */
+  /** Each owner's budget of reader time, in deadlines (`timeoutMs`); spent, it is refused with PDF_TOO_SLOW (0: never). */
   strikeLimit: number;
+  /** Recent reader time from which an owner is costly: its jobs may hold all readers but one, and give theirs back to a cheap owner. */
+  costlyMs: number;
+  /** How long the reserve worker stays loaded after the last pressure. */
+  reserveKeepMs: number;
   logger?: Logger;
 }
 
@@ -51,8 +60,14 @@ export const PDF_POOL_DEFAULTS: PdfPoolOptions = {
   memoryBytes: PDF_MEMORY_BYTES,
   maxWaiting: 32,
   maxWaitMs: 30_000,
-  // One file past the bounds may be an honest mistake; two in a few minutes is a pattern.
+  // One file past the bounds may be an honest mistake; two at once, or a loop of slow files, is a pattern.
   strikeLimit: 2,
+  // A 100 MB deck opens in ~10 ms and a 300-page deck with 100 attachments checks in ~60 ms
+  // (pdf/bounds): a second is far past honest work, and short enough that a slow file gives its
+  // reader back within about a second when a cheap owner's file waits for it.
+  costlyMs: 1000,
+  // An attack's pauses, without an idle process held for hours after it.
+  reserveKeepMs: 60_000,
 };
 
 /** mupdf's WASM heap never shrinks: a worker that grew past this after a job is replaced. */
@@ -61,12 +76,14 @@ const RECYCLE_FRACTION = 0.5;
 const MAX_START_FAILURES = 3;
 /** Seconds a refused caller should wait before retrying. */
 const RETRY_AFTER_SECONDS = 5;
-/** Strikes older than this are forgotten: a few minutes covers a loop, not a day's honest uploads. */
-const STRIKE_WINDOW_MS = 5 * 60_000;
-/** How long an owner with `strikeLimit` strikes is refused: long enough that a loop costs a worker at most a few times an hour. */
-const COOLDOWN_MS = 60_000;
-/** Owners whose strikes are remembered at most (one small entry each; beyond it the oldest go). */
-const MAX_STRIKE_OWNERS = 10_000;
+/** Reader time given back to each owner: one deadline a minute, so a loop of files past the deadline costs a reader a sixth of its time per address. */
+const REFILL_DEADLINES_PER_MINUTE = 1;
+/**
+ * An owner whose job was stopped (at a bound, or to give its reader back) stays costly this
+ * long whatever it has spent: a job stopped after a second spent a second, which comes back in
+ * moments, and its next file would take the reader kept for cheap owners again.
+ */
+const SLOW_MEMORY_MS = 60_000;
 
 declare const DECKHAND_COMPILED: boolean | undefined;
 
@@ -86,6 +103,8 @@ interface Job {
   owner: string;
   /** Arrival order, the last tie-breaker. */
   seq: number;
+  /** It gave its reader back to a cheap owner's job once already (pdf/worker/fair-line `victim`). */
+  stopped: boolean;
   settle(outcome: Outcome): void;
   waitTimer?: ReturnType<typeof setTimeout>;
 }
@@ -95,7 +114,7 @@ interface Slot {
   ready: boolean;
   job: { id: number; job: Job; deadline: ReturnType<typeof setTimeout>; started: number } | null;
   /** Why we killed it, if we did. */
-  killedFor: "deadline" | "recycle" | "close" | null;
+  killedFor: "deadline" | "recycle" | "close" | "yield" | "surplus" | null;
 }
 
 function busy(reason: string): AppError {
@@ -111,15 +130,32 @@ export class PdfPool implements PdfReader {
   private nextId = 1;
   private nextSeq = 1;
   private startFailures = 0;
-  /** Jobs running per owner, for the fair order of the line. */
-  private readonly runningBy = new Map<string, number>();
-  /** Times an owner's job ran into a bound, and when a refused owner may send again. */
-  private readonly strikes = new Map<string, { at: number[]; refusedUntil: number }>();
+  /** Reader time each owner spent and has not got back (pdf/worker/reader-budget). */
+  private readonly budget: ReaderBudget;
+  /** Reader time given back per ms of the clock (ms). */
+  private readonly refillPerMs: number;
+  /** Workers stopped for a cheap owner's job, no longer counted, until they have exited. */
+  private readonly yielded = new Set<Slot>();
+  /** Runs dispatch() again when a running owner turns costly or a waiting one cheap, or the reserve is due to go. */
+  private recheck: ReturnType<typeof setTimeout> | undefined;
+  /** Until when a reserve reader is kept loaded (performance.now() ms). */
+  private reserveUntil = 0;
   private closed = false;
 
   constructor(options: Partial<PdfPoolOptions> = {}) {
     this.options = { ...PDF_POOL_DEFAULTS, ...options };
     if (!(this.options.workers >= 1)) throw new RangeError("a PDF pool needs at least one worker");
+    const { timeoutMs, strikeLimit } = this.options;
+    this.refillPerMs = (REFILL_DEADLINES_PER_MINUTE * timeoutMs) / 60_000;
+    this.budget = new ReaderBudget({
+      capacityMs: strikeLimit > 0 ? strikeLimit * timeoutMs : Number.POSITIVE_INFINITY,
+      refillMsPerSecond: this.refillPerMs * 1000,
+      // Refused with less than half a deadline left (two files stopped at the deadline, at once
+      // or in a row, leave less), served again with a whole deadline back: the next file's worth.
+      refuseBelowMs: timeoutMs / 2,
+      reopenMs: timeoutMs,
+      slowMemoryMs: SLOW_MEMORY_MS,
+    });
   }
 
   inspect(path: string, notes?: NotesFileInput): Promise<InspectResult> {
@@ -139,17 +175,18 @@ export class PdfPool implements PdfReader {
     if (!this.closed && this.slots.size === 0) this.spawn();
   }
 
-  /** Workers running, and jobs running and waiting (for tests and logs). */
-  get stats(): { workers: number; running: number; waiting: number; pids: number[] } {
+  /** Workers (and how many have mupdf loaded), and jobs running and waiting (for tests and logs). */
+  get stats(): { workers: number; ready: number; running: number; waiting: number; pids: number[] } {
     const slots = [...this.slots];
-    return { workers: slots.length, running: slots.filter((s) => s.job).length, waiting: this.queue.length, pids: slots.map((s) => s.proc.pid) };
+    return { workers: slots.length, ready: slots.filter((s) => s.ready).length, running: slots.filter((s) => s.job).length, waiting: this.queue.length, pids: slots.map((s) => s.proc.pid) };
   }
 
   /** Refuse new jobs, fail the waiting ones and stop every worker. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.recheck);
     for (const job of this.queue.splice(0)) this.finish(job, { ok: false, error: busy("the server is shutting down") });
-    const exits = [...this.slots].map((slot) => {
+    const exits = [...this.slots, ...this.yielded].map((slot) => {
       // Held until it has exited: the caller awaits that.
       slot.proc.ref();
       this.kill(slot, "close");
@@ -161,56 +198,62 @@ export class PdfPool implements PdfReader {
   private submit(request: JobInput): Promise<InspectResult | string> {
     return new Promise((resolve, reject) => {
       const owner = currentPdfOwner();
-      const job: Job = { request, owner, seq: this.nextSeq++, settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)) };
+      const job: Job = { request, owner, seq: this.nextSeq++, stopped: false, settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)) };
       if (this.closed) return this.finish(job, { ok: false, error: busy("the server is shutting down") });
-      const refused = this.refusal(owner);
+      const refused = this.refusal(owner, performance.now());
       if (refused) return this.finish(job, { ok: false, error: refused });
       if (this.queue.length >= this.options.maxWaiting && !this.makeRoomFor(owner)) {
         return this.finish(job, { ok: false, error: busy(`${this.queue.length} files already waiting`) });
       }
-      job.waitTimer = setTimeout(() => {
-        const at = this.queue.indexOf(job);
-        if (at === -1) return;
-        this.queue.splice(at, 1);
-        this.finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.options.maxWaitMs / 100) / 10} s`) });
-      }, this.options.maxWaitMs);
-      this.queue.push(job);
+      this.enqueue(job);
       this.dispatch();
     });
   }
 
-  /** 429 PDF_TOO_SLOW while `owner` is refused for files past the bounds, else null. */
-  private refusal(owner: string): AppError | null {
-    const entry = this.strikes.get(owner);
-    const wait = entry ? entry.refusedUntil - Date.now() : 0;
-    if (!entry || wait <= 0) return null;
+  /** Put `job` in the line, to wait at most maxWaitMs (SERVER_BUSY past it). */
+  private enqueue(job: Job): void {
+    job.waitTimer = setTimeout(() => {
+      const at = this.queue.indexOf(job);
+      if (at === -1) return;
+      this.queue.splice(at, 1);
+      this.finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.options.maxWaitMs / 100) / 10} s`) });
+    }, this.options.maxWaitMs);
+    this.queue.push(job);
+  }
+
+  /** Time the jobs of `owner` running now have taken so far (ms). */
+  private runningMs(owner: string, now: number): number {
+    let total = 0;
+    for (const slot of this.slots) if (slot.job?.job.owner === owner) total += now - slot.job.started;
+    return total;
+  }
+
+  /** 429 PDF_TOO_SLOW while `owner` has spent its budget of reader time, else null. Work without a request (the CLI's own files) is never refused. */
+  private refusal(owner: string, now: number): AppError | null {
+    if (owner === LOCAL_OWNER) return null;
+    const wait = this.budget.refusedFor(owner, now, this.runningMs(owner, now));
+    if (wait <= 0) return null;
     const seconds = Math.max(1, Math.ceil(wait / 1000));
+    const deadline = Math.round(this.options.timeoutMs / 100) / 10;
     return new AppError(
       "PDF_TOO_SLOW",
-      `${this.options.strikeLimit} PDFs from this address took longer (or more memory) than the server allows for one file; it reads no more from this address for ${seconds} s. Export the deck again from its source, then send it after that time.`,
+      `PDFs from this address have used up its share of the server's PDF reading time (${this.options.strikeLimit} × the ${deadline} s one file may take, ${deadline} s of it given back a minute); the server reads no more from this address for ${seconds} s. Export the deck again from its source, then send it after that time.`,
       { headers: { "retry-after": String(seconds) } },
     );
   }
 
-  /** Count a job of `owner` that ran into the deadline or the memory bound; refuse it for a while at `strikeLimit`. */
-  private strike(owner: string): void {
-    const now = Date.now();
-    const entry = this.strikes.get(owner) ?? { at: [], refusedUntil: 0 };
-    this.strikes.delete(owner);
-    entry.at = [...entry.at.filter((t) => now - t < STRIKE_WINDOW_MS), now];
-    // Re-inserted last: the map's first entries are the least recently struck.
-    this.strikes.set(owner, entry);
-    if (entry.at.length >= this.options.strikeLimit) {
-      entry.refusedUntil = now + COOLDOWN_MS;
-      entry.at = [];
-      this.options.logger?.info("pdf_owner_refused", { owner, seconds: COOLDOWN_MS / 1000 });
-      // Its files still waiting are refused too: they would only cost the others more.
-      const error = (): AppError => this.refusal(owner) as AppError;
-      for (let at = this.queue.length - 1; at >= 0; at--) {
-        if (this.queue[at]!.owner === owner) this.finish(this.queue.splice(at, 1)[0]!, { ok: false, error: error() });
-      }
+  /**
+   * Take `ms` of reader time from `owner` (`stopped`: its job did not end by itself); when that
+   * spends its budget, its waiting files are refused too (they would only cost the others more).
+   */
+  private charge(owner: string, ms: number, now: number, stopped = false): void {
+    if (!this.budget.charge(owner, ms, now, stopped) || owner === LOCAL_OWNER) return;
+    const error = this.refusal(owner, now);
+    if (!error) return;
+    this.options.logger?.info("pdf_owner_refused", { owner, seconds: Number(error.headers?.["retry-after"]) });
+    for (let at = this.queue.length - 1; at >= 0; at--) {
+      if (this.queue[at]!.owner === owner) this.finish(this.queue.splice(at, 1)[0]!, { ok: false, error });
     }
-    while (this.strikes.size > MAX_STRIKE_OWNERS) this.strikes.delete(this.strikes.keys().next().value as string);
   }
 
   /**
@@ -233,20 +276,60 @@ export class PdfPool implements PdfReader {
     return false;
   }
 
+  /** The line as the fair order sees it (same indices as `queue`). */
+  private waiting(): WaitingJob[] {
+    return this.queue.map((job) => ({ owner: job.owner, kind: job.request.kind, seq: job.seq }));
+  }
+
+  /** A reader that may take a job now. */
+  private idle(slot: Slot): boolean {
+    return slot.ready && !slot.job && slot.killedFor === null;
+  }
+
   /**
-   * The waiting job to run next (pdf/worker/fair-line), or -1. A check may start while checks
-   * hold less than their share and, with two workers or more, another loaded worker stays idle
-   * for an upload's validation.
+   * The owners' recent reader time and the readers' state, as the fair line sees them
+   * (pdf/worker/fair-line). Idle readers count up to the jobs that may run (at most `workers`
+   * at once: the reserve is only loaded ahead); `starting`: readers still loading count too.
    */
-  private nextIndex(): number {
-    let checks = 0;
+  private lineState(now: number, starting = false): LineState {
+    const cost = new Map<string, number>();
+    const files = new Map<string, number>();
+    const count = (owner: string) => {
+      files.set(owner, (files.get(owner) ?? 0) + 1);
+      if (cost.has(owner)) return;
+      const spent = this.budget.spent(owner, now) + this.runningMs(owner, now);
+      // An owner whose job had to be stopped lately counts as costly whatever it has spent.
+      cost.set(owner, this.budget.slowFor(owner, now) > 0 ? Math.max(spent, this.options.costlyMs) : spent);
+    };
+    for (const job of this.queue) count(job.owner);
     let idle = 0;
+    let running = 0;
     for (const slot of this.slots) {
-      if (slot.job?.job.request.kind === "check") checks++;
-      if (slot.ready && !slot.job && slot.killedFor === null) idle++;
+      if (slot.job) {
+        count(slot.job.job.owner);
+        if (slot.killedFor === null) running++;
+      } else if (this.idle(slot) || (starting && !slot.ready && slot.killedFor === null)) idle++;
     }
-    const checkMayStart = checks < checkShare(this.options.workers) && (this.options.workers < 2 || idle >= 2);
-    return nextInLine(this.queue.map((job) => ({ owner: job.owner, kind: job.request.kind, seq: job.seq })), this.runningBy, checkMayStart);
+    const { workers, costlyMs } = this.options;
+    const state: LineState = { cost, files, costlyMs, workers, idle: Math.min(idle, Math.max(0, workers - running)), checks: 0, costly: 0 };
+    for (const slot of this.slots) {
+      if (!slot.job || slot.killedFor !== null) continue;
+      if (slot.job.job.request.kind === "check") state.checks++;
+      if (isCostly(state, slot.job.job.owner)) state.costly++;
+    }
+    return state;
+  }
+
+  /**
+   * Whether a reserve reader is wanted now: `workers` jobs run and a file waits, or a costly
+   * owner has a file running or waiting. A job that turns out slow may then have to give its
+   * reader to a cheap owner's, and a fresh reader takes 0.3–3 s to load mupdf.
+   */
+  private underPressure(state: LineState): boolean {
+    if (state.costly > 0) return true;
+    const running = [...this.slots].filter((s) => s.job && s.killedFor === null).length;
+    if (this.queue.length > 0 && running >= this.options.workers) return true;
+    return this.queue.some((job) => isCostly(state, job.owner));
   }
 
   private finish(job: Job, outcome: Outcome): void {
@@ -254,34 +337,114 @@ export class PdfPool implements PdfReader {
     job.settle(outcome);
   }
 
-  /** Hand waiting jobs to idle workers; start workers while there is waiting work and room. */
+  /**
+   * Hand waiting jobs to idle workers (at most `workers` run at once); start workers while there
+   * is waiting work and room, and keep a reserve under pressure; stop a costly job a cheap one
+   * needs the reader of.
+   */
   private dispatch(): void {
     if (this.closed) return;
-    for (const slot of this.slots) {
-      if (!(slot.ready && !slot.job && slot.killedFor === null)) continue;
-      const at = this.nextIndex();
-      if (at === -1) break;
-      const [job] = this.queue.splice(at, 1);
-      this.start(slot, job!);
+    const now = performance.now();
+    offering: for (const slot of this.slots) {
+      // An idle reader is offered the line until a job starts on it or none may start now: a job
+      // refused here leaves it idle, and the next in line (the owner's other files, refused the
+      // same way, then the others') must not wait for a later event to be offered it.
+      while (this.idle(slot)) {
+        const at = nextInLine(this.waiting(), this.lineState(now));
+        if (at === -1) break offering;
+        const [job] = this.queue.splice(at, 1);
+        // Its owner may have spent its budget while the job waited (time of its other jobs running).
+        const refused = this.refusal(job!.owner, now);
+        if (refused) this.finish(job!, { ok: false, error: refused });
+        else this.start(slot, job!, now);
+      }
     }
-    let starting = [...this.slots].filter((s) => !s.ready).length;
+    const slots = [...this.slots];
+    let starting = slots.filter((s) => !s.ready).length;
     while (this.queue.length > starting && this.slots.size < this.options.workers) {
       this.spawn();
       starting++;
     }
-    // While checks hold their share, keep the worker they may not take loaded and idle: an
-    // upload's validation then starts at once instead of waiting for mupdf to load (seconds
-    // on a loaded machine).
-    const spare = [...this.slots].some((s) => !s.job && s.killedFor === null);
-    if (!spare && this.slots.size < this.options.workers) this.spawn();
+    // While checks or costly owners hold their share, keep the worker they may not take loaded
+    // and idle: an upload's validation then starts at once instead of waiting for mupdf to load
+    // (seconds on a loaded machine). Under pressure one more, the reserve: loaded ahead, it
+    // takes a cheap owner's job the moment a slow one is stopped (it never runs a job while
+    // `workers` others do), and stays reserveKeepMs after the pressure.
+    if (this.underPressure(this.lineState(now))) this.reserveUntil = now + this.options.reserveKeepMs;
+    const reserve = now < this.reserveUntil ? 1 : 0;
+    const free = [...this.slots].filter((s) => !s.job && s.killedFor === null);
+    for (let have = free.length; have < 1 + reserve && this.slots.size < this.options.workers + reserve; have++) this.spawn();
+    if (!reserve && this.slots.size > this.options.workers) {
+      // The reserve is no longer wanted: an idle reader beyond `workers` gives its memory back.
+      const surplus = free.find((s) => this.idle(s));
+      if (surplus) this.kill(surplus, "surplus");
+    }
+    this.yieldReader(now);
+    this.scheduleRecheck(now);
   }
 
-  private start(slot: Slot, job: Job): void {
+  /**
+   * A cheap owner's job waits while costly owners' jobs hold the reader it needs: the one the
+   * fair line picks (pdf/worker/fair-line `victim`) is stopped now and goes back in the line,
+   * its time so far charged to its owner; its worker is replaced at once.
+   */
+  private yieldReader(now: number): void {
+    if (this.queue.length === 0) return;
+    const busySlots = [...this.slots].filter((s) => s.job && s.killedFor === null);
+    const running = busySlots.map((s) => ({ owner: s.job!.job.owner, kind: s.job!.job.request.kind, started: s.job!.started, stoppedBefore: s.job!.job.stopped }));
+    // A reader still starting counts as idle: the waiting job takes it when it is ready.
+    const at = victim(this.waiting(), running, this.lineState(now, true));
+    if (at === -1) return;
+    const slot = busySlots[at]!;
+    const { job, started, deadline } = slot.job!;
+    clearTimeout(deadline);
+    slot.job = null;
+    this.options.logger?.info("pdf_job_yielded", { kind: job.request.kind, owner: job.owner, ms: Math.round(now - started) });
+    this.kill(slot, "yield");
+    // Gone from the pool now (its exit comes later): the replacement starts at once.
+    this.slots.delete(slot);
+    this.yielded.add(slot);
+    job.stopped = true;
+    this.charge(job.owner, now - started, now, true);
+    // It waits again, behind the cheap owners' jobs, unless that time spent its owner's budget.
+    const refused = this.refusal(job.owner, now);
+    if (refused) this.finish(job, { ok: false, error: refused });
+    else this.enqueue(job);
+    this.dispatch();
+  }
+
+  /**
+   * dispatch() again when the state the fair line judges by changes with time alone: a running
+   * owner's reader time reaches `costlyMs` (its reader may go to a cheap owner, and a reserve is
+   * wanted), a waiting costly owner's falls below it (it may take a free reader), or the reserve
+   * is due to go.
+   */
+  private scheduleRecheck(now: number): void {
+    clearTimeout(this.recheck);
+    this.recheck = undefined;
+    // The reserve goes when it is no longer wanted, even if no file comes to say so.
+    let soonest = this.slots.size > this.options.workers && this.reserveUntil > now ? this.reserveUntil - now : Number.POSITIVE_INFINITY;
+    const state = this.lineState(now);
+    const runningBy = new Map<string, number>();
+    for (const slot of this.slots) if (slot.job) runningBy.set(slot.job.job.owner, (runningBy.get(slot.job.job.owner) ?? 0) + 1);
+    for (const [owner, cost] of state.cost) {
+      const running = runningBy.get(owner) ?? 0;
+      if (cost < state.costlyMs && running > 0) soonest = Math.min(soonest, (state.costlyMs - cost) / running);
+      else if (cost >= state.costlyMs && running === 0 && this.queue.length > 0) {
+        soonest = Math.min(soonest, Math.max(this.budget.slowFor(owner, now), (this.budget.spent(owner, now) - state.costlyMs) / this.refillPerMs));
+      }
+    }
+    if (!Number.isFinite(soonest)) return;
+    this.recheck = setTimeout(() => this.dispatch(), Math.max(10, Math.ceil(soonest) + 1));
+    // A timer of the line never keeps the process alive by itself.
+    (this.recheck as { unref?: () => void }).unref?.();
+  }
+
+  private start(slot: Slot, job: Job, now: number): void {
     clearTimeout(job.waitTimer);
     const id = this.nextId++;
     const deadline = setTimeout(() => this.kill(slot, "deadline"), this.options.timeoutMs);
-    slot.job = { id, job, deadline, started: performance.now() };
-    this.runningBy.set(job.owner, (this.runningBy.get(job.owner) ?? 0) + 1);
+    slot.job = { id, job, deadline, started: now };
     // A worker with a job keeps the process alive until it answers; an idle one does not.
     slot.proc.ref();
     slot.proc.send({ ...job.request, id } as JobRequest);
@@ -320,8 +483,9 @@ export class PdfPool implements PdfReader {
     if (!running || running.id !== message.id) return;
     clearTimeout(running.deadline);
     slot.job = null;
-    this.released(running.job.owner);
     slot.proc.unref();
+    const now = performance.now();
+    this.charge(running.job.owner, now - running.started, now);
     if (message.type === "done") this.finish(running.job, { ok: true, value: message.result });
     else {
       const cause = message.cause ? new Error(message.cause) : undefined;
@@ -333,14 +497,18 @@ export class PdfPool implements PdfReader {
 
   private onExit(slot: Slot, exitCode: number | null, signalCode: string | null): void {
     this.slots.delete(slot);
+    this.yielded.delete(slot);
     const running = slot.job;
     if (running) {
       clearTimeout(running.deadline);
       slot.job = null;
-      this.released(running.job.owner);
       const error = this.deathError(slot, exitCode, signalCode);
-      // Work without a request (the CLI's own files) is never refused.
-      if (error.code === "PDF_TOO_COMPLEX" && running.job.owner !== LOCAL_OWNER && this.options.strikeLimit > 0) this.strike(running.job.owner);
+      const now = performance.now();
+      // A file stopped at the time or memory bound takes a whole deadline (not the time its
+      // process took to go): a memory bomb that dies in a second costs a worker's restart too,
+      // and must not be cheaper to repeat.
+      const bound = error.code === "PDF_TOO_COMPLEX";
+      if (slot.killedFor !== "close") this.charge(running.job.owner, bound ? this.options.timeoutMs : now - running.started, now, bound);
       this.finish(running.job, { ok: false, error });
     }
     if (!slot.ready && slot.killedFor === null && ++this.startFailures >= MAX_START_FAILURES) {
@@ -351,12 +519,6 @@ export class PdfPool implements PdfReader {
     this.dispatch();
     // A killed worker is replaced at once, so the next upload does not wait for mupdf to load.
     if (slot.killedFor !== "close" && slot.ready) this.warm();
-  }
-
-  private released(owner: string): void {
-    const left = (this.runningBy.get(owner) ?? 1) - 1;
-    if (left <= 0) this.runningBy.delete(owner);
-    else this.runningBy.set(owner, left);
   }
 
   private deathError(slot: Slot, exitCode: number | null, signalCode: string | null): AppError {

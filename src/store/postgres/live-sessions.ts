@@ -1,13 +1,14 @@
 /**
  * @module store/postgres/live-sessions
- * Live session and live grant rows in PostgreSQL (migrations 2 and 3), shared by every instance:
+ * Live session and live grant rows in PostgreSQL (migrations 2, 3, 5 and 6), shared by every instance:
  * ending is one conditional `UPDATE … WHERE ended_at IS NULL RETURNING`, so of concurrent
  * ends (a presenter's, the sweeper's) exactly one deletes the deck and tells the sockets.
  */
 import type { LiveEndReason, LiveGrantRow, LiveSessionRepository, LiveSessionRow } from "../../core/live-sessions.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "../notes-columns.ts";
 import type { PostgresDatabase } from "./db.ts";
 
-interface Raw {
+interface Raw extends NotesRaw {
   code: string;
   blob_id: string;
   filename: string;
@@ -26,6 +27,13 @@ interface Raw {
   audience_json?: string | null;
   presenter_seen_at: string | number;
 }
+
+/**
+ * Every column of a row but the notes text, which only `notesText` reads: written once for the
+ * reads and the end's RETURNING (a constant, never input: `sql.unsafe` adds it as written).
+ */
+const ROW_COLUMNS =
+  "code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, audience_json, presenter_seen_at, notes_filename, notes_kind, notes_slides";
 
 // bigint columns arrive as strings (exact); every value here is far below 2^53.
 const fromRaw = (r: Raw): LiveSessionRow => ({
@@ -46,6 +54,7 @@ const fromRaw = (r: Raw): LiveSessionRow => ({
   stateJson: r.state_json,
   presenterSeenAt: Number(r.presenter_seen_at),
   audienceJson: r.audience_json ?? null,
+  notes: notesFromRaw(r),
 });
 
 export class PostgresLiveSessionRepository implements LiveSessionRepository {
@@ -56,24 +65,34 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
     return this.db.sql;
   }
 
-  async insert(row: LiveSessionRow): Promise<boolean> {
+  async insert(row: LiveSessionRow, notesText: string | null = null): Promise<boolean> {
     const sql = await this.sql();
-    const rows = (await sql`INSERT INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at)
+    const n = notesParams(row.notes, notesText);
+    const rows = (await sql`INSERT INTO live_sessions (code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, presenter_seen_at,
+                                                       notes_filename, notes_kind, notes_slides, notes_pdfpc)
       VALUES (${row.code}, ${row.blobId}, ${row.filename}, ${row.totalSlides}, ${row.bytes}, ${row.sha256}, ${row.presenterHash}, ${row.controlHash}, ${row.controlGeneration},
-              ${row.allowDownload}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt}, ${row.endReason}, ${row.stateJson}, ${row.presenterSeenAt})
+              ${row.allowDownload}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt}, ${row.endReason}, ${row.stateJson}, ${row.presenterSeenAt},
+              ${n.notesFilename}, ${n.notesKind}, ${n.notesSlides}, ${n.notesPdfpc})
       ON CONFLICT (code) DO NOTHING RETURNING code`) as { code: string }[];
     return rows.length === 1;
   }
 
   async get(code: string): Promise<LiveSessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`SELECT * FROM live_sessions WHERE code = ${code}`) as Raw[];
+    const [raw] = (await sql`SELECT ${sql.unsafe(ROW_COLUMNS)} FROM live_sessions WHERE code = ${code}`) as Raw[];
     return raw ? fromRaw(raw) : null;
+  }
+
+  async notesText(code: string): Promise<string | null> {
+    const sql = await this.sql();
+    const [raw] = (await sql`SELECT notes_pdfpc FROM live_sessions WHERE code = ${code} AND ended_at IS NULL`) as { notes_pdfpc: string | null }[];
+    return raw?.notes_pdfpc ?? null;
   }
 
   async end(code: string, reason: LiveEndReason, now: number): Promise<LiveSessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`UPDATE live_sessions SET ended_at = ${now}, end_reason = ${reason}, audience_json = NULL WHERE code = ${code} AND ended_at IS NULL RETURNING *`) as Raw[];
+    const [raw] = (await sql`UPDATE live_sessions SET ended_at = ${now}, end_reason = ${reason}, audience_json = NULL, notes_pdfpc = NULL
+                             WHERE code = ${code} AND ended_at IS NULL RETURNING ${sql.unsafe(ROW_COLUMNS)}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 

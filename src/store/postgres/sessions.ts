@@ -6,10 +6,17 @@
  * the sweeper's expiry skips rows a claim holds (`FOR UPDATE SKIP LOCKED`), so it never waits
  * on one, and rows are always locked before the quota row: no deadlock between them.
  */
-import type { SessionNotes, SessionRepository, SessionRow, SessionState } from "../../core/sessions.ts";
+import type { SessionRepository, SessionRow, SessionState } from "../../core/sessions.ts";
+import { notesFromRaw, notesParams, type NotesRaw } from "../notes-columns.ts";
 import type { PostgresDatabase } from "./db.ts";
 
-interface Raw {
+/**
+ * Every column of a row but the notes text, which only `notesText` reads: written once for the
+ * read and the claim's RETURNING (a constant, never input: `sql.unsafe` adds it as written).
+ */
+const ROW_COLUMNS = "id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at, notes_filename, notes_kind, notes_slides";
+
+interface Raw extends NotesRaw {
   id: string;
   token_hash: string;
   filename: string;
@@ -21,9 +28,6 @@ interface Raw {
   created_at: string | number;
   expires_at: string | number;
   ended_at: string | number | null;
-  notes_filename: string | null;
-  notes_kind: SessionNotes["kind"] | null;
-  notes_slides: number | null;
 }
 
 // bigint columns arrive as strings (exact); every value here is far below 2^53.
@@ -39,7 +43,7 @@ const fromRaw = (r: Raw): SessionRow => ({
   createdAt: Number(r.created_at),
   expiresAt: Number(r.expires_at),
   endedAt: r.ended_at === null ? null : Number(r.ended_at),
-  notes: r.notes_filename !== null && r.notes_kind !== null ? { filename: r.notes_filename, kind: r.notes_kind, slides: r.notes_slides ?? 0 } : null,
+  notes: notesFromRaw(r),
 });
 
 export class PostgresSessionRepository implements SessionRepository {
@@ -56,21 +60,19 @@ export class PostgresSessionRepository implements SessionRepository {
       // The row lock serialises admissions (on every instance) between check and insert.
       const [quota] = (await tx`SELECT staged_bytes FROM quota WHERE id = 1 FOR UPDATE`) as { staged_bytes: string }[];
       if (Number(quota?.staged_bytes ?? 0) + row.bytes > maxStagedBytes) return false;
-      const notes = row.notes;
+      const n = notesParams(row.notes, notesText);
       await tx`INSERT INTO sessions (id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
                                      notes_filename, notes_kind, notes_slides, notes_pdfpc)
                VALUES (${row.id}, ${row.tokenHash}, ${row.filename}, ${row.totalSlides}, ${row.bytes}, ${row.sha256}, ${row.state},
                        ${row.authenticated}, ${row.createdAt}, ${row.expiresAt}, ${row.endedAt},
-                       ${notes?.filename ?? null}, ${notes?.kind ?? null}, ${notes?.slides ?? null}, ${notes ? notesText : null})`;
+                       ${n.notesFilename}, ${n.notesKind}, ${n.notesSlides}, ${n.notesPdfpc})`;
       return true;
     });
   }
 
   async get(id: string): Promise<SessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`SELECT id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
-                                    notes_filename, notes_kind, notes_slides
-                             FROM sessions WHERE id = ${id}`) as Raw[];
+    const [raw] = (await sql`SELECT ${sql.unsafe(ROW_COLUMNS)} FROM sessions WHERE id = ${id}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 
@@ -83,9 +85,7 @@ export class PostgresSessionRepository implements SessionRepository {
   async claim(id: string, now: number): Promise<SessionRow | null> {
     const sql = await this.sql();
     const [raw] = (await sql`UPDATE sessions SET state = 'claimed', ended_at = ${now}, notes_pdfpc = NULL
-                             WHERE id = ${id} AND state = 'staged' AND expires_at > ${now}
-                             RETURNING id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
-                                       notes_filename, notes_kind, notes_slides`) as Raw[];
+                             WHERE id = ${id} AND state = 'staged' AND expires_at > ${now} RETURNING ${sql.unsafe(ROW_COLUMNS)}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 

@@ -38,6 +38,8 @@ export const els = {
   gotoPanel: $("#goto-panel") as HTMLFormElement,
   gotoInput: $("#goto-input") as HTMLInputElement,
   layoutEditor: $("#layout-editor"),
+  questionsButton: $("#btn-questions"),
+  talkPanel: $("#talk-panel"),
   timesPanel: $("#times-panel"),
   exportPanel: $("#export-panel"),
 };

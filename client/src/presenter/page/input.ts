@@ -5,24 +5,21 @@
  * on the slide, swipes and the wheel, the panels' forms; and the pending number's expiry.
  */
 import { $, replace } from "../../lib/dom.ts";
-import { saveFile } from "../../lib/download.ts";
 import { getAction, type ActionName } from "../actions.ts";
 import { previewPage } from "../deck-layout.ts";
 import { entryExpiresIn, entryPending } from "../entry.ts";
-import { exportName } from "../export.ts";
 import { watchGestures } from "../gestures.ts";
-import { chordOf, controlKeepsKey, fieldKeepsKeys, panelKeepsKey, resolveChord } from "../keymap.ts";
+import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, pageKeepsKey, panelKeepsKey, resolveChord } from "../keymap.ts";
 import { KEYMAP_STORAGE_KEY, loadKeymap, resetKeymap } from "../keymap-store.ts";
 import { watchSlideInput } from "../slide-input.ts";
 import type { PresenterState } from "../state.ts";
 import { slideName } from "../views/counter-view.ts";
 import { watchSplitters } from "../views/layout-view.ts";
 import { watchMenu } from "../views/menu-view.ts";
-import { timesCsv } from "../views/times-view.ts";
 import { exportDeck } from "./downloads.ts";
 import { layoutDeps } from "./effects.ts";
 import { els } from "./elements.ts";
-import { currentTimeRows, presenter } from "./presenter.ts";
+import { presenter } from "./presenter.ts";
 import { showStep } from "./render.ts";
 import { pageSize, session, storage } from "./session.ts";
 import { currentView, keysView, nextView } from "./views.ts";
@@ -34,12 +31,25 @@ import { currentView, keysView, nextView } from "./views.ts";
  */
 let pointerControl: Element | null = null;
 
+/**
+ * The control the pointer pressed, as it is now: a panel may have drawn it anew in place (the
+ * Questions panel redraws its switches from the server's answer and puts the focus back on the
+ * one with the same `data-focus`). Asked when a key comes, not at the focus: a window without
+ * the system's focus (a second window on the desk) gets no focus events at all.
+ */
+function pressedControl(): Element | null {
+  const key = pointerControl instanceof HTMLElement && !pointerControl.isConnected ? pointerControl.dataset.focus : undefined;
+  return (key && document.querySelector(`[data-focus="${CSS.escape(key)}"]`)) || pointerControl;
+}
+
 /** A key pressed anywhere in this window: the key map says which action, if any. */
 function onKey(event: KeyboardEvent) {
   if (event.defaultPrevented || keysView.busy) return;
   const target = event.target as HTMLElement;
-  if (fieldKeepsKeys(target)) return;
   const chord = chordOf(event);
+  // A clicker's F5 is a reload to the browser: taken first, wherever the focus is (keymap.ts).
+  if (pageKeepsKey(chord)) event.preventDefault();
+  if (fieldKeepsKeys(target)) return;
   // Tab and Shift+Tab always move the focus (never bound: keymap.ts RESERVED_KEYS).
   if (chord === "Tab" || chord === "Shift+Tab") pointerControl = null;
   if (!chord || chord === "Tab" || chord === "Shift+Tab") return;
@@ -47,7 +57,7 @@ function onKey(event: KeyboardEvent) {
   const resolved = resolveChord(chord, { entry: entryPending(state, Date.now()) }, session.bindings);
   if (!resolved) return;
   // Who keeps the key (keymap.ts): a focused control its Enter and Space, an open panel all but its closers.
-  if (controlKeepsKey(chord, resolved.action, target, pointerControl) || panelKeepsKey(state.panel, resolved.action)) return;
+  if (controlKeepsKey(chord, resolved.action, target, pressedControl()) || panelKeepsKey(state.panel, resolved.action)) return;
   event.preventDefault();
   session.stepStartedAt = performance.now();
   if (resolved.action === "digit") presenter.dispatch("digit", resolved.mode ? { digit: resolved.arg, mode: resolved.mode } : resolved.arg);
@@ -83,22 +93,33 @@ function watchPointerForEntry() {
 }
 
 /**
- * A button clicked with the pointer gives the focus back (issue 21, item 6): a clicker's Space
- * or Enter then steps the talk instead of pressing *Black* again. Keyboard activation (detail
- * 0) keeps the focus where the keyboard user put it; modal panels keep theirs.
+ * Which control the pointer put the focus on (`pointerControl`): a control clicked with the
+ * mouse keeps none of the stage's keys (keymap.ts controlKeepsKey), so a clicker's PageDown or
+ * Space after a click on *Allow viewers to save the PDF* steps the talk and leaves the box as
+ * it is. And a button clicked with the pointer gives the focus back: a clicker's Space or Enter
+ * then steps the talk instead of pressing *Black* again. Keyboard activation (detail 0) keeps
+ * the focus where the keyboard user put it; modal panels keep theirs.
  */
 function releaseClickedButtons() {
-  // Within the task of a pointer press, a focus is the press's; any other focus (Esc giving it
-  // back to the Menu button, a panel closing) came from the keyboard or the page, and the
-  // control it lands on keeps its Enter and Space again.
+  // From a pointer press to the end of its click, a focus is the press's (a label's click
+  // focuses its input only then); any other focus (Esc giving it back to the Menu button, a
+  // panel closing) came from the keyboard or the page, and the control it lands on keeps its
+  // keys again — unless it is the same control drawn anew by its panel (`pressedControl` above).
   let pressing = false;
+  const pressEnds = () => setTimeout(() => (pressing = false), 0);
   document.addEventListener("pointerdown", (event) => {
-    pointerControl = (event.target as HTMLElement).closest?.("button, a, summary") ?? null;
+    const hit = (event.target as HTMLElement).closest?.(`${CONTROL}, label`) ?? null;
+    pointerControl = hit instanceof HTMLLabelElement ? hit.control : hit;
     pressing = true;
-    setTimeout(() => (pressing = false), 0);
   }, true);
-  document.addEventListener("focusin", () => {
-    if (!pressing) pointerControl = null;
+  document.addEventListener("pointerup", pressEnds, true);
+  document.addEventListener("pointercancel", pressEnds, true);
+  document.addEventListener("click", pressEnds, true);
+  document.addEventListener("focusin", (event) => {
+    const target = event.target as HTMLElement;
+    if (pressing) return void (pointerControl = target.closest?.(CONTROL) ?? target);
+    const redrawn = pointerControl instanceof HTMLElement && !pointerControl.isConnected && target === pressedControl();
+    if (!redrawn) pointerControl = null;
   }, true);
   document.addEventListener("click", (event) => {
     const button = (event.target as HTMLElement).closest?.("button, summary");
@@ -117,6 +138,12 @@ export function wireInput() {
     button.addEventListener("click", () => {
       session.stepStartedAt = performance.now();
       if (getAction(name)) presenter.dispatch(name as ActionName);
+    });
+  }
+  // The go-to panel's moves close it: the slide they reach is what the speaker wanted to see.
+  for (const button of document.querySelectorAll<HTMLElement>(".goto-nav [data-action]")) {
+    button.addEventListener("click", () => {
+      if (presenter.current.panel === "goto") presenter.dispatch("gotoPrompt");
     });
   }
   for (const swatch of els.toolbox.querySelectorAll<HTMLElement>("[data-color]")) swatch.addEventListener("click", () => presenter.dispatch("penColor", swatch.dataset.color));
@@ -163,7 +190,6 @@ export function wireInput() {
   });
   $("#layout-reset").addEventListener("click", layoutDeps.reset);
   watchSplitters(layoutDeps);
-  $("#times-csv").addEventListener("click", () => saveFile(timesCsv(currentTimeRows()), exportName(session.deck.title, false).replace(/\.pdf$/, " — slide times.csv"), "text/csv"));
   $("#export-original").addEventListener("click", () => void exportDeck(false));
   $("#export-ink").addEventListener("click", () => void exportDeck(true));
   let resizeTimer: ReturnType<typeof setTimeout> | undefined;

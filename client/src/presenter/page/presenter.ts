@@ -5,11 +5,9 @@
  * the hook the benchmarks and e2e tests read (`window.__deckhand`).
  */
 import { initialState } from "../state.ts";
-import { slideTimesNow } from "../navigation.ts";
 import { PresenterStore } from "../store.ts";
 import { OverviewView } from "../views/overview-view.ts";
 import { TimerAwayView } from "../views/timer-view.ts";
-import { timeRows } from "../views/times-view.ts";
 import { $ } from "../../lib/dom.ts";
 import { runEffect } from "./effects.ts";
 import { els } from "./elements.ts";
@@ -19,14 +17,8 @@ export const presenter = new PresenterStore(initialState(preferences), () => ({ 
 (window as unknown as { __deckhand: unknown }).__deckhand = { metrics, state: () => presenter.current, layout: () => session.layout, bindings: () => session.bindings, extras: () => session.extras, timerSettings: () => timerSettings() };
 
 // After a long gap the timer waits stopped; the speaker continues or resets it in one click.
-export const timerAway = new TimerAwayView($(".clock-pane"), (choice) => presenter.dispatch(choice === "continue" ? "timerStart" : "timerReset"));
+export const timerAway = new TimerAwayView($(".clock-pane"), () => presenter.dispatch("timerReset"));
 export const overviewView = new OverviewView(els.overview, $("#overview-grid"), (page) => {
   presenter.dispatch("goToPage", page);
   if (presenter.current.panel === "overview") presenter.dispatch("overview");
 });
-
-/** The slide times table as it stands now (the current slide's time still running). */
-export function currentTimeRows() {
-  const s = presenter.current;
-  return timeRows(session.layout, slideTimesNow(s, session.layout, Date.now()), s.slideTimes.previous);
-}

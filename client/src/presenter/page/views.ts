@@ -22,6 +22,7 @@ export const overlayView = new OverlayView(els.currentFrame, els.mediaLayer, $("
 export const keysView = new KeysView({
   list: $("#keys"),
   status: $("#keys-status"),
+  digitTools: $("#setting-digit-tools") as HTMLInputElement,
   bindings: () => session.bindings,
   change: (next) => {
     session.bindings = next;

@@ -29,6 +29,16 @@ function pagesDiffer(layout: DeckLayout): boolean {
   return layout.pageCount !== layout.slides.length;
 }
 
+/**
+ * The card in place of the next-step preview when no step is left on this slide: what the
+ * next click does — the next slide, or nothing on the deck's last slide (the next-slide box
+ * says *End of deck* beside it).
+ */
+export function stepEndText(steps: number, lastSlide: boolean): string {
+  if (steps <= 1) return "No build on this slide";
+  return lastSlide ? "Last step — the end of the deck" : "Last step — Next goes to the next slide";
+}
+
 export function renderCounter(els: { counter: HTMLElement; steps: HTMLElement; entry: HTMLElement; prev: HTMLButtonElement; next: HTMLButtonElement }, layout: DeckLayout, state: PresenterState, title: string): void {
   const p = positionOf(layout, state.page);
   const pages = pagesDiffer(layout) ? ` (page ${state.page} of ${layout.pageCount})` : "";

@@ -3,15 +3,18 @@
  * The `?` panel: the live key map (the user's own, or the defaults), one row per action,
  * and its editor — add a key by pressing it, remove one, reset everything. A key that
  * already does something else is refused with a sentence saying what; the digits
- * themselves (number + Enter) are not offered for editing.
+ * themselves (number + Enter) are not offered for editing. Its *pdfpc's digit tools* choice
+ * (off by default) gives the lone digits 1–5 their pdfpc tools, which then show as rows here.
  */
 import { h, replace } from "../../lib/dom.ts";
-import { chordOf, displayChord, type Binding } from "../keymap.ts";
+import { chordOf, digitToolsOn, displayChord, withDigitTools, type Binding } from "../keymap.ts";
 import { editableRows, setKeys } from "../keymap-store.ts";
 
 export interface KeysViewDeps {
   list: HTMLElement;
   status: HTMLElement;
+  /** The checkbox for pdfpc's digit tools. */
+  digitTools: HTMLInputElement;
   bindings(): readonly Binding[];
   /** Adopt and store a new map. */
   change(bindings: Binding[]): void;
@@ -23,6 +26,12 @@ export class KeysView {
   constructor(private readonly deps: KeysViewDeps) {
     // Capture phase: the key being assigned must not also act on the talk.
     document.addEventListener("keydown", (event) => this.onCapture(event), true);
+    deps.digitTools.addEventListener("change", () => {
+      this.deps.change(withDigitTools(this.deps.bindings(), deps.digitTools.checked));
+      this.deps.status.dataset.kind = "ok";
+      replace(this.deps.status, deps.digitTools.checked ? "pdfpc's digit tools on: a lone 1–5 picks its tool. Saved in this browser." : "pdfpc's digit tools off: a digit only goes to a slide. Saved in this browser.");
+      this.render();
+    });
   }
 
   /** Whether a key press is being captured for a binding (the page must not act on it). */
@@ -31,6 +40,7 @@ export class KeysView {
   }
 
   render(): void {
+    this.deps.digitTools.checked = digitToolsOn(this.deps.bindings());
     const rows = editableRows(this.deps.bindings());
     replace(
       this.deps.list,

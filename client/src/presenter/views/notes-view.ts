@@ -7,6 +7,7 @@
  */
 import { h, replace } from "../../lib/dom.ts";
 import { renderNotes } from "../../lib/notes.ts";
+import type { NotesFormat } from "../../../../src/deck/sidecar/types.ts";
 import { paint } from "../../lib/renderer.ts";
 import type { RenderResult } from "../../worker/protocol.ts";
 
@@ -18,20 +19,23 @@ function scrollStep(el: HTMLElement): number {
 export class NotesView {
   private page = -1;
   private source: string | undefined;
+  private format: NotesFormat | undefined;
 
   constructor(private readonly el: HTMLElement) {}
 
   /** A picture being shown (its page), so a late render of another page is not painted. */
   private picturePage = 0;
 
-  render(page: number, notes: string | undefined, scale: number): void {
+  /** Show `page`'s notes, written in `format` (markdown when not said). */
+  render(page: number, notes: string | undefined, scale: number, format: NotesFormat = "markdown"): void {
     this.el.style.setProperty("--notes-scale", String(scale));
-    if (page === this.page && notes === this.source) return;
+    if (page === this.page && notes === this.source && format === this.format) return;
     this.page = page;
     this.source = notes;
+    this.format = format;
     this.picturePage = 0;
     delete this.el.dataset.notes;
-    if (notes && notes.trim()) replace(this.el, renderNotes(notes));
+    if (notes && notes.trim()) replace(this.el, renderNotes(notes, format));
     else replace(this.el, h("p", { class: "muted notes-empty" }, "No notes for this slide."));
     this.el.scrollTop = 0;
   }
@@ -63,6 +67,7 @@ export class NotesView {
   reset(): void {
     this.page = -1;
     this.source = undefined;
+    this.format = undefined;
     this.picturePage = 0;
   }
 

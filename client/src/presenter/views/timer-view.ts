@@ -2,7 +2,7 @@
  * @module client/presenter/views/timer-view
  * The clocks: elapsed (waiting, running or paused), the pdfpc countdown when the deck has a
  * duration or end time, and the wall clock. Each is a `role="timer"` with its own name. After
- * the presenter window was closed for long, the offer to continue or reset the timer.
+ * the presenter window was closed for long, a notice that the timer went on without that time.
  */
 import { h, replace } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
@@ -42,37 +42,39 @@ export function formatAway(ms: number): string {
 }
 
 /**
- * The offer after a long gap (lib/timer restoreTimer): the timer stopped where the presenter
- * window was last seen, and the speaker continues from there or resets in one click. It goes
- * once the timer changes in any way (these buttons, a key, the toolbar).
+ * The notice after a long gap (lib/timer restoreTimer): the timer is running again, from what
+ * it showed when the presenter window was last seen, and the notice says so — informative, never
+ * in the way: the talk goes on whether or not it is read. *Reset to 0:00* starts a new run (at
+ * the next slide change), *OK* puts the notice away; it also goes once the timer changes in any
+ * way (a key, the toolbar).
  */
 export class TimerAwayView {
   private box: HTMLElement | null = null;
-  /** The restored timer the offer is about; any other timer means the speaker chose. */
+  /** The restored timer the notice is about; any other timer means the speaker acted on it. */
   private about: TimerState | null = null;
 
   constructor(
     private readonly pane: HTMLElement,
-    private readonly choose: (choice: "continue" | "reset") => void,
+    private readonly reset: () => void,
   ) {}
 
   show(awayMs: number, timer: TimerState): void {
     this.hide();
     this.about = timer;
-    const stopped = formatClock(elapsedSeconds(timer, 0));
+    const from = formatClock(timer.accumulatedMs / 1000);
     this.box = h(
       "div",
-      { class: "timer-away", id: "timer-away", role: "group", "aria-labelledby": "timer-away-text" },
-      h("p", { id: "timer-away-text" }, `This deck was closed for ${formatAway(awayMs)}: the timer stopped at ${stopped} and did not count that time.`),
+      { class: "timer-away", id: "timer-away", role: "status", "aria-labelledby": "timer-away-text" },
+      h("p", { id: "timer-away-text" }, `This deck was closed for ${formatAway(awayMs)}: the timer goes on from ${from}, without that time.`),
       h("div", { class: "timer-away-actions" },
-        h("button", { type: "button", class: "btn btn-small btn-primary", id: "timer-continue", onclick: () => this.choose("continue") }, `Continue from ${stopped}`),
-        h("button", { type: "button", class: "btn btn-small", id: "timer-restart", onclick: () => this.choose("reset") }, "Reset to 0:00"),
+        h("button", { type: "button", class: "btn btn-small", id: "timer-away-ok", onclick: () => this.hide() }, "OK"),
+        h("button", { type: "button", class: "btn btn-small", id: "timer-restart", onclick: () => this.reset() }, "Reset to 0:00"),
       ),
     );
     this.pane.append(this.box);
   }
 
-  /** The timer changed: an offer about another timer is gone. */
+  /** The timer changed: a notice about another timer is gone. */
   update(timer: TimerState): void {
     if (this.about && timer !== this.about) this.hide();
   }

@@ -43,7 +43,7 @@ export async function tap(page: EnginePage, selector: string): Promise<void> {
   // a remote's "On the projector" line dropped at its next frame) would move it under the pointer.
   const deadline = Date.now() + 10_000;
   let last = "";
-  let aimed: { x: number; y: number } | null = null;
+  let aimed = null as { x: number; y: number } | null;
   for (;;) {
     const at = await page.evaluate(async (s: string) => {
       const el = document.querySelector(s);
@@ -62,13 +62,14 @@ export async function tap(page: EnginePage, selector: string): Promise<void> {
       if (!el.isConnected || !hit || !(el.contains(hit) || label?.control === el)) return { ok: false, why: `covered by ${hit?.id || hit?.tagName || "nothing"}` };
       return { ok: true, x: after.x, y: after.y };
     }, selector);
-    if (at.ok && at.x === aimed?.x && at.y === aimed.y) return page.mouse([{ type: "move", ...aimed }, { type: "down" }, { type: "up" }]);
-    // The pointer goes there first and the place is checked again before the press, as a person
-    // re-aims: the move itself can change the page (a question list the pointer leaves draws the
-    // order it held back, and what stands under it moves).
     if (at.ok) {
-      aimed = { x: at.x!, y: at.y! };
-      await page.mouse([{ type: "move", ...aimed }]);
+      const place = { x: at.x!, y: at.y! };
+      if (aimed && aimed.x === place.x && aimed.y === place.y) return page.mouse([{ type: "move", ...place }, { type: "down" }, { type: "up" }]);
+      // The pointer goes there first and the place is checked again before the press, as a
+      // person re-aims: the move itself can change the page (a question list the pointer leaves
+      // draws the order it held back, and what stands under it moves).
+      aimed = place;
+      await page.mouse([{ type: "move", ...place }]);
       continue;
     }
     aimed = null;

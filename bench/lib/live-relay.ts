@@ -1,5 +1,5 @@
 /**
- * The bare relay: the baseline of the live fan-out benchmark (bench/live.ts, issue 24), run as
+ * The bare relay: the baseline of the live fan-out benchmark (bench/live.ts; docs/performance.md), run as
  * its own process:
  *
  *   bun bench/lib/live-relay.ts PORT

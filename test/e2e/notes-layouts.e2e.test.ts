@@ -1,5 +1,5 @@
 /**
- * Issue 19's stage, end to end against the compiled binary, in Chromium, Firefox ESR and
+ * The stage for decks whose pages carry their notes, end to end against the compiled binary, in Chromium, Firefox ESR and
  * WebKit: decks whose pages carry their speaker notes (Beamer's `show notes on second
  * screen`). Code-built double-width/height decks in all four positions
  * (test/fixtures/notes-layout-stage.ts: a magenta bar marks every notes half) and a real

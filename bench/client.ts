@@ -1,6 +1,6 @@
 /**
- * Browser benchmark (budget: docs/development/design.md; figures: docs/performance.md): for a 20 MB,
- * 80-page deck claimed through a handoff link, the time from the end of the download to the
+ * Browser benchmark (budget: docs/development/design.md; figures: docs/performance.md): for a
+ * 20 MB, 80-page deck claimed through a handoff link, the time from the end of the download to the
  * first sharp slide on screen — the claim's own page painting slide 1 while it stores the deck
  * (claim.paintedMs; the goal ≤ 500 ms), and the presenter's first slide after it opens —
  * when the presenter shows its skeleton at the slide's final size, and the time of a step to

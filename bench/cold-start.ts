@@ -1,7 +1,8 @@
 /**
- * Cold-start benchmark (budget: docs/development/design.md): the compiled binary `dist/deckhand`, from exec to the
- * first 200 on /healthz — target under 150 ms — against a minimal compiled Bun.serve binary
- * built in a temporary directory in the same run. Prints both and the ratio.
+ * Cold-start benchmark (budget: docs/development/design.md): the compiled binary
+ * `dist/deckhand`, from exec to the first 200 on /healthz — target under 150 ms — against a
+ * minimal compiled Bun.serve binary built in a temporary directory in the same run. Prints both
+ * and the ratio.
  *
  *   bun bench/cold-start.ts [--reps N]
  *

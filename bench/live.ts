@@ -1,9 +1,9 @@
 /**
- * Live fan-out (budget: docs/development/design.md): one presenter and 100 / 500 / 2,000 WebSocket viewers
- * on loopback against a real server process. For each slide change: the time from the
- * presenter's send to the moment the LAST viewer has received it (p50/p99 over the changes);
- * and the server's resident memory per connected viewer, against the same server's idle RSS
- * (session open, presenter connected, no viewers) measured in this run.
+ * Live fan-out (budget: docs/development/design.md): one presenter and 100 / 500 / 2,000
+ * WebSocket viewers on loopback against a real server process. For each slide change: the time
+ * from the presenter's send to the moment the LAST viewer has received it (p50/p99 over the
+ * changes); and the server's resident memory per connected viewer, against the same server's
+ * idle RSS (session open, presenter connected, no viewers) measured in this run.
  *
  * The baseline: the bare relay (bench/lib/live-relay.ts), its own process doing only
  * the work a relay must do per message — parse the presenter's JSON, stamp a sequence number,

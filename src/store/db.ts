@@ -43,7 +43,7 @@ const MIGRATIONS: readonly string[] = [
      BEGIN UPDATE quota SET staged_bytes = staged_bytes - OLD.bytes WHERE id = 1; END;
    CREATE TRIGGER quota_delete AFTER DELETE ON sessions WHEN OLD.state = 'staged'
      BEGIN UPDATE quota SET staged_bytes = staged_bytes - OLD.bytes WHERE id = 1; END;`,
-  // 3: live sessions (issue 11) and the live grants a claim hands out. Secrets only as hashes.
+  // 3: live sessions and the live grants a claim hands out. Secrets only as hashes.
   `CREATE TABLE live_sessions (
      code               TEXT PRIMARY KEY,
      blob_id            TEXT NOT NULL,
@@ -72,13 +72,13 @@ const MIGRATIONS: readonly string[] = [
   `ALTER TABLE live_sessions ADD COLUMN presenter_seen_at INTEGER NOT NULL DEFAULT 0;
    UPDATE live_sessions SET presenter_seen_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
    CREATE INDEX live_sessions_open_presenter_seen ON live_sessions (presenter_seen_at) WHERE ended_at IS NULL;`,
-  // 5: the notes file that came beside a staged PDF (issue 19): what it was, and its notes as
+  // 5: the notes file that came beside a staged PDF: what it was, and its notes as
   //    normalised .pdfpc text, which the claim and the expiry set back to NULL.
   `ALTER TABLE sessions ADD COLUMN notes_filename TEXT;
    ALTER TABLE sessions ADD COLUMN notes_kind TEXT CHECK (notes_kind IN ('pdfpc', 'pptx'));
    ALTER TABLE sessions ADD COLUMN notes_slides INTEGER;
    ALTER TABLE sessions ADD COLUMN notes_pdfpc TEXT;`,
-  // 6: what the audience of a live talk asked, voted and tapped (issue 23), so a restart keeps
+  // 6: what the audience of a live talk asked, voted and tapped, so a restart keeps
   //    it; bounded by src/live/audience.ts, cleared when the talk ends.
   `ALTER TABLE live_sessions ADD COLUMN audience_json TEXT;`,
   // 7: the notes file a presenter sent with a live talk's deck, for its phone remote: what it
@@ -107,7 +107,7 @@ function migrate(db: Database): void {
   }
   if (current === MIGRATIONS.length) return;
   // Every pending migration in one transaction: one commit for a new database rather than one
-  // per migration (issue 24: a first start), and a failed one leaves the file as it was.
+  // per migration (a first start is part of the cold-start budget), and a failed one leaves the file as it was.
   db.transaction(() => {
     for (let version = current; version < MIGRATIONS.length; version++) db.run(MIGRATIONS[version]!);
     db.run(`PRAGMA user_version = ${MIGRATIONS.length}`);

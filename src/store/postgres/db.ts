@@ -7,7 +7,7 @@
  * Migrations are only ever appended; never edit one that has shipped.
  */
 // The type only: `Bun.SQL` is read where a pool is made, so a server on SQLite never loads Bun's
-// PostgreSQL client (~5 ms of every start, issue 24).
+// PostgreSQL client (~5 ms of every start; docs/performance.md).
 import type { SQL } from "bun";
 
 /** Advisory lock keys (any 64-bit numbers, fixed forever): migrations and the sweeper. */
@@ -67,7 +67,7 @@ const MIGRATIONS: readonly string[] = [
      window_start bigint NOT NULL,
      hits         integer NOT NULL
    );`,
-  // 2: live sessions (issue 11) and the live grants a claim hands out; as SQLite's migration 3.
+  // 2: live sessions and the live grants a claim hands out; as SQLite's migration 3.
   `CREATE TABLE live_sessions (
      code               text PRIMARY KEY,
      blob_id            text NOT NULL,
@@ -96,12 +96,12 @@ const MIGRATIONS: readonly string[] = [
    UPDATE live_sessions SET presenter_seen_at = (extract(epoch FROM now()) * 1000)::bigint;
    ALTER TABLE live_sessions ALTER COLUMN presenter_seen_at SET NOT NULL;
    CREATE INDEX live_sessions_open_presenter_seen ON live_sessions (presenter_seen_at) WHERE ended_at IS NULL;`,
-  // 4: the notes file that came beside a staged PDF (issue 19); as SQLite's migration 5.
+  // 4: the notes file that came beside a staged PDF; as SQLite's migration 5.
   `ALTER TABLE sessions ADD COLUMN notes_filename text;
    ALTER TABLE sessions ADD COLUMN notes_kind text CHECK (notes_kind IN ('pdfpc', 'pptx'));
    ALTER TABLE sessions ADD COLUMN notes_slides integer;
    ALTER TABLE sessions ADD COLUMN notes_pdfpc text;`,
-  // 5: the audience of a live talk (issue 23); as SQLite's migration 6.
+  // 5: the audience of a live talk; as SQLite's migration 6.
   `ALTER TABLE live_sessions ADD COLUMN audience_json text;`,
   // 6: the notes file a presenter sent with a live talk's deck; as SQLite's migration 7.
   `ALTER TABLE live_sessions ADD COLUMN notes_filename text;

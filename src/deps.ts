@@ -7,7 +7,7 @@
 import type { AccessTokens } from "./auth/access-tokens.ts";
 import type { Config } from "./config.ts";
 import type { BlobStore } from "./core/blobs.ts";
-import type { RateLimiter } from "./handoff/rate-limit.ts";
+import type { RateLimiter } from "./security/rate-limit.ts";
 import type { Clock } from "./core/clock.ts";
 import type { HandoffService } from "./handoff/service.ts";
 import type { Logger } from "./log.ts";

@@ -6,7 +6,7 @@
 import { AccessTokens } from "./auth/access-tokens.ts";
 import type { Config } from "./config.ts";
 import type { AppDeps } from "./deps.ts";
-import { RateLimiter } from "./handoff/rate-limit.ts";
+import { RateLimiter } from "./security/rate-limit.ts";
 import type { Clock } from "./core/clock.ts";
 import { HandoffService } from "./handoff/service.ts";
 import { LiveEventRelay } from "./live/events.ts";

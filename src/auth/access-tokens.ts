@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "../tools/random.ts";
 import { AppError } from "../errors.ts";
-import { sha256Hex } from "../handoff/secrets.ts";
+import { sha256Hex } from "../security/secrets.ts";
 import type { AccessTokenRepository, AccessTokenRow } from "../core/access-tokens.ts";
 
 export const ACCESS_TOKEN_PREFIX = "dh_";

@@ -12,7 +12,7 @@
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { AppError, isAppError } from "../errors.ts";
-import { notesFilename } from "../handoff/filename.ts";
+import { notesFilename } from "../security/filename.ts";
 import { pageName, pagesAreNotSlides } from "../deck/page-names.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";

@@ -15,7 +15,7 @@ import { LIVE_CLOSE, type LiveClientMessageT, type LiveCountsT, type LiveRoleT, 
 import type { LiveBus } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";
 import { isoSeconds } from "../tools/time.ts";
-import { tokenMatches } from "../handoff/secrets.ts";
+import { tokenMatches } from "../security/secrets.ts";
 import type { Logger } from "../log.ts";
 import { errorFields } from "../log.ts";
 import { LiveBusBridge } from "./bus-bridge.ts";

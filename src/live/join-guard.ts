@@ -15,7 +15,7 @@
  * audience behind one conference NAT must be able to join.
  */
 import { AppError } from "../errors.ts";
-import { RateLimiter } from "../handoff/rate-limit.ts";
+import { RateLimiter } from "../security/rate-limit.ts";
 import type { RateLimitStore } from "../core/rate-limit.ts";
 import { addressKey } from "../tools/address-key.ts";
 

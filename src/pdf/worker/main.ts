@@ -12,7 +12,8 @@
 import { AppError, isAppError } from "../../errors.ts";
 import { checkPdfFile } from "../check.ts";
 import { loadMupdf } from "../mupdf.ts";
-import { inspectNotesFile, type InspectedNotes } from "../notes.ts";
+import { inspectNotesFile } from "../notes.ts";
+import type { InspectedNotes } from "../../core/pdf-reader.ts";
 import { inspectPdf } from "../open.ts";
 import type { InspectResult } from "../../core/pdf-reader.ts";
 import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";

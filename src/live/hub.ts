@@ -21,7 +21,7 @@ import { errorFields } from "../log.ts";
 import { LiveBusBridge } from "./bus-bridge.ts";
 import type { LiveEventRelay } from "./events.ts";
 import { PresenterGrace } from "./presenter-grace.ts";
-import { AudienceRelay, isAudienceMessage, newAudience } from "./audience-relay.ts";
+import { AudienceRelay, isAudienceMessage, newAudience } from "./audience/relay.ts";
 import { mayTake } from "./fair-share.ts";
 import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, seatsOf, socketsOf, topicOf, viewersTopicOf } from "./room.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";

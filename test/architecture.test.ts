@@ -78,7 +78,7 @@ function importOffenders(dirs: string[], allowed: (target: string, specifier: st
   );
 }
 
-/** A path relative to src/ that lies inside one of `dirs` (e.g. "shared/", "errors.ts"). */
+/** A path relative to src/ that lies inside one of `dirs` (e.g. "shared/", "base/errors.ts"). */
 const inside = (target: string, dirs: string[]) => dirs.some((dir) => (dir.endsWith("/") ? target.startsWith(dir) : target === dir));
 
 describe("architecture", () => {
@@ -108,7 +108,7 @@ describe("architecture", () => {
   test("only store/ and the composition root name a storage backend", () => {
     const offenders = sourceFiles(SRC).flatMap((file) => {
       const name = rel(file);
-      if (name.startsWith("store/") || name === "runtime.ts" || name === "server.ts" || name === "cli/token.ts") return [];
+      if (name.startsWith("store/") || name === "composition/runtime.ts" || name === "server.ts" || name === "cli/token.ts") return [];
       return /bun:sqlite|\bS3Client\b|new SQL\(|Bun\.SQL/.test(readFileSync(file, "utf8")) ? [name] : [];
     });
     expect(offenders).toEqual([]);
@@ -134,10 +134,15 @@ describe("architecture", () => {
     expect(importOffenders(["core"], (target) => inside(target, ["core/", "shared/", "deck/"]))).toEqual([]);
   });
 
+  test("what every layer stands on (base/: configuration, log, the error type) imports only the shared vocabulary and the helpers", () => {
+    const runtime = (target: string) => target.startsWith("node:");
+    expect(importOffenders(["base"], (target) => runtime(target) || inside(target, ["base/", "shared/", "tools/"]))).toEqual([]);
+  });
+
   test("the helpers of no domain (tools/) import no domain", () => {
     // The runtime's own modules and TypeBox (the shared vocabulary's schema library) are no domain.
     const runtime = (target: string) => target === "bun" || target.startsWith("node:") || target.startsWith("@sinclair/typebox");
-    expect(importOffenders(["tools"], (target) => runtime(target) || inside(target, ["tools/", "shared/", "errors.ts"]))).toEqual([]);
+    expect(importOffenders(["tools"], (target) => runtime(target) || inside(target, ["tools/", "shared/", "base/errors.ts"]))).toEqual([]);
   });
 
   test("the domains reach the PDF workers only through the PdfReader port (core/pdf-reader)", () => {
@@ -153,7 +158,7 @@ describe("architecture", () => {
   });
 
   test("live/ stays behind its ports: no http/, mcp/, store/, or PDF reading of its own", () => {
-    expect(importOffenders(["live"], (target) => !inside(target, ["http/", "mcp/", "store/", "pdf/", "cli/", "app.ts", "server.ts", "runtime.ts"]))).toEqual([]);
+    expect(importOffenders(["live"], (target) => !inside(target, ["http/", "mcp/", "store/", "pdf/", "cli/", "app.ts", "server.ts", "composition/"]))).toEqual([]);
   });
 
   test("the browser client takes from src/ only the shared vocabulary and the browser-safe deck reader", () => {

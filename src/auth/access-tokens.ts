@@ -5,7 +5,7 @@
  * `--require-auth`.
  */
 import { randomBytes } from "../tools/random.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { sha256Hex } from "../security/secrets.ts";
 import type { AccessTokenRepository, AccessTokenRow } from "../core/access-tokens.ts";
 

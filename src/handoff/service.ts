@@ -10,8 +10,8 @@
  * `src/core/`, all asynchronous: the same code runs on SQLite + files and PostgreSQL + S3.
  */
 import type { Clock } from "../core/clock.ts";
-import { AppError } from "../errors.ts";
-import { errorFields, type Logger } from "../log.ts";
+import { AppError } from "../base/errors.ts";
+import { errorFields, type Logger } from "../base/log.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
 import type { BlobStore } from "../core/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../core/coordination.ts";

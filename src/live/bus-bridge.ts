@@ -11,8 +11,8 @@ import { type LiveServerMessageT, type LiveSnapshot, mergeLive } from "../shared
 import type { LiveBus, LiveSubscription } from "../core/live.ts";
 import { MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";
-import type { Logger } from "../log.ts";
-import { errorFields } from "../log.ts";
+import type { Logger } from "../base/log.ts";
+import { errorFields } from "../base/log.ts";
 import type { AudienceEvent } from "./audience/events.ts";
 import type { PresenterGrace } from "./presenter-grace.ts";
 import { encode, type Room } from "./room.ts";

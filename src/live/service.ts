@@ -9,7 +9,7 @@
  */
 import { randomInt } from "../tools/random.ts";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { LiveCreated } from "../shared/live-created.ts";
 import type { BlobStore } from "../core/blobs.ts";
 import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";

@@ -6,7 +6,7 @@
  * happens.
  */
 import { stat } from "node:fs/promises";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { ScratchFile } from "../core/blobs.ts";
 import { notesFilename } from "../security/filename.ts";
 import type { NotesFileInput } from "../core/pdf-reader.ts";

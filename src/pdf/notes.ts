@@ -8,7 +8,7 @@
  * problem that quotes the first of them, warnings go along with it.
  */
 import { readFileSync } from "node:fs";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { MAX_NORMALISED_PDFPC_BYTES, readNotesFile } from "../deck/notes-file/index.ts";
 import type { NotesFileResult } from "../deck/notes-file/types.ts";
 import type { FindingCode } from "../deck/sidecar/findings.ts";

@@ -4,7 +4,7 @@
  * file size) and turn every way it can fail into the documented problem codes.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { assessPdf, REFUSAL_DETAIL } from "../deck/accept.ts";
 import { loadMupdf, type Mupdf } from "./mupdf.ts";
 import type { PdfInfo } from "../core/pdf-reader.ts";

@@ -5,7 +5,7 @@
  * memory on the embedded default, the shared database when several instances serve.
  * Shared by the handoffs and the live join guard.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { RateDecision, RateLimitStore } from "../core/rate-limit.ts";
 
 export class RateLimiter {

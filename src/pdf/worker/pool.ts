@@ -23,10 +23,10 @@
  */
 import type { Subprocess } from "bun";
 import { join } from "node:path";
-import { AppError } from "../../errors.ts";
+import { AppError } from "../../base/errors.ts";
 import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "../bounds.ts";
 import type { ErrorCode } from "../../shared/problem.ts";
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../base/log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
 import { isCostly, type LineState, nextInLine, victim, type WaitingJob } from "./fair-line.ts";
 import { currentPdfOwner, LOCAL_OWNER } from "./owner.ts";

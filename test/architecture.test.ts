@@ -5,8 +5,10 @@
  * through store/, the browser-safe code (src/deck, src/shared) imports nothing of Bun or Node,
  * the shared vocabulary (src/shared) imports nothing server-only, the ports (src/core) and
  * helpers (src/tools) import no domain, the domains reach the PDF workers only through the
- * PdfReader port, live/ stays behind its ports, and the browser client takes from src/ only
- * the shared vocabulary and the browser-safe deck reader.
+ * PdfReader port, live/ stays behind its ports and (with auth/) takes nothing from handoff/,
+ * what every layer stands on (base/) imports only the shared vocabulary and the helpers, no
+ * file in src/ is over 400 lines, and the browser client takes from src/ only the shared
+ * vocabulary and the browser-safe deck reader.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -159,6 +161,18 @@ describe("architecture", () => {
 
   test("live/ stays behind its ports: no http/, mcp/, store/, or PDF reading of its own", () => {
     expect(importOffenders(["live"], (target) => !inside(target, ["http/", "mcp/", "store/", "pdf/", "cli/", "app.ts", "server.ts", "composition/"]))).toEqual([]);
+  });
+
+  test("no file in src/ is over 400 lines: a longer one holds more than one job, and is split by job", () => {
+    // Generated files (*.gen.ts) are written by scripts, not by hand.
+    const MAX_LINES = 400;
+    const long = sourceFiles(SRC)
+      .filter((file) => !file.endsWith(".gen.ts"))
+      .flatMap((file) => {
+        const lines = readFileSync(file, "utf8").split("\n").length - 1;
+        return lines > MAX_LINES ? [`${rel(file)}: ${lines} lines`] : [];
+      });
+    expect(long).toEqual([]);
   });
 
   test("the browser client takes from src/ only the shared vocabulary and the browser-safe deck reader", () => {

@@ -159,6 +159,10 @@ describe("architecture", () => {
     expect(importOffenders(["live", "auth"], (target) => !inside(target, ["handoff/"]))).toEqual([]);
   });
 
+  test("what the domains share (security/) imports no domain: only the ports, the base and the helpers", () => {
+    expect(importOffenders(["security"], (target) => inside(target, ["security/", "core/", "base/", "tools/", "shared/"]))).toEqual([]);
+  });
+
   test("live/ stays behind its ports: no http/, mcp/, store/, or PDF reading of its own", () => {
     expect(importOffenders(["live"], (target) => !inside(target, ["http/", "mcp/", "store/", "pdf/", "cli/", "app.ts", "server.ts", "composition/"]))).toEqual([]);
   });

@@ -158,7 +158,7 @@ function binarySizeTable(parts: Parts): string {
     `| mupdf's WASM, embedded once, gzip | ${bytes(parts.wasm)} |`,
     `| precompiled bytecode of the bundles | ${bytes(parts.bytecode)} |`,
     // What is left of the total: the bundle's source (Bun keeps it beside the bytecode), the schemas.
-    `| the bundles: one per command and the PDF worker, each with the modules it shares with others (Elysia, MCP SDK, zod, TypeBox, ajv, mupdf's JS, …; src/commands.ts) | ≈${bytes(Math.round(server / 1e4) * 1e4)} |`,
+    `| the bundles: one per command and the PDF worker, each with the modules it shares with others (Elysia, MCP SDK, zod, TypeBox, ajv, mupdf's JS, …; src/binary/commands.ts) | ≈${bytes(Math.round(server / 1e4) * 1e4)} |`,
     `| API docs' script (Scalar), gzip | ${bytes(parts.scalar)} |`,
     `| the rest of the browser client (pages, bundles, mupdf's JS, service worker) | ${bytes(parts.client)} |`,
     `| **deckhand-linux-x64** | **${bytes(parts.total)}** |`,

@@ -34,7 +34,7 @@ export interface LiveSessionRow {
    */
   presenterSeenAt: number;
   /**
-   * The audience's questions, poll and reactions as JSON (src/live/audience.ts's
+   * The audience's questions, poll and reactions as JSON (src/live/audience/model.ts's
    * snapshot), so a restart keeps them; null when there is none, and again once the talk ends.
    */
   audienceJson: string | null;

@@ -5,6 +5,12 @@
  * test/store/contract.ts. Every call is asynchronous: a row may live across a network.
  */
 
+/**
+ * Ended sessions (handoffs and live talks) stay as byte-less tombstones this long so late
+ * requests get 410, not 404: the age past which `purgeEnded` may drop them.
+ */
+export const TOMBSTONE_TTL_MS = 7 * 24 * 60 * 60_000;
+
 export type SessionState = "staged" | "claimed" | "expired";
 
 /**

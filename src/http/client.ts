@@ -6,7 +6,7 @@
  * `bun build --compile` embeds them and the binary needs nothing beside it.
  */
 import { Elysia } from "elysia";
-import { clientVersion, type EmbeddedFile, embeddedFiles as clientFiles, inflate } from "../assets.ts";
+import { clientVersion, type EmbeddedFile, embeddedFiles as clientFiles, inflate } from "../binary/assets.ts";
 
 const YOUTUBE = "https://www.youtube-nocookie.com https://www.youtube.com";
 const VIMEO = "https://player.vimeo.com";

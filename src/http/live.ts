@@ -10,9 +10,9 @@
 import { Elysia, t } from "elysia";
 import { LiveCreatedSchema } from "../shared/live-created.ts";
 import { LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
-import type { AppDeps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { errorFields } from "../log.ts";
+import type { AppDeps } from "../composition/deps.ts";
+import { AppError } from "../base/errors.ts";
+import { errorFields } from "../base/log.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";

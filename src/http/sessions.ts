@@ -6,9 +6,9 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { readBodyText } from "../upload/body.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { CompleteBody, Ok, pdfpcNotesResponse, routeDoc } from "./models.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 

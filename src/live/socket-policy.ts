@@ -18,7 +18,7 @@ import {
   type LiveServerMessageT,
   MAX_LIVE_MESSAGE_BYTES_IN,
 } from "../shared/live-protocol.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../base/log.ts";
 import { addressKey } from "../tools/address-key.ts";
 import { mayTake } from "./fair-share.ts";
 import type { Scheduler, Timer } from "./scheduler.ts";

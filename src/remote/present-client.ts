@@ -11,7 +11,7 @@
 import { randomBytes } from "../tools/random.ts";
 // What Bun.file().stream() hands out once the DOM's types are not loaded (the server's project has none).
 import type { ReadableStreamDefaultReader as StreamReader } from "node:stream/web";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { ERROR_CODES, type ErrorCode } from "../shared/problem.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
 import { fileTooLarge } from "../tools/upload-limits.ts";

@@ -10,7 +10,7 @@
  * remote (`control`) `show`, `pollStart`, `pollClose`.
  *
  * The schemas bound the wire (sizes, counts); the rules people count by — characters after
- * trimming and NFC, once per viewer, the open poll — are src/live/audience.ts's, each refusal an
+ * trimming and NFC, once per viewer, the open poll — are src/live/audience/model.ts's, each refusal an
  * `error` with a stable code.
  */
 import { type Static, Type } from "@sinclair/typebox";

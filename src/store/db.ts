@@ -79,7 +79,7 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE sessions ADD COLUMN notes_slides INTEGER;
    ALTER TABLE sessions ADD COLUMN notes_pdfpc TEXT;`,
   // 6: what the audience of a live talk asked, voted and tapped, so a restart keeps
-  //    it; bounded by src/live/audience.ts, cleared when the talk ends.
+  //    it; bounded by src/live/audience/model.ts, cleared when the talk ends.
   `ALTER TABLE live_sessions ADD COLUMN audience_json TEXT;`,
   // 7: the notes file a presenter sent with a live talk's deck, for its phone remote: what it
   //    was, and its notes as normalised .pdfpc text, which the end sets back to NULL.

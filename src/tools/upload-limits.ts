@@ -5,7 +5,7 @@
  * kept apart from the multipart receiver (upload/receive) so the CLI and the MCP tools name
  * the limits without loading the receiver's streaming machinery.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
 /** The form field that carries the PDF: `file`, the name the REST API documents (docs/api/rest.md). */
 export const FILE_FIELD = "file";

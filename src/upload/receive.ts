@@ -22,7 +22,7 @@
  * names and limits are in tools/upload-limits (the declared-length check in upload/limits).
  */
 import { closeSync, fdatasync } from "node:fs";
-import { AppError, storageFailure } from "../errors.ts";
+import { AppError, storageFailure } from "../base/errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import { BufferPool } from "./buffer-pool.ts";
 import { digestAsWritten, digestBytes } from "./digest-thread.ts";

@@ -306,7 +306,7 @@ describe("Content-Disposition", () => {
 describe("missing bytes", () => {
   test("a staged row whose file vanished is a logged 500 problem that leaks neither token nor path", async () => {
     const lines: string[] = [];
-    const { jsonLogger } = await import("../../src/log.ts");
+    const { jsonLogger } = await import("../../src/base/log.ts");
     t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
     const record = await t.present(await makeDeck());
     rmSync(join(t.dataDir, "staged", `${record.id}.pdf`));
@@ -334,7 +334,7 @@ describe("problem documents", () => {
 
   test("an unexpected failure is a 500 INTERNAL whose cause goes only to the log", async () => {
     const lines: string[] = [];
-    const { jsonLogger } = await import("../../src/log.ts");
+    const { jsonLogger } = await import("../../src/base/log.ts");
     t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
     const record = await t.present(await makeDeck());
     // Break the store under the running app: the database goes away.

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import Ajv2020 from "ajv/dist/2020.js";
 import { LiveClientMessage, LiveServerMessage } from "../../src/shared/live-protocol.ts";
-import { SCHEMAS } from "../../src/schemas.ts";
+import { SCHEMAS } from "../../src/binary/schemas.ts";
 
 const client = TypeCompiler.Compile(LiveClientMessage);
 const server = TypeCompiler.Compile(LiveServerMessage);

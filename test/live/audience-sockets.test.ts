@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
 import { ManualScheduler } from "./scheduler.ts";
-import { AUDIENCE_TICK_MS, AUDIENCE_VIEWER_TICK_MS } from "../../src/live/audience-relay.ts";
+import { AUDIENCE_TICK_MS, AUDIENCE_VIEWER_TICK_MS } from "../../src/live/audience/relay.ts";
 
 // The timeout of each test and hook here: generous for a loaded 2-vCPU machine.
 setDefaultTimeout(60_000);

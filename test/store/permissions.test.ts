@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testConfig } from "../../src/config.ts";
+import { testConfig } from "../../src/base/config.ts";
 import { startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
 import { tightenDataDir } from "../../src/store/permissions.ts";

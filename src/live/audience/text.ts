@@ -1,5 +1,5 @@
 /**
- * @module live/audience-text
+ * @module live/audience/text
  * What the audience types, as the server keeps it: NFC, control characters and
  * bidirectional overrides dropped, line breaks and tabs as one space, trimmed, and counted in
  * characters as people count them (code points), not in UTF-16 units (an emoji is one).

@@ -1,23 +1,23 @@
 /**
- * @module deps
- * What the app is composed of: the services that `runtime.ts` wires and that the HTTP
+ * @module composition/deps
+ * What the app is composed of: the services that `composition/runtime.ts` wires and that the HTTP
  * controllers and the MCP tools are given. Here, not in `http/`, so that the MCP code can
  * name it without importing the HTTP layer (and the stdio `deckhand mcp` never loads Elysia).
  */
-import type { AccessTokens } from "./auth/access-tokens.ts";
-import type { Config } from "./config.ts";
-import type { BlobStore } from "./core/blobs.ts";
-import type { RateLimiter } from "./handoff/rate-limit.ts";
-import type { Clock } from "./core/clock.ts";
-import type { HandoffService } from "./handoff/service.ts";
-import type { Logger } from "./log.ts";
-import type { LiveHub } from "./live/hub.ts";
-import type { LiveJoinGuard } from "./live/join-guard.ts";
-import type { LiveService } from "./live/service.ts";
-import type { Gate } from "./mcp/gate.ts";
-import type { PdfReader } from "./core/pdf-reader.ts";
-import type { DependencyMonitor } from "./store/dependencies.ts";
-import type { UploadSlots } from "./upload/slots.ts";
+import type { AccessTokens } from "../auth/access-tokens.ts";
+import type { Config } from "../base/config.ts";
+import type { BlobStore } from "../core/blobs.ts";
+import type { RateLimiter } from "../security/rate-limit.ts";
+import type { Clock } from "../core/clock.ts";
+import type { HandoffService } from "../handoff/service.ts";
+import type { Logger } from "../base/log.ts";
+import type { LiveHub } from "../live/hub.ts";
+import type { LiveJoinGuard } from "../live/join-guard.ts";
+import type { LiveService } from "../live/service.ts";
+import type { Gate } from "../mcp/gate.ts";
+import type { PdfReader } from "../core/pdf-reader.ts";
+import type { DependencyMonitor } from "../store/dependencies.ts";
+import type { UploadSlots } from "../upload/slots.ts";
 
 export interface AppDeps {
   config: Config;

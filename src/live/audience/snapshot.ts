@@ -1,5 +1,5 @@
 /**
- * @module live/audience-snapshot
+ * @module live/audience/snapshot
  * The audience's part of a live talk as the session's row keeps it, so Q&A and an
  * open poll survive a restart. Bounded by the model's limits (2,000 questions, 100,000
  * up-votes, one poll): viewer ids are written once each in a table and referred to by index,
@@ -10,8 +10,8 @@
  * (the talk goes on without its questions) rather than trusted.
  */
 import { type Static, Type } from "@sinclair/typebox";
-import { compiledOnFirstUse } from "../tools/compiled-check.ts";
-import { LIVE_REACTIONS, LivePoll, LiveQuestion, type LivePollT, type LiveQuestionT } from "../shared/live-audience-protocol.ts";
+import { compiledOnFirstUse } from "../../tools/compiled-check.ts";
+import { LIVE_REACTIONS, LivePoll, LiveQuestion, type LivePollT, type LiveQuestionT } from "../../shared/live-audience-protocol.ts";
 
 /** Votes of the current poll by viewer id: the chosen options. */
 export type Voted = Map<string, number[]>;
@@ -27,7 +27,7 @@ const SavedSnapshot = Type.Object({
   votes: Type.Array(Type.Tuple([Index, Type.Array(Index)])),
   reactionsShown: Type.Boolean(),
   slides: Type.Array(Type.Tuple([Type.Integer({ minimum: 1 }), Type.Record(Type.String(), Type.Integer({ minimum: 0 }))])),
-  /** The presenter's changes this copy has applied (./audience-merge.ts); absent in rows written before. */
+  /** The presenter's changes this copy has applied (./merge.ts); absent in rows written before. */
   rev: Type.Optional(Index),
 });
 export type AudienceSnapshot = Static<typeof SavedSnapshot>;
@@ -36,7 +36,7 @@ const checkSnapshot = compiledOnFirstUse(SavedSnapshot);
 /**
  * The audience as the model holds it. `mods` (per question) and `rev` count the moderations
  * and the presenter's changes a copy has applied: of two copies, the one with more has seen
- * the later ones (./audience-merge.ts).
+ * the later ones (./merge.ts).
  */
 export interface AudienceState {
   qa: { open: boolean; moderated: boolean };

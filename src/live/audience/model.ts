@@ -1,15 +1,15 @@
 /**
- * @module live/audience
+ * @module live/audience/model
  * The audience of one live talk talking back: questions and their up-votes,
  * moderation, the one poll and its votes, reactions per slide — the rules each viewer's and
- * presenter's call is checked by, on this instance's copy (./audience-copy.ts holds the copy
+ * presenter's call is checked by, on this instance's copy (./copy.ts holds the copy
  * and its reducer, the row's snapshot and the messages). Pure: no sockets, no timers,
  * the clock and the id source injected — the hub (./hub.ts) decides who may call what (roles),
  * sends what a call returns, and drains `tick()` every 100 ms on its scheduler.
  *
  * Every call answers either the messages it causes, each for `viewers` or `staff` (presenter
  * and remotes), or a refusal with a stable error code and nothing changed. A call checks the
- * rules and turns what it accepts into an event (./audience-events.ts) that `apply` — the one
+ * rules and turns what it accepts into an event (./events.ts) that `apply` — the one
  * reducer — carries out: the hub publishes the event, and the other instances serving the talk
  * apply it to their copies the same way (the PostgreSQL bus). Up-votes, votes and
  * reactions are not sent per call: they mark the talk dirty and `tick()` sends one message per
@@ -20,13 +20,13 @@
  * one vote per poll per viewer id and per-address caps (the hub passes the seats one address
  * may hold), so a script on one machine cannot stuff a poll by inventing viewer ids.
  */
-import type { LiveErrorCodeT } from "../shared/live-protocol.ts";
-import { charCount, isBlankText, LIVE_REACTIONS, type LivePollT, type LiveQuestionT, type LiveReactionCountsT, MAX_POLL_OPTION_CHARS, MAX_POLL_QUESTION_CHARS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS } from "../shared/live-audience-protocol.ts";
-import { cleanText } from "./audience-text.ts";
-import type { AudienceEvent } from "./audience-events.ts";
-import { AudienceCopy, type Counts, type Outgoing, visible } from "./audience-copy.ts";
+import type { LiveErrorCodeT } from "../../shared/live-protocol.ts";
+import { charCount, isBlankText, LIVE_REACTIONS, type LivePollT, type LiveQuestionT, type LiveReactionCountsT, MAX_POLL_OPTION_CHARS, MAX_POLL_QUESTION_CHARS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS } from "../../shared/live-audience-protocol.ts";
+import { cleanText } from "./text.ts";
+import type { AudienceEvent } from "./events.ts";
+import { AudienceCopy, type Counts, type Outgoing, visible } from "./copy.ts";
 
-export type { Outgoing } from "./audience-copy.ts";
+export type { Outgoing } from "./copy.ts";
 
 /** Who is acting: the hub knows the socket's viewer id (or a per-socket stand-in) and address. */
 export interface Actor {

@@ -1,10 +1,10 @@
 /**
- * @module version
+ * @module binary/version
  * The build version and commit. `scripts/compile.ts` injects DECKHAND_VERSION and
  * DECKHAND_COMMIT with `define`; from source the version is package.json's with "-dev" and
  * the commit "dev".
  */
-import pkg from "../package.json" with { type: "json" };
+import pkg from "../../package.json" with { type: "json" };
 
 declare const DECKHAND_VERSION: string | undefined;
 declare const DECKHAND_COMMIT: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * @module config
+ * @module base/config
  * One typed configuration: command-line flags win over `DECKHAND_*` environment variables,
  * which win over the defaults below. Behaviour is decided here, never from NODE_ENV (it is
  * frozen at compile time inside the binary).

@@ -1,13 +1,13 @@
 /**
- * @module live/audience-relay
+ * @module live/audience/relay
  * The audience's messages on this instance's sockets: who may send which (roles),
- * the model's answer (./audience.ts) sent to the talk's viewers or to its presenter and
+ * the model's answer (./model.ts) sent to the talk's viewers or to its presenter and
  * remotes, and the 100 ms tick on the injected scheduler that sends up-votes, poll results and
  * reaction sums coalesced. Kept apart from ./hub.ts, which hands it every audience message
  * and asks it for `hello.audience`.
  *
  * Several instances serving one talk (the PostgreSQL bus): each accepted change is published
- * as an event (./audience-events.ts) that the other instances apply to their copies with the
+ * as an event (./events.ts) that the other instances apply to their copies with the
  * same reducer and send to their own sockets, as this one did; reactions go as one sum per tick.
  * So limits are checked by the instance a viewer is connected to, on its copy, which holds
  * every change the bus has brought it (the per-id and per-address counts are shared that way,
@@ -22,14 +22,14 @@
  * them, so the last write — whoever makes it — holds all of them too; a crash of every
  * instance loses at most the last second, as with one instance.
  */
-import { randomBytes } from "../tools/random.ts";
-import type { LiveAudienceViewT } from "../shared/live-audience-protocol.ts";
-import { LIVE_CLOSE, type LiveClientMessageT, type LiveRoleT, type LiveServerMessageT } from "../shared/live-protocol.ts";
-import { Audience, type AudienceResult, type Outgoing } from "./audience.ts";
-import { type AudienceEvent, STAFF_EVENTS } from "./audience-events.ts";
-import type { Room } from "./room.ts";
-import type { Scheduler } from "./scheduler.ts";
-import type { LiveSocket, SocketPolicy } from "./socket-policy.ts";
+import { randomBytes } from "../../tools/random.ts";
+import type { LiveAudienceViewT } from "../../shared/live-audience-protocol.ts";
+import { LIVE_CLOSE, type LiveClientMessageT, type LiveRoleT, type LiveServerMessageT } from "../../shared/live-protocol.ts";
+import { Audience, type AudienceResult, type Outgoing } from "./model.ts";
+import { type AudienceEvent, STAFF_EVENTS } from "./events.ts";
+import type { Room } from "../room.ts";
+import type { Scheduler } from "../scheduler.ts";
+import type { LiveSocket, SocketPolicy } from "../socket-policy.ts";
 
 /** Up-votes, poll results and reactions are sent to the presenter and remotes at most this often. */
 export const AUDIENCE_TICK_MS = 100;
@@ -154,7 +154,7 @@ export class AudienceRelay {
 
   /**
    * Another instance wrote its copy to the row for this one, which loaded the talk after it
-   * (./audience-merge.ts): the row merged into this copy, what was new told to this instance's
+   * (./merge.ts): the row merged into this copy, what was new told to this instance's
    * sockets, and the merged copy written back within a second.
    */
   async catchUp(room: Room): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * @module assets
+ * @module binary/assets
  * The files the build embeds in the binary (the browser client, mupdf's WASM, the API docs'
  * script), listed by the module scripts/build-client.ts generates; and the bytes of those
  * embedded only gzip-compressed, inflated on first use and kept.
@@ -7,7 +7,7 @@
 import { join } from "node:path";
 // Generated before start, test and build (scripts/build-client.ts); git-ignored.
 // @ts-ignore -- absent in a fresh checkout until the client is built
-import * as generated from "./http/client-assets.gen.ts";
+import * as generated from "../http/client-assets.gen.ts";
 
 export interface EmbeddedFile {
   /** Where the bytes are: a real path in development, a `$bunfs` path inside the binary. */
@@ -43,5 +43,5 @@ export function inflate(file: EmbeddedFile): Promise<Uint8Array<ArrayBuffer>> {
 export function mupdfWasmStream(): ReadableStream<Uint8Array> {
   const embedded = Object.entries(embeddedFiles).find(([url]) => url.endsWith("/mupdf-wasm.wasm.gz"))?.[1];
   if (embedded) return Bun.file(embedded.path).stream().pipeThrough(new DecompressionStream("gzip"));
-  return Bun.file(join(import.meta.dir, "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).stream();
+  return Bun.file(join(import.meta.dir, "..", "..", "node_modules", "mupdf", "dist", "mupdf-wasm.wasm")).stream();
 }

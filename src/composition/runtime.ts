@@ -1,27 +1,27 @@
 /**
- * @module runtime
+ * @module composition/runtime
  * The composition root: open the storage the configuration names and wire the services the
  * app needs.
  */
-import { AccessTokens } from "./auth/access-tokens.ts";
-import type { Config } from "./config.ts";
+import { AccessTokens } from "../auth/access-tokens.ts";
+import type { Config } from "../base/config.ts";
 import type { AppDeps } from "./deps.ts";
-import { RateLimiter } from "./handoff/rate-limit.ts";
-import type { Clock } from "./core/clock.ts";
-import { HandoffService } from "./handoff/service.ts";
-import { LiveEventRelay } from "./live/events.ts";
-import { defaultMaxLiveSockets } from "./live/socket-cap.ts";
-import { LiveHub } from "./live/hub.ts";
-import { LiveJoinGuard } from "./live/join-guard.ts";
-import type { Scheduler } from "./live/scheduler.ts";
-import { LiveService } from "./live/service.ts";
-import { jsonLogger, type Logger } from "./log.ts";
-import type { PdfReader } from "./core/pdf-reader.ts";
-import { PdfPool } from "./pdf/worker/pool.ts";
-import { openStorage, type Storage } from "./store/backends.ts";
-import { DependencyMonitor } from "./store/dependencies.ts";
-import { UploadSlots } from "./upload/slots.ts";
-import { VERSION } from "./version.ts";
+import { RateLimiter } from "../security/rate-limit.ts";
+import type { Clock } from "../core/clock.ts";
+import { HandoffService } from "../handoff/service.ts";
+import { LiveEventRelay } from "../live/events.ts";
+import { defaultMaxLiveSockets } from "../live/socket-cap.ts";
+import { LiveHub } from "../live/hub.ts";
+import { LiveJoinGuard } from "../live/join-guard.ts";
+import type { Scheduler } from "../live/scheduler.ts";
+import { LiveService } from "../live/service.ts";
+import { jsonLogger, type Logger } from "../base/log.ts";
+import type { PdfReader } from "../core/pdf-reader.ts";
+import { PdfPool } from "../pdf/worker/pool.ts";
+import { openStorage, type Storage } from "../store/backends.ts";
+import { DependencyMonitor } from "../store/dependencies.ts";
+import { UploadSlots } from "../upload/slots.ts";
+import { VERSION } from "../binary/version.ts";
 
 export interface Runtime {
   deps: AppDeps;

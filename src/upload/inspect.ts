@@ -1,5 +1,5 @@
 /**
- * @module handoff/inspect-upload
+ * @module upload/inspect
  * Validate a received PDF and the notes file that came beside it (the `notes` part) in one
  * PDF job, while the PDF's bytes are made durable: the rule both doors that take a deck apply
  * (a present, handoff/service; going live, live/service), so a notes part is judged alike at
@@ -8,7 +8,7 @@
 import type { InspectResult, PdfReader } from "../core/pdf-reader.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
 import type { SessionNotes } from "../core/sessions.ts";
-import { notesFilename } from "./filename.ts";
+import { notesFilename } from "../security/filename.ts";
 
 export interface InspectedUpload {
   info: InspectResult;

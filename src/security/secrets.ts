@@ -1,7 +1,9 @@
 /**
- * @module handoff/secrets
+ * @module security/secrets
  * Random identifiers and tokens, and their storage form. Tokens are stored only as SHA-256
  * digests and compared in constant time.
+ * Shared by the handoffs, the live talks and the access tokens (security/: what keeps
+ * secrets secret and untrusted input harmless, apart from any one domain).
  */
 import { bytesEqual, randomBytes, sha256Hex } from "../tools/random.ts";
 

@@ -1,6 +1,7 @@
 /**
- * @module handoff/filename
+ * @module security/filename
  * Turn an untrusted upload name into the display title of a deck.
+ * Shared by the handoffs, the live talks and the check (HTTP, CLI, MCP).
  */
 
 /** Longest title kept, in code points: enough for any real deck name. */

@@ -1,16 +1,16 @@
 /**
- * @module schemas
+ * @module binary/schemas
  * The JSON Schemas under schemas/, embedded as exact text so the compiled binary needs no
  * files beside it and serves them byte-identical. Always import them from here: the bundler
  * keeps one form per file, and a `type: "json"` import of the same file elsewhere came out
  * as its text in the compiled binary.
  */
 // `type: "text"` embeds the exact bytes; TypeScript still types a .json import as its value.
-import checkReportText from "../schemas/check-report.schema.json" with { type: "text" };
-import mediaSidecarText from "../schemas/media-sidecar.schema.json" with { type: "text" };
-import notesSidecarText from "../schemas/notes-sidecar.schema.json" with { type: "text" };
-import pollSidecarText from "../schemas/poll-sidecar.schema.json" with { type: "text" };
-import { LiveMessage } from "./shared/live-protocol.ts";
+import checkReportText from "../../schemas/check-report.schema.json" with { type: "text" };
+import mediaSidecarText from "../../schemas/media-sidecar.schema.json" with { type: "text" };
+import notesSidecarText from "../../schemas/notes-sidecar.schema.json" with { type: "text" };
+import pollSidecarText from "../../schemas/poll-sidecar.schema.json" with { type: "text" };
+import { LiveMessage } from "../shared/live-protocol.ts";
 
 /**
  * The live WebSocket protocol's schema is generated from its TypeBox definitions (the server

@@ -1,11 +1,11 @@
 /**
- * @module live/audience-merge
+ * @module live/audience/merge
  * Two copies of one talk's audience made one (several instances). An instance that
  * loads a talk reads the audience from the row, which lags the instances already serving the
  * talk by up to a second of viewers' changes (and by whatever they accept while it subscribes
  * to the talk's bus channel). So, once it listens, it asks (`query`); each instance holding the
  * talk writes its copy to the row and says so, and the new instance merges the row into its
- * copy (./bus-bridge.ts, ./audience-relay.ts). From then on the bus brings it every change.
+ * copy (../bus-bridge.ts, ./relay.ts). From then on the bus brings it every change.
  *
  * The merge must lose nothing either copy holds, in whatever order the copies arrive:
  * - questions: the union by id; up-voters the union by viewer id; the status of the copy that
@@ -17,8 +17,8 @@
  * - reactions per slide: the larger count of each (both count the same taps but for those of
  *   the moment of loading, which the larger count may miss: a lower bound, never a double).
  */
-import type { AudienceState } from "./audience-snapshot.ts";
-import { preferVote } from "./audience-events.ts";
+import type { AudienceState } from "./snapshot.ts";
+import { preferVote } from "./events.ts";
 
 export function mergeAudience(local: AudienceState, saved: AudienceState): AudienceState {
   const staff = saved.rev > local.rev ? saved : local;

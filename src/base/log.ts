@@ -1,12 +1,12 @@
 /**
- * @module log
+ * @module base/log
  * Log lines in one of two forms: one JSON object per line (for machines: the default when
  * stdout is not a terminal, or `--log-format json`), or short readable lines for a person at
  * a terminal (`--log-format pretty`, the default on a TTY). Callers pass only what is safe to
  * log: paths without query strings, never tokens or file contents.
  */
 import type { LogFormat } from "./config.ts";
-import { writeStdout } from "./tools/stdout.ts";
+import { writeStdout } from "../tools/stdout.ts";
 
 export interface Logger {
   info(event: string, fields?: Record<string, unknown>): void;

@@ -1,11 +1,11 @@
 /**
- * @module errors
+ * @module base/errors
  * The one error type of deckhand. Every failure a caller can cause is an `AppError` with a
  * stable `code`; its public part becomes an RFC 9457 problem document, while `cause` (which
  * may hold paths or stack traces) only ever reaches the log.
  */
 
-import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE, type Problem, problemType } from "./shared/problem.ts";
+import { ERROR_CODES, type ErrorCode, PROBLEM_CONTENT_TYPE, type Problem, problemType } from "../shared/problem.ts";
 
 /** The default sentence for each code: what happened and what to do about it. */
 const DEFAULT_DETAIL: Record<ErrorCode, string> = {

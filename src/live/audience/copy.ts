@@ -1,20 +1,20 @@
 /**
- * @module live/audience-copy
+ * @module live/audience/copy
  * One instance's copy of a live talk's audience: the questions and their up-voters,
  * the Q&A settings, the one poll and its votes, reactions per slide — and the one reducer,
- * `apply`, that carries out every accepted change (./audience-events.ts), whether this
- * instance accepted it (./audience.ts checks the rules first) or another instance serving the
+ * `apply`, that carries out every accepted change (./events.ts), whether this
+ * instance accepted it (./model.ts checks the rules first) or another instance serving the
  * talk did (the PostgreSQL bus). Also what a copy sends: each change's messages for `viewers`
  * or `staff` (presenter and remotes), the 100 ms `tick()` of coalesced up-votes, poll results
  * and reaction sums, each role's `hello`, the row's snapshot, and the merge of another
- * instance's copy (./audience-merge.ts). Pure: no sockets, no timers.
+ * instance's copy (./merge.ts). Pure: no sockets, no timers.
  */
-import type { LiveServerMessageT } from "../shared/live-protocol.ts";
-import { LIVE_REACTIONS, type LiveAudienceViewT, type LivePollT, type LiveQuestionT } from "../shared/live-audience-protocol.ts";
-import { RecentEvents } from "./audience-text.ts";
-import { type AudienceSnapshot, type AudienceState, readSnapshot, type Voted, writeSnapshot } from "./audience-snapshot.ts";
-import { type AudienceEvent, preferVote, STAFF_EVENTS } from "./audience-events.ts";
-import { mergeAudience } from "./audience-merge.ts";
+import type { LiveServerMessageT } from "../../shared/live-protocol.ts";
+import { LIVE_REACTIONS, type LiveAudienceViewT, type LivePollT, type LiveQuestionT } from "../../shared/live-audience-protocol.ts";
+import { RecentEvents } from "./text.ts";
+import { type AudienceSnapshot, type AudienceState, readSnapshot, type Voted, writeSnapshot } from "./snapshot.ts";
+import { type AudienceEvent, preferVote, STAFF_EVENTS } from "./events.ts";
+import { mergeAudience } from "./merge.ts";
 
 export const AUDIENCE_LIMITS = {
   questions: 2_000,
@@ -45,7 +45,7 @@ export interface Outgoing {
 
 interface Question extends LiveQuestionT {
   upvoters: Set<string>;
-  /** Moderations applied to it (./audience-merge.ts). */
+  /** Moderations applied to it (./merge.ts). */
   mods: number;
 }
 export type Counts = Record<string, number>;
@@ -68,7 +68,7 @@ export class AudienceCopy {
   protected reactionsShown = false;
   protected readonly slides = new Map<number, Counts>();
   protected upvoteCount = 0;
-  /** The presenter's changes applied to this copy (./audience-merge.ts). */
+  /** The presenter's changes applied to this copy (./merge.ts). */
   protected rev = 0;
   // Memory only (addresses are not written to the row): a restart forgets them.
   protected readonly voteAddresses = new Map<string, number>();
@@ -96,7 +96,7 @@ export class AudienceCopy {
   // ---- the reducer: this instance's accepted changes and the other instances' ---------------
 
   /**
-   * Apply an accepted change (./audience-events.ts), whichever instance accepted it: what this
+   * Apply an accepted change (./events.ts), whichever instance accepted it: what this
    * instance's sockets should hear now, and whether the next tick has something to send.
    * Never refuses: the accepting instance checked the rules; an event about a question or a
    * poll this copy does not hold changes nothing.
@@ -283,7 +283,7 @@ export class AudienceCopy {
   }
 
   /**
-   * Another instance's copy, as it wrote it to the row, merged into this one (./audience-merge.ts):
+   * Another instance's copy, as it wrote it to the row, merged into this one (./merge.ts):
    * what this instance's sockets should hear of what was new to it. A snapshot that does not
    * match is ignored.
    */

@@ -1,19 +1,19 @@
 /**
- * @module commands
+ * @module binary/commands
  * deckhand's commands, each an entrypoint of its own in the compiled binary (scripts/compile.ts
  * lists them), loaded by URL when it runs. A start then loads and evaluates only the code of
  * the command it runs: the server never loads mupdf's JS, the PDF readers or the other
  * commands, and a PDF worker never loads the web app. Loading a bundle costs time by its size
  * even for modules it never evaluates (~14 ms per MB of JS measured here; docs/performance.md),
  * so lazy `import()` inside one bundle was not enough. Modules are found as threads are
- * (`entrypointUrl`, src/threads.ts), in the binary and in the source tree alike.
+ * (`entrypointUrl`, src/binary/threads.ts), in the binary and in the source tree alike.
  *
  * Each command's module is a module graph of its own: state and classes are not shared with
  * main.ts's (main tells errors by `name`, never `instanceof`), and mupdf's WASM source is
  * handed over through pdf/mupdf's global (useMupdfWasm).
  */
 
-import { WORKER_COMMAND } from "./pdf/worker/protocol.ts";
+import { WORKER_COMMAND } from "../pdf/worker/protocol.ts";
 import { entrypointUrl } from "./threads.ts";
 
 interface CommandEntry {

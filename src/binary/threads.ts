@@ -1,9 +1,9 @@
 /**
- * @module threads
+ * @module binary/threads
  * Worker threads of the server: modules started with `new Worker(url)`, never imported. The
  * compiled binary carries each as an entrypoint of its own (scripts/compile.ts lists these),
- * placed under its path from src/ beside the bundled entrypoint; this module sits at src/'s
- * root, so one relative URL finds a thread's module in the binary and in the source tree alike.
+ * placed under its path from src/ beside the bundled entrypoint; from source, this module sits
+ * one folder below src/'s root (binary/), so `../` + that path finds a thread's module.
  */
 
 import { dirname, join } from "node:path";
@@ -17,11 +17,11 @@ const compiled = typeof DECKHAND_COMPILED === "boolean" && DECKHAND_COMPILED;
  * The URL of an entrypoint module given by its path from src/. In the binary every entrypoint
  * sits beside the main one (scripts/compile.ts roots them at src/), as .js; a bundled module's
  * own import.meta.url is its bundle's (cli/serve.js for the server's code), so the base is the
- * main entry's directory. From source, the file itself.
+ * main entry's directory. From source, the file itself (src/ is this module's parent folder).
  */
 export function entrypointUrl(module: string): URL {
   if (compiled) return pathToFileURL(join(dirname(Bun.main), module.replace(/\.ts$/, ".js")));
-  return new URL(`./${module}`, import.meta.url);
+  return new URL(`../${module}`, import.meta.url);
 }
 
 /** Every thread module, relative to src/. */

@@ -1,10 +1,11 @@
 /**
- * @module handoff/rate-limit
+ * @module security/rate-limit
  * The anonymous upload limit: `limitPerMinute` uploads (present + check, REST or MCP) per
  * client address per one-minute window, counted in a `RateLimitStore` — this process's
  * memory on the embedded default, the shared database when several instances serve.
+ * Shared by the handoffs and the live join guard.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { RateDecision, RateLimitStore } from "../core/rate-limit.ts";
 
 export class RateLimiter {

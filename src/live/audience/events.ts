@@ -1,6 +1,6 @@
 /**
- * @module live/audience-events
- * What the audience model (./audience.ts) decided, as one event per accepted change:
+ * @module live/audience/events
+ * What the audience model (./model.ts) decided, as one event per accepted change:
  * the instance that accepts a viewer's or the presenter's message checks it (roles, limits,
  * the open poll) and turns it into an event with every choice made — the id it gave a question
  * or a poll, the time, the viewer id and address it counted — then applies the event to its own
@@ -19,7 +19,7 @@
  * characters, at most 6 bytes each as JSON) or a question (280 + 40 characters). Reactions go
  * as the sums of one tick, at most one event per instance per tick, never one per tap.
  */
-import type { LivePollT, LiveQuestionT, LiveReactionCountsT } from "../shared/live-audience-protocol.ts";
+import type { LivePollT, LiveQuestionT, LiveReactionCountsT } from "../../shared/live-audience-protocol.ts";
 
 /** Who an accepted viewer change is counted for: the viewer id (dedupe) and the address key (per-address caps). */
 interface Counted {

@@ -50,18 +50,25 @@ mkdirSync(join(outDir, "docs"), { recursive: true });
 writeGzip(join(root, "node_modules/@scalar/api-reference/dist/browser/standalone.js"), join(outDir, "docs/scalar.js.gz"));
 const mupdfUrl = `/${vendorPath}/mupdf.js`;
 
-// 2. The render worker, its own bundle so pages can name its hashed URL.
-const worker = await Bun.build({
-  entrypoints: [join(clientDir, "src/worker/render-worker.ts")],
-  outdir: join(outDir, "assets"),
-  naming: "[name]-[hash].[ext]",
-  target: "browser",
-  format: "esm",
-  minify: true,
-  define: { __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
-});
-if (!worker.success) fail("worker bundle", worker.logs);
-const workerUrl = "/" + relative(outDir, worker.outputs[0]!.path);
+/** A worker as a bundle of its own, so pages can name its hashed URL; its URL path. */
+async function buildWorker(entry: string, what: string, define: Record<string, string>): Promise<string> {
+  const built = await Bun.build({
+    entrypoints: [join(clientDir, entry)],
+    outdir: join(outDir, "assets"),
+    naming: "[name]-[hash].[ext]",
+    target: "browser",
+    format: "esm",
+    minify: true,
+    define,
+  });
+  if (!built.success) fail(what, built.logs);
+  return "/" + relative(outDir, built.outputs[0]!.path);
+}
+
+// 2. The render worker; then the export worker: the only bundle with mediabunny (the muxer),
+//    loaded when a recording is exported, which starts a render worker of its own.
+const workerUrl = await buildWorker("src/worker/render-worker.ts", "worker bundle", { __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) });
+const exportWorkerUrl = await buildWorker("src/export/export-worker.ts", "export worker bundle", { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) });
 
 // 3. Page scripts, sharing chunks.
 const pages = await Bun.build({
@@ -73,7 +80,7 @@ const pages = await Bun.build({
   format: "esm",
   minify: true,
   metafile: true,
-  define: { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
+  define: { __DH_WORKER_URL__: JSON.stringify(workerUrl), __DH_EXPORT_WORKER_URL__: JSON.stringify(exportWorkerUrl), __DH_MUPDF_URL__: JSON.stringify(mupdfUrl) },
 });
 if (!pages.success) fail("page bundles", pages.logs);
 const entryUrl = new Map<string, string>();

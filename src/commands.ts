@@ -4,8 +4,8 @@
  * lists them), loaded by URL when it runs. A start then loads and evaluates only the code of
  * the command it runs: the server never loads mupdf's JS, the PDF readers or the other
  * commands, and a PDF worker never loads the web app. Loading a bundle costs time by its size
- * even for modules it never evaluates (~14 ms per MB of JS measured here, issue 24), so lazy
- * `import()` inside one bundle was not enough. Modules are found as threads are
+ * even for modules it never evaluates (~14 ms per MB of JS measured here; docs/performance.md),
+ * so lazy `import()` inside one bundle was not enough. Modules are found as threads are
  * (`entrypointUrl`, src/threads.ts), in the binary and in the source tree alike.
  *
  * Each command's module is a module graph of its own: state and classes are not shared with

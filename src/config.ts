@@ -46,7 +46,7 @@ export interface Config {
   allowedOrigins: string[];
   /** json: one object per line; pretty: a start-up banner and readable lines; auto: pretty on a terminal. */
   logFormat: LogFormat;
-  /** Lifetime of a live session (issue 11), in ms. */
+  /** Lifetime of a live session, in ms. */
   liveTtlMs: number;
   /** Viewer sockets one live session admits. */
   maxViewers: number;

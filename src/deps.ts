@@ -33,7 +33,7 @@ export interface AppDeps {
   /** Uploads receiving at once, per address and in total (per instance). */
   uploadSlots: UploadSlots;
   version: string;
-  /** Live sessions (issue 11): the domain, the sockets of this instance, the code-guessing limit. */
+  /** Live sessions: the domain, the sockets of this instance, the code-guessing limit. */
   live: LiveService;
   liveHub: LiveHub;
   liveJoinGuard: LiveJoinGuard;

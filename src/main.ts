@@ -4,7 +4,7 @@
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  *
  * For `deckhand check` it starts compiling mupdf's WASM before the command's module loads:
- * the compile is most of the command's time (~250 ms of ~450, issue 24) and runs on JSC's
+ * the compile is most of the command's time (~250 ms of ~450; docs/performance.md) and runs on JSC's
  * compiler threads, so it overlaps loading and evaluating the command's module graph (~35 ms)
  * instead of starting after it (traced under load: the module loaded ~35 ms later, the compile
  * ended ~50 ms sooner; figures in docs/performance.md). The compile is kept on a global

@@ -15,7 +15,7 @@ import { LiveMessage } from "./shared/live-protocol.ts";
 /**
  * The live WebSocket protocol's schema is generated from its TypeBox definitions (the server
  * validates with the same ones), so it cannot drift from what the server accepts. Serialised
- * on first read, not at every start (issue 24: cold start).
+ * on first read, not at every start (cold start: docs/performance.md).
  */
 let liveMessageText: string | undefined;
 

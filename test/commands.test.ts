@@ -1,6 +1,6 @@
 /**
  * src/commands.ts: every command's module is loaded by URL (an entrypoint of its own in the
- * binary, issue 24) and has the export the table names; the binary's extra entrypoints are
+ * binary; docs/performance.md) and has the export the table names; the binary's extra entrypoints are
  * exactly those modules and the threads. test/binary.test.ts runs them in the compiled binary.
  */
 import { describe, expect, test } from "bun:test";

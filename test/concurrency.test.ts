@@ -20,7 +20,7 @@ import { makeDeck } from "./fixtures/pdfs.ts";
 // The timeout of each test and hook here: ~10× its server's start and stop on a loaded 2-vCPU machine (6 s).
 setDefaultTimeout(60_000);
 
-/** Simultaneous completes on one session (issue 2). */
+/** Simultaneous completes on one session. */
 const COMPLETES = 50;
 /** Downloads fired around each complete, and how many rounds (each a fresh session). */
 const DOWNLOADS_PER_ROUND = 30;

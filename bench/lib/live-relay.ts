@@ -1,6 +1,6 @@
 /**
- * The bare relay: the baseline of the live fan-out benchmark (bench/live.ts, issue 24), run as
- * its own process:
+ * The bare relay: the baseline of the live fan-out benchmark (bench/live.ts;
+ * docs/performance.md), run as its own process:
  *
  *   bun bench/lib/live-relay.ts PORT
  *

@@ -8,9 +8,9 @@
 export type SessionState = "staged" | "claimed" | "expired";
 
 /**
- * The notes file that came beside a staged PDF (DESIGN §3.2 item 8), as the row describes it.
- * Its normalised `.pdfpc` text is stored with the row too but read on its own (`notesText`):
- * every other access to a row leaves it out.
+ * The notes file that came beside a staged PDF (docs/decks/notes-formats.md), as the row
+ * describes it. Its normalised `.pdfpc` text is stored with the row too but read on its own
+ * (`notesText`): every other access to a row leaves it out.
  */
 export interface SessionNotes {
   /** The notes file's name as uploaded (path parts and control characters removed). */

@@ -28,7 +28,7 @@ const MAX_NOTES_FILENAME_LENGTH = 200;
 export const FALLBACK_NOTES_FILENAME = "notes";
 
 /**
- * The untrusted name of a notes file beside a deck (issue 19), made safe to store, show and
+ * The untrusted name of a notes file beside a deck, made safe to store, show and
  * send in a header: path parts and control/bidi characters removed, its extension kept (the
  * reader notes a name that disagrees with the bytes).
  */

@@ -25,9 +25,9 @@ import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenM
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-/** Lifetime of an unclaimed handoff uploaded without a token (spec §8). */
+/** Lifetime of an unclaimed handoff uploaded without a token: 24 h, the documented lifetime (docs/api/rest.md). */
 export const ANONYMOUS_TTL_MS = 24 * HOUR;
-/** Lifetime of an unclaimed handoff uploaded with a valid Bearer token (spec §8). */
+/** Lifetime of an unclaimed handoff uploaded with a valid Bearer token: 7 days, so an agent can stage a talk well ahead. */
 export const AUTHENTICATED_TTL_MS = 7 * DAY;
 /** Ended sessions stay as byte-less tombstones this long so late requests get 410, not 404. */
 export const TOMBSTONE_TTL_MS = 7 * DAY;

@@ -60,7 +60,7 @@ const PAGE_ROUTES: Record<string, string> = {
   "/present/:deck": "present",
   "/view/:deck": "view",
   "/check": "check",
-  // Live presenting (issue 11): the viewer and the phone remote (its secret in the fragment).
+  // Live presenting: the viewer and the phone remote (its secret in the fragment).
   "/live/:code": "live",
   "/live/:code/control": "remote",
   // A recording played back from this browser's storage (client/record/).

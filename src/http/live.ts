@@ -1,6 +1,6 @@
 /**
  * @module http/live
- * The REST part of live presenting (issue 11): go live (a streamed upload, like
+ * The REST part of live presenting: go live (a streamed upload, like
  * /api/present, with the same optional `notes` part), session info, the deck for viewers
  * (resumable), the notes for the remote and the presenter (never for viewers: they are not in
  * the PDF), end, and control-secret rotation. The WebSocket is upgraded before the app

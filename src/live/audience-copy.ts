@@ -1,6 +1,6 @@
 /**
  * @module live/audience-copy
- * One instance's copy of a live talk's audience (issue 23): the questions and their up-voters,
+ * One instance's copy of a live talk's audience: the questions and their up-voters,
  * the Q&A settings, the one poll and its votes, reactions per slide — and the one reducer,
  * `apply`, that carries out every accepted change (./audience-events.ts), whether this
  * instance accepted it (./audience.ts checks the rules first) or another instance serving the

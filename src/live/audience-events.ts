@@ -1,6 +1,6 @@
 /**
  * @module live/audience-events
- * What the audience model (./audience.ts) decided, as one event per accepted change (issue 23):
+ * What the audience model (./audience.ts) decided, as one event per accepted change:
  * the instance that accepts a viewer's or the presenter's message checks it (roles, limits,
  * the open poll) and turns it into an event with every choice made — the id it gave a question
  * or a poll, the time, the viewer id and address it counted — then applies the event to its own

@@ -1,6 +1,6 @@
 /**
  * @module live/audience-merge
- * Two copies of one talk's audience made one (issue 23, several instances). An instance that
+ * Two copies of one talk's audience made one (several instances). An instance that
  * loads a talk reads the audience from the row, which lags the instances already serving the
  * talk by up to a second of viewers' changes (and by whatever they accept while it subscribes
  * to the talk's bus channel). So, once it listens, it asks (`query`); each instance holding the

@@ -1,6 +1,6 @@
 /**
  * @module live/audience-relay
- * The audience's messages on this instance's sockets (issue 23): who may send which (roles),
+ * The audience's messages on this instance's sockets: who may send which (roles),
  * the model's answer (./audience.ts) sent to the talk's viewers or to its presenter and
  * remotes, and the 100 ms tick on the injected scheduler that sends up-votes, poll results and
  * reaction sums coalesced. Kept apart from ./hub.ts, which hands it every audience message

@@ -1,6 +1,6 @@
 /**
  * @module live/audience-snapshot
- * The audience's part of a live talk as the session's row keeps it (issue 23), so Q&A and an
+ * The audience's part of a live talk as the session's row keeps it, so Q&A and an
  * open poll survive a restart. Bounded by the model's limits (2,000 questions, 100,000
  * up-votes, one poll): viewer ids are written once each in a table and referred to by index,
  * which keeps 100,000 up-votes near 0.7 MB instead of 3 MB of repeated ids. Addresses are not

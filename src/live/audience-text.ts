@@ -1,6 +1,6 @@
 /**
  * @module live/audience-text
- * What the audience types, as the server keeps it (issue 23): NFC, control characters and
+ * What the audience types, as the server keeps it: NFC, control characters and
  * bidirectional overrides dropped, line breaks and tabs as one space, trimmed, and counted in
  * characters as people count them (code points), not in UTF-16 units (an emoji is one).
  * The server keeps text verbatim otherwise: it is shown as text on every surface, never HTML,

@@ -1,6 +1,6 @@
 /**
  * @module live/audience
- * The audience of one live talk talking back (issue 23): questions and their up-votes,
+ * The audience of one live talk talking back: questions and their up-votes,
  * moderation, the one poll and its votes, reactions per slide — the rules each viewer's and
  * presenter's call is checked by, on this instance's copy (./audience-copy.ts holds the copy
  * and its reducer, the row's snapshot and the messages). Pure: no sockets, no timers,

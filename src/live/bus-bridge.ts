@@ -24,7 +24,7 @@ import type { LiveService } from "./service.ts";
  * saved state); `ended`; `command`: a remote's command for whichever instance holds the
  * presenter; `rotated`; `presence`: "the presenter is connected here" (also the answer to
  * `query`, which an instance sends when it loads a talk); `audience`: a change to the talk's
- * questions, polls or reactions one instance accepted, for the others to apply (issue 23);
+ * questions, polls or reactions one instance accepted, for the others to apply;
  * `audienceSaved`: the answer to `to`'s `query` — "my copy of the audience, and of the state
  * when the presenter is here, is in the row now" (./audience-merge.ts says why for the
  * audience). The state matters as much: an instance reads the row, then listens, so a state

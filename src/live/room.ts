@@ -32,7 +32,7 @@ export interface Room {
   remotePresenterUntil: number;
   presenceTimer: Timer | null;
   seenTimer: Timer | null;
-  /** Questions, polls and reactions (issue 23), restored from the row's `audienceJson`. */
+  /** Questions, polls and reactions, restored from the row's `audienceJson`. */
   audience: Audience;
   /** The next coalesced send of up-votes, poll results and reactions (./audience-relay.ts). */
   audienceTimer: Timer | null;

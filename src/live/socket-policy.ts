@@ -59,7 +59,7 @@ export interface LiveSocketData {
   /** The address as seats are counted (an IPv6 address by its /64). */
   addressKey: string;
   role: LiveRoleT | null;
-  /** Who votes and asks (issue 23): the viewer's per-browser id from `join`, or one for this socket alone. */
+  /** Who votes and asks: the viewer's per-browser id from `join`, or one for this socket alone. */
   viewerId: string | null;
   generation: number;
   bucket: TokenBucket;

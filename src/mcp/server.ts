@@ -27,7 +27,7 @@ export const SERVER_NAME = "deckhand";
 /** What a tool was given: decoded bytes, or (stdio only) a local file. */
 export type PdfSource = { kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string };
 
-/** A notes file beside the PDF (issue 19), as given, with the name it goes by (untrusted). */
+/** A notes file beside the PDF, as given, with the name it goes by (untrusted). */
 export type NotesSource = ({ kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string }) & { filename: string };
 
 export interface ToolBackend {

@@ -9,7 +9,7 @@
  * client bundle (assets.ts): a test or a worker from source needs no client build.
  *
  * The WASM is compiled as it streams in (`WebAssembly.compileStreaming`), so compiling
- * overlaps reading and inflating it rather than waiting for all 10 MB (issue 24; figures in
+ * overlaps reading and inflating it rather than waiting for all 10 MB (figures in
  * docs/performance.md). It costs more CPU in all (70–100 ms per process, measured: streamed
  * zlib and compile against `Bun.gunzipSync` and one compile), so it gains only while a core is
  * free, as it mostly is where a command or a new PDF worker runs. The compiled module is kept

@@ -1,6 +1,6 @@
 /**
  * @module pdf/notes
- * The notes file that came beside a PDF (a `.pdfpc` or a PowerPoint `.pptx`; issue 19), read
+ * The notes file that came beside a PDF (a `.pdfpc` or a PowerPoint `.pptx`), read
  * in a PDF worker process like the PDF itself: a hostile file (a zip bomb, XML with entity
  * expansion, ten thousand notes slides) costs a worker with its deadline and memory bound,
  * never the server's event loop. deck/notes-file does the reading (the browser uses the same

@@ -29,7 +29,7 @@ export type DeckSource = { kind: "file"; path: string } | { kind: "bytes"; bytes
 export interface PresentOptions {
   /** The name the deck is uploaded under (its title is derived from it). */
   filename: string;
-  /** A notes file to send beside the PDF (the `notes` part; issue 19), under `filename`. */
+  /** A notes file to send beside the PDF (the `notes` part), under `filename`. */
   notes?: DeckSource & { filename: string };
   /** Named in FILE_TOO_LARGE when an intermediary refuses the body before deckhand sees it. */
   maxUploadBytes?: number;

@@ -48,7 +48,7 @@ export interface Storage {
   rateLimits: RateLimitStore;
   sweepLease: SweepLease;
   liveBus: LiveBus;
-  /** Live session rows (issue 11), in the same database as the handoff rows. */
+  /** Live session rows, in the same database as the handoff rows. */
   liveSessions: LiveSessionRepository;
   /** The state of the database and the bytes' store (/healthz, the serve log, the 503s). */
   dependencies: DependencyMonitor;

@@ -27,8 +27,8 @@ function migrate(db: Database): void {
   }
   if (current === latest && stored === latest) return;
   // Every pending migration in one transaction: one commit for a new database rather than one
-  // per migration (a first start), and a failed one leaves the file as it was. An old number is
-  // rewritten in the same commit.
+  // per migration (a first start is part of the cold-start budget), and a failed one leaves the
+  // file as it was. An old number is rewritten in the same commit.
   db.transaction(() => {
     for (const step of SQLITE_MIGRATIONS.slice(current)) if (hasStatements(step.sql)) db.run(step.sql);
     db.run(`PRAGMA user_version = ${latest}`);

@@ -1,6 +1,6 @@
 /**
  * `deckhand present FILE --notes NOTESFILE` against a real server, and `deckhand check FILE
- * --notes NOTESFILE` locally (issue 19): the notes file goes with the deck, its findings come
+ * --notes NOTESFILE` locally: the notes file goes with the deck, its findings come
  * back, and a bad one is a coded failure with the exit status the commands document.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

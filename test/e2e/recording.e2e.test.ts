@@ -15,6 +15,7 @@
  * (the export) to use: `recordingUnderTest` names it.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
@@ -24,6 +25,7 @@ import { recordedMs, startRecording, stopRecording, storedRecordings } from "../
 import { openAudience, pressToPage, tap } from "../helpers/stage.ts";
 import { OUTPUT } from "./fixtures.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
+import { chapterList, decodesCleanly, frameAt, loudness, probe, type Frame } from "../helpers/video-probe.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
 setDefaultTimeout(120_000);
@@ -61,6 +63,25 @@ async function penStroke(presenter: EnginePage, points: [number, number][]): Pro
   await presenter.mouse(steps);
   await presenter.waitFor("the stroke kept", () => document.querySelector("#current-frame")?.getAttribute("data-ink") === "1");
   await presenter.press("Escape");
+}
+
+/** Pixels that differ by more than `threshold` in some channel between two frames. */
+function changedPixels(a: Frame, b: Frame, threshold = 60): number {
+  let n = 0;
+  for (let i = 0; i < a.rgb.length; i += 3) if (Math.abs(a.rgb[i]! - b.rgb[i]!) > threshold || Math.abs(a.rgb[i + 1]! - b.rgb[i + 1]!) > threshold || Math.abs(a.rgb[i + 2]! - b.rgb[i + 2]!) > threshold) n++;
+  return n;
+}
+
+/** The last file the library saved, from the origin's private file system (where `saveTo("private-file")` puts it), as base64. */
+function lastSaved(): Promise<{ name: string; base64: string }> | null {
+  const saved = (window as unknown as { __deckhand: { saved: { name: string }[] } }).__deckhand.saved.at(-1);
+  if (!saved) return null;
+  return (async () => {
+    const bytes = new Uint8Array(await (await (await (await navigator.storage.getDirectory()).getFileHandle(saved.name)).getFile()).arrayBuffer());
+    let binary = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { name: saved.name, base64: btoa(binary) };
+  })();
 }
 
 /** Wait until the recorder's clock passed `ms`. */
@@ -365,6 +386,56 @@ for (const name of ENGINES) {
       // The first recording is still there for a later step (the export) to use.
       expect(after.map((r) => r.id)).toContain(recordingUnderTest[name]!);
     });
+
+    // The whole path a speaker takes: Record in the presenter, then Save video on the recording's
+    // row in the library; the file is read back as a player reads it. (test/e2e/export.e2e.test.ts
+    // checks the export itself closely: every projector picture, Save audio, each engine's players.)
+    if (full)
+      it("Save video on the library's row: the talk just recorded as a WebM — its voice, a chapter per slide, the slides and the ink at their times", async () => {
+        const id = recordingUnderTest[name]!;
+        const recording = (await storedRecordings(presenter)).find((r) => r.id === id)!;
+        await presenter.evaluate(() => (window as unknown as { __deckhand: { saveTo(where: string): void } }).__deckhand.saveTo("private-file"));
+        const row = `.deck-recording[data-recording="${id}"]`;
+        await tap(presenter, `${row} [data-export-kind="video"]`);
+        await presenter.waitFor("the video saved", (r: string) => document.querySelector(r)?.querySelector(".export-panel")?.getAttribute("data-export") === "done" || document.querySelector(r)?.querySelector(".export-result")?.textContent || false, [row], 120_000);
+        expect(await presenter.evaluate((r: string) => document.querySelector(r)!.querySelector(".export-panel")!.getAttribute("data-export"), row)).toBe("done");
+        await shot(presenter, "05-library-saved-video");
+        const file = (await presenter.evaluate(lastSaved))!;
+        expect(file.name).toEndWith(".webm");
+        mkdirSync(shots, { recursive: true });
+        const path = join(shots, "talk.webm");
+        writeFileSync(path, Buffer.from(file.base64, "base64"));
+
+        const info = probe(path);
+        expect(info.streams.map((s) => `${s.codec_type}:${s.codec_name}:${s.width ?? ""}x${s.height ?? ""}`).sort()).toEqual(["audio:opus:x", "video:vp9:1920x1080"]);
+        const seconds = Number(info.format.duration);
+        expect(Math.abs(seconds * 1000 - recording.durationMs)).toBeLessThan(300);
+        expect(decodesCleanly(path)).toBe("");
+        // One chapter per slide shown — the deck's labels are 1, 2, 2, 3: pages 2 and 3 are one
+        // slide — back to back from 0 to the end.
+        const chapters = chapterList(path);
+        expect(chapters.map((c) => c[2])).toEqual(["Slide 1", "Slide 2", "Slide 3"]);
+        expect(chapters[0]![0]).toBe(0);
+        for (let i = 1; i < chapters.length; i++) expect(chapters[i]![0]).toBe(chapters[i - 1]![1]);
+        expect(Math.abs(chapters.at(-1)![1] - seconds)).toBeLessThan(0.3);
+        // Each chapter starts where the timeline shows that slide's first page.
+        const events = recording.pieces.flatMap((p) => p.events);
+        const shownAt = (page: number) => events.find((e) => e.type === "state" && e.page === page)!.t / 1000;
+        expect(Math.abs(chapters[1]![0] - shownAt(2))).toBeLessThan(0.05);
+        expect(Math.abs(chapters[2]![0] - shownAt(4))).toBeLessThan(0.05);
+        // The pictures: each chapter's slide differs from the next; on page 2 the ink appears (the
+        // stroke is drawn after the page shows and kept before page 3) and nowhere else.
+        const size = { width: 1920, height: 1080 };
+        const mid = chapters.map(([start, end]) => frameAt(path, (start + end) / 2, size));
+        for (let i = 1; i < mid.length; i++) expect(changedPixels(mid[i - 1]!, mid[i]!)).toBeGreaterThan(2000);
+        const inkless = frameAt(path, shownAt(2) + 0.03, size);
+        const inked = frameAt(path, shownAt(3) - 0.1, size);
+        const ink = changedPixels(inkless, inked);
+        expect(ink).toBeGreaterThan(800);
+        expect(ink).toBeLessThan(0.1 * size.width * size.height);
+        // The voice is there, not silence (silence reads about −91 dB).
+        expect(loudness(path).meanDb).toBeGreaterThan(-50);
+      });
   });
 }
 

@@ -1,5 +1,5 @@
 /**
- * Issue 20, finding 8: with Host and Origin both evil.example (DNS rebinding) present, the
+ * With Host and Origin both evil.example (DNS rebinding) present, the
  * live deck and the live socket were served, and any web page could POST a deck to
  * /api/present. A loopback-bound server now answers only for its own names (403
  * HOST_NOT_ALLOWED, before routing: the socket too), and the API refuses a browser's

@@ -111,7 +111,7 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     const record = await t.present(await makeDeck());
     const res = await complete(t, record.id, record.token);
     expect(res.status).toBe(200);
-    // The claim also hands out a live grant for this deck (issue 11), valid for 2 hours.
+    // The claim also hands out a live grant for this deck, valid for 2 hours.
     expect(await res.json()).toEqual({ ok: true, liveGrant: { grant: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: "2026-11-22T12:00:00Z" } });
     expect(t.stagedFiles()).toEqual([]);
     const row = t.row(record.id)!;

@@ -1,5 +1,5 @@
 /**
- * The audience's messages (issue 23) as data: v1 grows compatibly (an old join still passes,
+ * The audience's messages as data: v1 grows compatibly (an old join still passes,
  * new fields are optional), every new message is closed like the rest, the wire bounds hold,
  * and the served JSON Schema accepts and refuses the same messages as the server's checker.
  */

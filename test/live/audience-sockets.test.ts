@@ -1,5 +1,5 @@
 /**
- * The audience on real sockets (issue 23): each role's allowed and refused audience messages,
+ * The audience on real sockets: each role's allowed and refused audience messages,
  * a question asked, up-voted and shown on every viewer, a poll a remote starts and three
  * viewers answer 2–1 (a reload cannot vote again), reactions for the presenter only until
  * shown, and `hello.audience` for a late joiner. The 100 ms tick runs on the manual

@@ -352,7 +352,7 @@ export function describeStorageContract(name: string, backend: Backend): void {
       });
     });
 
-    describe("live bus (the seam of issue 11)", () => {
+    describe("live bus (the seam live presenting fans out on)", () => {
       test("subscribers on every instance receive each message once, in order; closed, they receive no more", async () => {
         const received: Record<string, string[]> = { a: [], b: [] };
         const subA = await a.liveBus.subscribe("talk1", (m) => received.a!.push(m));

@@ -1,5 +1,5 @@
 /**
- * Issue 20, finding 10: a data directory that already existed with 0755 kept it, so other
+ * A data directory that already existed with 0755 kept it, so other
  * local users could read the staged talks. `deckhand serve` now tightens it to 0700 at start-up
  * (and logs that it did).
  */

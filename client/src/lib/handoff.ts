@@ -163,7 +163,7 @@ export function resumeHeaders(received: number): Record<string, string> {
 
 /**
  * The download of a staged deck: the controller token travels in `x-controller-token`, never
- * in the URL, so no proxy's access log holds it (the server still accepts the spec's `?t=`).
+ * in the URL, so no proxy's access log holds it (the server still accepts the documented `?t=`).
  */
 export function handoffDownload(handoffUrl: string, token: string, received: number): { url: string; init: RequestInit } {
   return {
@@ -208,7 +208,7 @@ export function notesHint(header: string | null): boolean | null {
   return true;
 }
 
-/** A notes file is at most this long as text; the server's own cap is far below (DESIGN §3). */
+/** A notes file is at most this long as text; the server's own cap is far below (docs/decks/notes-formats.md). */
 const MAX_NOTES_TEXT = 16 * 1024 * 1024;
 
 /**

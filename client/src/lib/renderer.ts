@@ -7,6 +7,7 @@
  */
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
+import type { OutlineEntry } from "../../../src/deck/outline.ts";
 import type { Clip, LayoutResult, OpenResult, PageInk, ReceiveMessage, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of pixels. */
@@ -131,6 +132,11 @@ export class Renderer {
     return this.call<string>({ type: "text", page });
   }
 
+  /** The open deck's outline (its bookmarks), for chapter titles. */
+  outline(): Promise<OutlineEntry[]> {
+    return this.call<OutlineEntry[]>({ type: "outline" });
+  }
+
   /** Slide `page` at `width` device pixels as a PNG file, encoded in the worker. */
   picture(page: number, width: number): Promise<Blob> {
     return this.call<Blob>({ type: "picture", page, width: Math.max(16, Math.round(width)) });
@@ -154,9 +160,10 @@ export class Renderer {
     return entry;
   }
 
-  /** Render without keeping the result (overview thumbnails would flush the cache). */
-  renderOnce(page: number, width: number, priority = 5): Promise<RenderResult> {
-    return this.current({ type: "render", page, width: Math.max(16, Math.round(width)), priority });
+  /** Render without keeping the result (overview thumbnails, an export's frames: they would flush the cache). */
+  renderOnce(page: number, width: number, priority = 5, clip?: Clip): Promise<RenderResult> {
+    const w = Math.max(16, Math.round(width));
+    return this.current(clip ? { type: "render", page, width: w, priority, clip } : { type: "render", page, width: w, priority });
   }
 
   /** A render of the layout in force: one made under an older split is dropped and asked again. */

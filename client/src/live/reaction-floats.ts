@@ -4,7 +4,8 @@
  * each at its own place along the bottom, gone when its animation ends; the viewer page, the
  * presenter and the projector all float them so, as the pictures the binary carries
  * (./reaction-images.ts). The motion is CSS (`.reaction-float`); with prefers-reduced-motion
- * the emoji fades in place instead.
+ * the emoji fades in place instead. An exported video floats them by the same counts
+ * (client/export/float-track).
  */
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
 import { h } from "../lib/dom.ts";
@@ -12,9 +13,9 @@ import { reactionImage } from "./reaction-images.ts";
 import { floatsOf } from "./talk-model.ts";
 
 /** A burst of hundreds of taps would only blur: this many emoji float per 100 ms tick at most. */
-const FLOATS_PER_TICK = 12;
+export const FLOATS_PER_TICK = 12;
 /** Floating at once, at most: a long burst stays a few dozen elements. */
-const MAX_FLOATING = 40;
+export const MAX_FLOATING = 40;
 /** Removed after this long even when no animationend comes (a hidden tab runs no animations). */
 const FLOAT_MS = 3000;
 

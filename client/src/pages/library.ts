@@ -20,6 +20,9 @@ import { Renderer } from "../lib/renderer.ts";
 import { downloadDeck, inkForExport } from "../presenter/export.ts";
 import { needsThumbnail, storeThumbnail } from "../lib/thumbnail.ts";
 import { DeckStore, StorageError, type DeckRecord, type ThumbnailRecord } from "../storage/deck-store.ts";
+import { exportDeck, PICKERS, showRecording, type RecordingInput } from "../export/library-recording.ts";
+import { mountExportPanel, type ExportPanel, type ExportPanelOptions } from "../export/export-panel.ts";
+import { storedRecording } from "../export/recording-source.ts";
 import type { RecordingRecord } from "../storage/schema.ts";
 import { recordingsInProgress, stillRecording } from "../record/recording-lock.ts";
 import { recordingList } from "../record/recording-list-view.ts";
@@ -135,8 +138,38 @@ function thumbImage(deck: DeckRecord, url: string, record: ThumbnailRecord): HTM
 let recordings = new Map<string, RecordingRecord[]>();
 let inProgress: Set<string> | null = null;
 
+/**
+ * Every file saved from this page, the last one with its bytes (an older one lets its Blob go:
+ * an hour's video is 70 MB); the tests read it.
+ */
+const saved: { file: Blob | null }[] = [];
+const onSaved: NonNullable<ExportPanelOptions["onSaved"]> = (file) => {
+  for (const older of saved) older.file = null;
+  saved.push({ ...file });
+};
+/** Where Save video and Save audio write: the save dialog; a test picks a file of the origin's own. */
+let saveTo: NonNullable<RecordingInput["save"]> = "dialog";
+
+/** Each listed recording's Save video and Save audio, kept across refreshes: a running export goes on. */
+const exportPanels = new Map<string, { panel: ExportPanel; updatedAt: number }>();
+
+function exportOf(record: RecordingRecord): HTMLElement {
+  const kept = exportPanels.get(record.id);
+  if (kept && (kept.updatedAt === record.updatedAt || kept.panel.element.dataset.export === "running")) return kept.panel.element;
+  kept?.panel.destroy();
+  const panel = mountExportPanel(h("div"), {
+    recording: storedRecording(record, () => store.recordings.pieces(record.id)),
+    deck: () => exportDeck(store, record.deckId),
+    pickFile: (name, kind) => PICKERS[saveTo](name, kind),
+    onSaved,
+  });
+  exportPanels.set(record.id, { panel, updatedAt: record.updatedAt });
+  return panel.element;
+}
+
 function recordingsOf(deck: DeckRecord): HTMLElement | null {
   return recordingList(recordings.get(deck.id) ?? [], {
+    actions: (r) => [exportOf(r)],
     recordingNow: (r) => stillRecording(r, inProgress, Date.now()),
     delete: async (r) => {
       if (!confirm(`Delete the recording “${r.title}” of “${deck.title}”? This cannot be undone.`)) return;
@@ -239,6 +272,13 @@ async function renderThumbnails(decks: DeckRecord[]) {
 async function refresh() {
   const decks = await store.listDecks();
   [recordings, inProgress] = await Promise.all([store.recordings.recordingsByDeck().catch(() => new Map<string, RecordingRecord[]>()), recordingsInProgress()]);
+  // A deleted recording's export is cancelled and its panel forgotten.
+  const listed = new Set([...recordings.values()].flat().map((r) => r.id));
+  for (const [id, kept] of exportPanels) {
+    if (listed.has(id)) continue;
+    kept.panel.destroy();
+    exportPanels.delete(id);
+  }
   const thumbs = await store.listThumbnails().catch(() => new Map<string, ThumbnailRecord>());
   const previous = thumbUrls;
   thumbUrls = new Map();
@@ -353,6 +393,13 @@ async function main() {
     await refresh();
   });
   await refresh();
+  // A recording handed over whole (a test's, the benchmark's) is listed under its deck with Save
+  // video and Save audio; `saveTo` points every panel's saving at a file of the origin's own.
+  (window as unknown as { __deckhand: unknown }).__deckhand = {
+    saved,
+    exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, onSaved),
+    saveTo: (where: NonNullable<RecordingInput["save"]>) => void (saveTo = where),
+  };
   document.body.dataset.ready = "true";
 }
 

@@ -22,6 +22,9 @@ import { recordingSound } from "../record/recording-sound.ts";
 import { TimelineCursor } from "../record/timeline-cursor.ts";
 import { slideSpans, type SlideSpan, type TimelineEvent } from "../record/timeline.ts";
 import { DeckStore } from "../storage/deck-store.ts";
+import { mountExportPanel } from "../export/export-panel.ts";
+import { exportDeck } from "../export/library-recording.ts";
+import { storedRecording } from "../export/recording-source.ts";
 import type { RecordingRecord } from "../storage/schema.ts";
 
 const notices = $("#notices");
@@ -224,6 +227,8 @@ async function main() {
   toggle.disabled = false;
   player.wire();
   player.draw();
+  // Save video and Save audio, as on the recording's row in the library.
+  mountExportPanel($("#play-actions"), { recording: storedRecording(record, () => store.recordings.pieces(id)), deck: () => exportDeck(store, record.deckId) });
   (window as unknown as { __deckhand: unknown }).__deckhand = { player: () => ({ t: clock.now(), durationMs: clock.durationMs, playing: clock.playing(), soundMs: Number.isFinite(audio.duration) ? audio.duration * 1000 : null, spans }) };
   document.body.dataset.ready = "true";
 }

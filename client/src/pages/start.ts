@@ -8,7 +8,8 @@
  * the PDF, normalised by the server) has it fetched beside the download and stored in the
  * same transaction as the bytes: the link is never used up with the notes lost.
  *
- * The first slide shows here the moment it can (issue 24: within ~500 ms of the last byte):
+ * The first slide shows here the moment it can (the budget: within ~500 ms of the last byte,
+ * docs/performance.md):
  * the probe worker, its mupdf compiled during the download, renders slide 1 from the bytes in
  * memory while they are stored and the claim confirmed, and this page paints it — the slide
  * half only, under the split this browser keeps for the deck. Not for a deck this browser
@@ -449,7 +450,8 @@ async function main() {
     return showFailure("not-found");
   }
   link = parsed;
-  // Per DESIGN §2.1 the token must not linger in the query string (logs, Referer): move it
+  // The token must not linger in the query string, where server logs and Referer headers
+  // would keep it (docs/api/rest.md): move it
   // to the fragment at once.
   if (link.tokenInQuery) history.replaceState(null, "", cleanedStartUrl(link, location.origin));
   // Install the offline shell while the deck downloads.

@@ -213,7 +213,7 @@ export class DeckStore {
     });
   }
 
-  /** Open Q&A whenever this deck goes live (issue 23), or not. */
+  /** Open Q&A whenever this deck goes live, or not. */
   async setQaOpenByDefault(id: string, on: boolean): Promise<boolean> {
     return this.update(id, (deck) => {
       const next = { ...deck };
@@ -365,7 +365,7 @@ export class DeckStore {
     await this.db.delete("liveSessions", deckId);
   }
 
-  /** What a live talk's audience gave, kept for export (issue 23). */
+  /** What a live talk's audience gave, kept for export. */
   getTalk(deckId: string, code: string): Promise<TalkRecord | undefined> {
     return this.db.get("talks", `${deckId} ${code}`);
   }

@@ -117,6 +117,8 @@ export type WorkerRequest =
   /** A copy of `data` with each stroke written as a PDF Ink annotation; the open deck is untouched. */
   | { id: number; type: "export"; data: ArrayBuffer; ink: PageInk[]; notesPosition?: NotesPosition }
   | { id: number; type: "text"; page: number }
+  /** The PDF outline's entries (deck/outline): an exported recording's chapter titles. */
+  | { id: number; type: "outline" }
   /** The page rendered at `width` device pixels as a PNG file (a picture kept for another page). */
   | { id: number; type: "picture"; page: number; width: number }
   | { id: number; type: "attachment"; name: string };

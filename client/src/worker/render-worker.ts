@@ -33,6 +33,7 @@ import { effectiveLayout } from "../presenter/deck-settings.ts";
 import { detectNotesLayout } from "../../../src/deck/notes-layout-detect.ts";
 import { readNotesText } from "../../../src/deck/notes-text.ts";
 import { readPdfpcMetadata } from "../../../src/deck/xmp.ts";
+import { readOutline } from "../../../src/deck/outline.ts";
 import { textIn } from "./page-text.ts";
 
 type Mupdf = typeof import("mupdf");
@@ -296,6 +297,8 @@ async function handle(request: WorkerRequest): Promise<void> {
     }
     case "text":
       return reply({ id: request.id, ok: true, result: await text(request.page) });
+    case "outline":
+      return reply({ id: request.id, ok: true, result: current ? readOutline(current.pdf, current.pageCount) : [] });
     case "picture":
       return reply({ id: request.id, ok: true, result: await picture(request.page, request.width) });
     case "export": {
@@ -351,6 +354,7 @@ function priorityOf(request: WorkerRequest): number {
     case "export":
       return 90;
     case "text":
+    case "outline":
       return 20;
     case "picture":
       return 100;

@@ -7,7 +7,7 @@
  * pending migrations apply in one transaction (PostgreSQL's DDL is transactional).
  */
 // The type only: `Bun.SQL` is read where a pool is made, so a server on SQLite never loads Bun's
-// PostgreSQL client (~5 ms of every start, issue 24).
+// PostgreSQL client (~5 ms of every start; docs/performance.md).
 import type { SQL } from "bun";
 import { POSTGRES_MIGRATIONS, POSTGRES_OLD_VERSIONS } from "../migrations/postgres.ts";
 import { hasStatements, renumbered } from "../migrations/steps.ts";

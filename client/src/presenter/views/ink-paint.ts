@@ -3,7 +3,8 @@
  * Strokes onto a canvas: perfect-freehand turns each stroke's points into the outline of a
  * pressure-shaped line (simulated from speed for a mouse), filled as one path. The outline is
  * computed once per stroke in PDF points and cached, so every screen — whatever its size or
- * zoom — paints the same shape by a transform.
+ * zoom — paints the same shape by a transform. An exported video's frames are painted by this
+ * same code on an OffscreenCanvas in a worker (client/export/picture-paint).
  */
 import { getStroke } from "perfect-freehand";
 import { pointTriples, type Rect, type Stroke } from "../ink.ts";
@@ -28,19 +29,26 @@ function outline(stroke: Stroke, last: boolean): Path2D {
 }
 
 /**
- * Clear `canvas` and paint `strokes` seen through `view` (the page region on screen; the
- * whole page unless zoomed). `finished` is false for the stroke still being drawn.
+ * Paint `strokes` seen through `view` (the page region on screen; the whole page unless
+ * zoomed) into the `width`-pixel-wide box at (`x`, `y`) of `ctx`, over what is there.
+ * `finished` is false for the stroke still being drawn.
  */
+export function drawStrokes(ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D, strokes: readonly Stroke[], view: Rect, box: { x: number; y: number; width: number }, finished = true): void {
+  if (!strokes.length || view.w <= 0) return;
+  const scale = box.width / view.w;
+  ctx.setTransform(scale, 0, 0, scale, box.x - view.x * scale, box.y - view.y * scale);
+  for (const stroke of strokes) {
+    ctx.fillStyle = stroke.color;
+    ctx.fill(outline(stroke, finished));
+  }
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+}
+
+/** Clear `canvas` and paint `strokes` seen through `view` over all of it (drawStrokes). */
 export function paintStrokes(canvas: HTMLCanvasElement, strokes: readonly Stroke[], view: Rect, finished = true): void {
   const ctx = canvas.getContext("2d");
   if (!ctx) return;
   ctx.setTransform(1, 0, 0, 1, 0, 0);
   ctx.clearRect(0, 0, canvas.width, canvas.height);
-  if (!strokes.length || view.w <= 0) return;
-  const scale = canvas.width / view.w;
-  ctx.setTransform(scale, 0, 0, scale, -view.x * scale, -view.y * scale);
-  for (const stroke of strokes) {
-    ctx.fillStyle = stroke.color;
-    ctx.fill(outline(stroke, finished));
-  }
+  drawStrokes(ctx, strokes, view, { x: 0, y: 0, width: canvas.width }, finished);
 }

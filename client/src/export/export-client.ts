@@ -1,0 +1,81 @@
+/**
+ * @module client/export/export-client
+ * The page's side of an export: a worker of its own per export (client/export/export-worker),
+ * the job handed over, progress with the time left, the file or a problem at the end, and
+ * cancel — which ends the worker at once, its render worker and half-written file with it.
+ */
+import type { ExportJob, ExportMessage, ExportProblemCode } from "./export-protocol.ts";
+
+export type ExportDone = Extract<ExportMessage, { type: "done" }>;
+
+/** An export that stopped with a problem the user can act on. */
+export class ExportProblem extends Error {
+  constructor(readonly code: ExportProblemCode | "CANCELLED", message: string) {
+    super(message);
+    this.name = "ExportProblem";
+  }
+}
+
+export interface ExportProgress {
+  /** 0–1. */
+  fraction: number;
+  /** Milliseconds left, by the pace so far; null until there is a pace to go by. */
+  leftMs: number | null;
+}
+
+/** Before this share of the work, or this long, a pace says little: no time left is shown yet. */
+const MIN_FRACTION = 0.02;
+const MIN_ELAPSED_MS = 1500;
+
+/** The time left at the pace so far (null while too early to say). */
+export function timeLeft(doneMs: number, totalMs: number, elapsedMs: number): number | null {
+  if (totalMs <= 0 || doneMs <= 0 || doneMs / totalMs < MIN_FRACTION || elapsedMs < MIN_ELAPSED_MS) return null;
+  return Math.max(0, (elapsedMs * (totalMs - doneMs)) / doneMs);
+}
+
+/** "about 3 min left", in words a progress bar can carry. */
+export function formatLeft(ms: number): string {
+  const s = ms / 1000;
+  if (s < 10) return "a few seconds left";
+  if (s < 60) return `about ${Math.round(s / 5) * 5} s left`;
+  const min = Math.round(s / 60);
+  if (min < 60) return `about ${min} min left`;
+  return `about ${Math.floor(min / 60)} h ${min % 60} min left`;
+}
+
+export interface RunningExport {
+  done: Promise<ExportDone>;
+  cancel(): void;
+}
+
+export function startExport(job: ExportJob, onProgress: (progress: ExportProgress) => void): RunningExport {
+  const worker = new Worker(__DH_EXPORT_WORKER_URL__, { type: "module", name: "deckhand-export" });
+  const started = performance.now();
+  let settle: { resolve: (done: ExportDone) => void; reject: (error: Error) => void };
+  const done = new Promise<ExportDone>((resolve, reject) => (settle = { resolve, reject }));
+  const end = () => worker.terminate();
+  worker.onmessage = (event: MessageEvent<ExportMessage>) => {
+    const message = event.data;
+    if (message.type === "progress") onProgress({ fraction: message.totalMs > 0 ? message.doneMs / message.totalMs : 0, leftMs: timeLeft(message.doneMs, message.totalMs, performance.now() - started) });
+    else if (message.type === "done") {
+      end();
+      settle.resolve(message);
+    } else {
+      end();
+      settle.reject(new ExportProblem(message.code, message.message));
+    }
+  };
+  worker.onerror = (event) => {
+    end();
+    settle.reject(new ExportProblem("EXPORT_FAILED", `The export could not start (${event.message || "the worker failed"}). Reload the page and try again.`));
+  };
+  // The deck's bytes are handed over (the caller gives a copy it no longer needs); Blobs go by reference.
+  worker.postMessage({ type: "start", job }, [job.deck.bytes]);
+  return {
+    done,
+    cancel: () => {
+      end();
+      settle.reject(new ExportProblem("CANCELLED", "Export cancelled."));
+    },
+  };
+}

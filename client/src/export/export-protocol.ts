@@ -1,0 +1,61 @@
+/**
+ * @module client/export/export-protocol
+ * Messages between a page and the export worker. The page hands over everything the export
+ * needs in one message — the deck's bytes, the recording's picture track and its audio as
+ * Blobs (handed over by reference: nothing is copied), and the file the user picked if any —
+ * and hears progress, then the file or a problem. Cancelling is ending the worker.
+ */
+import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
+import type { TimelineEvent } from "../record/timeline.ts";
+
+export type ExportKind = "video" | "audio";
+
+export interface ExportJob {
+  kind: ExportKind;
+  /** The file's title (its metadata; the file name is the page's business). */
+  title: string;
+  deck: {
+    bytes: ArrayBuffer;
+    notesPosition?: NotesPosition;
+    /** The normalised .pdfpc stored with the deck (its grouping of pages into slides). */
+    notesFile?: string;
+  };
+  recording: {
+    durationMs: number;
+    events: TimelineEvent[];
+    /** The slide label of every page when it was recorded (the chapters' grouping); empty: the deck's own. */
+    labels: string[];
+    /** Each MediaRecorder session's bytes, and where it starts on the recording's clock. */
+    segments: { startMs: number; blob: Blob }[];
+  };
+  /** The file the user picked (written in place); null: the file is assembled as a Blob. */
+  file: FileSystemFileHandle | null;
+  /**
+   * The benchmark's baseline: every frame rendered and handed to a VideoFrame, nothing encoded
+   * or written (bench/export.ts).
+   */
+  dryRun?: boolean;
+}
+
+/** Why an export stopped: a stable code and a sentence that says what to do. */
+export type ExportProblemCode = "VIDEO_ENCODER_MISSING" | "AUDIO_NOT_CONVERTIBLE" | "NO_AUDIO" | "DECK_UNREADABLE" | "WRITE_FAILED" | "EXPORT_FAILED";
+
+export type ExportMessage =
+  | { type: "progress"; doneMs: number; totalMs: number }
+  | {
+      type: "done";
+      /** The file, when it was assembled here; null when it was written to the picked file. */
+      file: Blob | null;
+      bytes: number;
+      /** What went in: the video's frames, keyframes among them, repeats of a still picture among them, chapters, audio packets. */
+      frames: number;
+      keyframes: number;
+      repeats: number;
+      chapters: number;
+      audioPackets: number;
+      /** The video's size and codec ("" for sound only). */
+      video: { codec: string; width: number; height: number } | null;
+      /** Sound that was not Opus, converted (decoded and encoded again) rather than copied. */
+      audioConverted: boolean;
+    }
+  | { type: "failed"; code: ExportProblemCode; message: string };

@@ -49,11 +49,8 @@ export type ScreenKind =
   | "storage-unavailable"
   | "server";
 
-/** A problem document as read off the wire (the shared vocabulary's, every field optional). */
-export type Problem = ProblemReply;
-
 /** Which failure screen a problem document leads to. Unknown codes fall back on status. */
-export function screenForProblem(problem: Problem): ScreenKind {
+export function screenForProblem(problem: ProblemReply): ScreenKind {
   switch (problem.code) {
     case "HANDOFF_CLAIMED":
       return "claimed";
@@ -245,7 +242,7 @@ export function parseNotesAnswer(body: string, headers: { filename: string | nul
 
 /** A step of the claim that failed, with the screen that explains it. */
 export class ClaimFailure extends Error {
-  constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
+  constructor(readonly kind: ScreenKind, readonly problem?: ProblemReply) {
     super(kind);
     this.name = "ClaimFailure";
   }

@@ -15,6 +15,7 @@
  * half only, under the split this browser keeps for the deck. Not for a deck this browser
  * presented before at another slide: its presenter resumes there, and slide 1 is not shown.
  */
+import type { ProblemReply } from "../../../src/shared/problem.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
 import { readProblem } from "../lib/problem.ts";
@@ -32,7 +33,6 @@ import {
   screenForProblem,
   screenText,
   type HandoffLink,
-  type Problem,
   type ScreenKind,
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
@@ -48,7 +48,7 @@ import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, deckIdFor, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
 class ScreenError extends Error {
-  constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
+  constructor(readonly kind: ScreenKind, readonly problem?: ProblemReply) {
     super(kind);
   }
 }
@@ -352,7 +352,7 @@ function openPresenter(deck: DeckRecord) {
   location.replace(`/present/${encodeURIComponent(deck.id)}`);
 }
 
-async function showFailure(kind: ScreenKind, problem?: Problem) {
+async function showFailure(kind: ScreenKind, problem?: ProblemReply) {
   const text = screenText(kind);
   document.body.dataset.screen = kind;
   progressEl.hidden = true;

@@ -43,15 +43,6 @@ export function badHost(): AppError {
 }
 
 /**
- * The request to route: refused (400) without a valid Host, and re-addressed under a
- * placeholder origin when its own is too short for the router.
- */
-export function routableRequest(request: Request): Request {
-  assertValidHost(request);
-  return readdressed(request);
-}
-
-/**
  * 400 (closing the connection) for a request without a valid Host (RFC 9110 §7.2): Bun gives a
  * request without one a relative URL. A request built in-process (`app.handle(new Request(url))`)
  * carries its authority in its URL and may have no Host header.

@@ -34,6 +34,12 @@ test("a foreign Host on a loopback server is 403 HOST_NOT_ALLOWED before the bod
   expect(logged.filter((l) => l.event === "request").map((l) => l.fields)).toEqual([{ requestId: id, method: "POST", path: "/api/present", status: 403, ms: expect.any(Number) }]);
 });
 
+test("it runs before the cross-site check: a foreign page on a foreign Host is refused for its Host", async () => {
+  t = makeTestApp({ host: "127.0.0.1" });
+  const res = await t.handle("/api/present", { method: "POST", headers: { host: "evil.example", origin: "http://evil.example" } });
+  expect((await problemOf(res)).body.code).toBe("HOST_NOT_ALLOWED");
+});
+
 test("loopback names, --base-url's host and --allow-origin's hosts are answered", async () => {
   t = makeTestApp({ host: "127.0.0.1", baseUrl: "https://talks.example.org", allowedOrigins: ["https://slides.example"] });
   for (const host of ["localhost:8080", "127.0.0.1", "127.0.0.2:1", "[::1]:8080", "talks.example.org", "slides.example"]) {

@@ -1,7 +1,10 @@
 /**
  * @module app
  * buildApp(deps) → the Elysia app. No listen(): the server (src/server.ts) and the tests
- * (app.handle(new Request(…))) both drive it.
+ * (app.handle(new Request(…))) both drive it. The request pipeline is declared here, in the
+ * order it runs: the global middleware (named plugins from ./http/middleware/), the error
+ * handler that turns every failure into a problem document, then the routes, which name their
+ * own middleware as macros (`admitUpload`, `admitLiveUpload`, `admitLargeCall`, `mcpOrigin`).
  */
 import { type AnyElysia, Elysia } from "elysia";
 import { AppError, isAppError, problemResponse, storageFailure } from "./base/errors.ts";
@@ -12,8 +15,8 @@ import { healthController } from "./http/health.ts";
 import { liveController } from "./http/live.ts";
 import { pathOf } from "./http/host.ts";
 import { allowedMethods } from "./http/method-not-allowed.ts";
-import { crossSiteGuard } from "./http/middleware/request-guard.ts";
-import { REQUEST_ID_HEADER, requestIdOf } from "./http/middleware/request-id.ts";
+import { crossSiteGuard, hostGuard } from "./http/middleware/request-guard.ts";
+import { REQUEST_ID_HEADER, requestId, requestIdOf } from "./http/middleware/request-id.ts";
 import { requestLog } from "./http/middleware/request-log.ts";
 import { mcpController } from "./http/mcp.ts";
 import { openapiController } from "./http/openapi.ts";
@@ -27,12 +30,15 @@ export function buildApp(deps: AppDeps) {
   // The OpenAPI document describes the finished app, so it is built lazily from this ref.
   let built: AnyElysia | undefined;
   const app = new Elysia({ name: "deckhand" })
-    .onRequest(({ request, set }) => {
-      set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
-      // Another site's page posting through a visitor's browser (DNS rebinding: the server
-      // refuses its Host before routing, src/server.ts).
-      crossSiteGuard(request, pathOf(request), deps.config);
-    })
+    // One `request` line for every answer, whatever gave it (wraps the rest).
+    .use(requestLog(deps.logger))
+    // A Host no router can read (400) or a name a loopback server must not answer for (DNS
+    // rebinding, 403): refused before routing, before any body is read.
+    .use(hostGuard(deps.config))
+    // Every answer from here on, refusals included, carries the id its log lines name.
+    .use(requestId())
+    // Another site's page posting to the API through a visitor's browser (403).
+    .use(crossSiteGuard(deps.config))
     .onError(({ request, error, code }) => {
       const requestId = requestIdOf(request);
       let appError: AppError;
@@ -72,16 +78,6 @@ export function buildApp(deps: AppDeps) {
     .use(wellKnownController(deps))
     .use(clientController());
   built = app;
-  // The log line wraps the whole answer, errors and unknown paths included: Elysia 1.4's
-  // onAfterResponse reports 200 for an unmatched path and for a Response the handler returned.
-  const logRequest = requestLog(deps.logger);
-  const handle = app.handle;
-  app.handle = async function handleAndLog(request: Request): Promise<Response> {
-    const started = performance.now();
-    const response = await handle(request);
-    logRequest(request, response, started);
-    return response;
-  };
   return app;
 }
 

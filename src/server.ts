@@ -1,20 +1,21 @@
 /**
  * @module server
  * `deckhand serve`: lock the data directory (when state lives there), reach and migrate the
- * database, listen, log one line per request (the app logs its own answers; the server those
- * it gives itself), sweep expired handoffs, and shut down gracefully (stop accepting, give
+ * database, listen, sweep expired handoffs, and shut down gracefully (stop accepting, give
  * in-flight requests a deadline, stop the PDF workers, close the database, release the lock).
+ * Of the request pipeline the server keeps only what needs the listening socket: the peer's
+ * address, Bun's idle timer while a judged body is read, and the live socket's upgrade (which
+ * the app, driven through app.handle(), cannot do). Everything else is the app's (src/app.ts).
  */
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "bun";
 import { type App, buildApp } from "./app.ts";
 import { type Config, ConfigError } from "./base/config.ts";
-import { AppError, isAppError, problemResponse } from "./base/errors.ts";
+import { AppError, problemResponse } from "./base/errors.ts";
 import type { Clock } from "./core/clock.ts";
 import type { PdfReader } from "./core/pdf-reader.ts";
-import { pathOf, routableRequest } from "./http/host.ts";
-import { hostGuard } from "./http/middleware/request-guard.ts";
-import { requestLog } from "./http/middleware/request-log.ts";
+import { originalOf, pathOf } from "./http/host.ts";
+import { logRequests } from "./http/middleware/request-log.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
 import type { Scheduler } from "./live/scheduler.ts";
@@ -82,7 +83,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       throw new ConfigError(`The database at --database-url cannot be used: ${(error as Error).message}`);
     }
     const peers = new WeakMap<Request, string>();
-    deps.peerAddress = (request) => peers.get(request) ?? null;
+    deps.peerAddress = (request) => peers.get(originalOf(request)) ?? null;
 
     let sweeping: Promise<void> | null = null;
     const sweep = () => {
@@ -170,7 +171,7 @@ function readTls(config: Config): { cert: string; key: string } | null {
 
 function listen(config: Config, tls: { cert: string; key: string } | null, app: App, deps: Runtime["deps"], peers: WeakMap<Request, string>): Server<LiveSocketData> {
   const logger: Logger = deps.logger;
-  const logRequest = requestLog(logger);
+  const logRequest = logRequests(logger);
   try {
     return Bun.serve({
       port: config.port,
@@ -192,43 +193,24 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
       // Live sessions' sockets, on Bun's native pub/sub.
       websocket: deps.liveHub.websocket,
       fetch: async (request, srv) => {
-        const started = performance.now();
-        let response: Response;
-        let bodyJudged = false;
-        let loggedByApp = false;
-        try {
-          const routed = routableRequest(request);
-          // DNS rebinding: a loopback-bound server answers only for its own names.
-          hostGuard(request, config);
-          const peer = srv.requestIP(request)?.address;
-          if (peer) peers.set(routed, peer);
-          if (request.method === "POST" && BODY_JUDGED_PATHS.has(pathOf(request))) {
-            srv.timeout(request, 0);
-            bodyJudged = true;
-          }
-          const liveCode = liveSocketCode(routed);
-          if (liveCode !== null) {
-            // The original request: only it can be upgraded.
-            if (peer) peers.set(request, peer);
-            const refused = await upgradeLiveSocket(request, liveCode, srv, deps);
-            if (refused === undefined) {
-              logRequest(request, null, started);
-              return undefined as unknown as Response;
-            }
-            response = refused;
-          } else {
-            response = await app.handle(routed);
-            // The app logged its answer (./http/middleware/request-log.ts).
-            loggedByApp = true;
-          }
-        } catch (error) {
-          // Refused before the app saw it (an invalid Host); anything else is the app's bug.
-          if (!isAppError(error)) logger.error("unhandled", errorFields(error));
-          response = problemResponse(error);
+        const peer = srv.requestIP(request)?.address;
+        if (peer) peers.set(request, peer);
+        const liveCode = liveSocketCode(request);
+        if (liveCode !== null) {
+          // The upgrade runs the app's host guard itself and logs its own line.
+          const started = performance.now();
+          const refused = await upgradeLiveSocket(request, liveCode, srv, deps);
+          logRequest(request, refused ?? null, started);
+          return refused as Response;
         }
-        if (bodyJudged) srv.timeout(request, IDLE_TIMEOUT_SECONDS);
-        if (!loggedByApp) logRequest(request, response, started);
-        return response;
+        const bodyJudged = request.method === "POST" && BODY_JUDGED_PATHS.has(pathOf(request));
+        if (bodyJudged) srv.timeout(request, 0);
+        try {
+          // The app logs its answer (./http/middleware/request-log.ts).
+          return await app.handle(request);
+        } finally {
+          if (bodyJudged) srv.timeout(request, IDLE_TIMEOUT_SECONDS);
+        }
       },
     });
   } catch (error) {

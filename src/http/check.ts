@@ -17,11 +17,9 @@ import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { UploadForm, routeDoc } from "./models.ts";
 
 export function checkController(deps: AppDeps) {
-  const admitUpload = uploadAdmission(deps);
-  return new Elysia({ name: "check" }).post(
+  return new Elysia({ name: "check" }).use(uploadAdmission(deps)).post(
     "/api/check",
-    async ({ request }) => {
-      const { release } = await admitUpload(request);
+    async ({ request, admitted: { release } }) => {
       try {
         const upload = await receiveMultipartPdf(request, deps.blobs, deps.config.maxUploadBytes, {
           idleMs: deps.config.bodyTimeoutMs,
@@ -42,6 +40,8 @@ export function checkController(deps: AppDeps) {
       }
     },
     {
+      // The caller, the rate limit and a slot, before the body is read.
+      admitUpload: true,
       // Elysia would buffer the whole multipart body in memory; we stream it ourselves.
       parse: "none",
       detail: routeDoc({

@@ -43,16 +43,34 @@ export function badHost(): AppError {
 }
 
 /**
- * The request to route: refused (400) without a valid Host, and re-addressed under a
- * placeholder origin when its own is too short for the router.
+ * 400 (closing the connection) for a request without a valid Host (RFC 9110 §7.2): Bun gives a
+ * request without one a relative URL. A request built in-process (`app.handle(new Request(url))`)
+ * carries its authority in its URL and may have no Host header.
  */
-export function routableRequest(request: Request): Request {
+export function assertValidHost(request: Request): void {
   const host = request.headers.get("host");
-  if (!isValidHost(host) || !/^https?:\/\//.test(request.url)) throw badHost();
+  if ((host !== null && !isValidHost(host)) || !/^https?:\/\//.test(request.url)) throw badHost();
+}
+
+/**
+ * The request under the placeholder origin when its own is too short for the router; any other
+ * request (one without a valid Host included: assertValidHost refuses it) as it is.
+ */
+export function readdressed(request: Request): Request {
+  if (!/^https?:\/\//.test(request.url)) return request;
   const pathStart = request.url.indexOf("/", request.url.indexOf("//") + 2);
   if (pathStart === -1 || pathStart >= ROUTER_MIN_ORIGIN) return request;
   const scheme = request.url.slice(0, request.url.indexOf(":"));
-  return new Request(`${scheme}://${PLACEHOLDER_HOST}${request.url.slice(pathStart)}`, request);
+  const routed = new Request(`${scheme}://${PLACEHOLDER_HOST}${request.url.slice(pathStart)}`, request);
+  originals.set(routed, request);
+  return routed;
+}
+
+const originals = new WeakMap<Request, Request>();
+
+/** The request as the server received it (what `readdressed` was given): the key of its peer address. */
+export function originalOf(request: Request): Request {
+  return originals.get(request) ?? request;
 }
 
 /** The path of a request for logs, without its query string; never throws. */

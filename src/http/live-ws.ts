@@ -1,7 +1,9 @@
 /**
  * @module http/live-ws
  * The upgrade of GET /api/live/{code}/ws. It runs before the app (the server drives the app
- * through app.handle(), which cannot upgrade): the Origin is checked (same origin as the
+ * through app.handle(), which cannot upgrade), so it runs the app's host guard itself
+ * (./middleware/request-guard.ts: 400 without a valid Host, 403 for a foreign one); then the
+ * Origin is checked (same origin as the
  * request, loopback pages, --base-url, --allow-origin), the address must not be blocked for
  * guessing codes, and the code must name an open session — all answered with problem
  * documents before any socket exists. Secrets are never in this URL: they come in the first
@@ -11,14 +13,16 @@ import type { Server } from "bun";
 import type { AppDeps } from "../composition/deps.ts";
 import { AppError, isAppError, problemResponse } from "../base/errors.ts";
 import type { LiveSocketData } from "../live/hub.ts";
+import { assertValidHost, pathOf } from "./host.ts";
 import { openTalk } from "./live.ts";
 import { liveSocketOrigin } from "./middleware/origin.ts";
+import { refuseForeignHost } from "./middleware/request-guard.ts";
 
 const WS_PATH = /^\/api\/live\/([^/]+)\/ws$/;
 
 /** The code of a live WebSocket path, or null for any other request. */
 export function liveSocketCode(request: Request): string | null {
-  const match = WS_PATH.exec(new URL(request.url).pathname);
+  const match = WS_PATH.exec(pathOf(request));
   return match ? match[1]! : null;
 }
 
@@ -27,6 +31,8 @@ export function liveSocketCode(request: Request): string | null {
  */
 export async function upgradeLiveSocket(request: Request, code: string, server: Server<LiveSocketData>, deps: AppDeps): Promise<Response | undefined> {
   try {
+    assertValidHost(request);
+    refuseForeignHost(request, deps.config);
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") {
       throw new AppError("BAD_REQUEST", "This address is a WebSocket (protocol: /schema/live-message.schema.json); connect with a WebSocket client.");
     }

@@ -61,37 +61,14 @@ const NotesSecretHeaders = t.Object(
   { additionalProperties: true },
 );
 
-/** `Authorization: Grant <grant>`: a live grant from a handoff claim, instead of a Bearer token. */
-function grantOf(request: Request): string | null {
-  const match = /^Grant\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "");
-  return match ? match[1]! : null;
-}
-
 export function liveController(deps: AppDeps) {
-  const admitUpload = uploadAdmission(deps);
   const { live, liveHub } = deps;
   return new Elysia({ name: "live" })
+    .use(uploadAdmission(deps))
     .post(
       "/api/live",
-      async ({ request, set }) => {
+      async ({ request, set, admitted: { release, grantSha256 } }) => {
         const baseUrl = publicBaseUrl(request, deps.config);
-        const grant = grantOf(request);
-        let grantSha256: string | undefined;
-        let release: () => void;
-        if (grant !== null) {
-          // A grant stands in for a Bearer token; which deck it covers is checked once the
-          // bytes are in. Unknown or expired grants are refused before any byte is read.
-          const found = await live.grantFor(grant);
-          if (!found) throw new AppError("LIVE_GRANT_INVALID");
-          grantSha256 = found.sha256;
-          // A grant may be used again (a rehearsal, then the talk) for its two hours, so its
-          // holder is held to the anonymous upload rate like anyone without a token.
-          const address = clientAddress(request, deps);
-          await deps.rateLimiter.admit(address);
-          release = deps.uploadSlots.acquire(address, { perAddress: true });
-        } else {
-          ({ release } = await admitUpload(request));
-        }
         try {
           const declared = Number(request.headers.get("content-length") ?? 0);
           if (declared > 0) await live.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
@@ -110,6 +87,8 @@ export function liveController(deps: AppDeps) {
         }
       },
       {
+        // A Bearer token or a live grant, the rate limit and a slot, before the body is read.
+        admitLiveUpload: true,
         parse: "none",
         response: { 201: LiveCreated },
         detail: routeDoc({

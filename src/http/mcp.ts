@@ -28,7 +28,7 @@ import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { clientAddress, pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";
 import { publicBaseUrl } from "./host.ts";
-import { mcpOrigin } from "./middleware/origin.ts";
+import { browserOrigin } from "./middleware/origin.ts";
 import { jsonRpcFailure, withProblem } from "./mcp-errors.ts";
 import { routeDoc } from "./models.ts";
 
@@ -132,9 +132,14 @@ async function serveMcp(request: Request, deps: AppDeps, options: { authenticate
 }
 
 export function mcpController(deps: AppDeps) {
-  const admitUpload = uploadAdmission(deps, { rateLimit: false });
   const gate = deps.mcpGate ?? createGate();
-  const checkOrigin = mcpOrigin(deps.config);
+  /** Refuse a body no allowed PDF needs before reading it (the body stays unread, so the answer closes the connection); whether the call is large. */
+  const judgeBody = (request: Request): boolean => {
+    const declared = request.headers.get("content-length");
+    if (declared !== null && Number(declared) > maxMcpBodyBytes(deps.config.maxUploadBytes)) throw fileTooLarge(deps.config.maxUploadBytes);
+    // A large body (or one of unknown length) carries a deck; it waits, unread, for a slot of the large-call gate.
+    return declared === null || Number(declared) > LARGE_BODY_BYTES;
+  };
   const notAllowed = ({ set }: { set: { headers: Record<string, string | number> } }) => {
     set.headers.allow = "POST";
     throw new AppError("METHOD_NOT_ALLOWED", "This MCP endpoint is stateless: send JSON-RPC messages with POST (Streamable HTTP, JSON responses); there is no stream to GET and no session to DELETE.", {
@@ -142,27 +147,18 @@ export function mcpController(deps: AppDeps) {
     });
   };
   return new Elysia({ name: "mcp" })
+    .use(browserOrigin(deps.config))
+    .use(uploadAdmission(deps))
     .post(
       "/mcp",
-      async ({ request, set }) => {
-        checkOrigin(request);
-        const declared = request.headers.get("content-length");
-        // Refuse a body no allowed PDF needs before reading it; the body stays unread, so the
-        // answer closes the connection.
-        if (declared !== null && Number(declared) > maxMcpBodyBytes(deps.config.maxUploadBytes)) throw fileTooLarge(deps.config.maxUploadBytes);
-        // A large body (or one of unknown length) carries a deck: it takes an upload slot, as a
-        // REST upload does, and waits, unread, for a slot of the large-call gate.
-        const large = declared === null || Number(declared) > LARGE_BODY_BYTES;
-        const { caller, release: releaseUpload } = large
-          ? await admitUpload(request)
-          : { caller: await deps.accessTokens.identify(request.headers.get("authorization"), deps.config.requireAuth), release: () => {} };
+      async ({ request, set, admitted: { caller, release: releaseUpload, large } }) => {
         try {
           const release = large ? await gate.acquire() : null;
           try {
             // Every PDF job of these tool calls is counted under this address (shared by reading time: docs/operating/availability.md).
             return await asPdfOwner(pdfOwner(request, deps), () => serveMcp(request, deps, {
               authenticated: caller.authenticated,
-              // Set by the app's onRequest hook; correlates a logged failure with the agent's text.
+              // Set by the request-id plugin; correlates a logged failure with the agent's text.
               requestId: String(set.headers["x-request-id"] ?? "") || undefined,
               large,
             }));
@@ -178,6 +174,10 @@ export function mcpController(deps: AppDeps) {
         }
       },
       {
+        // In this order (macros run in the order a route names them): the page's Origin, then
+        // the body's size and, for a large call, an upload slot — all before the body is read.
+        mcpOrigin: true,
+        admitLargeCall: judgeBody,
         // The body is read in serveMcp (after the gate), never by Elysia.
         parse: "none",
         detail: MCP_OPERATION,

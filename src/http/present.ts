@@ -15,13 +15,11 @@ import { publicBaseUrl } from "./host.ts";
 import { HandoffRecord, NotesUploadEncoding, UploadForm, routeDoc } from "./models.ts";
 
 export function presentController(deps: AppDeps) {
-  const admitUpload = uploadAdmission(deps);
-  return new Elysia({ name: "present" }).post(
+  return new Elysia({ name: "present" }).use(uploadAdmission(deps)).post(
     "/api/present",
-    async ({ request }) => {
+    async ({ request, admitted: { caller, release } }) => {
       // Everything that can refuse the request is decided before a byte of the body is read.
       const baseUrl = publicBaseUrl(request, deps.config);
-      const { caller, release } = await admitUpload(request);
       try {
         const declared = Number(request.headers.get("content-length") ?? 0);
         if (declared > 0) await deps.handoff.assertCapacity(Math.min(declared, deps.config.maxUploadBytes));
@@ -38,6 +36,8 @@ export function presentController(deps: AppDeps) {
       }
     },
     {
+      // The caller, the rate limit and a slot, before the body is read.
+      admitUpload: true,
       // Elysia would buffer the whole multipart body in memory; we stream it ourselves.
       parse: "none",
       response: { 200: HandoffRecord },

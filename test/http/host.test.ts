@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isValidHost, pathOf, publicBaseUrl, routableRequest } from "../../src/http/host.ts";
+import { assertValidHost, isValidHost, originalOf, pathOf, publicBaseUrl, readdressed } from "../../src/http/host.ts";
 import { originAllowed } from "../../src/http/middleware/origin.ts";
 
 const request = (url: string, headers: Record<string, string> = {}) => new Request(url, { headers });
@@ -18,12 +18,12 @@ describe("Host validation (RFC 9110 §7.2, RFC 3986 host)", () => {
   });
 });
 
-describe("routableRequest", () => {
+describe("assertValidHost and readdressed (the host guard's, before routing)", () => {
   test("refuses a request without a valid Host with a 400 that closes the connection", () => {
     for (const host of ["", "a b", "user@x"]) {
       let error: unknown;
       try {
-        routableRequest(request("http://127.0.0.1/api/present", { host }));
+        assertValidHost(request("http://127.0.0.1/api/present", { host }));
       } catch (caught) {
         error = caught;
       }
@@ -31,13 +31,17 @@ describe("routableRequest", () => {
     }
   });
 
-  test("re-addresses a request whose origin is too short for Elysia's router, keeping path, query and headers", () => {
-    const short = routableRequest(request("http://x/abc/healthz?t=1", { host: "x", "x-extra": "1" }));
+  test("re-addresses a request whose origin is too short for Elysia's router, keeping path, query, headers and the way back to the received request", () => {
+    const received = request("http://x/abc/healthz?t=1", { host: "x", "x-extra": "1" });
+    const short = readdressed(received);
+    // The server keys the peer's address by the request it received.
+    expect(originalOf(short)).toBe(received);
     expect(short.url).toBe("http://deckhand.invalid/abc/healthz?t=1");
     expect(short.headers.get("host")).toBe("x");
     expect(short.headers.get("x-extra")).toBe("1");
     const long = request("http://talks.example.org/healthz", { host: "talks.example.org" });
-    expect(routableRequest(long)).toBe(long);
+    expect(readdressed(long)).toBe(long);
+    expect(originalOf(long)).toBe(long);
   });
 
   test("pathOf never throws and never returns the query", () => {

@@ -4,8 +4,10 @@
  * the policy (`originAllowed`) and the named checks of the two doors that are not plain API
  * requests — /mcp and the live socket's upgrade. (State-changing API requests have
  * ./request-guard.ts's `crossSiteGuard`.) A request without Origin is not a browser's page
- * and passes.
+ * and passes. /mcp names the `mcpOrigin` macro of the `browserOrigin` plugin; the live socket's
+ * upgrade, which never reaches the app, calls `liveSocketOrigin`.
  */
+import { Elysia } from "elysia";
 import type { Config } from "../../base/config.ts";
 import { AppError } from "../../base/errors.ts";
 import type { Logger } from "../../base/log.ts";
@@ -41,15 +43,25 @@ function sameHost(origin: string, request: Request): boolean {
 }
 
 /** The /mcp check: 403 ORIGIN_NOT_ALLOWED for a page `originAllowed` refuses (its own Host proves nothing, see above). */
-export function mcpOrigin(config: OriginConfig) {
-  return function mcpOriginCheck(request: Request): void {
-    const origin = request.headers.get("origin");
-    if (originAllowed(origin, config)) return;
-    throw new AppError(
-      "ORIGIN_NOT_ALLOWED",
-      `Web pages at ${origin} may not call this MCP endpoint (DNS rebinding protection); start deckhand with --allow-origin ${origin} to allow a browser-based client there.`,
-    );
-  };
+function refuseMcpOrigin(request: Request, config: OriginConfig): void {
+  const origin = request.headers.get("origin");
+  if (originAllowed(origin, config)) return;
+  throw new AppError(
+    "ORIGIN_NOT_ALLOWED",
+    `Web pages at ${origin} may not call this MCP endpoint (DNS rebinding protection); start deckhand with --allow-origin ${origin} to allow a browser-based client there.`,
+  );
+}
+
+/** The plugin of the per-route Origin checks: `mcpOrigin: true` on a route checks it as /mcp's. */
+export function browserOrigin(config: OriginConfig) {
+  return new Elysia({ name: "browser-origin" }).macro({
+    mcpOrigin: {
+      resolve: ({ request }) => {
+        refuseMcpOrigin(request, config);
+        return {};
+      },
+    },
+  });
 }
 
 /**

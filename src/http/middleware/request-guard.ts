@@ -11,11 +11,16 @@
  *   state-changing API request from an origin that is not the server's own, a loopback page,
  *   --base-url or --allow-origin is refused. Scripts and CLIs send no Origin and pass.
  *
- * Both answer 403 problems with a code and the flag that allows the name.
+ * Both answer 403 problems with a code and the flag that allows the name. Each is a named
+ * Elysia plugin (`hostGuard`, `crossSiteGuard`) whose onRequest hook runs for every request the
+ * app is given, before routing and before any body is read; the checks themselves
+ * (`refuseForeignHost`, `refuseCrossSite`) are plain functions, and the live socket's upgrade,
+ * which never reaches the app, calls `refuseForeignHost` too.
  */
+import { Elysia } from "elysia";
 import type { Config } from "../../base/config.ts";
 import { AppError } from "../../base/errors.ts";
-import { publicBaseUrl } from "../host.ts";
+import { assertValidHost, pathOf, publicBaseUrl, readdressed } from "../host.ts";
 import { originAllowed } from "./origin.ts";
 
 /** Names that always mean this machine. */
@@ -41,7 +46,7 @@ type GuardConfig = Pick<Config, "host" | "baseUrl" | "allowedOrigins" | "trustPr
  * for. Behind a proxy on the same machine (--trust-proxy without --base-url) the public names
  * are the proxy's to decide, so any Host passes there.
  */
-export function hostGuard(request: Request, config: GuardConfig): void {
+export function refuseForeignHost(request: Request, config: GuardConfig): void {
   if (!boundToLoopback(config.host) || (config.trustProxy && config.baseUrl === null)) return;
   const host = request.headers.get("host");
   const name = host ? hostnameOf(host) : null;
@@ -75,10 +80,31 @@ function ownOrigin(origin: string, request: Request, config: GuardConfig): boole
 }
 
 /** Refuse (403 ORIGIN_NOT_ALLOWED) a browser's state-changing API request from another site. */
-export function crossSiteGuard(request: Request, path: string, config: GuardConfig): void {
+function refuseCrossSite(request: Request, path: string, config: GuardConfig): void {
   if (SAFE_METHODS.has(request.method) || !path.startsWith("/api/")) return;
   const origin = request.headers.get("origin");
   if (origin === null || ownOrigin(origin, request, config) || originAllowed(origin, config)) return;
   const shown = origin.slice(0, 200);
   throw new AppError("ORIGIN_NOT_ALLOWED", `Web pages at ${shown} may not send requests to this server's API; start deckhand with --allow-origin ${shown} to allow them.`);
+}
+
+/**
+ * The host guard: a request without a valid Host is 400 (RFC 9110 §7.2), one for a name a
+ * loopback-bound server does not answer for is 403 HOST_NOT_ALLOWED. A Host too short for
+ * Elysia's router is handed to it under a placeholder origin (../host.ts).
+ */
+export function hostGuard(config: GuardConfig) {
+  return new Elysia({ name: "host-guard" })
+    .wrap((fetch) => (request: Request) => fetch(readdressed(request)))
+    .onRequest(function guardHost({ request }) {
+      assertValidHost(request);
+      refuseForeignHost(request, config);
+    });
+}
+
+/** The cross-site check: 403 ORIGIN_NOT_ALLOWED for another site's state-changing API request. */
+export function crossSiteGuard(config: GuardConfig) {
+  return new Elysia({ name: "cross-site-guard" }).onRequest(function guardCrossSite({ request }) {
+    refuseCrossSite(request, pathOf(request), config);
+  });
 }

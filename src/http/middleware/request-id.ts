@@ -1,8 +1,10 @@
 /**
  * @module http/middleware/request-id
  * Every answer carries an `x-request-id`, the same id its log lines (and a problem document's
- * text) name, so a user's report points at one request in the log.
+ * text) name, so a user's report points at one request in the log. `requestId` is the named
+ * plugin that puts it on every answer, refusals of the other middleware included.
  */
+import { Elysia } from "elysia";
 import { randomBytes } from "../../tools/random.ts";
 
 export const REQUEST_ID_HEADER = "x-request-id";
@@ -16,4 +18,11 @@ export function requestIdOf(request: Request): string {
     requestIds.set(request, id);
   }
   return id;
+}
+
+/** Every answer carries the request's id (the app's error handler sets it on problems too). */
+export function requestId() {
+  return new Elysia({ name: "request-id" }).onRequest(function setRequestId({ request, set }) {
+    set.headers[REQUEST_ID_HEADER] = requestIdOf(request);
+  });
 }

@@ -4,7 +4,7 @@
  * needed); and the rehearsal table and its CSV.
  */
 import { describe, expect, test } from "bun:test";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { pickAudienceScreen, popupFeatures, swapTargets } from "../../client/src/presenter/displays.ts";
 import { timeRows, timesCsv } from "../../client/src/presenter/views/times-view.ts";
 

@@ -12,7 +12,7 @@ import { readPageLabels } from "../../src/deck/page-labels.ts";
 import { shown, type ViewerModel } from "../../client/src/live/follow.ts";
 import { perform } from "../../client/src/presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels, positionOf } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels, positionOf } from "../../client/src/model/deck-layout.ts";
 import {
   effectiveLayout,
   effectiveTimer,

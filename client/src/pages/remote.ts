@@ -20,7 +20,7 @@ import { $, h, replace } from "../lib/dom.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { formatClock } from "../lib/format.ts";
 import { elapsedSeconds, parseTimer } from "../lib/timer.ts";
-import { openedLayout, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
+import { openedLayout, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../model/deck-layout.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { slideName } from "../presenter/views/counter-view.ts";
 import { NotesView } from "../presenter/views/notes-view.ts";

@@ -24,7 +24,7 @@ import { getAction } from "../actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../audience.ts";
 import { AudienceWindow } from "../audience-window.ts";
 import { openChannel } from "../channel.ts";
-import { clampPage, layoutFromLabels, openedLayout, plainLayout, positionOf } from "../deck-layout.ts";
+import { clampPage, layoutFromLabels, openedLayout, plainLayout, positionOf } from "../../model/deck-layout.ts";
 import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../deck-settings.ts";
 import { parseStrokes, type Stroke } from "../ink.ts";
 import { missingMoviesNotice } from "../movie-notice.ts";

@@ -10,7 +10,7 @@ import { failMedium, mountMedia } from "../../lib/media.ts";
 import { audienceView } from "../audience.ts";
 import type { ActionName } from "../actions.ts";
 import { AutoAdvance, autoAdvancePlan } from "../auto-advance.ts";
-import { nextStepPage, pageDuration, positionOf, previewPage, withTalk } from "../deck-layout.ts";
+import { nextStepPage, pageDuration, positionOf, previewPage, withTalk } from "../../model/deck-layout.ts";
 import { timerInputsOf } from "../deck-settings.ts";
 import { inkForExport } from "../export.ts";
 import { reportMedia } from "../media-sync.ts";

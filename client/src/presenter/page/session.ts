@@ -18,7 +18,7 @@ import type { DeckRecord, DeckStore } from "../../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
 import type { AudienceWindow } from "../audience-window.ts";
 import type { Channel } from "../channel.ts";
-import { plainLayout, type DeckLayout } from "../deck-layout.ts";
+import { plainLayout, type DeckLayout } from "../../model/deck-layout.ts";
 import { effectiveTimer } from "../deck-settings.ts";
 import type { Stroke } from "../ink.ts";
 import type { Binding } from "../keymap.ts";

@@ -1,12 +1,12 @@
 /**
- * @module client/presenter/deck-layout
+ * @module client/model/deck-layout
  * Pages and logical slides. Beamer, Typst (Touying, Polylux) and PowerPoint exports give
  * several PDF pages per logical slide — overlays, the steps of a build — and mark them with
  * the same page label, or (a deck without labels) list them in a .pdfpc as forced overlays;
  * the render worker hands over one slide label per page with both applied (deck/slide-groups).
  * As pdfpc does, consecutive pages with one label are one slide: the counter names slides by
  * label, "next slide" skips the rest of a build, and a typed number goes to the slide with
- * that label. Pages with a `/Dur` advance by themselves (./auto-advance). Pure data, no DOM.
+ * that label. Pages with a `/Dur` advance by themselves (../presenter/auto-advance). Pure data, no DOM.
  */
 
 /** One logical slide: a run of consecutive pages (1-based, inclusive) sharing a label. */

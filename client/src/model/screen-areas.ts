@@ -1,5 +1,5 @@
 /**
- * @module client/presenter/displays
+ * @module client/model/screen-areas
  * Where the audience window goes when the browser can tell (the Window Management API,
  * `getScreenDetails`): onto a screen other than the presenter's, covering it; and what
  * "swap" means — each window takes the other's screen. Pure choices over plain screen

@@ -22,7 +22,7 @@ import {
   parseTimerSettings,
   readTimerInputs,
   timerInputsOf,
-} from "../../client/src/presenter/deck-settings.ts";
+} from "../../client/src/model/deck-settings.ts";
 import { initialState, NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { textIn } from "../../client/src/worker/page-text.ts";
 import { beamerDeck, doubleDeck, noteText } from "../fixtures/notes-layout-stage.ts";

@@ -15,7 +15,7 @@ import { JoinCardView } from "../live/join-card.ts";
 import { TalkProjectionView } from "../live/talk-projection.ts";
 import { audienceChanged, onlyOverlaysChanged, type AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
-import { parseNotesPosition } from "../presenter/deck-settings.ts";
+import { parseNotesPosition } from "../model/deck-settings.ts";
 import { onPlayerClock } from "../record/media-time.ts";
 import { SilentClock, SoundClock, type PlaybackClock } from "../record/playback-clock.ts";
 import { recordingSound } from "../record/recording-sound.ts";

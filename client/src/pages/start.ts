@@ -38,7 +38,7 @@ import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
 import { paint } from "../lib/renderer.ts";
 import { devicePixelRatioCapped } from "../lib/fit.ts";
-import { parseNotesPosition } from "../presenter/deck-settings.ts";
+import { parseNotesPosition } from "../model/deck-settings.ts";
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { RenderResult } from "../worker/protocol.ts";
 import { keepFirstSlide } from "../lib/first-slide.ts";

@@ -22,7 +22,7 @@ import { Renderer } from "../lib/renderer.ts";
 import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
-import { parseNotesPosition } from "../presenter/deck-settings.ts";
+import { parseNotesPosition } from "../model/deck-settings.ts";
 import { resolveKey } from "../presenter/keymap.ts";
 import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
 import { parseStrokes } from "../presenter/ink.ts";

@@ -25,7 +25,7 @@ import { audienceChanged, audienceView, onlyOverlaysChanged } from "../audience.
 import { AudienceWindow } from "../audience-window.ts";
 import { openChannel } from "../channel.ts";
 import { clampPage, layoutFromLabels, openedLayout, plainLayout, positionOf } from "../../model/deck-layout.ts";
-import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../deck-settings.ts";
+import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../../model/deck-settings.ts";
 import { parseStrokes, type Stroke } from "../ink.ts";
 import { missingMoviesNotice } from "../movie-notice.ts";
 import { parseSlideTimes } from "../navigation.ts";

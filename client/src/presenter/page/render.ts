@@ -11,7 +11,7 @@ import { audienceView } from "../audience.ts";
 import type { ActionName } from "../actions.ts";
 import { AutoAdvance, autoAdvancePlan } from "../auto-advance.ts";
 import { nextStepPage, pageDuration, positionOf, previewPage, withTalk } from "../../model/deck-layout.ts";
-import { timerInputsOf } from "../deck-settings.ts";
+import { timerInputsOf } from "../../model/deck-settings.ts";
 import { inkForExport } from "../export.ts";
 import { reportMedia } from "../media-sync.ts";
 import type { PresenterState } from "../state.ts";

@@ -19,7 +19,7 @@ import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
 import type { AudienceWindow } from "../audience-window.ts";
 import type { Channel } from "../channel.ts";
 import { plainLayout, type DeckLayout } from "../../model/deck-layout.ts";
-import { effectiveTimer } from "../deck-settings.ts";
+import { effectiveTimer } from "../../model/deck-settings.ts";
 import type { Stroke } from "../ink.ts";
 import type { Binding } from "../keymap.ts";
 import { browserStorage, loadKeymap } from "../keymap-store.ts";

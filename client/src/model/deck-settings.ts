@@ -1,5 +1,5 @@
 /**
- * @module client/presenter/deck-settings
+ * @module client/model/deck-settings
  * The presenter's own settings for one deck, kept with it in IndexedDB: the notes layout
  * (pdfpc's `-n`: which half of each page holds the notes, or none) and the timer (duration,
  * end time, last minutes). Each overrides what the deck says — its XMP (pdfpc.sty), an

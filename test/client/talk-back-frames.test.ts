@@ -10,7 +10,7 @@
 import { describe, expect, test } from "bun:test";
 import { PresenterLive } from "../../client/src/live/presenter-live.ts";
 import { TalkBack } from "../../client/src/live/talk-back.ts";
-import type { TalkRecord } from "../../client/src/live/talk-export.ts";
+import type { TalkRecord } from "../../client/src/model/talk-record.ts";
 import { initialState } from "../../client/src/presenter/state.ts";
 import type { DeckStore } from "../../client/src/storage/deck-store.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";

@@ -7,7 +7,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
-import { emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { emptyTalk } from "../../client/src/model/talk-record.ts";
 import { csvCell } from "../../client/src/lib/csv.ts";
 import { chartText, pollBars } from "../../client/src/live/poll-bars.ts";
 import { holdOrder } from "../../client/src/live/question-order.ts";

@@ -28,7 +28,8 @@ import { floatReactions } from "./reaction-floats.ts";
 import type { Outgoing } from "./socket.ts";
 import { SteadyOrder, type QuestionOrder } from "./question-order.ts";
 import { QuestionWindow } from "./question-window.ts";
-import { emptyTalk, forgetsHistory, mergeTalk, talkCsv, talkJson, type TalkRecord } from "./talk-export.ts";
+import { forgetsHistory, mergeTalk, talkCsv, talkJson } from "./talk-export.ts";
+import { emptyTalk, type TalkRecord } from "../model/talk-record.ts";
 import { checkPollDraft, panelQuestions, projectedTalk, questionRow, reactionTotal, sameProjection, sameRow, sidecarPollToOpen, toggleTopShown, withOpenedSource, NOTHING_PROJECTED, type ProjectedTalk, type QuestionButton, type QuestionRow, type SidecarPoll } from "./talk-model.ts";
 import { exportView, patchQuestionRow, pollForm, pollView, questionRowView, questionsSection, reactionsView, switchesView, type QuestionsSection, type TalkHandlers } from "./talk-panel-view.ts";
 

@@ -1,7 +1,7 @@
 /**
  * @module client/live/talk-export
  * After the talk (issue 23, item 4): what the audience gave — questions (text, name, votes,
- * answered or not, when), every poll's results and the reactions per slide — as one record
+ * answered or not, when), every poll's results and the reactions per slide — as one record (../model/talk-record.ts)
  * kept with the deck (IndexedDB `talks`, deleted with the deck) and as CSV and JSON files.
  * Pure: the record grows from the audience state (`mergeTalk`, run when the record is written —
  * at most once a second — and before a message that replaces what the state knew,
@@ -10,48 +10,11 @@
  * The audience's text is untrusted: its cells are defused against spreadsheet formulas and
  * quoted per RFC 4180 (../lib/csv.ts).
  */
-import { LIVE_REACTIONS, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
+import { LIVE_REACTIONS } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
 import { csvFile, csvRow as row } from "../lib/csv.ts";
-
-export interface TalkQuestion {
-  id: string;
-  text: string;
-  name: string;
-  votes: number;
-  answered: boolean;
-  hidden: boolean;
-  /** Epoch ms when asked. */
-  at: number;
-}
-
-export interface TalkPoll {
-  id: string;
-  question: string;
-  options: string[];
-  multiple: boolean;
-  counts: number[];
-  voters: number;
-  /** The slide whose poll sidecar opened it, if one did. */
-  slide?: number;
-}
-
-export interface TalkRecord {
-  /** `${deckId} ${code}` (a space never occurs in either). */
-  key: string;
-  deckId: string;
-  code: string;
-  startedAt: number;
-  updatedAt: number;
-  questions: TalkQuestion[];
-  polls: TalkPoll[];
-  reactions: { page: number; counts: LiveReactionCountsT }[];
-}
-
-export function emptyTalk(deckId: string, code: string, now: number): TalkRecord {
-  return { key: `${deckId} ${code}`, deckId, code, startedAt: now, updatedAt: now, questions: [], polls: [], reactions: [] };
-}
+import type { TalkPoll, TalkRecord } from "../model/talk-record.ts";
 
 /**
  * The record with what the audience state knows now: questions by id (a hidden one stays in

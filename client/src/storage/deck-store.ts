@@ -26,7 +26,7 @@ import {
 } from "./schema.ts";
 
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
-import type { TalkRecord } from "../live/talk-export.ts";
+import type { TalkRecord } from "../model/talk-record.ts";
 import { deleteRecordingsOfDeck, RecordingStore } from "./recording-store.ts";
 import { classifyStorageError, StorageError } from "./storage-error.ts";
 

@@ -46,12 +46,6 @@ import { DeckBuffer } from "../lib/deck-buffer.ts";
 import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
 import { DeckStore, deckIdFor, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
-class ScreenError extends Error {
-  constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
-    super(kind);
-  }
-}
-
 interface Download {
   /** The bytes so far, gathered in one buffer as they arrive (lib/deck-buffer). */
   bytes: DeckBuffer;
@@ -135,11 +129,11 @@ async function fetchDeck(): Promise<void> {
     const request = handoffDownload(apiUrl("/handoff"), link.token!, download.received);
     response = await fetch(request.url, request.init);
   } catch {
-    throw new ScreenError(download.received > 0 ? "interrupted" : "offline");
+    throw new ClaimFailure(download.received > 0 ? "interrupted" : "offline");
   }
   if (response.status !== 200 && response.status !== 206) {
     const problem = await readProblem(response);
-    throw new ScreenError(screenForProblem(problem), problem);
+    throw new ClaimFailure(screenForProblem(problem), problem);
   }
 
   const decision = download.received > 0 ? resumeDecision(response.status, response.headers.get("content-range"), download.received) : "restart";
@@ -167,7 +161,7 @@ async function fetchDeck(): Promise<void> {
   replace(statusEl, download.received > 0 ? "Resuming download…" : "Downloading…");
 
   const reader = response.body?.getReader();
-  if (!reader) throw new ScreenError("server");
+  if (!reader) throw new ClaimFailure("server");
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -181,20 +175,15 @@ async function fetchDeck(): Promise<void> {
       setProgress(download.total ? download.received / download.total : null);
     }
   } catch {
-    throw new ScreenError("interrupted");
+    throw new ClaimFailure("interrupted");
   }
-  if (download.total !== null && download.received < download.total) throw new ScreenError("interrupted");
+  if (download.total !== null && download.received < download.total) throw new ClaimFailure("interrupted");
   download.done = true;
 }
 
 /** The deck's notes file, if it came with one (lib/handoff: fetchHandoffNotes). */
 async function fetchNotes(): Promise<DeckNotes | undefined> {
-  try {
-    return await fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
-  } catch (error) {
-    if (error instanceof ClaimFailure) throw new ScreenError(error.kind, error.problem);
-    throw error;
-  }
+  return fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
 }
 
 /**
@@ -227,7 +216,7 @@ function verifiedDigest(): string {
   const digest = download.hasher.hex();
   if (download.serverDigest && digest !== download.serverDigest) {
     resetDownload();
-    throw new ScreenError("checksum");
+    throw new ClaimFailure("checksum");
   }
   return digest;
 }
@@ -306,9 +295,9 @@ function resetDownload() {
   download.done = false;
 }
 
-function storageScreen(error: unknown): ScreenError {
+function storageScreen(error: unknown): ClaimFailure {
   const kind = error instanceof StorageError ? error.kind : "unknown";
-  return new ScreenError(kind === "quota" ? "storage-quota" : kind === "unavailable" ? "storage-unavailable" : "storage-quota");
+  return new ClaimFailure(kind === "quota" ? "storage-quota" : kind === "unavailable" ? "storage-unavailable" : "storage-quota");
 }
 
 async function complete(deck: DeckRecord): Promise<void> {
@@ -324,7 +313,7 @@ async function complete(deck: DeckRecord): Promise<void> {
       referrerPolicy: "no-referrer",
     });
   } catch {
-    throw new ScreenError("offline");
+    throw new ClaimFailure("offline");
   }
   if (!response.ok) {
     const problem = await readProblem(response);
@@ -334,7 +323,7 @@ async function complete(deck: DeckRecord): Promise<void> {
       await store!.deleteDeck(deck.id).catch(() => {});
       resetDownload();
     }
-    throw new ScreenError(kind, problem);
+    throw new ClaimFailure(kind, problem);
   }
   mark("confirmedMs");
   // The server hands a live grant with the claim (bound to this deck's digest): keep it, so
@@ -380,7 +369,7 @@ async function run(): Promise<void> {
   statusEl.classList.remove("status-error");
   replace(actionsEl);
   try {
-    if (!link.token) throw new ScreenError("token-missing");
+    if (!link.token) throw new ClaimFailure("token-missing");
     if (!store) {
       try {
         store = await DeckStore.open();
@@ -436,7 +425,7 @@ async function run(): Promise<void> {
     document.body.dataset.screen = "done";
     openPresenter(deck);
   } catch (error) {
-    if (error instanceof ScreenError) return showFailure(error.kind, error.problem);
+    if (error instanceof ClaimFailure) return showFailure(error.kind, error.problem);
     console.error(error);
     return showFailure("server");
   }

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import * as mupdf from "mupdf";
 import { layoutOf, NO_NOTES_LAYOUT, notesRect, slideRect } from "../../src/deck/notes-layout.ts";
 import { readPageLabels } from "../../src/deck/page-labels.ts";
-import { shown, type ViewerModel } from "../../client/src/live/follow.ts";
+import { shown, type ViewerModel } from "../../client/src/live/viewer/follow.ts";
 import { perform } from "../../client/src/presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../../client/src/presenter/audience.ts";
 import { layoutFromLabels, positionOf } from "../../client/src/model/deck-layout.ts";

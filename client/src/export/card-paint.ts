@@ -7,9 +7,9 @@
  * browser wraps it (at spaces, long words anywhere). Text only ever goes in as canvas text.
  */
 import { encode } from "uqr";
-import { shortUrl } from "../live/join-card.ts";
-import { pollBars, votersText } from "../live/poll-bars.ts";
-import type { ProjectedTalk } from "../live/talk-model.ts";
+import { shortUrl } from "../live/talk/join-card.ts";
+import { pollBars, votersText } from "../live/talk/poll-bars.ts";
+import type { ProjectedTalk } from "../live/talk/talk-model.ts";
 
 type Ctx = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 

@@ -2,7 +2,7 @@
  * @module client/model/talk-record
  * What the audience gave in one talk, kept with the deck (IndexedDB `talks`, deleted with the
  * deck): questions, every poll's results, reactions per slide. The shape storage keeps and the
- * presenter's live side grows (../live/talk-export.ts merges the audience state into it and
+ * presenter's live side grows (../live/presenter/talk-export.ts merges the audience state into it and
  * writes it out as CSV and JSON), so it lives below both. Pure data.
  */
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";

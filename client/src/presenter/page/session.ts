@@ -10,8 +10,8 @@ import { NO_NOTES_LAYOUT, type NotesLayout, type NotesPosition } from "../../../
 import type { DeckExtras, TimerSettings } from "../../../../src/deck/sidecar/types.ts";
 import type { MediaContext } from "../../lib/media.ts";
 import type { Renderer } from "../../lib/renderer.ts";
-import type { PresenterLive } from "../../live/presenter-live.ts";
-import type { TalkBack } from "../../live/talk-back.ts";
+import type { PresenterLive } from "../../live/presenter/presenter-live.ts";
+import type { TalkBack } from "../../live/presenter/talk-back.ts";
 import type { RecordControl } from "../../record/record-control.ts";
 import type { RehearsalTimeline } from "../../record/rehearsal.ts";
 import type { DeckRecord, DeckStore } from "../../storage/deck-store.ts";

@@ -12,24 +12,24 @@
  * (./panel-place.ts), so the timer, the notes and the toolbars stay in view; a code is never
  * broken across lines. The join card goes to the audience window only (../talk/join-card.ts: code
  * and viewer link, never the remote link) and leaves at the next slide change. The upload,
- * the session record and the token prompt are in ./go-live.ts.
+ * the session record and the token prompt are in ./go-live.ts; what the socket sends as the
+ * state changes, in ./state-relay.ts.
  */
-import { MAX_LIVE_MESSAGE_BYTES_IN, type LiveServerMessageT, type LiveStateT } from "../../../../src/shared/live-protocol.ts";
+import type { LiveServerMessageT } from "../../../../src/shared/live-protocol.ts";
 import type { Channel } from "../../presenter/channel.ts";
 import { h, replace } from "../../lib/dom.ts";
 import { readProblem } from "../../lib/problem.ts";
 import type { ActionName } from "../../presenter/actions.ts";
-import { audienceChanged, audienceView, onlyOverlaysChanged } from "../../presenter/audience.ts";
 import type { PresenterState } from "../../presenter/state.ts";
 import type { DeckRecord, DeckStore, LiveSessionRecord } from "../../storage/deck-store.ts";
-import { clockOffset, shiftMedia } from "../connection/clock.ts";
+import { clockOffset } from "../connection/clock.ts";
 import { liveGrantOf, promptToken, sessionRecordOf, uploadDeck } from "./go-live.ts";
 import { commandActions } from "./commands.ts";
-import { fitLiveState, fitStroke } from "./fit-state.ts";
 import type { JoinCard } from "../talk/join-card.ts";
 import { liveStatusText, sessionPanel, type LiveStatus } from "./live-panel-view.ts";
 import { placePanel } from "./panel-place.ts";
 import { LiveSocket, type Outgoing, type SocketStatus, type Stopped } from "../connection/socket.ts";
+import { StateRelay } from "./state-relay.ts";
 import type { TalkBack } from "./talk-back.ts";
 
 export interface PresenterLiveDeps {
@@ -55,26 +55,22 @@ export interface PresenterLiveDeps {
 }
 
 
-/** A state message over this many UTF-8 bytes goes without its ink; the strokes follow one message each (the server takes up to 64 KiB). */
-const STATE_BYTES = MAX_LIVE_MESSAGE_BYTES_IN - 1024;
-
-
 export class PresenterLive {
   private session: LiveSessionRecord | null = null;
   private socket: LiveSocket | null = null;
   private status: LiveStatus = "idle";
   private counts = { viewers: 0, controls: 0 };
   private message = "";
-  private pointerFrame = 0;
   private open = false;
-  /** Server clock minus this device's (media times travel in the server's clock). */
-  private offset = 0;
+  /** What the socket sends as the presenter state changes. */
+  private readonly relay: StateRelay;
   /** "End live" was pressed once: the panel asks before ending. */
   private confirmingEnd = false;
   /** The audience window shows the join card. */
   private projecting = false;
 
   constructor(private readonly deps: PresenterLiveDeps) {
+    this.relay = new StateRelay({ socket: () => this.socket, state: deps.state, label: deps.label });
     const place = () => {
       if (this.open && deps.anchor) placePanel(deps.panel, deps.anchor);
     };
@@ -209,10 +205,10 @@ export class PresenterLive {
   private onMessage(message: LiveServerMessageT): void {
     this.deps.talk?.onMessage(message);
     if (message.type === "hello") {
-      this.offset = clockOffset(message.serverTime);
+      this.relay.offset = clockOffset(message.serverTime);
       this.counts = { viewers: message.counts.viewers, controls: message.counts.controls };
       // This window is the source of truth: the server (and viewers) take its state now.
-      this.sendState();
+      this.relay.send();
       if (this.session && message.session.allowDownload !== this.session.allowDownload) this.socket?.send({ type: "settings", allowDownload: this.session.allowDownload });
       this.render();
     } else if (message.type === "counts") {
@@ -254,55 +250,17 @@ export class PresenterLive {
     this.render();
   }
 
-  private liveState(state: PresenterState): LiveStateT {
-    // The timer rides along for the phone remote (viewers do not show it).
-    const seen = audienceView(state);
-    return fitLiveState({ ...seen, media: shiftMedia(seen.media, this.offset), label: this.deps.label(state.page), timer: state.timer } as LiveStateT);
-  }
-
-  private sendState(): void {
-    const state = this.liveState(this.deps.state());
-    if (new TextEncoder().encode(JSON.stringify(state)).byteLength <= STATE_BYTES) {
-      this.socket?.send({ type: "state", state });
-      return;
-    }
-    // A page with a lot of ink: the server merges the strokes into its snapshot one by one.
-    this.socket?.send({ type: "state", state: { ...state, ink: [] } });
-    for (const stroke of state.ink) this.socket?.send({ type: "ink", ink: { op: "add", page: state.page, stroke } });
-  }
-
   /**
    * Every change of the presenter state: viewers get what the audience window gets — first,
    * before anything else this window does about it. The audience's part of a slide change
    * (the deck's poll for it, its reactions) only asks for the next frame (./talk-back.ts).
    */
   changed(state: PresenterState, previous: PresenterState): void {
-    this.relay(state, previous);
+    this.relay.changed(state, previous);
     if (state.page === previous.page) return;
     // The join card leaves at the next slide change (the audience window drops it too).
     if (this.projecting) this.project(false);
     this.deps.talk?.pageChanged(state.page);
-  }
-
-  private relay(state: PresenterState, previous: PresenterState): void {
-    if (!this.socket?.open) return;
-    const seen = audienceView(state);
-    const before = audienceView(previous);
-    if (state.timer !== previous.timer && !audienceChanged(seen, before)) return this.sendState();
-    if (!audienceChanged(seen, before)) return;
-    if (!onlyOverlaysChanged(seen, before)) {
-      cancelAnimationFrame(this.pointerFrame);
-      this.pointerFrame = 0;
-      return this.sendState();
-    }
-    // The pointer and the stroke being drawn: at most one message a frame.
-    if (this.pointerFrame) return;
-    this.pointerFrame = requestAnimationFrame(() => {
-      this.pointerFrame = 0;
-      const overlays = audienceView(this.deps.state()).overlays;
-      const pointer = overlays.pointer && { x: overlays.pointer.x, y: overlays.pointer.y, r: overlays.pointer.r };
-      this.socket?.send({ type: "pointer", pointer, live: overlays.live && fitStroke(overlays.live) });
-    });
   }
 
   // ---- the panel's buttons ----------------------------------------------------------------

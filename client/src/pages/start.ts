@@ -12,7 +12,8 @@
  * the probe worker, its mupdf compiled during the download, renders slide 1 from the bytes in
  * memory while they are stored and the claim confirmed, and this page paints it — the slide
  * half only, under the split this browser keeps for the deck. Not for a deck this browser
- * presented before at another slide: its presenter resumes there, and slide 1 is not shown.
+ * presented before at another slide: its presenter resumes there, and slide 1 is not shown
+ * (./start/first-slide.ts). What the download has so far is one record (./start/download.ts).
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
@@ -36,33 +37,12 @@ import {
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
-import { paint } from "../lib/renderer.ts";
-import { devicePixelRatioCapped } from "../lib/fit.ts";
-import { parseNotesPosition } from "../model/deck-settings.ts";
-import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
-import type { RenderResult } from "../worker/protocol.ts";
+import { firstSlidePlan, previewWidth, showFirstSlide } from "./start/first-slide.ts";
 import { keepFirstSlide } from "../lib/first-slide.ts";
 import { DeckBuffer } from "../lib/deck-buffer.ts";
-import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
-import { DeckStore, deckIdFor, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
-
-interface Download {
-  /** The bytes so far, gathered in one buffer as they arrive (lib/deck-buffer). */
-  bytes: DeckBuffer;
-  received: number;
-  total: number | null;
-  filename: string;
-  /** PDF pages, as the server's X-Total-Slides counts them (the record's `totalSlides`). */
-  totalSlides: number | null;
-  /** Slides by page label, once the probe read the labels (lib/deck-size); null until then. */
-  slides: number | null;
-  serverDigest: string | null;
-  hasher: StreamingSha256;
-  /** Every byte is here: a retry (after a notes or storage failure) need not download again. */
-  done: boolean;
-  /** What the download's `X-Notes` said: has notes, has none, or null (not said: ask). */
-  hasNotes: boolean | null;
-}
+import { reprDigestToHex } from "../lib/sha256.ts";
+import { freshDownload, restartDownload } from "./start/download.ts";
+import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
 const titleEl = $("#title");
 const metaEl = $("#meta");
@@ -71,7 +51,6 @@ const actionsEl = $("#actions");
 const progressEl = $("#progress");
 const barEl = $("#progress-bar");
 const previewEl = $("#preview");
-const previewCanvas = $("#preview-slide") as HTMLCanvasElement;
 
 /** How long the presenter's opening waits for the page sizes and labels; past it, it reads them itself. */
 const LAYOUT_WAIT_MS = 2000;
@@ -98,7 +77,7 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 const probe = new DeckProbe();
 let store: DeckStore | null = null;
-const download: Download = { bytes: new DeckBuffer(null), received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
+const download = freshDownload();
 /** The notes file, asked for as soon as the download's headers came (it needs none of the bytes). */
 const notes = new EarlyRequest(fetchNotes);
 
@@ -140,11 +119,11 @@ async function fetchDeck(): Promise<void> {
   if (decision === "invalid") {
     // The server cannot continue where we stopped: start again from the first byte.
     await response.body?.cancel();
-    resetDownload();
+    restartDownload(download);
     return fetchDeck();
   }
   if (decision === "restart") {
-    resetDownload();
+    restartDownload(download);
     const length = Number(response.headers.get("content-length"));
     download.total = Number.isFinite(length) && length > 0 ? length : null;
     download.bytes = new DeckBuffer(download.total);
@@ -215,55 +194,10 @@ async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | nul
 function verifiedDigest(): string {
   const digest = download.hasher.hex();
   if (download.serverDigest && digest !== download.serverDigest) {
-    resetDownload();
+    restartDownload(download);
     throw new ClaimFailure("checksum");
   }
   return digest;
-}
-
-/**
- * Whether the claim shows slide 1 (here and in the presenter's first paint), and the split it
- * is shown under: not for a deck this browser presented before at another slide (the
- * presenter resumes there), and under the presenter's own notes split when it set one.
- */
-async function firstSlidePlan(digest: string): Promise<{ show: boolean; notesPosition?: NotesPosition }> {
-  const id = deckIdFor(digest);
-  const [known, progress] = await Promise.all([store!.getDeck(id).catch(() => undefined), store!.getProgress(id).catch(() => undefined)]);
-  const notesPosition = parseNotesPosition(known?.notesPosition) ?? undefined;
-  return { show: !progress || progress.slide === 1, ...(notesPosition ? { notesPosition } : {}) };
-}
-
-/** The largest the first slide is shown on this page (the stylesheet's `.start-preview canvas`), in viewport heights. */
-const PREVIEW_MAX_VH = 0.62;
-
-/**
- * Device pixels wide for slide 1 on this page: the width its canvas will take (the card as it
- * is once the slide shows), so the slide is sharp and no larger than it is shown.
- */
-function previewWidth(page: { w: number; h: number }): number {
-  const card = $("#main");
-  const before = document.body.dataset.preview;
-  document.body.dataset.preview = "shown";
-  const style = getComputedStyle(card);
-  const content = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  if (before === undefined) delete document.body.dataset.preview;
-  const css = Math.min(content, (PREVIEW_MAX_VH * innerHeight * page.w) / page.h);
-  return Math.max(16, Math.round(css * devicePixelRatioCapped()));
-}
-
-/** Paint the probe's render of slide 1 on this page. */
-async function showFirstSlide(slide: Promise<RenderResult | null>): Promise<boolean> {
-  const rendered = await slide;
-  if (!rendered || document.body.dataset.screen !== "loading") return false;
-  paint(previewCanvas, rendered);
-  previewEl.hidden = false;
-  document.body.dataset.preview = "shown";
-  // Resolved once the frame that shows it has been produced: what comes next (storing the
-  // deck) holds the main thread, and the frame would wait for it. A tab in the background
-  // makes no frames (it is drawn when shown).
-  if (!document.hidden) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-  mark("paintedMs");
-  return true;
 }
 
 async function storeAndVerify(data: ArrayBuffer, digest: string, notes: DeckNotes | undefined): Promise<DeckRecord> {
@@ -286,13 +220,6 @@ async function storeAndVerify(data: ArrayBuffer, digest: string, notes: DeckNote
   }
   mark("storedMs");
   return deck;
-}
-
-function resetDownload() {
-  download.bytes = new DeckBuffer(null);
-  download.received = 0;
-  download.hasher = new StreamingSha256();
-  download.done = false;
 }
 
 function storageScreen(error: unknown): ClaimFailure {
@@ -321,7 +248,7 @@ async function complete(deck: DeckRecord): Promise<void> {
     if (kind === "checksum") {
       // The server keeps the deck staged; drop our copy and download afresh on retry.
       await store!.deleteDeck(deck.id).catch(() => {});
-      resetDownload();
+      restartDownload(download);
     }
     throw new ClaimFailure(kind, problem);
   }
@@ -393,12 +320,12 @@ async function run(): Promise<void> {
       }
       const data = download.bytes.bytes();
       const digest = verifiedDigest();
-      const plan = await firstSlidePlan(digest);
+      const plan = await firstSlidePlan(store!, digest);
       const probed = probe.read(data, { ...(plan.notesPosition ? { notesPosition: plan.notesPosition } : {}), slideWidth: previewWidth });
       void probed.layout.then(() => mark("openedMs"));
       const slide = plan.show ? probed.slide() : Promise.resolve(null);
       void slide.then(() => mark("renderedMs"));
-      const shown = plan.show ? showFirstSlide(slide) : Promise.resolve(false);
+      const shown = plan.show ? showFirstSlide(slide, mark) : Promise.resolve(false);
       // The presenter's picture is rendered after this page's, at the presenter's size.
       const picture = plan.show ? probed.picture() : (probed.done(), Promise.resolve(null));
       void picture.then(() => mark("pictureMs"));

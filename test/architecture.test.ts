@@ -6,7 +6,9 @@
  * the shared vocabulary (src/shared) imports nothing server-only, the ports (src/core) and
  * helpers (src/tools) import no domain, the domains reach the PDF workers only through the
  * PdfReader port, live/ stays behind its ports, and the browser client takes from src/ only
- * the shared vocabulary and the browser-safe deck reader.
+ * the shared vocabulary and the browser-safe deck reader. In the client: the layers below the
+ * roles (lib/, storage/, worker/, model/) name no role, model/ is the vocabulary at the bottom,
+ * live/ is split by who uses it, and no file grows past 400 lines.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -80,6 +82,45 @@ function importOffenders(dirs: string[], allowed: (target: string, specifier: st
 
 /** A path relative to src/ that lies inside one of `dirs` (e.g. "shared/", "errors.ts"). */
 const inside = (target: string, dirs: string[]) => dirs.some((dir) => (dir.endsWith("/") ? target.startsWith(dir) : target === dir));
+
+/** A client import's target as a path under client/src/ (e.g. "live/talk/poll-bars.ts"), from importOffenders' src/-relative one. */
+const inClient = (target: string) => relative(CLIENT, resolve(SRC, target));
+
+/** The client's roles: the presenter window, live talks, and the pages; the layers below them name none of them. */
+const CLIENT_ROLES = ["presenter/", "live/", "pages/"];
+
+describe("client layers", () => {
+  test("the client's lower layers (lib/, storage/, worker/, model/) never import presenter/, live/ or pages/", () => {
+    expect(importOffenders(["lib", "storage", "worker", "model"], (target, specifier) => !specifier.startsWith(".") || !inside(inClient(target), CLIENT_ROLES), CLIENT)).toEqual([]);
+  });
+
+  test("the client's vocabulary (model/) imports only itself, src/shared and the browser-safe src/deck", () => {
+    // src/deck: the stored notes layout and timer overrides are the deck reader's own types (deck-settings).
+    expect(importOffenders(["model"], (target) => inside(inClient(target), ["model/"]) || inside(target, ["shared/", "deck/"]), CLIENT)).toEqual([]);
+  });
+
+  test("a page's parts (pages/) are imported by nothing but the pages", () => {
+    const others = readdirSync(CLIENT).filter((dir) => dir !== "pages" && statSync(join(CLIENT, dir)).isDirectory());
+    expect(importOffenders(others, (target, specifier) => !specifier.startsWith(".") || !inside(inClient(target), ["pages/"]), CLIENT)).toEqual([]);
+  });
+
+  test("live/ by role: talk/ and connection/ serve every role and import none; the presenter's, the viewer's and the remote's parts import none of each other's", () => {
+    const roles = ["live/presenter/", "live/viewer/", "live/remote/"];
+    expect(importOffenders(["live/talk", "live/connection"], (target) => !inside(inClient(target), roles), CLIENT)).toEqual([]);
+    for (const role of roles) {
+      const others = roles.filter((r) => r !== role);
+      expect(importOffenders([role.slice(0, -1)], (target) => !inside(inClient(target), others), CLIENT)).toEqual([]);
+    }
+  });
+
+  test("no file in client/src is over 400 lines: past that, it holds more than one job", () => {
+    const long = sourceFiles(CLIENT).flatMap((file) => {
+      const lines = readFileSync(file, "utf8").split("\n").length - 1;
+      return lines > 400 ? [`${relative(ROOT, file)}: ${lines} lines`] : [];
+    });
+    expect(long).toEqual([]);
+  });
+});
 
 describe("architecture", () => {
   test("the stdio `deckhand mcp` loads no Elysia and nothing of http/", () => {

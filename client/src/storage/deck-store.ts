@@ -27,7 +27,7 @@ import { deleteRecordingsOfDeck, RecordingStore } from "./recording-store.ts";
 import { classifyStorageError, StorageError } from "./storage-error.ts";
 
 export { classifyStorageError, StorageError } from "./storage-error.ts";
-export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
+export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, ThumbnailRecord } from "./schema.ts";
 
 /** The deck id for some bytes: the first 16 hex digits of their SHA-256. */
 export function deckIdFor(sha256Hex: string): string {

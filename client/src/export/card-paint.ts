@@ -1,7 +1,7 @@
 /**
  * @module client/export/card-paint
  * What a live talk put over the slide, drawn on a canvas as the audience window shows it in
- * HTML and CSS (app.css: `.talk-question`, `.talk-poll`, `.join-card`): the question card at
+ * HTML and CSS (client/styles/talk-back.css and live-panel.css: `.talk-question`, `.talk-poll`, `.join-card`): the question card at
  * the bottom, a poll's results over a dimmed slide, the join card with its QR code, talk code
  * and viewer link. Sizes are the stylesheet's, in vmin of the picture; text is wrapped as the
  * browser wraps it (at spaces, long words anywhere). Text only ever goes in as canvas text.

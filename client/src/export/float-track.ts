@@ -12,7 +12,7 @@ import { FLOATS_PER_TICK, MAX_FLOATING } from "../live/talk/reaction-floats.ts";
 import { floatsOf } from "../live/talk/talk-model.ts";
 import type { TimelineEvent } from "../record/timeline.ts";
 
-/** The CSS animation's length (`.reaction-float`, `reaction-rise 2.4s` in app.css). */
+/** The CSS animation's length (`.reaction-float`, `reaction-rise 2.4s` in client/styles/talk-back.css). */
 export const RISE_MS = 2400;
 /** The window staggers each float by up to this much (`animationDelay`, 0–300 ms). */
 const MAX_DELAY_MS = 300;

@@ -1,6 +1,7 @@
 /**
- * Backends benchmark (issue 12, DESIGN §7): the same deckhand binary on the embedded default
- * (SQLite + files in the data dir) and on PostgreSQL + an S3-compatible bucket, in one run:
+ * Backends benchmark (docs/operating/several-instances.md): the same deckhand binary on the
+ * embedded default (SQLite + files in the data dir) and on PostgreSQL + an S3-compatible
+ * bucket, in one run:
  *
  * - present, download and claim: latency (p50/p99) and throughput at 1, 8 and 32 concurrent
  *   clients (a 1 MiB deck; each client loops present → download → complete);

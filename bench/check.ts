@@ -1,5 +1,5 @@
 /**
- * Benchmark of the sidecar check (DESIGN §7). Prints, does not assert.
+ * Benchmark of the sidecar check (budget: docs/development/design.md). Prints, does not assert.
  *
  *   bun bench/check.ts [--cli-only] [--runs N] [--binary dist/deckhand] [--compare OTHER_BINARY]
  *
@@ -7,7 +7,7 @@
  *    through checkPdfFile (open + report), warm: median of 15 runs against the 200 ms budget.
  * 2. A ~100 MB deck (300 pages, two ~48 MB videos) checked in a child process: peak RSS, and
  *    the same child's RSS right after loading mupdf as the baseline.
- * 3. The command line as CI runs it (issue 24): wall time of the compiled binary's
+ * 3. The command line as CI runs it: wall time of the compiled binary's
  *    `deckhand check FILE` on a ~5 KB sidecar deck against poppler's `pdfinfo FILE && pdfdetach
  *    -list FILE` on the same file, interleaved, median of N (default 15), and the ratio (target
  *    ≤ 5×); then `check --json` of 10 files in one run against 10 runs of one file. With
@@ -24,7 +24,7 @@ import { checkPdfFile } from "../src/pdf/check.ts";
 import { loadMupdf } from "../src/pdf/mupdf.ts";
 import { GIF_BYTES, mediaSidecar, mp4Bytes, notesSidecar, pdfpcFile, pollSidecar, writeFixture, type FixtureAttachment } from "../test/fixtures/sidecar-builder.ts";
 
-/** The check of a 300-page, 100-attachment deck must finish within this (DESIGN §7). */
+/** The check of a 300-page, 100-attachment deck must finish within this (the performance budget). */
 const BUDGET_MS = 200;
 
 if (process.argv[2] === "--rss-child") {

@@ -1,13 +1,14 @@
 /**
- * Cold-start benchmark (DESIGN §7): the compiled binary `dist/deckhand`, from exec to the
- * first 200 on /healthz — target under 150 ms — against a minimal compiled Bun.serve binary
- * built in a temporary directory in the same run. Prints both and the ratio.
+ * Cold-start benchmark (budget: docs/development/design.md): the compiled binary
+ * `dist/deckhand`, from exec to the first 200 on /healthz — target under 150 ms — against a
+ * minimal compiled Bun.serve binary built in a temporary directory in the same run. Prints both
+ * and the ratio.
  *
  *   bun bench/cold-start.ts [--reps N]
  *
  * deckhand is measured twice: with a new, empty data directory (first run: the database is
  * created and migrated) and with an existing one (a restart). Then the first upload after a
- * cold start (issue 24: what start-up leaves for later must not make the first upload pay more
+ * cold start (what start-up leaves for later must not make the first upload pay more
  * than it saved): exec, the first 200, then at once `POST /api/present` of a 3-page deck,
  * against a second upload to the same, warm server. Build the binary first
  * (`npm run build`); this benchmark does not rebuild it. Prints; never asserts.

@@ -1,7 +1,8 @@
 /**
- * Download benchmark (DESIGN §7): `GET /api/sessions/{id}/handoff?t=` of a staged 100 MB PDF
- * against serving the same file with `new Response(Bun.file(path))` from a bare Bun.serve —
- * target within 1.1× (client: curl -o /dev/null) — and the throughput of both at 8, 32 and
+ * Download benchmark (budget: docs/development/design.md): `GET /api/sessions/{id}/handoff?t=`
+ * of a staged 100 MB PDF against serving the same file with `new Response(Bun.file(path))` from
+ * a bare Bun.serve — target within 1.1× (client: curl -o /dev/null) — and the throughput of
+ * both at 8, 32 and
  * 128 concurrent clients downloading a 4 MiB deck — target ≥ 0.9× (client: fetch in this
  * process, the same for both; at least 512 requests per run, the median ratio of 5
  * alternating runs). Both servers are separate processes.

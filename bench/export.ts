@@ -29,7 +29,7 @@ import { makeTalkDeck, talkEvents } from "./lib/talk.ts";
 
 const MINUTES = Number(process.env.EXPORT_MINUTES ?? 60);
 const DURATION_MS = MINUTES * 60_000;
-/** The talk: 80 slides and 200 strokes in an hour; a shorter run keeps the density. */
+/** The budget's talk (docs/development/design.md#performance-budget): 80 slides and 200 strokes in an hour; a shorter run keeps the density. */
 const SLIDES = Math.max(2, Math.round((80 * MINUTES) / 60));
 const STROKES = Math.round((200 * MINUTES) / 60);
 /** Chromium's MediaRecorder writes audio-only Opus at 128 kbit/s unless told otherwise (measured). */

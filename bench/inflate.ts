@@ -12,7 +12,7 @@
  * 2. A 200 KB zlib stream followed by 16 MiB of junk, against the same stream alone: the junk
  *    is skipped once the final block is in (fflate alone keeps everything pushed after the end,
  *    which made this quadratic). Target within 2×.
- * 3. Hostile notes files (deck/notes-file, issue 19) against reading a real-sized presentation's
+ * 3. Hostile notes files (deck/notes-file) against reading a real-sized presentation's
  *    notes (60 slides) in the same run: a .pptx zip bomb (64 MB of notes XML in ~100 KB) and a
  *    .pptx of 10,000 notes slides are refused before anything is inflated, so each costs no
  *    more than the honest file (target within 1× and 3×: the 10,000 names are still listed).

@@ -1,11 +1,11 @@
 /**
- * Live fan-out (DESIGN §7, issue 11): one presenter and 100 / 500 / 2,000 WebSocket viewers
- * on loopback against a real server process. For each slide change: the time from the
- * presenter's send to the moment the LAST viewer has received it (p50/p99 over the changes);
- * and the server's resident memory per connected viewer, against the same server's idle RSS
- * (session open, presenter connected, no viewers) measured in this run.
+ * Live fan-out (budget: docs/development/design.md): one presenter and 100 / 500 / 2,000
+ * WebSocket viewers on loopback against a real server process. For each slide change: the time
+ * from the presenter's send to the moment the LAST viewer has received it (p50/p99 over the
+ * changes); and the server's resident memory per connected viewer, against the same server's
+ * idle RSS (session open, presenter connected, no viewers) measured in this run.
  *
- * The baseline (issue 24): the bare relay (bench/lib/live-relay.ts), its own process doing only
+ * The baseline: the bare relay (bench/lib/live-relay.ts), its own process doing only
  * the work a relay must do per message — parse the presenter's JSON, stamp a sequence number,
  * serialise, `server.publish` to the topic every viewer subscribes to. It speaks enough of the
  * live wire format (any join, a minimal hello, the state relayed as `{...message, v, seq}`) that
@@ -15,7 +15,7 @@
  * WARMUP untimed ones each; printed: each side's p50/p99 and deckhand / bare, the p99 ratio
  * judged ≤ 1.3× at 500 and 2,000 viewers. The relay then stops, before the interaction run.
  *
- * Then the interaction run (issue 23), on the largest audience: the presenter starts a poll,
+ * Then the interaction run, on the largest audience: the presenter starts a poll,
  * every viewer votes once within 2 s while a quarter of them (500 of 2,000) react at 2 taps a
  * second, until the presenter's chart counts every vote; repeated over several polls. Measured:
  * the presenter's chart latency (last vote sent → the presenter's `pollResults` counting every
@@ -71,7 +71,7 @@ const CHART_P99_TARGET_MS = 250;
 const FANOUT_RATIO_TARGET = 1.2;
 /** Untimed slide changes to each server before a size's timed ones. */
 const WARMUP = 5;
-/** Deckhand's slide change p99 over the bare relay's (issue 24), judged at these audiences. */
+/** Deckhand's slide change p99 over the bare relay's, judged at these audiences. */
 const BARE_RATIO_TARGET = 1.3;
 const RATIO_SIZES = [500, 2000];
 /** A slide change or a poll's last result that takes longer than this is a broken run, not a slow one. */
@@ -249,7 +249,7 @@ try {
   await relay.stop();
   relay = null;
 
-  // ---- the interaction run (issue 23) -------------------------------------------------------
+  // ---- the interaction run ------------------------------------------------------------------
 
   const n = viewers.length;
   const reactors = Math.round(n / 4);

@@ -1,5 +1,5 @@
 /**
- * Pointer-to-audience latency (DESIGN §7, issue "Stage tools"): the time from a mouse move
+ * Pointer-to-audience latency (budget: docs/development/design.md): the time from a mouse move
  * in the presenter window (the input event's own timestamp) to the audience window's next
  * frame after it drew the laser dot there — the frame that puts those pixels on screen.
  * Both windows run in one Chromium (playwright-core, the compiled binary), as on a laptop
@@ -17,7 +17,7 @@ import { startBinary } from "../test/helpers/server.ts";
 import { makeToolsDeck } from "../test/fixtures/tools-deck.ts";
 import { median, percentile } from "./lib/stats.ts";
 
-/** DESIGN §7: under one frame at 60 Hz, median. */
+/** The budget: under one frame at 60 Hz, median — a pointer a frame late visibly trails the hand. */
 const BUDGET_MS = 16;
 /** Moves per series; a presenter sweeping the pointer across a slide makes a few hundred. */
 const MOVES = Number(process.env.POINTER_MOVES ?? 300);

@@ -1,5 +1,5 @@
 /**
- * Upload benchmark (DESIGN §7):
+ * Upload benchmark (budget: docs/development/design.md):
  * 1. `POST /api/present` of a 100 MB PDF against a bare Bun.serve handler doing the same
  *    required work (stream the body to a file, SHA-256, fsync file and directory) — target
  *    within 1.1×;
@@ -25,7 +25,7 @@ import { cpuMs, readMemory, resetPeak, sampleRss, treeUsage } from "./lib/rss.ts
 import { describeMs, machineLine, mb, mbPerS, median, ms, percentile, summarize, verdict } from "./lib/stats.ts";
 
 const MiB = 1024 * 1024;
-/** Concurrent clients of the throughput test (DESIGN §7). */
+/** Concurrent clients of the throughput test, as the performance budget names them. */
 const CONCURRENCY = 32;
 const { values } = parseArgs({ args: Bun.argv.slice(2), options: { reps: { type: "string" }, pairs: { type: "string" }, source: { type: "boolean" } } });
 const reps = Math.max(1, Math.min(50, Number(values.reps ?? 5)));

@@ -7,8 +7,8 @@
  * Build the client first (scripts/build-client.ts): the binary embeds its output.
  */
 import { join } from "node:path";
-import { PROCESS_MODULES } from "../src/commands.ts";
-import { THREAD_MODULES } from "../src/threads.ts";
+import { PROCESS_MODULES } from "../src/binary/commands.ts";
+import { THREAD_MODULES } from "../src/binary/threads.ts";
 import type { BuildInfo } from "./build-info.ts";
 
 const root = join(import.meta.dir, "..");
@@ -25,8 +25,8 @@ export interface CompileOptions {
 export async function compile({ outfile, target, info, bytecode = true }: CompileOptions): Promise<void> {
   const result = await Bun.build({
     // Worker threads and each command are entrypoints of their own: `new Worker(url)` and
-    // `import(url)` find them inside the binary only when they are listed here (src/threads.ts,
-    // src/commands.ts).
+    // `import(url)` find them inside the binary only when they are listed here (src/binary/threads.ts,
+    // src/binary/commands.ts).
     entrypoints: [join(root, "src", "main.ts"), ...[...PROCESS_MODULES, ...THREAD_MODULES].map((module) => join(root, "src", module))],
     // Paths in the binary are relative to src/, as those URLs are (left to itself the bundler
     // took the project's root once the commands' graphs were entrypoints too).

@@ -9,7 +9,13 @@
  *
  * test/docs/figures.test.ts fails when the documented linux-x64 size is off the built
  * binary by more than 1%.
+ *
+ * It also counts the test files for docs/development/tests.md (how many there are, how many
+ * `npm run test:unit` runs, how many are browser suites); that needs no release, so
+ * `bun run scripts/docs-figures.ts --tests-only` rewrites just those, and
+ * test/docs/test-counts.test.ts fails when they drift.
  */
+import { Glob } from "bun";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,6 +27,7 @@ import { TARGETS } from "./release/targets.ts";
 const root = join(import.meta.dir, "..");
 export const RELEASE_DOC = join(root, "docs", "development", "release.md");
 export const INSTALL_DOC = join(root, "docs", "operating", "install.md");
+export const TESTS_DOC = join(root, "docs", "development", "tests.md");
 
 /** The text between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->` replaced by `body`. */
 export function replaceBetweenMarkers(doc: string, name: string, body: string): string {
@@ -38,6 +45,32 @@ function betweenMarkers(doc: string, name: string): string | null {
   const from = doc.indexOf(start);
   const to = doc.indexOf(`<!-- /figures:${name} -->`);
   return from < 0 || to < from ? null : doc.slice(from + start.length, to).trim();
+}
+
+/** How many test files there are, how many `npm run test:unit` runs, how many are browser suites. */
+export interface TestFileCounts {
+  all: number;
+  unit: number;
+  e2e: number;
+}
+
+/** The counts of the test files as they are now: the unit ones as scripts/test-unit.ts lists them. */
+export function testFileCounts(): TestFileCounts {
+  const all = [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })];
+  const list = Bun.spawnSync([process.execPath, "run", join(root, "scripts", "test-unit.ts"), "--list"], { cwd: root });
+  if (list.exitCode !== 0) throw new Error(`scripts/test-unit.ts --list failed: ${list.stderr.toString()}`);
+  const unit = list.stdout.toString().split("\n").filter((line) => line.trim().endsWith(".test.ts")).length;
+  return { all: all.length, unit, e2e: all.filter((file) => file.endsWith(".e2e.test.ts")).length };
+}
+
+/** The sentence tests.md carries between its `test-files` markers. */
+export function testFilesSentence(counts: TestFileCounts): string {
+  return `There are ${counts.all} test files: \`npm run test:unit\` runs ${counts.unit} of them, ${counts.e2e} are browser suites (\`test/e2e/\`), and the others need the binary, a server process or a system service (\`npm run test:unit -- --left-out\` says which and why).`;
+}
+
+/** The sentence tests.md carries now, or null when its markers are missing. */
+export function documentedTestFiles(testsDoc: string): string | null {
+  return betweenMarkers(testsDoc, "test-files");
 }
 
 /** Bytes with thousands separators, as the tables print them. */
@@ -125,7 +158,7 @@ function binarySizeTable(parts: Parts): string {
     `| mupdf's WASM, embedded once, gzip | ${bytes(parts.wasm)} |`,
     `| precompiled bytecode of the bundles | ${bytes(parts.bytecode)} |`,
     // What is left of the total: the bundle's source (Bun keeps it beside the bytecode), the schemas.
-    `| the bundles: one per command and the PDF worker, each with the modules it shares with others (Elysia, MCP SDK, zod, TypeBox, ajv, mupdf's JS, …; src/commands.ts) | ≈${bytes(Math.round(server / 1e4) * 1e4)} |`,
+    `| the bundles: one per command and the PDF worker, each with the modules it shares with others (Elysia, MCP SDK, zod, TypeBox, ajv, mupdf's JS, …; src/binary/commands.ts) | ≈${bytes(Math.round(server / 1e4) * 1e4)} |`,
     `| API docs' script (Scalar), gzip | ${bytes(parts.scalar)} |`,
     `| the rest of the browser client (pages, bundles, mupdf's JS, service worker) | ${bytes(parts.client)} |`,
     `| **deckhand-linux-x64** | **${bytes(parts.total)}** |`,
@@ -143,7 +176,11 @@ function installTable(sizes: Map<string, number>, stamp: string): string {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ args: Bun.argv.slice(2), options: { release: { type: "string" } } });
+  const { values } = parseArgs({ args: Bun.argv.slice(2), options: { release: { type: "string" }, "tests-only": { type: "boolean" } } });
+  const counts = testFileCounts();
+  writeFileSync(TESTS_DOC, replaceBetweenMarkers(readFileSync(TESTS_DOC, "utf8"), "test-files", testFilesSentence(counts)));
+  console.log(`docs-figures: ${TESTS_DOC} rewritten (${counts.all} test files, ${counts.unit} unit)`);
+  if (values["tests-only"]) process.exit(0);
   const releaseDir = resolve(values.release ?? join(root, "dist", "release"));
   const sizes = new Map(TARGETS.flatMap((t) => [t.binary, t.archive]).flatMap((name) => {
     try {

@@ -4,8 +4,8 @@
  * (app.handle(new Request(…))) both drive it.
  */
 import { type AnyElysia, Elysia } from "elysia";
-import { AppError, isAppError, problemResponse, storageFailure } from "./errors.ts";
-import type { AppDeps } from "./deps.ts";
+import { AppError, isAppError, problemResponse, storageFailure } from "./base/errors.ts";
+import type { AppDeps } from "./composition/deps.ts";
 import { checkController } from "./http/check.ts";
 import { clientController } from "./http/client.ts";
 import { healthController } from "./http/health.ts";
@@ -21,7 +21,7 @@ import { presentController } from "./http/present.ts";
 import { schemaController } from "./http/schema.ts";
 import { wellKnownController } from "./http/well-known.ts";
 import { sessionsController } from "./http/sessions.ts";
-import { errorFields } from "./log.ts";
+import { errorFields } from "./base/log.ts";
 
 export function buildApp(deps: AppDeps) {
   // The OpenAPI document describes the finished app, so it is built lazily from this ref.

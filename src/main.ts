@@ -4,19 +4,19 @@
  * CLI entry: parse argv, run a command. The only place that reads process.argv.
  *
  * For `deckhand check` it starts compiling mupdf's WASM before the command's module loads:
- * the compile is most of the command's time (~250 ms of ~450, issue 24) and runs on JSC's
+ * the compile is most of the command's time (~250 ms of ~450; docs/performance.md) and runs on JSC's
  * compiler threads, so it overlaps loading and evaluating the command's module graph (~35 ms)
  * instead of starting after it (traced under load: the module loaded ~35 ms later, the compile
  * ended ~50 ms sooner; figures in docs/performance.md). The compile is kept on a global
  * (pdf/mupdf's compileMupdfWasm), so the command's own copy of pdf/mupdf takes the same one.
  */
-import { mupdfWasmStream } from "./assets.ts";
-import { isCommand, isWorkerProcess, loadCommand, runWorkerProcess } from "./commands.ts";
+import { mupdfWasmStream } from "./binary/assets.ts";
+import { isCommand, isWorkerProcess, loadCommand, runWorkerProcess } from "./binary/commands.ts";
 import { compileMupdfWasm, useMupdfWasm } from "./pdf/mupdf.ts";
 import { ownerOnlyFiles } from "./store/permissions.ts";
-import { VERSION, versionLine } from "./version.ts";
+import { VERSION, versionLine } from "./binary/version.ts";
 
-// Each command's code is an entrypoint of its own, loaded when it runs (src/commands.ts).
+// Each command's code is an entrypoint of its own, loaded when it runs (src/binary/commands.ts).
 
 const HELP = `deckhand ${VERSION} — hand a PDF deck to a browser and present it offline.
 
@@ -129,7 +129,7 @@ function runMain(): void {
   main(process.argv.slice(2)).then(
     (code) => exitWhenFlushed(code),
     (error: unknown) => {
-      // By name: the command's classes are its module graph's, not main.ts's (src/commands.ts).
+      // By name: the command's classes are its module graph's, not main.ts's (src/binary/commands.ts).
       const name = error instanceof Error ? error.name : "";
       if (name === "ConfigError" || name === "DataDirLockedError" || (error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))) {
         console.error(`deckhand: ${(error as Error).message}`);

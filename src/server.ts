@@ -8,8 +8,8 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import type { Server } from "bun";
 import { type App, buildApp } from "./app.ts";
-import { type Config, ConfigError } from "./config.ts";
-import { AppError, isAppError, problemResponse } from "./errors.ts";
+import { type Config, ConfigError } from "./base/config.ts";
+import { AppError, isAppError, problemResponse } from "./base/errors.ts";
 import type { Clock } from "./core/clock.ts";
 import type { PdfReader } from "./core/pdf-reader.ts";
 import { pathOf, routableRequest } from "./http/host.ts";
@@ -18,14 +18,14 @@ import { requestLog } from "./http/middleware/request-log.ts";
 import { liveSocketCode, upgradeLiveSocket } from "./http/live-ws.ts";
 import type { LiveSocketData } from "./live/hub.ts";
 import type { Scheduler } from "./live/scheduler.ts";
-import { errorFields, jsonLogger, type Logger } from "./log.ts";
-import { createRuntime, type Runtime } from "./runtime.ts";
+import { errorFields, jsonLogger, type Logger } from "./base/log.ts";
+import { createRuntime, type Runtime } from "./composition/runtime.ts";
 import { usesDataDirAlone } from "./store/backends.ts";
 import { DIR_MODE } from "./store/files.ts";
 import { type DataDirLock, lockDataDir } from "./store/lock.ts";
 import { tightenDataDir } from "./store/permissions.ts";
 
-/** How often expired handoffs are swept (DESIGN §2.2). */
+/** How often expired handoffs are swept: a minute, as docs/api/rest.md says (expiry itself is checked at every access). */
 export const SWEEP_INTERVAL_MS = 60_000;
 /** In-flight requests get this long after SIGTERM; then their connections are closed. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -38,7 +38,7 @@ const IDLE_TIMEOUT_SECONDS = 30;
 /**
  * Routes whose bodies are read by upload/body, which judges progress (an idle deadline and a
  * minimum average rate, answering 408). Bun's idle timer does not see body bytes arriving: it
- * cut a steady 4 KB/s upload at ~31 s with no answer at all (issue 20), so it is off while such
+ * cut a steady 4 KB/s upload at ~31 s with no answer at all, so it is off while such
  * a body is read and back on for the connection once the answer is ready.
  */
 const BODY_JUDGED_PATHS = new Set(["/api/present", "/api/check", "/api/live", "/mcp"]);
@@ -189,7 +189,7 @@ function listen(config: Config, tls: { cert: string; key: string } | null, app: 
         logger.error("unhandled", errorFields(error));
         return problemResponse(new AppError("INTERNAL"));
       },
-      // Live sessions' sockets (issue 11), on Bun's native pub/sub.
+      // Live sessions' sockets, on Bun's native pub/sub.
       websocket: deps.liveHub.websocket,
       fetch: async (request, srv) => {
         const started = performance.now();

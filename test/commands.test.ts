@@ -1,11 +1,11 @@
 /**
- * src/commands.ts: every command's module is loaded by URL (an entrypoint of its own in the
- * binary, issue 24) and has the export the table names; the binary's extra entrypoints are
+ * src/binary/commands.ts: every command's module is loaded by URL (an entrypoint of its own in the
+ * binary; docs/performance.md) and has the export the table names; the binary's extra entrypoints are
  * exactly those modules and the threads. test/binary.test.ts runs them in the compiled binary.
  */
 import { describe, expect, test } from "bun:test";
-import { COMMANDS, isCommand, loadCommand, PROCESS_MODULES, type CommandName } from "../src/commands.ts";
-import { THREAD_MODULES } from "../src/threads.ts";
+import { COMMANDS, isCommand, loadCommand, PROCESS_MODULES, type CommandName } from "../src/binary/commands.ts";
+import { THREAD_MODULES } from "../src/binary/threads.ts";
 
 describe("commands", () => {
   test("each command loads from its own module with a runner and, but for serve, its help", async () => {

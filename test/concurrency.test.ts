@@ -10,9 +10,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testConfig } from "../src/config.ts";
+import { testConfig } from "../src/base/config.ts";
 import type { HandoffRecord } from "../src/shared/handoff-record.ts";
-import { silentLogger } from "../src/log.ts";
+import { silentLogger } from "../src/base/log.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
 import { testPdfReader } from "./helpers/app.ts";
 import { makeDeck } from "./fixtures/pdfs.ts";
@@ -20,7 +20,7 @@ import { makeDeck } from "./fixtures/pdfs.ts";
 // The timeout of each test and hook here: ~10× its server's start and stop on a loaded 2-vCPU machine (6 s).
 setDefaultTimeout(60_000);
 
-/** Simultaneous completes on one session (issue 2). */
+/** Simultaneous completes on one session. */
 const COMPLETES = 50;
 /** Downloads fired around each complete, and how many rounds (each a fresh session). */
 const DOWNLOADS_PER_ROUND = 30;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { resolve } from "node:path";
-import { ConfigError, parseServeArgs, resolveConfig } from "../src/config.ts";
+import { ConfigError, parseServeArgs, resolveConfig } from "../src/base/config.ts";
 
 const MB = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { jsonLogger, prettyLogger, resolveLogFormat } from "../src/log.ts";
+import { jsonLogger, prettyLogger, resolveLogFormat } from "../src/base/log.ts";
 
 describe("log formats", () => {
   test("auto is pretty on a terminal and JSON otherwise; json and pretty are forced either way", () => {

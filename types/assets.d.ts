@@ -10,3 +10,9 @@ declare module "*/standalone.js" {
   const path: string;
   export default path;
 }
+
+// The schema changes (src/store/migrations/), imported `with { type: "text" }`: their SQL.
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}

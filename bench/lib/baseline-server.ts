@@ -10,7 +10,7 @@
  *     sha256   the sink plus Bun.CryptoHasher SHA-256 of every chunk
  *     required the sink, SHA-256 and a durable commit (fsync the file, rename it, fsync the
  *              directory): the work any upload path that keeps its promises must do. This is
- *              the baseline of DESIGN §7 ("within 1.1×").
+ *              the baseline of the upload budget ("within 1.1×").
  *     node     Readable.fromWeb(body) → fs.createWriteStream (node streams, no parsing)
  *     busboy   deckhand's receiveMultipartPdf: busboy → file, SHA-256 on its own thread
  *     fsync    busboy + LocalBlobStore.commit (fsync file, rename, fsync dir)

@@ -1,6 +1,6 @@
 /**
- * The bare relay: the baseline of the live fan-out benchmark (bench/live.ts, issue 24), run as
- * its own process:
+ * The bare relay: the baseline of the live fan-out benchmark (bench/live.ts;
+ * docs/performance.md), run as its own process:
  *
  *   bun bench/lib/live-relay.ts PORT
  *
@@ -15,7 +15,7 @@
  *   is accepted and answered `{"v":1,"type":"hello","role":…,"seq":…}`. A viewer (or remote)
  *   subscribes to the talk's topic; the presenter does not (deckhand's broadcast skips it too).
  * - Every later message from the presenter goes out as `{...message, "v": 1, "seq": n}` — the
- *   shape and key order deckhand relays a `state` in (src/live/hub.ts) — to the topic. Anything
+ *   shape and key order deckhand relays a `state` in (src/live/presenter-state.ts) — to the topic. Anything
  *   a viewer sends is ignored.
  *
  * The sockets have deckhand's own limits (SOCKET_LIMITS: payload, backpressure, no compression).

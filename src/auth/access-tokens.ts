@@ -5,8 +5,8 @@
  * `--require-auth`.
  */
 import { randomBytes } from "../tools/random.ts";
-import { AppError } from "../errors.ts";
-import { sha256Hex } from "../handoff/secrets.ts";
+import { AppError } from "../base/errors.ts";
+import { sha256Hex } from "../security/secrets.ts";
 import type { AccessTokenRepository, AccessTokenRow } from "../core/access-tokens.ts";
 
 export const ACCESS_TOKEN_PREFIX = "dh_";

@@ -11,8 +11,8 @@
  */
 import { stat } from "node:fs/promises";
 import { basename } from "node:path";
-import { AppError, isAppError } from "../errors.ts";
-import { notesFilename } from "../handoff/filename.ts";
+import { AppError, isAppError } from "../base/errors.ts";
+import { notesFilename } from "../security/filename.ts";
 import { pageName, pagesAreNotSlides } from "../deck/page-names.ts";
 import type { AttachmentResult, CheckReport, ReportIssue } from "../pdf/check.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
@@ -60,7 +60,7 @@ const defaultIo: CheckIo = {
   err: (text) => Bun.write(Bun.stderr, text),
 };
 
-/** The server's flags for the bounds of one file, with its ranges (config.ts). */
+/** The server's flags for the bounds of one file, with its ranges (base/config.ts). */
 const BOUND_FLAGS = [
   { name: "--pdf-timeout", key: "timeoutMs", min: 0.1, max: 3600, scale: (seconds: number) => Math.round(seconds * 1000) },
   { name: "--pdf-memory-mb", key: "memoryBytes", min: 128, max: 1_000_000, scale: (mb: number) => Math.floor(mb * 1024 * 1024) },

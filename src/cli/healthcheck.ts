@@ -6,7 +6,7 @@
  * `serve`, so in a container it finds the server from the environment they share.
  */
 import { parseArgs } from "node:util";
-import { resolveConfig, SERVE_OPTIONS } from "../config.ts";
+import { resolveConfig, SERVE_OPTIONS } from "../base/config.ts";
 
 export const HEALTHCHECK_USAGE = `Usage: deckhand healthcheck [--url URL] [--timeout S] [serve options]
 

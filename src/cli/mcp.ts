@@ -4,8 +4,8 @@
  * stdout carries only the protocol; anything for people goes to stderr.
  */
 import { parseArgs } from "node:util";
-import { DEFAULTS, parseMaxUploadBytes } from "../config.ts";
-import { jsonLogger } from "../log.ts";
+import { DEFAULTS, parseMaxUploadBytes } from "../base/config.ts";
+import { jsonLogger } from "../base/log.ts";
 import { PdfPool } from "../pdf/worker/pool.ts";
 import { DEFAULT_SERVER, resolveServerTarget } from "./server-target.ts";
 

@@ -6,7 +6,7 @@
  */
 import { basename } from "node:path";
 import { parseArgs } from "node:util";
-import { isAppError } from "../errors.ts";
+import { isAppError } from "../base/errors.ts";
 import { presentToServer } from "../remote/present-client.ts";
 import { DEFAULT_SERVER, resolveServerTarget } from "./server-target.ts";
 

@@ -4,12 +4,12 @@
  * terminal, the start-up banner; run until SIGTERM or SIGINT, then shut down gracefully.
  */
 import { networkInterfaces } from "node:os";
-import { parseServeArgs } from "../config.ts";
-import { jsonLogger, prettyLogger, resolveLogFormat } from "../log.ts";
+import { parseServeArgs } from "../base/config.ts";
+import { jsonLogger, prettyLogger, resolveLogFormat } from "../base/log.ts";
 import { startServer } from "../server.ts";
 import { ownerOnlyFiles } from "../store/permissions.ts";
 import { stdoutFlushed, stdoutIsTerminal, writeStdout } from "../tools/stdout.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../binary/version.ts";
 import { bannerText } from "./banner.ts";
 
 export async function runServeCommand(args: string[]): Promise<number> {

@@ -4,7 +4,7 @@
  * `--server` (else DECKHAND_SERVER, else the local default) and `--token` (else
  * DECKHAND_TOKEN), with the URL checked before anything is sent.
  */
-import { ConfigError } from "../config.ts";
+import { ConfigError } from "../base/config.ts";
 
 export const DEFAULT_SERVER = "http://127.0.0.1:8080";
 

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { AccessTokens } from "../auth/access-tokens.ts";
-import { resolveConfig } from "../config.ts";
+import { resolveConfig } from "../base/config.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { openTokenStore } from "../store/backends.ts";
 

@@ -1,6 +1,6 @@
 /**
  * @module core/live-sessions
- * The rows of live sessions (issue 11) and of live grants, as the live domain needs them.
+ * The rows of live sessions and of live grants, as the live domain needs them.
  * Implemented for SQLite (store/live-sessions.ts) and PostgreSQL (store/postgres/live-sessions.ts);
  * the contract both keep is test/live/repository.test.ts.
  */
@@ -34,7 +34,7 @@ export interface LiveSessionRow {
    */
   presenterSeenAt: number;
   /**
-   * The audience's questions, poll and reactions (issue 23) as JSON (src/live/audience.ts's
+   * The audience's questions, poll and reactions as JSON (src/live/audience/model.ts's
    * snapshot), so a restart keeps them; null when there is none, and again once the talk ends.
    */
   audienceJson: string | null;

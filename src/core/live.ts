@@ -1,6 +1,6 @@
 /**
  * @module core/live
- * The seam for live presenting (issue 11): a presenter's state fans out to viewers who may
+ * The seam for live presenting: a presenter's state fans out to viewers who may
  * be connected to other instances. A `LiveBus` carries a message published on one instance to
  * the subscribers of that channel on every instance: in process for the embedded default, over
  * PostgreSQL LISTEN/NOTIFY when instances share a database (the socket hub publishes on it).

@@ -3,14 +3,37 @@
  * The port through which the domains (handoff, live) and the HTTP layer read PDFs. The server
  * implements it with a pool of worker processes (pdf/worker/pool.ts), so mupdf never runs on
  * the event loop; declaring it here keeps the domain → worker arrow out of the import graph.
- * Only types are imported below: nothing of mupdf loads through this module.
+ * It names no implementation: pdf/ implements what it declares, and only deck/'s types are
+ * imported below, so nothing of mupdf loads through this module.
  */
 import type { AnalyzeOptions } from "../deck/analyze.ts";
 import type { CheckReport } from "../deck/report-types.ts";
-import type { InspectedNotes, NotesFileInput } from "../pdf/notes.ts";
-import type { PdfInfo } from "../pdf/open.ts";
+import type { NotesFileKind } from "../deck/notes-file/types.ts";
 
-export type { NotesFileInput };
+/** What the first read of a PDF tells (pdf/open implements it). */
+export interface PdfInfo {
+  pageCount: number;
+  pdfVersion: string | null;
+  title: string | null;
+}
+
+/** A notes file handed to a PDF job: a local temp file and the name it came with. */
+export interface NotesFileInput {
+  path: string;
+  /** Already made safe (security/filename `notesFilename`). */
+  filename: string;
+}
+
+/** What present keeps of a notes file that passed (pdf/notes judges it). */
+export interface InspectedNotes {
+  kind: NotesFileKind;
+  /** Slides the file gives notes for. */
+  slides: number;
+  /** The normalised `.pdfpc` text (format 2) stored with the staged deck. */
+  pdfpc: string;
+  /** Its warnings (e.g. a slide count that differs from the PDF's): the deck is staged anyway. */
+  warnings: Array<{ code: string; message: string }>;
+}
 
 /** What a caller already knows of the file it hands over (computed while receiving it). */
 export interface FileMeta {

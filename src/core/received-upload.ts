@@ -12,7 +12,7 @@ export interface ReceivedUpload {
   sha256: string;
   /** The name the client gave, untrusted. */
   uploadName: string | null;
-  /** The notes file that came beside the PDF (issue 19), when one did. */
+  /** The notes file that came beside the PDF, when one did. */
   notes?: ReceivedNotes;
 }
 

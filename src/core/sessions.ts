@@ -5,12 +5,18 @@
  * test/store/contract.ts. Every call is asynchronous: a row may live across a network.
  */
 
+/**
+ * Ended sessions (handoffs and live talks) stay as byte-less tombstones this long so late
+ * requests get 410, not 404: the age past which `purgeEnded` may drop them.
+ */
+export const TOMBSTONE_TTL_MS = 7 * 24 * 60 * 60_000;
+
 export type SessionState = "staged" | "claimed" | "expired";
 
 /**
- * The notes file that came beside a staged PDF (DESIGN §3.2 item 8), as the row describes it.
- * Its normalised `.pdfpc` text is stored with the row too but read on its own (`notesText`):
- * every other access to a row leaves it out.
+ * The notes file that came beside a staged PDF (docs/decks/notes-formats.md), as the row
+ * describes it. Its normalised `.pdfpc` text is stored with the row too but read on its own
+ * (`notesText`): every other access to a row leaves it out.
  */
 export interface SessionNotes {
   /** The notes file's name as uploaded (path parts and control characters removed). */

@@ -1,7 +1,7 @@
 /**
  * @module deck/attachments
- * Find every attachment of an opened PDF: the `EmbeddedFiles` name tree (walked here,
- * iteratively, with a visited set and caps — mupdf's own walker overflows the stack on
+ * Find every attachment of an opened PDF: the `EmbeddedFiles` name tree (walked by
+ * deck/name-tree with a visited set and caps — mupdf's own walker overflows the stack on
  * looping `Kids`), page `FileAttachment` annotations (bound to their page), the embedded
  * media of `Screen`, `RichMedia` and `Movie` annotations, and `/Text` annotations (in-page
  * notes) — and the movies a page names without embedding them (deck/movie-annotations:
@@ -15,6 +15,8 @@ import { baseName } from "./sidecar/names.ts";
 import { normalizeText } from "./text-marks.ts";
 import type { MediaRect, PageBox } from "./sidecar/types.ts";
 import type { PdfDoc, PdfObj } from "./mupdf-types.ts";
+import { walkEmbeddedFiles } from "./name-tree.ts";
+import { FALLBACK_BOX, overlaps, pageBox, readRect } from "./page-geometry.ts";
 import { embedsFile, movieOfAnnotation, movieOfLink, moviesPlayedOnOpen, specName, type MoviePlay } from "./movie-annotations.ts";
 
 export type AttachmentSource = "embedded-files" | "page-annotation";
@@ -144,9 +146,6 @@ export function findAttachmentsNamed(doc: PdfDoc, pageCount: number, wanted: (ba
   return found;
 }
 
-/** US Letter, for a page whose box cannot be read. */
-const FALLBACK_BOX: PageBox & { x0: number; y1: number } = { width: 612, height: 792, x0: 0, y1: 792 };
-
 export function discoverAttachments(doc: PdfDoc, pageCount: number, limits: DiscoveryLimits = DEFAULT_DISCOVERY_LIMITS): Discovery {
   const discovery: Discovery = { attachments: [], issues: [], textNotes: new Map(), pageBoxes: [], movies: [] };
   const byObject = new Map<number, DiscoveredAttachment>();
@@ -212,79 +211,6 @@ function objectNumberOf(value: PdfObj): number | null {
   return value.isIndirect() ? value.asIndirect() : null;
 }
 
-/**
- * Walk `/Root /Names /EmbeddedFiles` depth-first in document order and call `visit` for each
- * (key, value) leaf pair. Loops, excess depth, excess size and malformed nodes become findings.
- */
-function walkEmbeddedFiles(doc: PdfDoc, limits: DiscoveryLimits, issues: Finding[], visit: (key: string, value: PdfObj) => void): void {
-  const root = doc.getTrailer().get("Root", "Names", "EmbeddedFiles");
-  if (root.isNull()) return;
-  const stack: { node: PdfObj; depth: number }[] = [{ node: root, depth: 0 }];
-  const visited = new Set<number>();
-  let nodes = 0;
-  const reported = new Set<string>();
-  const once = (code: "NAME_TREE_LOOP" | "NAME_TREE_TOO_DEEP" | "NAME_TREE_TOO_LARGE" | "NAME_TREE_MALFORMED", message: string) => {
-    if (reported.has(code)) return;
-    reported.add(code);
-    issues.push(finding(code, message));
-  };
-  while (stack.length > 0) {
-    const { node, depth } = stack.pop() as { node: PdfObj; depth: number };
-    if (node.isIndirect()) {
-      const number = node.asIndirect();
-      if (visited.has(number)) {
-        once("NAME_TREE_LOOP", "The attachment list (EmbeddedFiles name tree) has a Kids entry that points back to a node already read; the loop was skipped. Re-save the PDF with a current tool to rebuild it.");
-        continue;
-      }
-      visited.add(number);
-    }
-    if (++nodes > limits.maxNameTreeNodes) {
-      once("NAME_TREE_TOO_LARGE", `The attachment list (EmbeddedFiles name tree) has more than ${limits.maxNameTreeNodes} nodes; the rest were skipped.`);
-      break;
-    }
-    if (!node.isDictionary()) {
-      once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a node that is not a dictionary; it was skipped.");
-      continue;
-    }
-    const names = node.get("Names");
-    const kids = node.get("Kids");
-    if (names.isArray()) readNamePairs(names, issues, once, visit);
-    else if (!names.isNull()) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a /Names entry that is not an array; it was skipped.");
-    if (kids.isArray()) {
-      if (depth + 1 > limits.maxNameTreeDepth) {
-        once("NAME_TREE_TOO_DEEP", `The attachment list (EmbeddedFiles name tree) is deeper than ${limits.maxNameTreeDepth} levels; deeper nodes were skipped.`);
-      } else {
-        const count = kids.length;
-        if (stack.length + count + nodes > limits.maxNameTreeNodes + 1) {
-          once("NAME_TREE_TOO_LARGE", `The attachment list (EmbeddedFiles name tree) has more than ${limits.maxNameTreeNodes} nodes; the rest were skipped.`);
-        }
-        const room = Math.max(0, Math.min(count, limits.maxNameTreeNodes + 1 - nodes - stack.length));
-        // Pushed in reverse so that the first kid is read first (document order).
-        for (let i = room - 1; i >= 0; i--) stack.push({ node: kids.get(i), depth: depth + 1 });
-      }
-    } else if (!kids.isNull()) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a /Kids entry that is not an array; it was skipped.");
-    if (names.isNull() && kids.isNull()) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a node with neither /Names nor /Kids; it was skipped.");
-  }
-}
-
-function readNamePairs(
-  names: PdfObj,
-  _issues: Finding[],
-  once: (code: "NAME_TREE_MALFORMED", message: string) => void,
-  visit: (key: string, value: PdfObj) => void,
-): void {
-  const length = names.length;
-  if (length % 2 !== 0) once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a /Names array of odd length; its last entry was skipped.");
-  for (let i = 0; i + 1 < length; i += 2) {
-    const key = names.get(i);
-    if (!key.isString()) {
-      once("NAME_TREE_MALFORMED", "The attachment list (EmbeddedFiles name tree) has a name that is not a string; that entry was skipped.");
-      continue;
-    }
-    visit(key.asString(), names.get(i + 1));
-  }
-}
-
 /** A file specification (dictionary, or a bare string naming an external file) → attachment. */
 function readFilespec(value: PdfObj, fallbackName: string, source: AttachmentSource): DiscoveredAttachment | null {
   const issues: Finding[] = [];
@@ -321,32 +247,6 @@ function readFilespec(value: PdfObj, fallbackName: string, source: AttachmentSou
     declaredChecksum: checksum && checksum.isString() ? checksum.asByteString() : null,
     issues,
   };
-}
-
-function pageBox(page: PdfObj): PageBox & { x0: number; y1: number } {
-  for (const key of ["CropBox", "MediaBox"]) {
-    const box = readRect(page.getInheritable(key));
-    if (box && box.x1 - box.x0 > 0 && box.y1 - box.y0 > 0) return { width: box.x1 - box.x0, height: box.y1 - box.y0, x0: box.x0, y1: box.y1 };
-  }
-  return FALLBACK_BOX;
-}
-
-function overlaps(a: MediaRect, b: MediaRect): boolean {
-  return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
-}
-
-function readRect(value: PdfObj): { x0: number; y0: number; x1: number; y1: number } | null {
-  if (!value.isArray() || value.length !== 4) return null;
-  const n: number[] = [];
-  for (let i = 0; i < 4; i++) {
-    const item = value.get(i);
-    if (!item.isNumber()) return null;
-    const v = item.asNumber();
-    if (!Number.isFinite(v)) return null;
-    n.push(v);
-  }
-  const [a, b, c, d] = n as [number, number, number, number];
-  return { x0: Math.min(a, c), y0: Math.min(b, d), x1: Math.max(a, c), y1: Math.max(b, d) };
 }
 
 function readPageAnnotations(

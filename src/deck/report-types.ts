@@ -1,6 +1,6 @@
 /**
  * @module deck/report-types
- * The check report (DESIGN §3.4): its types are generated from the published schema
+ * The check report (docs/decks/check-report.md): its types are generated from the published schema
  * (`schemas/check-report.schema.json` → deck/check-report.gen.ts, scripts/gen-types.ts), the
  * one definition the server, the MCP tools and the browser client share; the names the
  * report builder uses are aliases of them. Browser-safe.

@@ -1,8 +1,9 @@
 /**
  * @module deck/report
- * Build the check report (DESIGN §3.4) for an opened PDF. Browser-safe: the caller opens the
- * document (server: file-backed stream; browser: bytes in a worker) and supplies what only it
- * knows (file size, SHA-256) and, when one came beside the PDF, the notes file.
+ * Build the check report (docs/decks/check-report.md) for an opened PDF. Browser-safe: the
+ * caller opens the document (server: file-backed stream; browser: bytes in a worker) and
+ * supplies what only it knows (file size, SHA-256) and, when one came beside the PDF, the notes
+ * file.
  */
 import { finding } from "./sidecar/findings.ts";
 import { analyzeDeck, type AnalyzeOptions } from "./analyze.ts";

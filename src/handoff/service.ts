@@ -10,27 +10,25 @@
  * `src/core/`, all asynchronous: the same code runs on SQLite + files and PostgreSQL + S3.
  */
 import type { Clock } from "../core/clock.ts";
-import { AppError } from "../errors.ts";
-import { errorFields, type Logger } from "../log.ts";
+import { AppError } from "../base/errors.ts";
+import { errorFields, type Logger } from "../base/log.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
 import type { BlobStore } from "../core/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../core/coordination.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
-import type { SessionNotes, SessionRepository, SessionRow } from "../core/sessions.ts";
-import { displayTitle } from "./filename.ts";
-import { inspectUpload } from "./inspect-upload.ts";
+import { type SessionNotes, type SessionRepository, type SessionRow, TOMBSTONE_TTL_MS } from "../core/sessions.ts";
+import { displayTitle } from "../security/filename.ts";
+import { inspectUpload } from "../upload/inspect.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
 import { isoSeconds } from "../tools/time.ts";
-import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "./secrets.ts";
+import { newControllerToken, newSessionId, SESSION_ID_PATTERN, sha256Hex, tokenMatches } from "../security/secrets.ts";
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-/** Lifetime of an unclaimed handoff uploaded without a token (spec §8). */
+/** Lifetime of an unclaimed handoff uploaded without a token: 24 h, the documented lifetime (docs/api/rest.md). */
 export const ANONYMOUS_TTL_MS = 24 * HOUR;
-/** Lifetime of an unclaimed handoff uploaded with a valid Bearer token (spec §8). */
+/** Lifetime of an unclaimed handoff uploaded with a valid Bearer token: 7 days, so an agent can stage a talk well ahead. */
 export const AUTHENTICATED_TTL_MS = 7 * DAY;
-/** Ended sessions stay as byte-less tombstones this long so late requests get 410, not 404. */
-export const TOMBSTONE_TTL_MS = 7 * DAY;
 
 /** A staged deck's notes, for the holder of its controller token. */
 export interface StagedNotesText {

@@ -7,10 +7,10 @@
  * only a part over its size limit is refused (413 NOTES_FILE_TOO_LARGE), as present does.
  */
 import { Elysia } from "elysia";
-import { notesFilename } from "../handoff/filename.ts";
+import { notesFilename } from "../security/filename.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";

@@ -6,7 +6,7 @@
  * `bun build --compile` embeds them and the binary needs nothing beside it.
  */
 import { Elysia } from "elysia";
-import { clientVersion, type EmbeddedFile, embeddedFiles as clientFiles, inflate } from "../assets.ts";
+import { clientVersion, type EmbeddedFile, embeddedFiles as clientFiles, inflate } from "../binary/assets.ts";
 
 const YOUTUBE = "https://www.youtube-nocookie.com https://www.youtube.com";
 const VIMEO = "https://player.vimeo.com";
@@ -60,7 +60,7 @@ const PAGE_ROUTES: Record<string, string> = {
   "/present/:deck": "present",
   "/view/:deck": "view",
   "/check": "check",
-  // Live presenting (issue 11): the viewer and the phone remote (its secret in the fragment).
+  // Live presenting: the viewer and the phone remote (its secret in the fragment).
   "/live/:code": "live",
   "/live/:code/control": "remote",
   // A recording played back from this browser's storage (client/record/).

@@ -3,7 +3,7 @@
  * The small request helpers every controller shares: from which address a request comes, and
  * whose PDF jobs it runs (an upload's admission is ./middleware/admit-upload.ts).
  */
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { addressKey } from "../tools/address-key.ts";
 import { lastHop } from "./host.ts";
 

@@ -6,7 +6,7 @@
  * "unavailable" with each dependency's state when one is down (stop sending traffic here).
  */
 import { Elysia } from "elysia";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { RETRY_AFTER_SECONDS } from "../store/dependencies.ts";
 import { Health, routeDoc } from "./models.ts";
 

@@ -13,7 +13,7 @@
  * was a 404. Requests with such an origin are handed to the app under a long placeholder
  * origin; links are built from the Host header, never from `request.url`.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
 /** RFC 3986 host (an IP literal, or a reg-name without percent-escapes) and an optional port. */
 const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=-]+)(?::(\d{1,5}))?$/;

@@ -8,8 +8,8 @@
  * message (`join`).
  */
 import type { Server } from "bun";
-import type { AppDeps } from "../deps.ts";
-import { AppError, isAppError, problemResponse } from "../errors.ts";
+import type { AppDeps } from "../composition/deps.ts";
+import { AppError, isAppError, problemResponse } from "../base/errors.ts";
 import type { LiveSocketData } from "../live/hub.ts";
 import { openTalk } from "./live.ts";
 import { liveSocketOrigin } from "./middleware/origin.ts";

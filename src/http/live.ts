@@ -1,6 +1,6 @@
 /**
  * @module http/live
- * The REST part of live presenting (issue 11): go live (a streamed upload, like
+ * The REST part of live presenting: go live (a streamed upload, like
  * /api/present, with the same optional `notes` part), session info, the deck for viewers
  * (resumable), the notes for the remote and the presenter (never for viewers: they are not in
  * the PDF), end, and control-secret rotation. The WebSocket is upgraded before the app
@@ -10,9 +10,9 @@
 import { Elysia, t } from "elysia";
 import { LiveCreatedSchema } from "../shared/live-created.ts";
 import { LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
-import type { AppDeps } from "../deps.ts";
-import { AppError } from "../errors.ts";
-import { errorFields } from "../log.ts";
+import type { AppDeps } from "../composition/deps.ts";
+import { AppError } from "../base/errors.ts";
+import { errorFields } from "../base/log.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";

@@ -4,7 +4,7 @@
  * Content-Type) must stay JSON-RPC error objects, which MCP clients read; each also carries
  * deckhand's coded problem document (RFC 9457) in `error.data`, as every other failure does.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { ErrorCode } from "../shared/problem.ts";
 
 /** The problem code for an HTTP status the MCP transport answers with. */

@@ -18,12 +18,12 @@
  * its text alive until the response is sent.
  */
 import { Elysia } from "elysia";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { createGate, LARGE_BODY_BYTES } from "../mcp/gate.ts";
 import { maxMcpBodyBytes } from "../mcp/limits.ts";
 import { fileTooLarge } from "../tools/upload-limits.ts";
 import { readBodyText } from "../upload/body.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { clientAddress, pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";

@@ -10,11 +10,11 @@
  */
 import { toOpenAPISchema } from "@elysiajs/openapi";
 import { type AnyElysia, Elysia } from "elysia";
-import { checkReportSchema } from "../schemas.ts";
-import type { AppDeps } from "../deps.ts";
+import { checkReportSchema } from "../binary/schemas.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { CompleteBody, Health, HandoffRecord, Ok, PdfpcNotes, Problem, problemResponse } from "./models.ts";
 
-/** The interface version of the REST API (spec §9); independent of the build version. */
+/** The interface version of the REST API (1.0.0, no version segment in the paths: docs/api/rest.md); independent of the build version. */
 export const API_VERSION = "1.0.0";
 
 /** Routes outside the REST interface: the browser client's pages and assets, the docs. */

@@ -5,7 +5,7 @@
  * no caching or sniffing.
  */
 import type { ResponseBody } from "../core/blobs.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
 /** Parse a single `bytes=a-b` range (RFC 9110 §14.1.2). Null: serve the whole file. */
 export function parseRange(header: string | null, size: number): { start: number; end: number } | null {

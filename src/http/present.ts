@@ -7,7 +7,7 @@
 import { Elysia } from "elysia";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { asPdfOwner } from "../pdf/worker/owner.ts";
 import { pdfOwner } from "./deps.ts";
 import { uploadAdmission } from "./middleware/admit-upload.ts";

@@ -5,9 +5,9 @@
  * binary needs no files beside it. Each report's `$schema` is "/schema/check-report.schema.json".
  */
 import { Elysia, t } from "elysia";
-import { AppError, problemResponse } from "../errors.ts";
+import { AppError, problemResponse } from "../base/errors.ts";
 import { routeDoc } from "./models.ts";
-import { SCHEMAS } from "../schemas.ts";
+import { SCHEMAS } from "../binary/schemas.ts";
 
 /** The content type registered for JSON Schema documents (draft 2020-12, §9.5.1). */
 export const SCHEMA_CONTENT_TYPE = "application/schema+json";

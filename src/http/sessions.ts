@@ -6,9 +6,9 @@
  */
 import { Value } from "@sinclair/typebox/value";
 import { Elysia, t } from "elysia";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { readBodyText } from "../upload/body.ts";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { CompleteBody, Ok, pdfpcNotesResponse, routeDoc } from "./models.ts";
 import { parseRange, pdfResponse } from "./pdf-response.ts";
 
@@ -31,7 +31,7 @@ export function sessionsController(deps: AppDeps) {
     .get(
       "/api/sessions/:id/handoff",
       async ({ params, query, request }) => {
-        // The token in a header keeps it out of proxy logs; `t` is the spec's way (and the
+        // The token in a header keeps it out of proxy logs; `t` is the documented way (and the
         // only one a plain link can carry).
         const token = request.headers.get("x-controller-token") ?? query.t;
         const row = await deps.handoff.resolveDownload(params.id, token);

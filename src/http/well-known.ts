@@ -6,7 +6,7 @@
  * fields are plain enough to read without it.
  */
 import { Elysia } from "elysia";
-import type { AppDeps } from "../deps.ts";
+import type { AppDeps } from "../composition/deps.ts";
 import { publicBaseUrl } from "./host.ts";
 import { routeDoc } from "./models.ts";
 

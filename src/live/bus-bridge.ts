@@ -4,16 +4,16 @@
  * what the presenter sends here reaches the viewers and remotes connected elsewhere, a
  * remote's command reaches whichever instance holds the presenter, and ends, rotations and
  * the presenter's presence are told to all, and so is every change to the audience one of
- * them accepts (./audience-relay.ts applies it). Each instance skips its own messages.
+ * them accepts (./audience/relay.ts applies it). Each instance skips its own messages.
  */
 import { randomBytes } from "../tools/random.ts";
 import { type LiveServerMessageT, type LiveSnapshot, mergeLive } from "../shared/live-protocol.ts";
 import type { LiveBus, LiveSubscription } from "../core/live.ts";
 import { MAX_LIVE_MESSAGE_BYTES } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";
-import type { Logger } from "../log.ts";
-import { errorFields } from "../log.ts";
-import type { AudienceEvent } from "./audience-events.ts";
+import type { Logger } from "../base/log.ts";
+import { errorFields } from "../base/log.ts";
+import type { AudienceEvent } from "./audience/events.ts";
 import type { PresenterGrace } from "./presenter-grace.ts";
 import { encode, type Room } from "./room.ts";
 import type { LiveService } from "./service.ts";
@@ -24,9 +24,9 @@ import type { LiveService } from "./service.ts";
  * saved state); `ended`; `command`: a remote's command for whichever instance holds the
  * presenter; `rotated`; `presence`: "the presenter is connected here" (also the answer to
  * `query`, which an instance sends when it loads a talk); `audience`: a change to the talk's
- * questions, polls or reactions one instance accepted, for the others to apply (issue 23);
+ * questions, polls or reactions one instance accepted, for the others to apply;
  * `audienceSaved`: the answer to `to`'s `query` — "my copy of the audience, and of the state
- * when the presenter is here, is in the row now" (./audience-merge.ts says why for the
+ * when the presenter is here, is in the row now" (./audience/merge.ts says why for the
  * audience). The state matters as much: an instance reads the row, then listens, so a state
  * saved and relayed between the two would otherwise reach its viewers only with the next one.
  */

@@ -3,27 +3,29 @@
  * The sockets of live sessions on this instance, tied together: which talk each socket joined
  * in which role, the rooms (./room.ts) loaded from their rows and saved back, and the fan-out
  * of the presenter's messages to viewers and remotes on Bun's native pub/sub (one topic per
- * talk). What a socket may send is the socket policy's (./socket-policy.ts); the presenter's
- * grace period is ./presenter-grace.ts; other instances serving the same talk (PostgreSQL)
- * are reached through the bus bridge (./bus-bridge.ts). The service tells the hub of ends and
- * rotations through the `LiveEvents` port (./events.ts); every timer runs on the injected
- * scheduler (./scheduler.ts).
+ * talk). What a socket may send is the socket policy's (./socket-policy.ts); who may take a
+ * role is ./admission.ts's; the presenter's state, pointer and ink are merged, relayed and
+ * saved by ./presenter-state.ts; the presenter's grace period is ./presenter-grace.ts; other
+ * instances serving the same talk (PostgreSQL) are reached through the bus bridge
+ * (./bus-bridge.ts); the audience's messages go through ./audience/relay.ts. The service tells
+ * the hub of ends and rotations through the `LiveEvents` port (./events.ts); every timer runs
+ * on the injected scheduler (./scheduler.ts).
  */
 import type { WebSocketHandler } from "bun";
 import { randomBytes } from "../tools/random.ts";
-import { LIVE_CLOSE, type LiveClientMessageT, type LiveCountsT, type LiveRoleT, type LiveServerMessageT, liveStateOverBounds, mergeLive } from "../shared/live-protocol.ts";
+import { LIVE_CLOSE, type LiveCountsT, type LiveRoleT, type LiveServerMessageT } from "../shared/live-protocol.ts";
 import type { LiveBus } from "../core/live.ts";
 import type { LiveEndReason } from "../core/live-sessions.ts";
 import { isoSeconds } from "../tools/time.ts";
-import { tokenMatches } from "../handoff/secrets.ts";
-import type { Logger } from "../log.ts";
-import { errorFields } from "../log.ts";
+import type { Logger } from "../base/log.ts";
+import { errorFields } from "../base/log.ts";
+import { Admission } from "./admission.ts";
 import { LiveBusBridge } from "./bus-bridge.ts";
 import type { LiveEventRelay } from "./events.ts";
 import { PresenterGrace } from "./presenter-grace.ts";
-import { AudienceRelay, isAudienceMessage, newAudience } from "./audience-relay.ts";
-import { mayTake } from "./fair-share.ts";
-import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, seatsOf, socketsOf, topicOf, viewersTopicOf } from "./room.ts";
+import { PresenterState } from "./presenter-state.ts";
+import { AudienceRelay, isAudienceMessage, newAudience } from "./audience/relay.ts";
+import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, socketsOf, topicOf, viewersTopicOf } from "./room.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
 import type { LiveJoinGuard } from "./join-guard.ts";
 import type { LiveService } from "./service.ts";
@@ -33,8 +35,6 @@ export type { LiveSocketData } from "./socket-policy.ts";
 
 /** Counts change with every join and leave; they are sent at most this often. */
 const COUNTS_INTERVAL_MS = 250;
-/** Pointer moves and strokes are kept in memory and written to the row at most this often. */
-const POINTER_SAVE_MS = 1_000;
 
 export interface LiveHubDeps {
   service: LiveService;
@@ -51,7 +51,7 @@ export interface LiveHubDeps {
   /** Live sockets this instance holds at most (below its descriptor limit). */
   maxSockets: number;
   graceMs: number;
-  /** Wrong presenter and remote secrets, counted per address and talk (./join-guard.ts): past the limit, that address's secret joins of the talk are refused. */
+  /** Wrong presenter and remote secrets, counted per address and talk (./join-guard.ts): past the limit, that address's secret joins of the talk are refused (./admission.ts). */
   secrets: Pick<LiveJoinGuard, "secretsRetryAfter" | "failSecret">;
 }
 
@@ -64,6 +64,8 @@ export class LiveHub {
   private readonly grace: PresenterGrace;
   private readonly bridge: LiveBusBridge;
   private readonly audience: AudienceRelay;
+  private readonly admission: Admission;
+  private readonly state: PresenterState;
   /** Stand-in viewer ids of sockets that sent none: such a socket votes once as itself. */
   private anonymous = 0;
   /** Makes those stand-ins unique across instances: `socket:1` on two instances is two viewers. */
@@ -72,6 +74,8 @@ export class LiveHub {
   constructor(private readonly deps: LiveHubDeps) {
     this.scheduler = deps.scheduler ?? systemScheduler;
     this.policy = new SocketPolicy({ logger: deps.logger, scheduler: this.scheduler, maxSockets: deps.maxSockets });
+    this.admission = new Admission({ policy: this.policy, logger: deps.logger, maxViewers: deps.maxViewers, maxViewersPerAddress: deps.maxViewersPerAddress, secrets: deps.secrets });
+    this.state = new PresenterState({ service: deps.service, policy: this.policy, scheduler: this.scheduler, logger: deps.logger, broadcast: (room, message, options) => this.broadcast(room, message, options) });
     this.audience = new AudienceRelay({ policy: this.policy, scheduler: this.scheduler, perAddress: () => Math.min(deps.maxViewersPerAddress, deps.maxViewers),
       save: (room, json) => deps.service.repo.saveAudience(room.code, json).catch((error) => deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) })),
       read: async (room) => (await deps.service.find(room.code))?.audienceJson ?? null,
@@ -99,7 +103,7 @@ export class LiveHub {
       rotated: (code, generation) => void this.rotated(code, generation, { bus: false }),
       audience: (room, event) => this.audience.received(room, event),
       saveCopy: async (room) => {
-        await Promise.all([this.audience.flush(room), room.presenter ? this.save(room) : undefined]);
+        await Promise.all([this.audience.flush(room), room.presenter ? this.state.save(room) : undefined]);
       },
       audienceSaved: (room) => void this.audience.catchUp(room).catch((error) => deps.logger.error("live_message_failed", { code: room.code, ...errorFields(error) })),
     });
@@ -177,8 +181,8 @@ export class LiveHub {
     if (isAudienceMessage(message)) return this.audience.handle(ws, room, message);
     const role = ws.data.role;
     if (role === "presenter" && room.presenter === ws) {
-      if (message.type === "state" || message.type === "pointer" || message.type === "ink") return this.relay(ws, room, message);
-      if (message.type === "settings") return this.settings(room, message.allowDownload);
+      if (message.type === "state" || message.type === "pointer" || message.type === "ink") return this.state.relay(ws, room, message);
+      if (message.type === "settings") return this.state.settings(room, message.allowDownload);
     }
     if (role === "control" && message.type === "command") {
       if (message.action === "goto" && message.page === undefined) return this.policy.strike(ws, "BAD_MESSAGE", "A goto command needs a page.", message.type);
@@ -227,23 +231,7 @@ export class LiveHub {
     if (ws.readyState !== 1) return;
     // The talk ended (and was unloaded) meanwhile: join again, which answers ENDED.
     if (this.rooms.get(room.code) !== room) return this.join(ws, role, secret);
-    if (role === "presenter" || role === "control") {
-      const retryAfter = this.deps.secrets.secretsRetryAfter(ws.data.address, room.code);
-      if (retryAfter !== null) {
-        this.deps.logger.info("live_refused", { code: room.code, role, reason: "RATE_LIMITED", address: ws.data.address });
-        return this.policy.refuse(ws, "RATE_LIMITED", `Too many wrong secrets for this talk from this network address; retry in ${retryAfter} s.`, LIVE_CLOSE.RATE_LIMITED);
-      }
-      const hash = role === "presenter" ? room.row.presenterHash : room.row.controlHash;
-      if (!secret || !tokenMatches(secret, hash)) {
-        this.deps.logger.info("live_auth_failed", { code: room.code, role, address: ws.data.address });
-        void this.deps.secrets.failSecret(ws.data.address, room.code).catch((error) => this.deps.logger.error("live_message_failed", { code: room.code, ...errorFields(error) }));
-        return this.policy.refuse(ws, "AUTH_FAILED", role === "presenter" ? "The presenter secret does not match this live talk." : "The remote link is not (or no longer) valid; ask the presenter for the current one.", LIVE_CLOSE.AUTH_FAILED);
-      }
-    }
-    if (role === "viewer") {
-      const refusal = this.seatRefusal(room, ws);
-      if (refusal !== null) return this.policy.refuse(ws, "FULL", refusal, LIVE_CLOSE.FULL);
-    }
+    if (!this.admission.admit(ws, room, role, secret)) return;
     this.policy.joined(ws, role);
     if (role === "presenter") {
       const previous = room.presenter;
@@ -282,23 +270,6 @@ export class LiveHub {
     this.scheduleCounts(room);
   }
 
-  /**
-   * Why the address of `ws` gets no viewer seat of `room` now, or null when it gets one: the
-   * talk is full, the address holds --max-viewers-per-address, or it holds its share of the
-   * seats as the talk fills (./fair-share.ts) — refusals of an address are logged.
-   */
-  private seatRefusal(room: Room, ws: LiveSocket): string | null {
-    const held = seatsOf(room, ws);
-    const verdict = mayTake({ size: this.deps.maxViewers, taken: room.viewers.size }, held);
-    if (verdict === "full") return "This live talk has as many viewers as the server admits; try again later.";
-    const cap = Math.min(this.deps.maxViewersPerAddress, this.deps.maxViewers);
-    if (held < cap && verdict === "ok") return null;
-    this.deps.logger.info("live_refused", { code: room.code, role: "viewer", reason: "FULL", address: ws.data.address, held, limit: held >= cap ? "per-address" : "share" });
-    return held >= cap
-      ? `This network address already holds ${cap} of this talk's seats, as many as one address may (--max-viewers-per-address); try again later or from another network.`
-      : `This network address already holds ${held} of this talk's seats, its share while the talk fills (the rest stay for other networks); try again later or from another network.`;
-  }
-
   private left(ws: LiveSocket): void {
     this.policy.stopJoinTimer(ws);
     const room = this.rooms.get(ws.data.code);
@@ -324,7 +295,7 @@ export class LiveHub {
     if (room.audienceSaveTimer) void this.audience.flush(room);
     if (room.saveTimer) {
       room.saveTimer.cancel();
-      void this.save(room);
+      void this.state.save(room);
     }
     void room.bus?.then((s) => s.close());
     this.rooms.delete(room.code);
@@ -337,39 +308,6 @@ export class LiveHub {
     if (options.presenter !== false) room.presenter?.send(data);
     if (options.bus === false) return;
     this.bridge.fanout(room, data);
-  }
-
-  private relay(ws: LiveSocket, room: Room, message: Extract<LiveClientMessageT, { type: "state" | "pointer" | "ink" }>): void {
-    const next = mergeLive(room.snapshot, message);
-    // The snapshot is kept, saved and sent to every late joiner: bounded in strokes, numbers
-    // and bytes (per stroke, per slide, in all) before anything is taken or relayed.
-    const over = liveStateOverBounds(next.state);
-    if (over !== null) return this.policy.error(ws, "TOO_LARGE", over);
-    room.snapshot = next;
-    const seq = room.snapshot.seq;
-    if (message.type !== "state") {
-      // Pointer moves and strokes are frequent: saved with the next state, or within a
-      // second (a restart loses at most that; the presenter sends its whole state again).
-      room.saveTimer ??= this.scheduler.after(POINTER_SAVE_MS, () => {
-        room.saveTimer = null;
-        void this.save(room);
-      });
-      this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
-      return;
-    }
-    void this.save(room);
-    this.broadcast(room, { ...message, v: 1, seq } as LiveServerMessageT, { presenter: false });
-  }
-
-  /** Write the snapshot to the row; a failure is logged (the next state writes it again). */
-  private save(room: Room): Promise<void> {
-    return this.deps.service.repo.saveState(room.code, JSON.stringify(room.snapshot)).catch((error) => this.deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) }));
-  }
-
-  private async settings(room: Room, allowDownload: boolean): Promise<void> {
-    room.row = { ...room.row, allowDownload };
-    await this.deps.service.repo.setAllowDownload(room.code, allowDownload);
-    this.broadcast(room, { v: 1, type: "settings", allowDownload });
   }
 
   private scheduleCounts(room: Room): void {

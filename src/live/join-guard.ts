@@ -14,8 +14,8 @@
  * window ends, and still follows it as a viewer. Successful joins never count: a whole
  * audience behind one conference NAT must be able to join.
  */
-import { AppError } from "../errors.ts";
-import { RateLimiter } from "../handoff/rate-limit.ts";
+import { AppError } from "../base/errors.ts";
+import { RateLimiter } from "../security/rate-limit.ts";
 import type { RateLimitStore } from "../core/rate-limit.ts";
 import { addressKey } from "../tools/address-key.ts";
 

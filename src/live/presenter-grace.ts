@@ -8,8 +8,8 @@
  */
 import type { LiveServerMessageT } from "../shared/live-protocol.ts";
 import { isoSeconds } from "../tools/time.ts";
-import type { Logger } from "../log.ts";
-import { errorFields } from "../log.ts";
+import type { Logger } from "../base/log.ts";
+import { errorFields } from "../base/log.ts";
 import type { Room } from "./room.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { LiveService } from "./service.ts";

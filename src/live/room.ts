@@ -8,7 +8,7 @@ import { compiledOnFirstUse } from "../tools/compiled-check.ts";
 import { type LiveServerMessageT, type LiveSnapshot, liveStateOverBounds, LiveState } from "../shared/live-protocol.ts";
 import type { LiveSubscription } from "../core/live.ts";
 import type { LiveSessionRow } from "../core/live-sessions.ts";
-import type { Audience } from "./audience.ts";
+import type { Audience } from "./audience/model.ts";
 import type { Timer } from "./scheduler.ts";
 import type { LiveSocket } from "./socket-policy.ts";
 
@@ -32,24 +32,24 @@ export interface Room {
   remotePresenterUntil: number;
   presenceTimer: Timer | null;
   seenTimer: Timer | null;
-  /** Questions, polls and reactions (issue 23), restored from the row's `audienceJson`. */
+  /** Questions, polls and reactions, restored from the row's `audienceJson`. */
   audience: Audience;
-  /** The next coalesced send of up-votes, poll results and reactions (./audience-relay.ts). */
+  /** The next coalesced send of up-votes, poll results and reactions (./audience/relay.ts). */
   audienceTimer: Timer | null;
   /** The next coalesced write of the audience to the row. */
   audienceSaveTimer: Timer | null;
-  /** Up-votes, shown results and shown reactions for viewers, coalesced until their slower tick (./audience-relay.ts). */
+  /** Up-votes, shown results and shown reactions for viewers, coalesced until their slower tick (./audience/relay.ts). */
   audienceForViewers: Map<string, LiveServerMessageT>;
   /** The audience's writes to the row, one after another. */
   audienceWrites: Promise<void>;
   audienceViewersTimer: Timer | null;
-  /** The presenter's and remotes' audience changes, each relayed once written, in order (./audience-relay.ts). */
+  /** The presenter's and remotes' audience changes, each relayed once written, in order (./audience/relay.ts). */
   audienceStaff: Promise<void>;
 }
 
 /** The Bun pub/sub topic of a talk's viewers and remotes on this instance. */
 export const topicOf = (code: string) => `live:${code}`;
-/** The Bun pub/sub topic of a talk's viewers alone on this instance: what the audience sends them (./audience-relay.ts). */
+/** The Bun pub/sub topic of a talk's viewers alone on this instance: what the audience sends them (./audience/relay.ts). */
 export const viewersTopicOf = (code: string) => `live:${code}:viewers`;
 export const encode = (message: LiveServerMessageT) => JSON.stringify(message);
 

@@ -9,18 +9,17 @@
  */
 import { randomInt } from "../tools/random.ts";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { LiveCreated } from "../shared/live-created.ts";
 import type { BlobStore } from "../core/blobs.ts";
 import type { LiveEndReason, LiveSessionRepository, LiveSessionRow } from "../core/live-sessions.ts";
-import type { SessionRepository } from "../core/sessions.ts";
-import { displayTitle } from "../handoff/filename.ts";
-import { inspectUpload } from "../handoff/inspect-upload.ts";
+import { type SessionRepository, TOMBSTONE_TTL_MS } from "../core/sessions.ts";
+import { displayTitle } from "../security/filename.ts";
+import { inspectUpload } from "../upload/inspect.ts";
 import type { Clock } from "../core/clock.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
-import { TOMBSTONE_TTL_MS } from "../handoff/service.ts";
 import { isoSeconds } from "../tools/time.ts";
-import { liveGrantFor, newControllerToken, sha256Hex, tokenMatches } from "../handoff/secrets.ts";
+import { liveGrantFor, newControllerToken, sha256Hex, tokenMatches } from "../security/secrets.ts";
 import type { PdfReader } from "../core/pdf-reader.ts";
 import type { LiveEvents } from "./events.ts";
 

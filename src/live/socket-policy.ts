@@ -18,7 +18,7 @@ import {
   type LiveServerMessageT,
   MAX_LIVE_MESSAGE_BYTES_IN,
 } from "../shared/live-protocol.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../base/log.ts";
 import { addressKey } from "../tools/address-key.ts";
 import { mayTake } from "./fair-share.ts";
 import type { Scheduler, Timer } from "./scheduler.ts";
@@ -59,7 +59,7 @@ export interface LiveSocketData {
   /** The address as seats are counted (an IPv6 address by its /64). */
   addressKey: string;
   role: LiveRoleT | null;
-  /** Who votes and asks (issue 23): the viewer's per-browser id from `join`, or one for this socket alone. */
+  /** Who votes and asks: the viewer's per-browser id from `join`, or one for this socket alone. */
   viewerId: string | null;
   generation: number;
   bucket: TokenBucket;

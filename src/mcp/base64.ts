@@ -10,7 +10,7 @@
  * because the scan has already refused everything else it would skip. The decoded Buffer is
  * the only copy made (a `slice` past a `data:` prefix shares the text's characters).
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { fileTooLarge, notesFileTooLarge } from "../tools/upload-limits.ts";
 
 /** `data:application/pdf;base64,` (any media type, optional parameters), after leading whitespace. */

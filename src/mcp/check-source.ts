@@ -6,10 +6,10 @@
  * happens.
  */
 import { stat } from "node:fs/promises";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import type { ScratchFile } from "../core/blobs.ts";
-import { notesFilename } from "../handoff/filename.ts";
-import type { NotesFileInput } from "../pdf/notes.ts";
+import { notesFilename } from "../security/filename.ts";
+import type { NotesFileInput } from "../core/pdf-reader.ts";
 import { digestFile } from "../upload/digest.ts";
 import { receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
 import { fileTooLarge, notesFileLimit, notesFileTooLarge } from "../tools/upload-limits.ts";

@@ -6,7 +6,7 @@
  * memory, so concurrency is what bounds the server's memory. A waiting request's body stays
  * unread and costs (almost) nothing.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
 export interface GateOptions {
   slots: number;

@@ -4,8 +4,8 @@
  * check_pdf checks in process — the same domain code as POST /api/present and /api/check,
  * a notes file beside the PDF included (spooled to a temp file as the `notes` part is).
  */
-import type { AppDeps } from "../deps.ts";
-import { AppError } from "../errors.ts";
+import type { AppDeps } from "../composition/deps.ts";
+import { AppError } from "../base/errors.ts";
 import type { ReceivedUpload } from "../core/received-upload.ts";
 import { receiveBytes, receiveNotesBytes } from "../upload/receive.ts";
 import { checkPdfSource } from "./check-source.ts";

@@ -7,7 +7,7 @@
  * caches by `$id`. The keywords the schema uses mean the same in both drafts.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { checkReportSchema } from "../schemas.ts";
+import { checkReportSchema } from "../binary/schemas.ts";
 
 const { $schema: _dialect, $id: _id, ...schema } = checkReportSchema();
 

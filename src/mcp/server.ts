@@ -11,12 +11,12 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { AppError, isAppError } from "../errors.ts";
+import { AppError, isAppError } from "../base/errors.ts";
 import type { CheckReport } from "../shared/check-report.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
-import type { Logger } from "../log.ts";
-import { errorFields } from "../log.ts";
-import { VERSION } from "../version.ts";
+import type { Logger } from "../base/log.ts";
+import { errorFields } from "../base/log.ts";
+import { VERSION } from "../binary/version.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";
 import { decodeNotesBase64, decodePdfBase64 } from "./base64.ts";
 import { describeCheckReport, describeHandoff } from "./summary.ts";
@@ -27,7 +27,7 @@ export const SERVER_NAME = "deckhand";
 /** What a tool was given: decoded bytes, or (stdio only) a local file. */
 export type PdfSource = { kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string };
 
-/** A notes file beside the PDF (issue 19), as given, with the name it goes by (untrusted). */
+/** A notes file beside the PDF, as given, with the name it goes by (untrusted). */
 export type NotesSource = ({ kind: "bytes"; bytes: Uint8Array } | { kind: "path"; path: string }) & { filename: string };
 
 export interface ToolBackend {

@@ -4,7 +4,7 @@
  * published as JSON Schema), output schemas (the very JSON Schemas the REST API serves) and
  * annotations. Shared by `/mcp` (HTTP) and `deckhand mcp` (stdio); only the input differs:
  * stdio also takes a local `path` (and `notes_path`). Both take a notes file beside the PDF
- * (`notes_base64` + `notes_filename`), as REST takes the `notes` part (issue 19).
+ * (`notes_base64` + `notes_filename`), as REST takes the `notes` part.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
@@ -21,7 +21,7 @@ export type ToolSurface =
   | { kind: "http"; maxUploadBytes: number }
   | { kind: "stdio"; maxUploadBytes: number; serverUrl: string };
 
-/** Longest filename accepted; the display title is derived from it (DESIGN §2.1). */
+/** Longest filename accepted; the display title is derived from it (docs/api/mcp.md). */
 const MAX_FILENAME_CHARS = 255;
 
 const base64Field = (required: boolean) => {

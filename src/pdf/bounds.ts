@@ -4,7 +4,7 @@
  * memory bound. The server's pool (pdf/worker/pool) and the CLI's in-process reader
  * (pdf/in-process) answer with these same sentences, so a file fails the same way everywhere.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
 /**
  * Wall-clock deadline of one PDF read (--pdf-timeout). A 300-page deck with 100 attachments

@@ -4,7 +4,8 @@
  * stream and build its report. `POST /api/check`, the MCP `check_pdf` tool and
  * `deckhand check` all call `checkPdfFile`.
  */
-import { type NotesFileInput, readNotesBytes } from "./notes.ts";
+import { readNotesBytes } from "./notes.ts";
+import type { NotesFileInput } from "../core/pdf-reader.ts";
 import { openPdfFile } from "./open.ts";
 import { buildCheckReport, type ReportOptions } from "../deck/report.ts";
 import type { CheckReport } from "../deck/report-types.ts";

@@ -7,13 +7,13 @@
  * past them ends the whole process with the pool's PDF_TOO_COMPLEX problem as its last words,
  * since nothing else stops mupdf's WASM. Never use it in the server.
  */
-import type { AppError } from "../errors.ts";
+import type { AppError } from "../base/errors.ts";
 import type { CheckReport } from "../deck/report-types.ts";
-import type { CheckOptions, FileMeta, InspectResult, NotesFileInput, PdfReader } from "../core/pdf-reader.ts";
+import type { CheckOptions, FileMeta, InspectedNotes, InspectResult, NotesFileInput, PdfReader } from "../core/pdf-reader.ts";
 import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "./bounds.ts";
 import { checkPdfFile } from "./check.ts";
 import { loadMupdf } from "./mupdf.ts";
-import { inspectNotesFile, type InspectedNotes } from "./notes.ts";
+import { inspectNotesFile } from "./notes.ts";
 import { inspectPdf } from "./open.ts";
 import { type LastWords, startWatchdog, type Watchdog } from "./watchdog.ts";
 

@@ -6,10 +6,10 @@
  * hands over a stream of it with `useMupdfWasm` (the embedded gzip copy the browser client
  * also uses, inflated as it is read); from source it is the package's own file. The WASM's
  * source is passed in rather than imported so the PDF domain never imports the embedded
- * client bundle (assets.ts): a test or a worker from source needs no client build.
+ * client bundle (binary/assets.ts): a test or a worker from source needs no client build.
  *
  * The WASM is compiled as it streams in (`WebAssembly.compileStreaming`), so compiling
- * overlaps reading and inflating it rather than waiting for all 10 MB (issue 24; figures in
+ * overlaps reading and inflating it rather than waiting for all 10 MB (figures in
  * docs/performance.md). It costs more CPU in all (70–100 ms per process, measured: streamed
  * zlib and compile against `Bun.gunzipSync` and one compile), so it gains only while a core is
  * free, as it mostly is where a command or a new PDF worker runs. The compiled module is kept
@@ -29,7 +29,7 @@ export type MupdfWasmSource = () => ReadableStream<Uint8Array>;
 /**
  * Where the WASM comes from, and its compiled module once asked for; set by the binary's entry
  * before mupdf first loads. Kept on globals, not in this module: in the binary each command is
- * a module graph of its own (src/commands.ts), with its own copy of this module, and main.ts
+ * a module graph of its own (src/binary/commands.ts), with its own copy of this module, and main.ts
  * sets the source for all of them (and may start the compile before the command loads).
  */
 const WASM_SOURCE = Symbol.for("deckhand.mupdfWasmSource");

@@ -1,6 +1,6 @@
 /**
  * @module pdf/notes
- * The notes file that came beside a PDF (a `.pdfpc` or a PowerPoint `.pptx`; issue 19), read
+ * The notes file that came beside a PDF (a `.pdfpc` or a PowerPoint `.pptx`), read
  * in a PDF worker process like the PDF itself: a hostile file (a zip bomb, XML with entity
  * expansion, ten thousand notes slides) costs a worker with its deadline and memory bound,
  * never the server's event loop. deck/notes-file does the reading (the browser uses the same
@@ -8,28 +8,11 @@
  * problem that quotes the first of them, warnings go along with it.
  */
 import { readFileSync } from "node:fs";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { MAX_NORMALISED_PDFPC_BYTES, readNotesFile } from "../deck/notes-file/index.ts";
-import type { NotesFileKind, NotesFileResult } from "../deck/notes-file/types.ts";
+import type { NotesFileResult } from "../deck/notes-file/types.ts";
 import type { FindingCode } from "../deck/sidecar/findings.ts";
-
-/** A notes file handed to a PDF job: a local temp file and the name it came with. */
-export interface NotesFileInput {
-  path: string;
-  /** Already made safe (handoff/filename `notesFilename`). */
-  filename: string;
-}
-
-/** What present keeps of a notes file that passed. */
-export interface InspectedNotes {
-  kind: NotesFileKind;
-  /** Slides the file gives notes for. */
-  slides: number;
-  /** The normalised `.pdfpc` text (format 2) stored with the staged deck. */
-  pdfpc: string;
-  /** Its warnings (e.g. a slide count that differs from the PDF's): the deck is staged anyway. */
-  warnings: Array<{ code: string; message: string }>;
-}
+import type { InspectedNotes, NotesFileInput } from "../core/pdf-reader.ts";
 
 /**
  * Longest normalised notes text stored with a staged deck: the reader's own cap (it refuses a

@@ -4,20 +4,15 @@
  * file size) and turn every way it can fail into the documented problem codes.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { assessPdf, REFUSAL_DETAIL } from "../deck/accept.ts";
 import { loadMupdf, type Mupdf } from "./mupdf.ts";
+import type { PdfInfo } from "../core/pdf-reader.ts";
 import { readSlideLabels, slideCountOf } from "../deck/slide-groups.ts";
 /** PDF readers accept the `%PDF-` header anywhere in the first 1024 bytes (ISO 32000 Annex H). */
 const HEADER_WINDOW = 1024;
 
 export type PdfDocument = InstanceType<Mupdf["PDFDocument"]>;
-
-export interface PdfInfo {
-  pageCount: number;
-  pdfVersion: string | null;
-  title: string | null;
-}
 
 export interface OpenedPdf {
   mupdf: Mupdf;

@@ -11,7 +11,7 @@
 import { randomBytes } from "../tools/random.ts";
 // What Bun.file().stream() hands out once the DOM's types are not loaded (the server's project has none).
 import type { ReadableStreamDefaultReader as StreamReader } from "node:stream/web";
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { ERROR_CODES, type ErrorCode } from "../shared/problem.ts";
 import type { HandoffRecord } from "../shared/handoff-record.ts";
 import { fileTooLarge } from "../tools/upload-limits.ts";
@@ -29,7 +29,7 @@ export type DeckSource = { kind: "file"; path: string } | { kind: "bytes"; bytes
 export interface PresentOptions {
   /** The name the deck is uploaded under (its title is derived from it). */
   filename: string;
-  /** A notes file to send beside the PDF (the `notes` part; issue 19), under `filename`. */
+  /** A notes file to send beside the PDF (the `notes` part), under `filename`. */
   notes?: DeckSource & { filename: string };
   /** Named in FILE_TOO_LARGE when an intermediary refuses the body before deckhand sees it. */
   maxUploadBytes?: number;

@@ -1,7 +1,7 @@
 /**
  * @module shared/handoff-record
- * The handoff record that `POST /api/present` and the MCP tool `present_pdf` return
- * (DESIGN §2.1), as one TypeBox schema: the route validates with it, /openapi.json and the
+ * The handoff record that `POST /api/present` and the MCP tool `present_pdf` return (fields in
+ * docs/api/rest.md), as one TypeBox schema: the route validates with it, /openapi.json and the
  * tool's outputSchema publish it, and `HandoffRecord` is its static type. Plain TypeBox, not
  * Elysia's `t`, so the stdio MCP command can use it without loading Elysia.
  */

@@ -1,6 +1,6 @@
 /**
  * @module shared/live-audience-protocol
- * The audience talks back (issue 23): the messages of questions, polls and reactions on a live
+ * The audience talks back: the messages of questions, polls and reactions on a live
  * talk, part of protocol v1 (./live-protocol.ts puts them in its unions, so the served
  * /schema/live-message.schema.json and the server's checker carry them). v1 grows compatibly:
  * new message types and optional fields only; an old client ignores types it does not know.
@@ -10,7 +10,7 @@
  * remote (`control`) `show`, `pollStart`, `pollClose`.
  *
  * The schemas bound the wire (sizes, counts); the rules people count by — characters after
- * trimming and NFC, once per viewer, the open poll — are src/live/audience.ts's, each refusal an
+ * trimming and NFC, once per viewer, the open poll — are src/live/audience/model.ts's, each refusal an
  * `error` with a stable code.
  */
 import { type Static, Type } from "@sinclair/typebox";
@@ -118,7 +118,7 @@ export const LiveAudienceView = Obj(
     slides: Type.Optional(Type.Array(SlideReactions, { description: "Presenter and remote: reactions per slide so far" })),
     mine: Type.Optional(Obj({ upvoted: Type.Array(ItemId), voted: Type.Array(ItemId) }, { description: "Viewers: what this viewer id did already" })),
   },
-  { description: "The audience's part of `hello` (issue 23); absent from servers before it" },
+  { description: "The audience's part of `hello`; absent from servers before it" },
 );
 
 // ---- client → server ------------------------------------------------------------------------

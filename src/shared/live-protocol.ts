@@ -1,6 +1,6 @@
 /**
  * @module shared/live-protocol
- * The WebSocket protocol of live presenting (issue 11), version 1: every message both ways,
+ * The WebSocket protocol of live presenting, version 1: every message both ways,
  * as TypeBox schemas (so the server validates with a compiled checker and serves the same
  * schemas as JSON Schema at /schema/live-message.schema.json) and as TypeScript types.
  * Browser-safe: the client imports this file too (`src/shared/live-protocol.ts`).
@@ -11,8 +11,8 @@
  *
  * The first message on a socket is the client's `join` (role + secret); the server answers
  * `hello` with the current snapshot, then streams `state` / `pointer` / `ink` / `counts` /
- * `paused` / `resumed` / `ended`. The audience's messages (questions, polls, reactions;
- * issue 23) are in ./live-audience-protocol.ts, part of the same unions. The server numbers every state-changing message it relays
+ * `paused` / `resumed` / `ended`. The audience's messages (questions, polls, reactions)
+ * are in ./live-audience-protocol.ts, part of the same unions. The server numbers every state-changing message it relays
  * with `seq` (one counter per session, kept across restarts): a client drops any `state`,
  * `pointer` or `ink` whose seq is not above the last one it applied, and takes `hello.seq`
  * as its new baseline after each (re)connection.
@@ -100,7 +100,7 @@ export const LiveState = Obj({
   notesPosition: Type.Optional(
     Type.Union([LiveNotesPosition], {
       description:
-        "Where each page's notes half is (Beamer's notes on a second screen), as the presenter applies it: viewers show only the other half, the slide. `none`: whole pages. Absent: viewers keep the layout they detected (presenters before issue 19 do not send it).",
+        "Where each page's notes half is (Beamer's notes on a second screen), as the presenter applies it: viewers show only the other half, the slide. `none`: whole pages. Absent: viewers keep the layout they detected (older presenters do not send it).",
     }),
   ),
 });
@@ -141,7 +141,7 @@ export const LiveErrorCode = Type.Union([
   Type.Literal("NOT_FOUND"),
   Type.Literal("ENDED"),
   Type.Literal("INTERNAL"),
-  // The audience talks back (issue 23): refusals of ask / upvote / vote / react and of the
+  // The audience talks back: refusals of ask / upvote / vote / react and of the
   // presenter's Q&A and poll commands. Each is answered, nothing is relayed.
   Type.Literal("QA_CLOSED"),
   Type.Literal("QUESTION_RATE"),

@@ -1,7 +1,7 @@
 /**
  * @module shared/problem
  * The problem documents (RFC 9457) deckhand answers with, and their stable codes: the one
- * vocabulary of failure that the server (src/errors.ts raises them), the MCP tools, the REST
+ * vocabulary of failure that the server (src/base/errors.ts raises them), the MCP tools, the REST
  * documentation (/openapi.json publishes `ProblemSchema`) and the browser client (which reads
  * them off the wire) share. Browser-safe: plain TypeBox, nothing of Bun, Node or Elysia, so
  * the stdio `deckhand mcp` and the client bundle can import it.

@@ -13,13 +13,13 @@
 import type { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Config } from "../config.ts";
+import type { Config } from "../base/config.ts";
 import type { AccessTokenRepository } from "../core/access-tokens.ts";
 import type { BlobStore } from "../core/blobs.ts";
 import { SOLE_INSTANCE, type SweepLease } from "../core/coordination.ts";
 import type { LiveBus } from "../core/live.ts";
 import type { LiveSessionRepository } from "../core/live-sessions.ts";
-import type { Logger } from "../log.ts";
+import type { Logger } from "../base/log.ts";
 import type { RateLimitStore } from "../core/rate-limit.ts";
 import type { SessionRepository } from "../core/sessions.ts";
 import { WalCheckpointer } from "./checkpointer.ts";
@@ -48,7 +48,7 @@ export interface Storage {
   rateLimits: RateLimitStore;
   sweepLease: SweepLease;
   liveBus: LiveBus;
-  /** Live session rows (issue 11), in the same database as the handoff rows. */
+  /** Live session rows, in the same database as the handoff rows. */
   liveSessions: LiveSessionRepository;
   /** The state of the database and the bytes' store (/healthz, the serve log, the 503s). */
   dependencies: DependencyMonitor;

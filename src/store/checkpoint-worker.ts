@@ -4,7 +4,7 @@
  * checkpointing the write-ahead log on request. A checkpoint writes pages back and fsyncs the
  * log and the database; here that waits on the disk instead of the event loop.
  *
- * Started by src/threads.ts (the compiled binary carries it as an entrypoint of its own).
+ * Started by src/binary/threads.ts (the compiled binary carries it as an entrypoint of its own).
  */
 import { Database } from "bun:sqlite";
 import { closeSync, openSync, readSync } from "node:fs";

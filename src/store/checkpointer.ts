@@ -18,7 +18,7 @@
  * pages' write-back.
  */
 import type { Database } from "bun:sqlite";
-import { startThread } from "../threads.ts";
+import { startThread } from "../binary/threads.ts";
 
 /** How often the log's size is looked at, when this connection wrote since the last time. */
 const CHECKPOINT_EVERY_MS = 1_000;

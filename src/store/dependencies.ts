@@ -13,7 +13,7 @@
  *
  * The embedded stores (SQLite, files) are in-process and registered as always up.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
 export type DependencyName = "database" | "storage";
 type DependencyState = "up" | "down";

@@ -1,6 +1,6 @@
 /**
  * @module store/live-sessions
- * Live session and live grant rows in SQLite (migrations 3, 4, 6 and 7). bun:sqlite answers
+ * Live session and live grant rows in SQLite (migrations 4, 5, 7 and 8). bun:sqlite answers
  * synchronously; the port is asynchronous like every other.
  */
 import type { Database } from "bun:sqlite";

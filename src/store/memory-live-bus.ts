@@ -1,6 +1,6 @@
 /**
  * @module store/memory-live-bus
- * The live-presenting fan-out within one process (the embedded default, issue 11: the socket
+ * The live-presenting fan-out within one process (the embedded default: the socket
  * hub publishes each session's messages here). Delivery is asynchronous, as over PostgreSQL, so a subscriber never
  * runs inside the publisher's call stack, and in publication order.
  */

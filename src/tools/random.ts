@@ -2,7 +2,7 @@
  * @module tools/random
  * Random bytes, integers and SHA-256 from the runtime's Web Crypto and Bun's hasher, not
  * node:crypto: loading Bun's node:crypto (and the stream classes it pulls in) took ~15 ms of
- * every server start (issue 24: cold start). The same CSPRNG answers both.
+ * every server start (cold start: docs/performance.md). The same CSPRNG answers both.
  */
 
 /** `n` bytes from the system's CSPRNG, as a Buffer (for its base64url and hex encodings). */

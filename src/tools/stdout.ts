@@ -2,7 +2,7 @@
  * @module tools/stdout
  * The server's log output, written through Bun's own sink for fd 1 rather than
  * `process.stdout`: the first touch of `process.stdout` builds Node's stream classes, ~20 ms of
- * every start before the listener could answer (issue 24: cold start). Lines keep their order;
+ * every start before the listener could answer (cold start: docs/performance.md). Lines keep their order;
  * each write is flushed at once, so a line is out by the time the next event happens.
  */
 import type { FileSink } from "bun";

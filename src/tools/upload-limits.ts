@@ -5,11 +5,11 @@
  * kept apart from the multipart receiver (upload/receive) so the CLI and the MCP tools name
  * the limits without loading the receiver's streaming machinery.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 
-/** The form field that carries the PDF (spec §4.1). */
+/** The form field that carries the PDF: `file`, the name the REST API documents (docs/api/rest.md). */
 export const FILE_FIELD = "file";
-/** The form field that may carry a notes file beside the PDF (.pdfpc or .pptx; issue 19). */
+/** The form field that may carry a notes file beside the PDF (.pdfpc or .pptx). */
 export const NOTES_FIELD = "notes";
 /**
  * Largest notes file taken beside a PDF (and never more than the PDF's own limit: see

@@ -4,7 +4,7 @@
  * slow-loris client, a dead network) is abandoned after `idleMs` with 408 REQUEST_TIMEOUT,
  * instead of holding a socket, a temp file and an upload slot for as long as the client likes.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { RATE_WINDOW_MS, RecentRate } from "./recent-rate.ts";
 import { slotProgress } from "./slots.ts";
 

@@ -17,7 +17,7 @@
  *
  * A job must end (`finish` or `drop`, both answered) before its descriptor is closed.
  */
-import { startThread } from "../threads.ts";
+import { startThread } from "../binary/threads.ts";
 
 /** A job is told of new bytes at most this often (fewer messages; the rest waits for `finish`). */
 const ADVANCE_BYTES = 256 * 1024;

@@ -6,7 +6,7 @@
  * `to`, which the receiving thread only moves past bytes already written. A whole upload in
  * memory comes as its buffer (transferred, not copied) and goes back with its digest.
  *
- * Started by src/threads.ts (the compiled binary carries it as an entrypoint of its own).
+ * Started by src/binary/threads.ts (the compiled binary carries it as an entrypoint of its own).
  */
 import { readSync } from "node:fs";
 import type { DigestReply, DigestRequest } from "./digest-thread.ts";

@@ -6,7 +6,7 @@
  * the streaming and the whole-body path.
  */
 import Busboy from "@fastify/busboy";
-import { AppError, storageFailure } from "../errors.ts";
+import { AppError, storageFailure } from "../base/errors.ts";
 import type { ReceivedNotes } from "../core/received-upload.ts";
 import type { ScratchFile } from "../core/blobs.ts";
 import { FILE_FIELD, fileTooLarge, NOTES_FIELD, notesFileTooLarge } from "../tools/upload-limits.ts";

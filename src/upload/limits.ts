@@ -4,7 +4,7 @@
  * the parts (the fields and limits themselves are tools/upload-limits, shared with the CLI and
  * the MCP tools), with room for the multipart framing.
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { fileTooLarge, megabytes } from "../tools/upload-limits.ts";
 
 /** Room for multipart boundaries and part headers on top of the file itself. */

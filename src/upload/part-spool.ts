@@ -1,6 +1,6 @@
 /**
  * @module upload/part-spool
- * A second file part of an upload — the notes file beside the PDF (issue 19) — written to a
+ * A second file part of an upload — the notes file beside the PDF — written to a
  * temp file of its own, in order, on the I/O threads. It needs neither the PDF part's
  * synchronous fast path nor its hashing: a notes file is read once by a PDF worker and then
  * discarded. Memory stays bounded: at most MAX_PENDING_BYTES of it wait for the disk, and the

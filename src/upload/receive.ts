@@ -14,7 +14,7 @@
  * 32 concurrent 1 MB presents the event loop's CPU per upload fell from ~3.2 to ~1.6 ms
  * (bench/upload.ts).
  *
- * A route may accept a second file part, `notes` (the notes file beside the PDF, issue 19): it
+ * A route may accept a second file part, `notes` (the notes file beside the PDF): it
  * goes to a temp file of its own from the same blob store (upload/part-spool), on both paths,
  * bounded by its own limit (NOTES_FILE_MAX_BYTES, tools/upload-limits), and is discarded with the PDF's on any
  * failure. It is never held in memory whole on the streaming path, so a PowerPoint file full
@@ -22,7 +22,7 @@
  * names and limits are in tools/upload-limits (the declared-length check in upload/limits).
  */
 import { closeSync, fdatasync } from "node:fs";
-import { AppError, storageFailure } from "../errors.ts";
+import { AppError, storageFailure } from "../base/errors.ts";
 import { bodyChunks, DEFAULT_BODY_IDLE_MS } from "./body.ts";
 import { BufferPool } from "./buffer-pool.ts";
 import { digestAsWritten, digestBytes } from "./digest-thread.ts";

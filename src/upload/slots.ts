@@ -10,7 +10,7 @@
  * disk, which other instances do not share. Behind a load balancer each instance bounds its
  * own; the totals add up (docs/operating/several-instances.md).
  */
-import { AppError } from "../errors.ts";
+import { AppError } from "../base/errors.ts";
 import { addressKey } from "../tools/address-key.ts";
 import { RATE_WINDOW_MS, type RecentRate } from "./recent-rate.ts";
 

@@ -144,7 +144,7 @@ describe("check amplification: the work of a check is bounded by what it does", 
 describe("a large damaged PDF (no usable xref: mupdf scans it all)", () => {
   test("is read in a worker: an answer, /healthz answering meanwhile, nothing left on disk", async () => {
     // Built before the watch starts: generating 48 MB blocks this test process's own event loop
-    // for ~1 s, which its /healthz polls counted as the server's stall (max 1.1 s, issue 20).
+    // for ~1 s, which its /healthz polls counted as the server's stall (max 1.1 s, seen in a run).
     const damaged = damagedLarge(scaled(48) * 1024 * 1024);
     const answer = await whileWatching(() => upload("/api/present", damaged));
     // Repaired in time it is a deck; past the deadline it is PDF_TOO_COMPLEX. Never a stall.

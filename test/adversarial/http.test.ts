@@ -121,7 +121,7 @@ describe("what Bun answers itself, before deckhand sees the request (docs/operat
     ["a malformed Content-Length", "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n", 400],
     ["two Content-Length headers", "POST /api/present HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400],
     ["a garbage request line", "GARBAGE\r\n\r\n", 400],
-    // Issue 20, finding 9: Bun 1.4 answers these without calling the server's fetch or error
+    // Bun 1.4 answers these without calling the server's fetch or error
     // handler (no hook exists for a request it cannot parse), so deckhand cannot add a body.
     ["HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400],
     ["an unknown HTTP version", "GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 505],

@@ -1,6 +1,6 @@
 /**
  * `deckhand present FILE --notes NOTESFILE` against a real server, and `deckhand check FILE
- * --notes NOTESFILE` locally (issue 19): the notes file goes with the deck, its findings come
+ * --notes NOTESFILE` locally: the notes file goes with the deck, its findings come
  * back, and a bad one is a coded failure with the exit status the commands document.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runCheckCommand } from "../../src/cli/check.ts";
 import { runPresentCommand } from "../../src/cli/present.ts";
-import { testConfig } from "../../src/config.ts";
-import { silentLogger } from "../../src/log.ts";
+import { testConfig } from "../../src/base/config.ts";
+import { silentLogger } from "../../src/base/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { testPdfReader } from "../helpers/app.ts";

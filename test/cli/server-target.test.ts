@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { MCP_USAGE, runMcpCommand } from "../../src/cli/mcp.ts";
 import { PRESENT_USAGE, runPresentCommand } from "../../src/cli/present.ts";
 import { DEFAULT_SERVER, resolveServerTarget } from "../../src/cli/server-target.ts";
-import { ConfigError, parseMaxUploadBytes, resolveConfig } from "../../src/config.ts";
+import { ConfigError, parseMaxUploadBytes, resolveConfig } from "../../src/base/config.ts";
 
 const MB = 1024 * 1024;
 

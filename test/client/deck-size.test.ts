@@ -1,5 +1,5 @@
 /**
- * One count of a deck on every screen (issue 21, item 8): the start page and the library say
+ * One count of a deck on every screen: the start page and the library say
  * "74 pages · 62 slides" where the presenter's counter reads "/ 62" (slides by page label), and
  * just "12 slides" when every page is a slide.
  */

@@ -1,5 +1,5 @@
 /**
- * Two pure pieces of the presenter (issue "Stage tools" items 7 and 8): which screen the
+ * Two pure pieces of the presenter: which screen the
  * audience window goes to and what "swap" does, from plain screen data (no second monitor
  * needed); and the rehearsal table and its CSV.
  */

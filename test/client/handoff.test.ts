@@ -204,7 +204,7 @@ describe("the deck's notes file at claim", () => {
   });
 });
 
-describe("handoffDownload (issue 20, finding 7: the token never in a URL a proxy logs)", () => {
+describe("handoffDownload (the token never in a URL a proxy logs)", () => {
   test("sends the controller token in x-controller-token, not in the query string", () => {
     const first = handoffDownload("/api/sessions/abc/handoff", "s3cr3t-token", 0);
     expect(first.url).toBe("/api/sessions/abc/handoff");

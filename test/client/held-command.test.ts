@@ -1,5 +1,5 @@
 /**
- * A remote's press while the presenter is away (issue 21, item 7): the last press is held for
+ * A remote's press while the presenter is away: the last press is held for
  * HOLD_MS and sent on return, an older one is dropped, and the remote's sentences say which.
  */
 import { describe, expect, test } from "bun:test";

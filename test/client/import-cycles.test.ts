@@ -1,6 +1,6 @@
 /**
- * The browser app's modules form no import cycle, type-only imports included (issue 22,
- * item 3: presenter/actions.ts ⇄ presenter/tool-actions.ts was one; their shared types now
+ * The browser app's modules form no import cycle, type-only imports included
+ * (presenter/actions.ts ⇄ presenter/tool-actions.ts was one; their shared types now
  * live in presenter/action-types.ts). A cycle makes the order modules start in matter and
  * makes a module impossible to read on its own.
  */

@@ -1,5 +1,5 @@
 /**
- * Export with the ink burned in (issue "Stage tools" item 5), at the unit level: the same
+ * Export with the ink burned in, at the unit level: the same
  * browser-safe function the render worker runs, here on mupdf under Bun. Each stroke is a
  * PDF Ink annotation on its own page, read back with pdf-lib (PDF user space, y up); the
  * original bytes stay as they were (incremental save).

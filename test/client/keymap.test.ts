@@ -75,7 +75,7 @@ describe("resolution", () => {
     for (const [event, action] of cases) expect(resolveKey(event, plain)?.action).toBe(action as never);
   });
 
-  test("Tab is never bound: it moves the keyboard focus (issue 21, item 8)", () => {
+  test("Tab is never bound: it moves the keyboard focus", () => {
     expect(resolveKey(key("Tab"), plain)).toBeNull();
     expect(resolveKey(key("Tab", { shiftKey: true }), plain)).toBeNull();
     for (const b of DEFAULT_BINDINGS) expect(b.keys).not.toContain("Tab");

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 2, the pure parts: the presenter is told only what is known about URL media
+ * URL media that failed, the pure parts: the presenter is told only what is known about URL media
  * that could not be kept for offline use, and a YouTube embed asks its player to answer (the
  * browser side of it is test/e2e/stage-media-timer.e2e.test.ts).
  */

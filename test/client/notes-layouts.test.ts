@@ -1,5 +1,5 @@
 /**
- * The stage's pure parts for decks whose pages carry their notes (issue 19), without a
+ * The stage's pure parts for decks whose pages carry their notes, without a
  * browser: the per-deck layout override and timer settings as stored and as typed, what the
  * audience and live viewers are told about the split, the counter over a pgfpages deck
  * (frames counted, every press moving the talk), and the render worker's text of the slide

@@ -1,5 +1,5 @@
 /**
- * What the presenter keeps per browser (issue "Stage tools" item 6): the user's key map —
+ * What the presenter keeps per browser: the user's key map —
  * edits refused on a conflict, stored as differences from the defaults, damaged data giving
  * the defaults, a reset — and the rearranged layout with its presets, drags, limits, theme
  * and reset. A Map stands in for localStorage.

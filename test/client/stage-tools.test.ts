@@ -1,5 +1,5 @@
 /**
- * The stage tools as pure state (issue "Stage tools" item 1–4 and 8): modes from the toolbox
+ * The stage tools as pure state: modes from the toolbox
  * and from keys, pdfpc's lone digits next to number + Enter, ink strokes drawn, erased,
  * cleared, hidden, undone and redone per page, what reaches the audience while drawing,
  * zoom regions, freeze, history, bookmarks, the go-to prompt and the rehearsal's slide times.

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { resolveConfig } from "../../src/config.ts";
+import { resolveConfig } from "../../src/base/config.ts";
 import { parseS3Url } from "../../src/store/s3/blobs.ts";
 
 test("the compose example gives two instances one database and one bucket, in forms deckhand accepts", () => {

@@ -50,7 +50,7 @@ async function logWith(file: string, needle: string): Promise<string> {
 }
 
 /**
- * Issue 20, finding 7: download a deck the spec's way (?t=) and deckhand's client's way (the
+ * Download a deck the documented way (?t=) and deckhand's client's way (the
  * header) through the proxy; its access log names the path and never the controller token.
  */
 async function expectTokenNotLogged(base: string, logFile: string): Promise<void> {

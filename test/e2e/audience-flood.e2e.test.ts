@@ -28,7 +28,7 @@ setDefaultTimeout(300_000);
 const STEP_MS = 300_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 
-/** 1: the issue's sizes; less for a quicker run (CI keeps the default). */
+/** 1: the full crowd (300 sockets, 2,000 questions: a full Q&A); less for a quicker run (CI keeps the default). */
 const SCALE = Number(process.env.DECKHAND_FLOOD_SCALE ?? 1);
 const scaled = (n: number, least: number) => Math.max(least, Math.round(n * SCALE));
 /** Addresses the first 600 questions come from: 20 each, what the server takes from one address in a minute. */
@@ -47,7 +47,7 @@ const TOTAL_QUESTIONS = scaled(2_000, 2 * ASK_ADDRESSES * ASKERS_PER_ADDRESS * Q
 /** The presenter presses → or ← this often. */
 const SLIDE_EVERY_MS = 1_500;
 const PROBE_EVERY_MS = 200;
-/** What the issue asks: a slide change reaches a viewer within 1 s; the presenter answers within 500 ms. */
+/** What the audience must still get under the flood: a slide change reaches a viewer within 1 s; the presenter answers within 500 ms. */
 const SLIDE_BOUND_MS = 1_000;
 const PROBE_BOUND_MS = 500;
 const VISIBLE_ROWS = 50;

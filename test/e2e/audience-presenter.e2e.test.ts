@@ -1,5 +1,5 @@
 /**
- * The audience talks back — the presenter's side and the projector (issue 23), against the
+ * The audience talks back — the presenter's side and the projector, against the
  * compiled binary. Viewers are plain WebSockets from the test (the viewer page is built apart).
  * Q&A opened from the panel (`q`); a viewer's question — HTML as text — listed, up-voted by
  * another, shown on the projector with its button and with Shift+Q, and nothing else of the talk

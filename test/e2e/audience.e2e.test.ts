@@ -1,5 +1,5 @@
 /**
- * The audience talks back (issue 23), end to end against the compiled binary, in every engine: a presenter goes live; two viewers on phones (390×844, each its own browser profile, so
+ * The audience talks back, end to end against the compiled binary, in every engine: a presenter goes live; two viewers on phones (390×844, each its own browser profile, so
  * each its own viewer id) join; the presenter opens Q&A; viewer 1 asks, viewer 2 up-votes and
  * both see the vote; a reload keeps viewer 2's up-vote (the viewer id in `join`); a question
  * written as HTML stays text; a held question (moderated Q&A) is announced to its asker only; a sixth question in a minute is refused with a sentence by the Ask

@@ -199,6 +199,16 @@ describe("check page", () => {
     await s.page.waitForTimeout(500);
     await s.page.screenshot({ path: join(SHOTS, "check-report.png"), fullPage: true });
   });
+
+  it("a refused file shows the server's problem sentence, and no report", async () => {
+    const s = await browser();
+    await s.page.goto(`${server.url}/check`);
+    await s.page.setInputFiles("#file-input", { name: "slides.pdf", mimeType: "application/pdf", buffer: Buffer.from("not a pdf at all") });
+    await s.page.waitForSelector("#status.status-error", { timeout: 30_000 });
+    expect(await s.page.textContent("#status")).toBe("The uploaded bytes are not a PDF; export the deck as PDF and upload that file.");
+    expect(await s.page.locator(".report-page").count()).toBe(0);
+    await s.page.screenshot({ path: join(SHOTS, "check-refused.png") });
+  });
 });
 
 describe("storage failures never consume the link", () => {

@@ -1,5 +1,5 @@
 /**
- * Live presenting across devices, end to end against the compiled binary (issue 11): a
+ * Live presenting across devices, end to end against the compiled binary: a
  * presenter (Chromium) claims a deck and goes live; a viewer in Chromium joins by the viewer
  * URL and a viewer in Firefox by typing the code into "Talk code" on the home page (a third, in
  * WebKit, joins by URL mid-talk, follows the video, rides through the restart and sees the end);

@@ -1,5 +1,5 @@
 /**
- * Several instances (issue 12): two compiled binaries on one PostgreSQL and one bucket behind
+ * Several instances: two compiled binaries on one PostgreSQL and one bucket behind
  * Debian's Caddy, round-robin. Any instance serves any request: present through the proxy,
  * download and claim through it; 50 completes through the proxy make exactly one transition;
  * `kill -9` of one instance mid-upload leaves the other serving, and after a sweep nothing is

@@ -1,5 +1,5 @@
 /**
- * A notes file beside the PDF (issue 19, item 4), per engine (test/helpers/engine.ts) against
+ * A notes file beside the PDF, per engine (test/helpers/engine.ts) against
  * the compiled binary: (a) `POST /api/present` with a `notes` part (a .pptx made by code) →
  * the handoff link stores the notes with the deck, the presenter's notes pane shows them, and
  * the server's notes route answers 410 once the link is used; (b) in the library, a PDF and

@@ -1,16 +1,14 @@
 /**
- * Issue 19's stage, end to end against the compiled binary, in Chromium, Firefox ESR and
- * WebKit: decks whose pages carry their speaker notes (Beamer's `show notes on second
- * screen`). Code-built double-width/height decks in all four positions
+ * The stage, end to end against the compiled binary, in Chromium, Firefox ESR and WebKit, for
+ * decks whose pages carry their speaker notes (Beamer's `show notes on second screen`). Code-built double-width/height decks in all four positions
  * (test/fixtures/notes-layout-stage.ts: a magenta bar marks every notes half) and a real
  * pdflatex Beamer deck with pdfpc.sty's XMP duration. Asserted: the audience canvas has the
  * slide half's aspect ratio and not one magenta pixel (nor the notes text in its DOM); the
- * presenter's notes pane shows the notes half's text (and, toggled, its picture); every
- * arrow press over the whole deck changes what the audience sees; the counter counts frames;
- * the XMP duration is the remaining time; the per-deck layout override and timer settings
- * work, reach the audience window and persist across a reload; the phone remote shows the
- * same notes. Screenshots of presenter and audience per layout go to
- * test-output/notes-layouts/<engine>/.
+ * presenter's notes pane shows the notes half's text (and, toggled, its picture); every arrow
+ * press over the whole deck changes what the audience sees; the counter counts frames; the XMP
+ * duration is the remaining time; the per-deck layout override and timer settings work, reach
+ * the audience window and persist across a reload; the phone remote shows the same notes.
+ * Screenshots of presenter and audience per layout go to test-output/notes-layouts/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";

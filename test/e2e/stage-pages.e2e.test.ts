@@ -1,9 +1,9 @@
 /**
  * The pages around the stage, per engine (test/helpers/engine.ts): axe-core on the start,
- * library, presenter (with the key panel open), audience and check pages; item 10, a
+ * library, presenter (with the key panel open), audience and check pages; a
  * password-protected PDF opened locally is refused with the server's own sentence; the `?`
- * panel lists the one key map; item 9, phone layouts, swipe and wheel; item 11, the first
- * paint of the presenter after a claim, and issue 24's first slide painted by the claim's own
+ * panel lists the one key map; phone layouts, swipe and wheel; the first
+ * paint of the presenter after a claim, and the first slide painted by the claim's own
  * page while the deck is stored (Chromium, which can watch every frame from before the page's
  * scripts run and hold the claim's confirmation back). Screenshots go to
  * test-output/stage-pages/<engine>/.
@@ -58,14 +58,14 @@ for (const name of ENGINES) {
     const page = suite.page;
     const shot = (file: string) => page.screenshot(join(shots, `${file}.png`));
 
-    it("item 12: the start page's failure screen has no serious accessibility violation", async () => {
+    it("the start page's failure screen has no serious accessibility violation", async () => {
       const handoff = await presentPdf(suite.server.url, deck, "Talk.pdf");
       await page.goto(handoff.url.replace(/#t=.*/, "#t=wrong-token"));
       await page.waitFor("the wrong-token screen", () => document.body.dataset.screen === "token-invalid", [], 20_000);
       await expectNoSeriousA11y(page, "start");
     });
 
-    it("item 10: a password-protected PDF opened from this computer is refused with the server's own sentence", async () => {
+    it("a password-protected PDF opened from this computer is refused with the server's own sentence", async () => {
       await page.goto(`${suite.server.url}/`);
       await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
       await expectNoSeriousA11y(page, "library (empty)");
@@ -98,7 +98,7 @@ for (const name of ENGINES) {
       await page.waitFor("the key panel closed", () => document.querySelector("#help")!.hasAttribute("hidden"));
     });
 
-    it("item 9: on a phone held upright the title is readable and every pane and control can be reached", async () => {
+    it("on a phone held upright the title is readable and every pane and control can be reached", async () => {
       await page.resize(390, 844);
       await page.waitFor("the slide laid out for the phone", () => {
         const box = document.querySelector("#current-box")!.getBoundingClientRect();
@@ -113,7 +113,7 @@ for (const name of ENGINES) {
       // Room for a title, cut with an ellipsis when long (it was "t." before).
       expect(title.width).toBeGreaterThan(250);
       expect(title.overflow).toBe("ellipsis");
-      // The toolbar is folded into the Menu on a phone (issue 21 item 4; test/e2e/stage-phone
+      // The toolbar is folded into the Menu on a phone (test/e2e/stage-phone
       // checks its geometry): its buttons are reached by opening it.
       const ids = ["#current-frame", "#next-frame", "#notes", "#elapsed", "#btn-menu", "#btn-prev", "#btn-next", "#btn-timer", "#btn-timer-reset", "#btn-notes-smaller", "#btn-notes-bigger"];
       const folded = ["#btn-audience", "#btn-overview", "#btn-blank", "#btn-white", "#btn-fullscreen", "#btn-help"];
@@ -139,7 +139,7 @@ for (const name of ENGINES) {
       await page.waitFor("the menu closed", () => document.querySelector("#btn-menu")?.getAttribute("aria-expanded") === "false");
     });
 
-    it("item 9: on a phone on its side the whole slide is on screen with no page scroll; swipes and the wheel change slides", async () => {
+    it("on a phone on its side the whole slide is on screen with no page scroll; swipes and the wheel change slides", async () => {
       await page.resize(844, 390);
       await page.waitFor("the landscape layout", () => window.innerHeight <= 420 && window.innerWidth > 800);
       // Laid out again for the new box: the frame is the largest 16:9 box that fits in it.
@@ -191,7 +191,7 @@ for (const name of ENGINES) {
       await page.resize(1280, 800);
     });
 
-    it("item 12: the audience and check pages have no serious accessibility violation", async () => {
+    it("the audience and check pages have no serious accessibility violation", async () => {
       const href = await page.href();
       await page.goto(href.replace("/present/", "/view/"));
       await page.waitFor("the audience", () => location.pathname.startsWith("/view/") && document.body.dataset.ready === "true", [], 30_000);
@@ -277,7 +277,7 @@ function previewStats(page: Page) {
   });
 }
 
-describe("issue 24: the claim's own page paints the first slide while the deck is stored (Chromium: the confirmation is held back)", () => {
+describe("the claim's own page paints the first slide while the deck is stored (Chromium: the confirmation is held back)", () => {
   let server: BinaryServer;
   let session: Awaited<ReturnType<typeof launchBrowser>>;
   /** One build of the deck: pdf-lib stamps the time, and the same deck must be claimed twice. */
@@ -368,7 +368,7 @@ describe("issue 24: the claim's own page paints the first slide while the deck i
   }, STEP_MS);
 });
 
-describe("item 11: the first paint after a claim (Chromium: every frame is watched from before the page's scripts)", () => {
+describe("the first paint after a claim (Chromium: every frame is watched from before the page's scripts)", () => {
   let server: BinaryServer;
   let session: Awaited<ReturnType<typeof launchBrowser>>;
 

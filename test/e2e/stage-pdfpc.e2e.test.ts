@@ -1,5 +1,5 @@
 /**
- * pdfpc parity on the stage (issue 21, item 9), per engine (test/helpers/engine.ts) against the
+ * pdfpc parity on the stage, per engine (test/helpers/engine.ts) against the
  * compiled binary, on a real Beamer deck built by pdflatex: twelve frames, builds of three
  * steps on frames 3 and 7 (16 pages), pdfpc.sty's `enduserslide=10` in its XMP, and a .pdfpc
  * beside the PDF (sent with `deckhand present`'s `notes` part) that hides frame 4 (page 6).

@@ -1,5 +1,5 @@
 /**
- * Issue 21 item 4, the stage on a phone, per engine (test/helpers/engine.ts), against the
+ * The stage on a phone, per engine (test/helpers/engine.ts), against the
  * compiled binary: the presenter held on its side (844×390) and upright (390×844; WebKit's
  * window is never narrower than 447 px) puts the slide first, folds its toolbar into one
  * menu, keeps every control inside the screen with no two overlapping and none covered, and

@@ -1,10 +1,10 @@
 /**
- * Stage tools end to end (issue "Stage tools"), against the compiled binary. Every engine
+ * Stage tools end to end, against the compiled binary. Every engine
  * (Chromium, Firefox ESR, WebKit) runs the pen, pointer and zoom path: a laser dot and ink
  * drawn with the real mouse in the presenter appear on the audience window — its pixels are
  * compared before, after, and after `c` — a zoom is re-rendered sharp by mupdf on both
  * windows, and the ink is back after a reload with the server stopped. Chromium also runs the
- * rest of the issue: spotlight and eraser, freeze and unfreeze, go to / bookmark / history,
+ * other tools: spotlight and eraser, freeze and unfreeze, go to / bookmark / history,
  * the exported PDF (read back with pdf-lib: Ink annotations on the right pages), a remapped
  * key that works while the old one no longer does, the layout kept across a reload, the
  * rehearsal table and its CSV, and axe on the new panels. Screenshots of each mode, the

@@ -89,7 +89,7 @@ for (const name of ENGINES) {
       deckId = (await presenter.href()).split("/").pop()!;
       expect(readdirSync(join(suite.server.dataDir, "staged")).filter((f) => !f.startsWith("."))).toEqual([]);
       expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("1 / 6");
-      // Item 11: the deck record carries page 1's size and the labels (read at claim), so the
+      // The deck record carries page 1's size and the labels (read at claim), so the
       // skeleton had the slide's final size before mupdf loaded in the presenter.
       const record = await presenter.evaluate(async (id: string) => {
         const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -123,7 +123,7 @@ for (const name of ENGINES) {
       await expectNoSeriousA11y(audience, "audience");
     });
 
-    it("item 4: overlays step page by page; the preview shows the next slide; Shift+keys skip overlays; number + Enter goes to a label", async () => {
+    it("overlays step page by page; the preview shows the next slide; Shift+keys skip overlays; number + Enter goes to a label", async () => {
       await go("ArrowRight", 2);
       expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("2 / 6");
       expect(await presenter.evaluate(() => document.querySelectorAll("#steps .dot.on").length)).toBe(1);
@@ -149,13 +149,13 @@ for (const name of ENGINES) {
       await go("Home", 1);
     });
 
-    it("item 3: the timer waited on slide 1, runs from the first change, pauses, survives a reload, resets; clocks are named timers", async () => {
+    it("the timer waited on slide 1, runs from the first change, pauses, survives a reload, resets; clocks are named timers", async () => {
       // Every clock is a named timer: by its label's text, or by aria-label where no label shows.
       const timers = await presenter.evaluate(() =>
         Array.from(document.querySelectorAll("[role=timer]")).map((el) => el.getAttribute("aria-label") ?? document.getElementById(el.getAttribute("aria-labelledby") ?? "")?.textContent ?? ""),
       );
       expect(timers).toEqual(["Recorded", "Elapsed", "Remaining", "Clock", "Pace"]);
-      // The first slide change (item 4's) started it.
+      // The first slide change (the overlay test's) started it.
       expect(await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"))).toBe("running");
       await presenter.press("t");
       await presenter.waitFor("a paused timer", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "paused");
@@ -174,10 +174,10 @@ for (const name of ENGINES) {
       await presenter.waitFor("the countdown back at the deck's 30 minutes", () => document.querySelector("#countdown")?.textContent === "30:00");
     });
 
-    it("item 5: O opens the overview on the current slide; arrows move; Enter jumps; Esc closes", async () => {
+    it("O opens the overview on the current slide; arrows move; Enter jumps; Esc closes", async () => {
       await go("ArrowRight", 2);
       await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      // pdfpc's Tab moves the focus here (issue 21, item 8: it trapped keyboard users).
+      // pdfpc's Tab moves the focus here (a key that held it trapped keyboard users).
       await presenter.press("o");
       await presenter.waitFor("the overview focused on slide 2", () => !document.querySelector("#overview")?.hasAttribute("hidden") && document.activeElement?.getAttribute("data-first") === "2");
       await presenter.press("ArrowRight");
@@ -193,7 +193,7 @@ for (const name of ENGINES) {
       expect(await pageOf(presenter)).toBe(5);
     });
 
-    it("item 6: notes grow with + and shrink with -, remembered per browser; long notes scroll by keys; math is shown as written", async () => {
+    it("notes grow with + and shrink with -, remembered per browser; long notes scroll by keys; math is shown as written", async () => {
       await presenter.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await go("Shift+ArrowLeft", 2);
       const size = () => presenter.evaluate(() => parseFloat(getComputedStyle(document.querySelector("#notes")!).fontSize));
@@ -230,7 +230,7 @@ for (const name of ENGINES) {
       await audienceAt(3);
     });
 
-    it("item 1: URL media play on their slide at their rectangle, loop, and are stored for offline use", async () => {
+    it("URL media play on their slide at their rectangle, loop, and are stored for offline use", async () => {
       await go("Shift+ArrowRight", 5);
       for (const page of [presenter, audience]) {
         await page.waitFor("the URL GIF shown", () => {
@@ -289,7 +289,7 @@ for (const name of ENGINES) {
       await shot(audience, "08-audience-url-media");
     });
 
-    it("item 7: black and white screens cover the audience and silence its media, which resume after", async () => {
+    it("black and white screens cover the audience and silence its media, which resume after", async () => {
       await presenter.press("b");
       await audience.waitFor("a black audience screen with its video paused and muted", () => {
         const v = document.querySelector<HTMLVideoElement>("[data-media='video'] video");
@@ -314,7 +314,7 @@ for (const name of ENGINES) {
       await audience.waitFor("and back", () => document.body.dataset.blank === "none");
     });
 
-    it("item 8: the audience copy follows play, pause and seek within 0.25 s and plays to the end; an undecodable file is told to the presenter only", async () => {
+    it("the audience copy follows play, pause and seek within 0.25 s and plays to the end; an undecodable file is told to the presenter only", async () => {
       await go("Shift+ArrowRight", 6);
       await audienceAt(6);
       const video = "[data-media='clip'] video";
@@ -415,7 +415,7 @@ for (const name of ENGINES) {
       if (suite.engine.setOffline) await suite.engine.setOffline(false);
     });
 
-    it("item 2: the audience window keeps the last picture, wordless, when the presenter window goes", async () => {
+    it("the audience window keeps the last picture, wordless, when the presenter window goes", async () => {
       await presenter.close();
       await Bun.sleep(500);
       expect(await visibleText(audience)).toBe("");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { displayTitle, FALLBACK_TITLE } from "../../src/handoff/filename.ts";
+import { displayTitle, FALLBACK_TITLE } from "../../src/security/filename.ts";
 
 describe("displayTitle", () => {
   const cases: Array<[string | null, string]> = [

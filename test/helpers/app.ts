@@ -7,11 +7,11 @@ import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../../src/app.ts";
-import { type Config, testConfig } from "../../src/config.ts";
+import { type Config, testConfig } from "../../src/base/config.ts";
 import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
-import { type Logger, silentLogger } from "../../src/log.ts";
+import { type Logger, silentLogger } from "../../src/base/log.ts";
 import { PdfPool } from "../../src/pdf/worker/pool.ts";
-import { createRuntime } from "../../src/runtime.ts";
+import { createRuntime } from "../../src/composition/runtime.ts";
 
 let sharedPdf: PdfPool | undefined;
 /** One pool of PDF worker processes for every test app of a test process (they exit with it). */

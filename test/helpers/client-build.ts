@@ -1,8 +1,8 @@
 /**
  * @module test/helpers/client-build
- * Preloaded by bun test (bunfig.toml), before anything imports src/assets.ts: when the
+ * Preloaded by bun test (bunfig.toml), before anything imports src/binary/assets.ts: when the
  * client has never been built (a fresh `npm ci`), build it once, so any test file runs alone
- * without a manual `scripts/build-client.ts` first. src/assets.ts imports the generated
+ * without a manual `scripts/build-client.ts` first. src/binary/assets.ts imports the generated
  * src/http/client-assets.gen.ts statically — the compiled binary embeds the client through
  * that import — and the file is git-ignored, so without this every test file failed at its
  * first import. The build takes ~1.5 s and is skipped whenever the module exists; `npm test`

@@ -1,5 +1,5 @@
 /**
- * Issue 20, finding 9: failures deckhand answers itself are coded problems. A known path under
+ * Failures deckhand answers itself are coded problems. A known path under
  * another method was 404 (now 405 with Allow); an empty MCP batch was 202 with no body (now a
  * JSON-RPC Invalid Request); the MCP transport's HTTP-level failures (invalid JSON, a wrong
  * Accept) were JSON-RPC errors without a problem (now the problem rides in `error.data`).

@@ -1,5 +1,5 @@
 /**
- * Notes files beside a PDF (issue 19) as the API tests send them: `.pdfpc` documents, and
+ * Notes files beside a PDF as the API tests send them: `.pdfpc` documents, and
  * PowerPoint `.pptx` files from the deck layer's fixture builder (test/fixtures/pptx.ts: a zip
  * of the minimal OOXML parts, made with fflate), good and hostile; and the upload that carries
  * one beside a PDF (present, check, go live).

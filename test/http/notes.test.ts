@@ -1,5 +1,5 @@
 /**
- * A notes file beside the PDF (issue 19) through the REST API: the `notes` part of
+ * A notes file beside the PDF through the REST API: the `notes` part of
  * POST /api/present and /api/check (a .pdfpc or a .pptx), GET /api/sessions/{id}/notes, and
  * every bad input answered with a coded problem (present) or finding (check), nothing left
  * behind. Real server through app.handle(), real SQLite, real files, real mupdf workers.

@@ -138,7 +138,7 @@ describe("POST /api/present", () => {
 describe("POST /api/present — server-side failures", () => {
   test("a disk error while receiving is the server's 500 (logged), not the client's 400", async () => {
     const lines: string[] = [];
-    const { jsonLogger } = await import("../../src/log.ts");
+    const { jsonLogger } = await import("../../src/base/log.ts");
     t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
     const blobs = t.deps.blobs as unknown as { createTemp: () => { path: string; discard(): void } };
     blobs.createTemp = () => ({ path: join(t.dataDir, "no-such-dir", "upload.tmp"), discard() {} });
@@ -149,7 +149,7 @@ describe("POST /api/present — server-side failures", () => {
   });
 
   test("a full disk (the OS's or SQLite's) is 507 STORAGE_FULL", async () => {
-    const { storageFailure } = await import("../../src/errors.ts");
+    const { storageFailure } = await import("../../src/base/errors.ts");
     const full = Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
     expect(storageFailure(full)).toMatchObject({ code: "STORAGE_FULL", status: 507 });
     expect(storageFailure(Object.assign(new Error("database or disk is full"), { code: "SQLITE_FULL" }))).toMatchObject({ code: "STORAGE_FULL", status: 507 });

@@ -1,6 +1,6 @@
 /** REST uploads and MCP tool calls draw on one anonymous rate limit per address. */
 import { afterEach, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
+import { AppError } from "../../src/base/errors.ts";
 import { localBackend } from "../../src/mcp/local-backend.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";

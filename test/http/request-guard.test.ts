@@ -1,5 +1,5 @@
 /**
- * Issue 20, finding 8: with Host and Origin both evil.example (DNS rebinding) present, the
+ * With Host and Origin both evil.example (DNS rebinding) present, the
  * live deck and the live socket were served, and any web page could POST a deck to
  * /api/present. A loopback-bound server now answers only for its own names (403
  * HOST_NOT_ALLOWED, before routing: the socket too), and the API refuses a browser's
@@ -10,8 +10,8 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testConfig } from "../../src/config.ts";
-import { silentLogger } from "../../src/log.ts";
+import { testConfig } from "../../src/base/config.ts";
+import { silentLogger } from "../../src/base/log.ts";
 import { startServer } from "../../src/server.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, testPdfReader, type TestApp } from "../helpers/app.ts";

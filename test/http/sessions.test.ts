@@ -111,7 +111,7 @@ describe("POST /api/sessions/{id}/handoff/complete", () => {
     const record = await t.present(await makeDeck());
     const res = await complete(t, record.id, record.token);
     expect(res.status).toBe(200);
-    // The claim also hands out a live grant for this deck (issue 11), valid for 2 hours.
+    // The claim also hands out a live grant for this deck, valid for 2 hours.
     expect(await res.json()).toEqual({ ok: true, liveGrant: { grant: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresAt: "2026-11-22T12:00:00Z" } });
     expect(t.stagedFiles()).toEqual([]);
     const row = t.row(record.id)!;
@@ -306,7 +306,7 @@ describe("Content-Disposition", () => {
 describe("missing bytes", () => {
   test("a staged row whose file vanished is a logged 500 problem that leaks neither token nor path", async () => {
     const lines: string[] = [];
-    const { jsonLogger } = await import("../../src/log.ts");
+    const { jsonLogger } = await import("../../src/base/log.ts");
     t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
     const record = await t.present(await makeDeck());
     rmSync(join(t.dataDir, "staged", `${record.id}.pdf`));
@@ -334,7 +334,7 @@ describe("problem documents", () => {
 
   test("an unexpected failure is a 500 INTERNAL whose cause goes only to the log", async () => {
     const lines: string[] = [];
-    const { jsonLogger } = await import("../../src/log.ts");
+    const { jsonLogger } = await import("../../src/base/log.ts");
     t = makeTestApp({}, { logger: jsonLogger((l) => lines.push(l)) });
     const record = await t.present(await makeDeck());
     // Break the store under the running app: the database goes away.

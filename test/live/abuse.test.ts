@@ -1,5 +1,5 @@
 /**
- * Issue 20, against a real server on 127.0.0.1: a presenter or a remote cannot smuggle
+ * Against a real server on 127.0.0.1: a presenter or a remote cannot smuggle
  * unknown properties into a talk (stored, saved, sent to late joiners or relayed to the
  * presenter), and ink is bounded by bytes, not only by counts.
  */
@@ -127,7 +127,7 @@ describe("ink is bounded by bytes", () => {
   });
 });
 
-describe("the issue's attack against the compiled binary", () => {
+describe("the smuggling and ink-flood attack against the compiled binary", () => {
   const s = scratch();
   afterAll(async () => {
     await s.cleanup();

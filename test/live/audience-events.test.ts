@@ -1,5 +1,5 @@
 /**
- * The audience's one reducer (Audience.apply, src/live/audience-events.ts) between two copies,
+ * The audience's one reducer (Audience.apply, src/live/audience/events.ts) between two copies,
  * as two instances serving one talk hold them: every change one copy accepts, applied to the
  * other, leaves both equal (row snapshot and each role's hello) and tells the other's sockets
  * what the first told its own; applying an event twice changes nothing; crossing votes of one
@@ -7,8 +7,8 @@
  * other copy; a vote taken before a close that crossed it counts on both.
  */
 import { describe, expect, test } from "bun:test";
-import { type Actor, Audience, type AudienceResult } from "../../src/live/audience.ts";
-import type { AudienceEvent } from "../../src/live/audience-events.ts";
+import { type Actor, Audience, type AudienceResult } from "../../src/live/audience/model.ts";
+import type { AudienceEvent } from "../../src/live/audience/events.ts";
 import { MAX_LIVE_MESSAGE_BYTES } from "../../src/core/live.ts";
 
 function copy(prefix: string) {

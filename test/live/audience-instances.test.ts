@@ -1,6 +1,6 @@
 /**
- * The audience of one talk served by two instances (issue 23: "works across instances on the
- * PostgreSQL bus"): two real server processes sharing PostgreSQL (rows, LISTEN/NOTIFY) and an
+ * The audience of one talk served by two instances (it must work across instances on
+ * the PostgreSQL bus): two real server processes sharing PostgreSQL (rows, LISTEN/NOTIFY) and an
  * S3 bucket, the presenter on B and viewers on A (and B). A viewer on A votes in the poll B's
  * presenter started and B's presenter gets the results; the same viewer id is refused a second
  * vote on B; a question asked on A reaches B's presenter and viewers, an up-vote on B reaches

@@ -1,5 +1,5 @@
 /**
- * The audience's messages (issue 23) as data: v1 grows compatibly (an old join still passes,
+ * The audience's messages as data: v1 grows compatibly (an old join still passes,
  * new fields are optional), every new message is closed like the rest, the wire bounds hold,
  * and the served JSON Schema accepts and refuses the same messages as the server's checker.
  */
@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import Ajv2020 from "ajv/dist/2020.js";
 import { LiveClientMessage, LiveServerMessage } from "../../src/shared/live-protocol.ts";
-import { SCHEMAS } from "../../src/schemas.ts";
+import { SCHEMAS } from "../../src/binary/schemas.ts";
 
 const client = TypeCompiler.Compile(LiveClientMessage);
 const server = TypeCompiler.Compile(LiveServerMessage);

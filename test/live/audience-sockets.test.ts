@@ -1,5 +1,5 @@
 /**
- * The audience on real sockets (issue 23): each role's allowed and refused audience messages,
+ * The audience on real sockets: each role's allowed and refused audience messages,
  * a question asked, up-voted and shown on every viewer, a poll a remote starts and three
  * viewers answer 2–1 (a reload cannot vote again), reactions for the presenter only until
  * shown, and `hello.audience` for a late joiner. The 100 ms tick runs on the manual
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { created, LiveClient, type LiveServer, sampleState, startLiveServer } from "./helpers.ts";
 import { ManualScheduler } from "./scheduler.ts";
-import { AUDIENCE_TICK_MS, AUDIENCE_VIEWER_TICK_MS } from "../../src/live/audience-relay.ts";
+import { AUDIENCE_TICK_MS, AUDIENCE_VIEWER_TICK_MS } from "../../src/live/audience/relay.ts";
 
 // The timeout of each test and hook here: generous for a loaded 2-vCPU machine.
 setDefaultTimeout(60_000);

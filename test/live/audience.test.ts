@@ -1,11 +1,11 @@
 /**
- * The audience model (src/live/audience.ts) on its own: what each call changes, what it sends
+ * The audience model (src/live/audience/model.ts) on its own: what each call changes, what it sends
  * to whom, and every refusal's code — questions and their limits, up-votes, moderation, the one
  * poll and its votes, reactions coalesced per tick, the hello each role gets, and a snapshot
  * that survives the row and refuses to be forged.
  */
 import { describe, expect, test } from "bun:test";
-import { type Actor, Audience, type AudienceResult, type Outgoing } from "../../src/live/audience.ts";
+import { type Actor, Audience, type AudienceResult, type Outgoing } from "../../src/live/audience/model.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 
 function model(limits = {}, saved?: unknown) {

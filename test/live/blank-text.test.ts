@@ -5,7 +5,7 @@
  * that send to it — the viewer's Ask box and the presenter's poll form.
  */
 import { describe, expect, test } from "bun:test";
-import { type Actor, Audience, type AudienceResult } from "../../src/live/audience.ts";
+import { type Actor, Audience, type AudienceResult } from "../../src/live/audience/model.ts";
 import { isBlankText } from "../../src/shared/live-audience-protocol.ts";
 import { questionLength } from "../../client/src/live/viewer/viewer-audience.ts";
 import { checkPollDraft } from "../../client/src/live/talk/talk-model.ts";

@@ -10,7 +10,7 @@ import { describe, expect, test } from "bun:test";
 import type { LiveBus, LiveSubscription } from "../../src/core/live.ts";
 import type { LiveSessionRow } from "../../src/core/live-sessions.ts";
 import { LiveBusBridge } from "../../src/live/bus-bridge.ts";
-import { newAudience } from "../../src/live/audience-relay.ts";
+import { newAudience } from "../../src/live/audience/relay.ts";
 import { newRoom, type Room } from "../../src/live/room.ts";
 import type { LiveSocket } from "../../src/live/socket-policy.ts";
 import { sampleState } from "./helpers.ts";

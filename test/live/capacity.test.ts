@@ -8,7 +8,7 @@
  * dozens of networks; rooms.test.ts counts real loopback peers.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { parseServeArgs } from "../../src/config.ts";
+import { parseServeArgs } from "../../src/base/config.ts";
 import { defaultMaxLiveSockets, descriptorLimit } from "../../src/live/socket-cap.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { scratch } from "../helpers/server.ts";

@@ -7,10 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Config, testConfig } from "../../src/config.ts";
+import { type Config, testConfig } from "../../src/base/config.ts";
 import type { LiveClientMessageT, LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 import type { Scheduler } from "../../src/live/scheduler.ts";
-import { jsonLogger } from "../../src/log.ts";
+import { jsonLogger } from "../../src/base/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
 import type { Subprocess } from "bun";

@@ -2,7 +2,7 @@
  * A server restart keeps live sessions: the real server runs as its own process on a temp
  * data dir; it is killed with SIGKILL mid-talk and started again on the same port. A viewer
  * that reconnects gets the last state at once (from the row), paused until the presenter
- * reconnects with its secret, then resumed. The audience too (issue 23): a poll open at the
+ * reconnects with its secret, then resumed. The audience too: a poll open at the
  * kill is open after it, with its votes; a viewer that comes back with its id cannot vote again.
  */
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";

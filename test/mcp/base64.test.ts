@@ -1,6 +1,6 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
-import { AppError } from "../../src/errors.ts";
+import { AppError } from "../../src/base/errors.ts";
 import { decodePdfBase64 } from "../../src/mcp/base64.ts";
 import { fileTooLarge } from "../../src/tools/upload-limits.ts";
 

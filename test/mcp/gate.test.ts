@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { AppError } from "../../src/errors.ts";
+import { AppError } from "../../src/base/errors.ts";
 import { createGate, MCP_GATE_DEFAULTS } from "../../src/mcp/gate.ts";
 import { settled } from "../helpers/wait.ts";
 

@@ -11,9 +11,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import Ajv from "ajv";
 import addFormats from "ajv-formats";
-import { type Config, testConfig } from "../../src/config.ts";
+import { type Config, testConfig } from "../../src/base/config.ts";
 import { HandoffRecord } from "../../src/http/models.ts";
-import { silentLogger } from "../../src/log.ts";
+import { silentLogger } from "../../src/base/log.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
 

@@ -1,5 +1,5 @@
 import { afterEach, expect, setDefaultTimeout, test } from "bun:test";
-import type { Logger } from "../../src/log.ts";
+import type { Logger } from "../../src/base/log.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { makeTestApp, type TestApp } from "../helpers/app.ts";
 import { base64 } from "./helpers.ts";

@@ -1,5 +1,5 @@
 /**
- * The MCP tools with a notes file beside the PDF (issue 19) over /mcp: present_pdf and
+ * The MCP tools with a notes file beside the PDF over /mcp: present_pdf and
  * check_pdf take `notes_base64` + `notes_filename`, as REST takes the `notes` part, with the
  * same coded failures, and nothing left behind.
  */

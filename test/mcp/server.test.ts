@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Logger } from "../../src/log.ts";
+import type { Logger } from "../../src/base/log.ts";
 import { createMcpServer, type ToolBackend } from "../../src/mcp/server.ts";
 import type { CheckReport } from "../../src/deck/check-report.gen.ts";
 import { describeCheckReport } from "../../src/mcp/summary.ts";

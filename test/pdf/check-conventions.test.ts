@@ -6,7 +6,7 @@ import { checkPdfFile } from "../../src/pdf/check.ts";
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.1 s).
 setDefaultTimeout(45_000);
 
-describe("check: conventions (DESIGN §3.2)", () => {
+describe("check: conventions (docs/decks/sidecars.md)", () => {
   test("a deck without attachments is valid, with empty pages and document metadata", async () => {
     const file = await writeFixture({ pages: 2, title: "Q3 review" });
     const report = await checkPdfFile(file.path, { bytes: file.bytes, sha256: file.sha256 });

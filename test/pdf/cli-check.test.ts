@@ -53,7 +53,7 @@ describe("deckhand check", () => {
     expect(out).toMatch(/Slide 1\n  notes      ".+" \(from notes-page\)/);
   });
 
-  test("a deck with builds names each page with its slide, in the summary and in the findings (issue 21, item 8)", async () => {
+  test("a deck with builds names each page with its slide, in the summary and in the findings", async () => {
     // Six pages, four slides: slide 2 is a build of three steps (pages 2–4).
     const built = await writeFixture({
       pages: 6,

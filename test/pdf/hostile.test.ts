@@ -1,5 +1,5 @@
 /**
- * Hostile structure (issue 3): looping Kids, absurd depth, missing keys, failing streams and
+ * Hostile structure: looping Kids, absurd depth, missing keys, failing streams and
  * decompression bombs become findings in a schema-valid report — never a throw — at the
  * default limits.
  */

@@ -1,9 +1,9 @@
 /**
- * The check report and the presenter's extras for the notes formats of issue 19: the notes
- * layout and the notes half's text per slide (source "notes-page"), pdfpc.sty's XMP fields in
- * the timer, a notes file beside the PDF (source "notes-file", its own report section), the
- * precedence between every source, and the presenter's override. Every report is validated
- * against the published schema.
+ * The check report and the presenter's extras for the notes formats of
+ * docs/decks/notes-formats.md: the notes layout and the notes half's text per slide (source
+ * "notes-page"), pdfpc.sty's XMP fields in the timer, a notes file beside the PDF (source
+ * "notes-file", its own report section), the precedence between every source, and the
+ * presenter's override. Every report is validated against the published schema.
  */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { strToU8 } from "fflate";

@@ -1,4 +1,4 @@
-/** How the check report names a page: by page and slide label in a deck with builds (issue 21, item 8). */
+/** How the check report names a page: by page and slide label in a deck with builds (the presenter's own count). */
 import { describe, expect, test } from "bun:test";
 import { nameSlidesIn, pageName, pagesAreNotSlides } from "../../src/deck/page-names.ts";
 

@@ -245,13 +245,15 @@ describe("PdfPool: slow files leave a reader to others", () => {
 describe("PdfPool: the reserve worker", () => {
   test("while a costly owner's file runs, one more worker is loaded, never running a job beside `workers` others; it goes once the pressure has passed", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
-    const readers = pool({ workers: 1, timeoutMs: 1500, costlyMs: 200, reserveKeepMs: 500 });
+    // Costly after 1 s: well past a one-page deck's read even on a machine at load 15 (at 200 ms
+    // such a read was costly there, and the reserve came before the bomb did).
+    const readers = pool({ workers: 1, timeoutMs: 3000, costlyMs: 1000, reserveKeepMs: 500 });
     const bomb = bombPath();
     const good = writeBytes(await makeDeck({ pages: 1 })).path;
     await readers.inspect(good);
     expect(readers.stats.workers).toBe(1);
     const running = failure(asPdfOwner("203.0.113.4", () => readers.inspect(bomb)));
-    // Costly after 200 ms: the reserve is started beside the one worker.
+    // Costly after 1 s: the reserve is started beside the one worker.
     await waitFor(() => readers.stats.workers === 2, () => `the reserve (${JSON.stringify(readers.stats)})`);
     // Its own file waits rather than run on the reserve (one worker: one job at a time).
     const second = failure(asPdfOwner("203.0.113.4", () => readers.inspect(bomb)));

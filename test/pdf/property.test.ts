@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { isAppError } from "../../src/errors.ts";
+import { isAppError } from "../../src/base/errors.ts";
 import { checkPdfFile } from "../../src/pdf/check.ts";
 import { buildFixturePdf, checkFixture, GIF_BYTES, mediaSidecar, notesSidecar, pdfpcFile, writeBytes } from "../fixtures/sidecar-builder.ts";
 import { expectValidReport } from "../helpers/report-schema.ts";

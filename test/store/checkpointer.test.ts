@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BACKSTOP_PAGES, WalCheckpointer } from "../../src/store/checkpointer.ts";
 import { openDatabase } from "../../src/store/db.ts";
-import { THREAD_MODULES } from "../../src/threads.ts";
+import { THREAD_MODULES } from "../../src/binary/threads.ts";
 import { waitFor } from "../helpers/wait.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.5 s).
@@ -168,7 +168,7 @@ describe("the WAL is checkpointed on a thread, not by the server's connection", 
     db.close();
   });
 
-  test("every thread module exists where src/threads.ts will look for it", () => {
+  test("every thread module exists where src/binary/threads.ts will look for it", () => {
     for (const module of THREAD_MODULES) expect(existsSync(join(import.meta.dir, "..", "..", "src", module))).toBe(true);
   });
 });

@@ -8,8 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
 import type { BlobStore } from "../../src/core/blobs.ts";
 import type { SessionRow } from "../../src/core/sessions.ts";
-import { HandoffService, TOMBSTONE_TTL_MS } from "../../src/handoff/service.ts";
-import { newSessionId } from "../../src/handoff/secrets.ts";
+import { HandoffService } from "../../src/handoff/service.ts";
+import { TOMBSTONE_TTL_MS } from "../../src/core/sessions.ts";
+import { newSessionId } from "../../src/security/secrets.ts";
 import type { PdfReader } from "../../src/core/pdf-reader.ts";
 import type { Storage } from "../../src/store/backends.ts";
 import { waitFor } from "../helpers/wait.ts";
@@ -352,7 +353,7 @@ export function describeStorageContract(name: string, backend: Backend): void {
       });
     });
 
-    describe("live bus (the seam of issue 11)", () => {
+    describe("live bus (the seam live presenting fans out on)", () => {
       test("subscribers on every instance receive each message once, in order; closed, they receive no more", async () => {
         const received: Record<string, string[]> = { a: [], b: [] };
         const subA = await a.liveBus.subscribe("talk1", (m) => received.a!.push(m));

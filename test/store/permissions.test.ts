@@ -1,5 +1,5 @@
 /**
- * Issue 20, finding 10: a data directory that already existed with 0755 kept it, so other
+ * A data directory that already existed with 0755 kept it, so other
  * local users could read the staged talks. `deckhand serve` now tightens it to 0700 at start-up
  * (and logs that it did).
  */
@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { testConfig } from "../../src/config.ts";
+import { testConfig } from "../../src/base/config.ts";
 import { startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
 import { tightenDataDir } from "../../src/store/permissions.ts";

@@ -7,13 +7,16 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openPostgres, POSTGRES_SCHEMA_VERSION } from "../../src/store/postgres/db.ts";
+import { openDatabase } from "../../src/store/db.ts";
+import { SQLITE_MIGRATIONS } from "../../src/store/migrations/sqlite.ts";
+import { openPostgres, type PostgresDatabase, POSTGRES_SCHEMA_VERSION } from "../../src/store/postgres/db.ts";
 import { PostgresLiveBus } from "../../src/store/postgres/live-bus.ts";
 import { PostgresRateLimitStore } from "../../src/store/postgres/rate-limit.ts";
 import { PostgresSessionRepository } from "../../src/store/postgres/sessions.ts";
 import { PostgresSweepLease } from "../../src/store/postgres/sweep-lease.ts";
 import { PostgresTokenRepository } from "../../src/store/postgres/tokens.ts";
 import { S3BlobStore } from "../../src/store/s3/blobs.ts";
+import { OLD_POSTGRES_STEPS } from "../fixtures/old-migrations.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { describeStorageContract, type Instance } from "./contract.ts";
 
@@ -73,6 +76,75 @@ describe("PostgreSQL migrations", () => {
     const newer = openPostgres(url);
     expect(newer.ready).rejects.toThrow(/newer deckhand/);
     await Promise.all([...dbs, newer].map((db) => db.close()));
+  });
+});
+
+describe("PostgreSQL migrations in the one numbering", () => {
+  // Tables, columns, indexes, constraints, triggers and functions of the public schema, as text
+  // (a function's body white space aside: it keeps its statement's own layout).
+  async function schemaOf(db: PostgresDatabase): Promise<unknown[]> {
+    return [
+      ...(await db.sql`SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, column_name`),
+      ...(await db.sql`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY indexname`),
+      ...(await db.sql`SELECT conrelid::regclass::text AS tbl, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE connamespace = 'public'::regnamespace ORDER BY 1, 2`),
+      ...(await db.sql`SELECT tgname, pg_get_triggerdef(oid) AS def FROM pg_trigger WHERE NOT tgisinternal ORDER BY tgname`),
+      ...(await db.sql`SELECT proname, trim(regexp_replace(prosrc, '[[:space:]]+', ' ', 'g')) AS src FROM pg_proc WHERE pronamespace = 'public'::regnamespace ORDER BY proname`),
+    ];
+  }
+  const versionOf = async (db: PostgresDatabase) => ((await db.sql`SELECT version FROM deckhand_schema`) as { version: number }[]).map((r) => r.version);
+
+  test("a new PostgreSQL database and a new SQLite one reach the same version", async () => {
+    const db = openPostgres(await pg.createDatabase("fresh_numbering"));
+    await db.ready;
+    const dir = mkdtempSync(join(tmpdir(), "deckhand-numbering-"));
+    const sqlite = openDatabase(join(dir, "deckhand.db"));
+    const sqliteVersion = (sqlite.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    expect(await versionOf(db)).toEqual([sqliteVersion]);
+    expect(sqliteVersion).toBe(SQLITE_MIGRATIONS.length);
+    sqlite.close();
+    rmSync(dir, { recursive: true, force: true });
+    await db.close();
+  });
+
+  test("a database at every old version (its steps verbatim) reaches the last version with a new one's schema, its rows kept", async () => {
+    const fresh = openPostgres(await pg.createDatabase("fresh_schema"));
+    await fresh.ready;
+    const expected = await schemaOf(fresh);
+    for (let old = 0; old <= OLD_POSTGRES_STEPS.length; old++) {
+      const url = await pg.createDatabase(`old_numbering_${old}`);
+      const setup = new Bun.SQL(url, { max: 1 });
+      await setup.begin(async (tx) => {
+        await tx`CREATE TABLE deckhand_schema (version integer NOT NULL)`;
+        for (const step of OLD_POSTGRES_STEPS.slice(0, old)) await tx.unsafe(step);
+        if (old > 0) {
+          await tx`INSERT INTO deckhand_schema (version) VALUES (${old})`;
+          await tx`INSERT INTO access_tokens (id, label, token_hash, created_at) VALUES ('tok', 'kept', 'h', 1)`;
+        }
+      });
+      await setup.close();
+      // A step run twice would reject here (a table or column that exists already).
+      const db = openPostgres(url);
+      await db.ready;
+      expect({ old, version: await versionOf(db) }).toEqual({ old, version: [POSTGRES_SCHEMA_VERSION] });
+      expect(await schemaOf(db)).toEqual(expected);
+      if (old > 0) expect(await db.sql`SELECT label FROM access_tokens WHERE id = 'tok'`).toEqual([{ label: "kept" }]);
+      await db.close();
+    }
+    await fresh.close();
+  });
+
+  test("a number no deckhand wrote is refused, and the database is left as it was", async () => {
+    const url = await pg.createDatabase("odd_number");
+    const setup = new Bun.SQL(url, { max: 1 });
+    await setup`CREATE TABLE deckhand_schema (version integer NOT NULL)`;
+    await setup`INSERT INTO deckhand_schema (version) VALUES (8)`;
+    await setup.close();
+    const db = openPostgres(url);
+    expect(db.ready).rejects.toThrow(/no deckhand wrote/);
+    await db.ready.catch(() => {});
+    expect(await versionOf(db)).toEqual([8]);
+    expect(await db.sql`SELECT to_regclass('public.sessions') AS t`).toEqual([{ t: null }]);
+    await db.close();
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * tools/random: the Web Crypto and Bun hasher forms of what node:crypto gave (issue 24 moved
+ * tools/random: the Web Crypto and Bun hasher forms of what node:crypto gave (deckhand moved
  * off node:crypto to spare every start its load). Same encodings, same digests.
  */
 import { describe, expect, test } from "bun:test";

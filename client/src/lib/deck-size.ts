@@ -1,6 +1,6 @@
 /**
  * @module client/lib/deck-size
- * A deck's size in the words every screen uses (issue 21, item 8): the presenter counts
+ * A deck's size in the words every screen uses: the presenter counts
  * slides by page label ("4 / 62"), so a Beamer deck of 74 PDF pages is "74 pages · 62 slides"
  * on the start page and in the library — never "74 slides" beside a presenter's "/ 62". A deck
  * whose every page is its own slide is just "12 slides".

@@ -49,11 +49,8 @@ export type ScreenKind =
   | "storage-unavailable"
   | "server";
 
-/** A problem document as read off the wire (the shared vocabulary's, every field optional). */
-export type Problem = ProblemReply;
-
 /** Which failure screen a problem document leads to. Unknown codes fall back on status. */
-export function screenForProblem(problem: Problem): ScreenKind {
+export function screenForProblem(problem: ProblemReply): ScreenKind {
   switch (problem.code) {
     case "HANDOFF_CLAIMED":
       return "claimed";
@@ -166,7 +163,7 @@ export function resumeHeaders(received: number): Record<string, string> {
 
 /**
  * The download of a staged deck: the controller token travels in `x-controller-token`, never
- * in the URL, so no proxy's access log holds it (the server still accepts the spec's `?t=`).
+ * in the URL, so no proxy's access log holds it (the server still accepts the documented `?t=`).
  */
 export function handoffDownload(handoffUrl: string, token: string, received: number): { url: string; init: RequestInit } {
   return {
@@ -211,7 +208,7 @@ export function notesHint(header: string | null): boolean | null {
   return true;
 }
 
-/** A notes file is at most this long as text; the server's own cap is far below (DESIGN §3). */
+/** A notes file is at most this long as text; the server's own cap is far below (docs/decks/notes-formats.md). */
 const MAX_NOTES_TEXT = 16 * 1024 * 1024;
 
 /**
@@ -248,7 +245,7 @@ export function parseNotesAnswer(body: string, headers: { filename: string | nul
  * with the screen that explains it and the server's problem document when it sent one.
  */
 export class ClaimFailure extends Error {
-  constructor(readonly kind: ScreenKind, readonly problem?: Problem) {
+  constructor(readonly kind: ScreenKind, readonly problem?: ProblemReply) {
     super(kind);
     this.name = "ClaimFailure";
   }

@@ -6,10 +6,8 @@
  */
 import type { ProblemReply } from "../../../src/shared/problem.ts";
 
-/** A problem document as read off the wire; `status` is the response's. */
-export type ProblemAnswer = ProblemReply & { status: number };
-
-export async function readProblem(response: Response): Promise<ProblemAnswer> {
+/** The problem document of a response, as read off the wire; `status` is always the response's. */
+export async function readProblem(response: Response): Promise<ProblemReply & { status: number }> {
   try {
     return { ...((await response.json()) as ProblemReply), status: response.status };
   } catch {

@@ -9,6 +9,7 @@
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
 import { renderNotes } from "../lib/notes.ts";
+import { readProblem } from "../lib/problem.ts";
 import { paint, Renderer } from "../lib/renderer.ts";
 import { pageName } from "../../../src/deck/page-names.ts";
 // The one report type, generated from schemas/check-report.schema.json (scripts/gen-types.ts).
@@ -114,10 +115,11 @@ async function check(file: File) {
     status.classList.add("status-error");
     return replace(status, "The server could not be reached. Checking needs a connection to the deckhand server.");
   }
-  const body = (await response.json().catch(() => null)) as (Report & { detail?: string; title?: string }) | null;
-  if (!response.ok || !body) {
+  const problem = response.ok ? null : await readProblem(response);
+  const body = response.ok ? ((await response.json().catch(() => null)) as Report | null) : null;
+  if (!body) {
     status.classList.add("status-error");
-    return replace(status, body?.detail ?? body?.title ?? `The check failed (HTTP ${response.status}).`);
+    return replace(status, problem?.detail ?? problem?.title ?? `The check failed (HTTP ${response.status}).`);
   }
   replace(status, "");
   let renderer: Renderer | null = new Renderer();

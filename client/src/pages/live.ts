@@ -65,7 +65,7 @@ let deckBytes: ArrayBuffer | null = null;
 let filename = "deck";
 let socket: LiveSocket | null = null;
 let store: DeckStore | null = null;
-/** Questions, poll and reactions (issue 23): shown once the server's hello carries them. */
+/** Questions, poll and reactions: shown once the server's hello carries them. */
 let audience: ViewerAudience | null = null;
 /** Server clock minus this device's: media times arrive in the server's clock. */
 let offset = 0;

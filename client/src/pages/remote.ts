@@ -63,7 +63,7 @@ const current = new SlideView($("#current-frame"), $("#current-box"), $("#curren
 const next = new SlideView($("#next-frame"), $("#next-box"), $("#next") as HTMLCanvasElement, () => renderer, () => sizes, 90);
 const notes = new NotesView($("#notes"));
 const status = $("#remote-status");
-/** The questions and the poll (issue 23): shown once the server's hello carries them. */
+/** The questions and the poll: shown once the server's hello carries them. */
 const audience = new RemoteAudience((message) => socket?.send(message) ?? false);
 
 function screen(title: string, text: string, kind: string): void {

@@ -8,13 +8,15 @@
  * the PDF, normalised by the server) has it fetched beside the download and stored in the
  * same transaction as the bytes: the link is never used up with the notes lost.
  *
- * The first slide shows here the moment it can (issue 24: within ~500 ms of the last byte):
+ * The first slide shows here the moment it can (the budget: within ~500 ms of the last byte,
+ * docs/performance.md):
  * the probe worker, its mupdf compiled during the download, renders slide 1 from the bytes in
  * memory while they are stored and the claim confirmed, and this page paints it — the slide
  * half only, under the split this browser keeps for the deck. Not for a deck this browser
  * presented before at another slide: its presenter resumes there, and slide 1 is not shown
  * (./start/first-slide.ts). What the download has so far is one record (./start/download.ts).
  */
+import type { ProblemReply } from "../../../src/shared/problem.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { formatBytes } from "../lib/format.ts";
 import { readProblem } from "../lib/problem.ts";
@@ -32,7 +34,6 @@ import {
   screenForProblem,
   screenText,
   type HandoffLink,
-  type Problem,
   type ScreenKind,
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
@@ -267,7 +268,7 @@ function openPresenter(deck: DeckRecord) {
   location.replace(`/present/${encodeURIComponent(deck.id)}`);
 }
 
-async function showFailure(kind: ScreenKind, problem?: Problem) {
+async function showFailure(kind: ScreenKind, problem?: ProblemReply) {
   const text = screenText(kind);
   document.body.dataset.screen = kind;
   progressEl.hidden = true;
@@ -365,7 +366,8 @@ async function main() {
     return showFailure("not-found");
   }
   link = parsed;
-  // Per DESIGN §2.1 the token must not linger in the query string (logs, Referer): move it
+  // The token must not linger in the query string, where server logs and Referer headers
+  // would keep it (docs/api/rest.md): move it
   // to the fragment at once.
   if (link.tokenInQuery) history.replaceState(null, "", cleanedStartUrl(link, location.origin));
   // Install the offline shell while the deck downloads.

@@ -12,7 +12,7 @@
  * the presenter's ink, so it is not fed.
  *
  * Later additions are new message types only (an older window ignores a type it does not
- * know): `join-card` (issue 21), `talk` and `talk-reactions` (issue 23). They stay out of the
+ * know): `join-card`, `talk` and `talk-reactions`. They stay out of the
  * AudienceState on purpose: that value also goes to the server for live viewers, whose schema
  * is closed, and viewers get the audience's part from the server itself.
  */

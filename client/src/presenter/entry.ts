@@ -14,7 +14,8 @@ import type { Mode, PresenterState } from "./state.ts";
 /**
  * How long a typed number waits for the next digit or Enter: PowerPoint users type "45 ⏎" in
  * well under a second, and a speaker who pressed `1` to put the pen down and later presses
- * Enter to move on has long passed it (the issue asks for "about 2 s").
+ * Enter to move on has long passed it: about 2 s, long enough to type a two-digit number and
+ * short enough that a stray digit is forgotten.
  */
 export const ENTRY_TIMEOUT_MS = 2000;
 

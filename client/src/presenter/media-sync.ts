@@ -11,7 +11,7 @@ import { loops } from "../lib/media.ts";
 import type { Blank, MediaPlayback } from "./state.ts";
 import { expectedTime } from "./audience.ts";
 
-/** Seconds the audience copy may be off before it is moved: the bound is 0.25 s. */
+/** Seconds the audience copy may be off before it is moved: 0.25 s is about where a viewer sees the two copies drift apart. */
 export const MAX_DRIFT_S = 0.2;
 /** How often a playing medium reports its position, so drift is corrected between events. */
 export const HEARTBEAT_MS = 1000;

@@ -127,7 +127,7 @@ export abstract class DeckBelongings {
     await this.db.delete("liveSessions", deckId);
   }
 
-  /** What a live talk's audience gave, kept for export (issue 23). */
+  /** What a live talk's audience gave, kept for export. */
   getTalk(deckId: string, code: string): Promise<TalkRecord | undefined> {
     return this.db.get("talks", `${deckId} ${code}`);
   }

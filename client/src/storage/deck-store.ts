@@ -211,7 +211,7 @@ export class DeckStore extends DeckBelongings {
     });
   }
 
-  /** Open Q&A whenever this deck goes live (issue 23), or not. */
+  /** Open Q&A whenever this deck goes live, or not. */
   async setQaOpenByDefault(id: string, on: boolean): Promise<boolean> {
     return this.update(id, (deck) => {
       const next = { ...deck };

@@ -81,7 +81,7 @@ export interface DeckRecord {
   notesPosition?: NotesPosition;
   /** The presenter's own timer settings; they override the notes file, a .pdfpc and XMP. */
   timerSettings?: DeckTimerSettings;
-  /** Open Q&A whenever this deck goes live (issue 23); absent: Q&A starts closed. */
+  /** Open Q&A whenever this deck goes live; absent: Q&A starts closed. */
   qaOpenByDefault?: boolean;
 }
 

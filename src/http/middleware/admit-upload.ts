@@ -6,7 +6,7 @@
  * factory per controller returns the named check; its `release` gives the slot back.
  */
 import type { Caller } from "../../auth/access-tokens.ts";
-import type { AppDeps } from "../../deps.ts";
+import type { AppDeps } from "../../composition/deps.ts";
 import { clientAddress } from "../deps.ts";
 
 export interface AdmittedUpload {

@@ -6,9 +6,9 @@
  * ./request-guard.ts's `crossSiteGuard`.) A request without Origin is not a browser's page
  * and passes.
  */
-import type { Config } from "../../config.ts";
-import { AppError } from "../../errors.ts";
-import type { Logger } from "../../log.ts";
+import type { Config } from "../../base/config.ts";
+import { AppError } from "../../base/errors.ts";
+import type { Logger } from "../../base/log.ts";
 
 type OriginConfig = Pick<Config, "baseUrl" | "allowedOrigins">;
 

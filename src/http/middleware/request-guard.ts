@@ -13,8 +13,8 @@
  *
  * Both answer 403 problems with a code and the flag that allows the name.
  */
-import type { Config } from "../../config.ts";
-import { AppError } from "../../errors.ts";
+import type { Config } from "../../base/config.ts";
+import { AppError } from "../../base/errors.ts";
 import { publicBaseUrl } from "../host.ts";
 import { originAllowed } from "./origin.ts";
 

@@ -5,7 +5,7 @@
  * server logs only what never reached the app — a refused Host, a live socket's upgrade or
  * its refusal.
  */
-import type { Logger } from "../../log.ts";
+import type { Logger } from "../../base/log.ts";
 import { pathOf } from "../host.ts";
 import { REQUEST_ID_HEADER } from "./request-id.ts";
 

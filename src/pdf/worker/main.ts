@@ -9,10 +9,11 @@
  * inside mupdf's WASM. The server sees a SIGKILL it did not send and answers PDF_TOO_COMPLEX.
  * A thread is the portable way to do this (no /proc on macOS or Windows).
  */
-import { AppError, isAppError } from "../../errors.ts";
+import { AppError, isAppError } from "../../base/errors.ts";
 import { checkPdfFile } from "../check.ts";
 import { loadMupdf } from "../mupdf.ts";
-import { inspectNotesFile, type InspectedNotes } from "../notes.ts";
+import { inspectNotesFile } from "../notes.ts";
+import type { InspectedNotes } from "../../core/pdf-reader.ts";
 import { inspectPdf } from "../open.ts";
 import type { InspectResult } from "../../core/pdf-reader.ts";
 import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";

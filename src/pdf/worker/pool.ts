@@ -20,62 +20,26 @@
  * Processes rather than threads: a Worker thread stuck in WASM cannot be stopped reliably, a
  * thread's memory cannot be bounded on its own, and a crash in mupdf would take the server
  * with it. A process is killed for certain, and its memory is its own.
+ *
+ * Here the scheduling; the processes are pdf/worker/readers', the waiting jobs
+ * pdf/worker/waiting-line's, the options and their defaults pdf/worker/pool-options'.
  */
-import type { Subprocess } from "bun";
-import { join } from "node:path";
-import { AppError } from "../../errors.ts";
-import { deadlineProblem, memoryProblem, PDF_MEMORY_BYTES, PDF_TIMEOUT_MS } from "../bounds.ts";
+import { AppError } from "../../base/errors.ts";
 import type { ErrorCode } from "../../shared/problem.ts";
-import type { Logger } from "../../log.ts";
 import type { CheckReport } from "../../deck/report-types.ts";
-import { isCostly, type LineState, nextInLine, victim, type WaitingJob } from "./fair-line.ts";
+import { isCostly, type LineState, nextInLine, victim } from "./fair-line.ts";
 import { currentPdfOwner, LOCAL_OWNER } from "./owner.ts";
 import { ReaderBudget } from "./reader-budget.ts";
 import type { CheckOptions, FileMeta, InspectResult, NotesFileInput, PdfReader } from "../../core/pdf-reader.ts";
-import { type JobRequest, MEMORY_ENV, WORKER_COMMAND, type WorkerMessage } from "./protocol.ts";
-
-export interface PdfPoolOptions {
-  /** Jobs running at once at most (worker processes, plus a loaded reserve under pressure); more jobs wait for one. */
-  workers: number;
-  /** Wall-clock deadline of one job, from the moment a worker takes it. */
-  timeoutMs: number;
-  /** Resident-set bound of one worker process (its watchdog kills it past this); loading mupdf alone peaks near 105 MB. */
-  memoryBytes: number;
-  /** Jobs waiting for a worker at most; the next one is refused with SERVER_BUSY. */
-  maxWaiting: number;
-  /** How long a job may wait for a worker before SERVER_BUSY. */
-  maxWaitMs: number;
-  /** Each owner's budget of reader time, in deadlines (`timeoutMs`); spent, it is refused with PDF_TOO_SLOW (0: never). */
-  strikeLimit: number;
-  /** Recent reader time from which an owner is costly: its jobs may hold all readers but one, and give theirs back to a cheap owner. */
-  costlyMs: number;
-  /** How long the reserve worker stays loaded after the last pressure. */
-  reserveKeepMs: number;
-  logger?: Logger;
-}
-
-export const PDF_POOL_DEFAULTS: PdfPoolOptions = {
-  workers: 2,
-  timeoutMs: PDF_TIMEOUT_MS,
-  memoryBytes: PDF_MEMORY_BYTES,
-  maxWaiting: 32,
-  maxWaitMs: 30_000,
-  // One file past the bounds may be an honest mistake; two at once, or a loop of slow files, is a pattern.
-  strikeLimit: 2,
-  // A 100 MB deck opens in ~10 ms and a 300-page deck with 100 attachments checks in ~60 ms
-  // (pdf/bounds): a second is far past honest work, and short enough that a slow file gives its
-  // reader back within about a second when a cheap owner's file waits for it.
-  costlyMs: 1000,
-  // An attack's pauses, without an idle process held for hours after it.
-  reserveKeepMs: 60_000,
-};
+import type { JobRequest, WorkerMessage } from "./protocol.ts";
+import { deathError, isIdle, killReader, type Slot, spawnReader } from "./readers.ts";
+import { PDF_POOL_DEFAULTS, type PdfPoolOptions } from "./pool-options.ts";
+import { busy, finish, type Job, type JobInput, WaitingLine } from "./waiting-line.ts";
 
 /** mupdf's WASM heap never shrinks: a worker that grew past this after a job is replaced. */
 const RECYCLE_FRACTION = 0.5;
 /** A worker that dies this many times in a row before it is ready means workers cannot start. */
 const MAX_START_FAILURES = 3;
-/** Seconds a refused caller should wait before retrying. */
-const RETRY_AFTER_SECONDS = 5;
 /** Reader time given back to each owner: one deadline a minute, so a loop of files past the deadline costs a reader a sixth of its time per address. */
 const REFILL_DEADLINES_PER_MINUTE = 1;
 /**
@@ -85,48 +49,10 @@ const REFILL_DEADLINES_PER_MINUTE = 1;
  */
 const SLOW_MEMORY_MS = 60_000;
 
-declare const DECKHAND_COMPILED: boolean | undefined;
-
-/** How to start a worker: the binary's hidden command, or the module under Bun from source. */
-export function workerCommand(): string[] {
-  if (typeof DECKHAND_COMPILED === "boolean" && DECKHAND_COMPILED) return [process.execPath, WORKER_COMMAND];
-  return [process.execPath, join(import.meta.dir, "main.ts")];
-}
-
-type Outcome = { ok: true; value: InspectResult | string } | { ok: false; error: AppError };
-
-type JobInput = JobRequest extends infer R ? (R extends JobRequest ? Omit<R, "id"> : never) : never;
-
-interface Job {
-  request: JobInput;
-  /** Whose job it is (pdf/worker/owner). */
-  owner: string;
-  /** Arrival order, the last tie-breaker. */
-  seq: number;
-  /** It gave its reader back to a cheap owner's job once already (pdf/worker/fair-line `victim`). */
-  stopped: boolean;
-  settle(outcome: Outcome): void;
-  waitTimer?: ReturnType<typeof setTimeout>;
-}
-
-interface Slot {
-  proc: Subprocess<"ignore", "ignore", "inherit">;
-  ready: boolean;
-  job: { id: number; job: Job; deadline: ReturnType<typeof setTimeout>; started: number } | null;
-  /** Why we killed it, if we did. */
-  killedFor: "deadline" | "recycle" | "close" | "yield" | "surplus" | null;
-}
-
-function busy(reason: string): AppError {
-  return new AppError("SERVER_BUSY", `The server is busy reading other PDFs (${reason}); retry in ${RETRY_AFTER_SECONDS} s.`, {
-    headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
-  });
-}
-
 export class PdfPool implements PdfReader {
   private readonly options: PdfPoolOptions;
   private readonly slots = new Set<Slot>();
-  private readonly queue: Job[] = [];
+  private readonly line: WaitingLine;
   private nextId = 1;
   private nextSeq = 1;
   private startFailures = 0;
@@ -145,6 +71,7 @@ export class PdfPool implements PdfReader {
   constructor(options: Partial<PdfPoolOptions> = {}) {
     this.options = { ...PDF_POOL_DEFAULTS, ...options };
     if (!(this.options.workers >= 1)) throw new RangeError("a PDF pool needs at least one worker");
+    this.line = new WaitingLine(this.options.maxWaitMs);
     const { timeoutMs, strikeLimit } = this.options;
     this.refillPerMs = (REFILL_DEADLINES_PER_MINUTE * timeoutMs) / 60_000;
     this.budget = new ReaderBudget({
@@ -178,14 +105,14 @@ export class PdfPool implements PdfReader {
   /** Workers (and how many have mupdf loaded), and jobs running and waiting (for tests and logs). */
   get stats(): { workers: number; ready: number; running: number; waiting: number; pids: number[] } {
     const slots = [...this.slots];
-    return { workers: slots.length, ready: slots.filter((s) => s.ready).length, running: slots.filter((s) => s.job).length, waiting: this.queue.length, pids: slots.map((s) => s.proc.pid) };
+    return { workers: slots.length, ready: slots.filter((s) => s.ready).length, running: slots.filter((s) => s.job).length, waiting: this.line.length, pids: slots.map((s) => s.proc.pid) };
   }
 
   /** Refuse new jobs, fail the waiting ones and stop every worker. */
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.recheck);
-    for (const job of this.queue.splice(0)) this.finish(job, { ok: false, error: busy("the server is shutting down") });
+    this.line.failAll(busy("the server is shutting down"));
     const exits = [...this.slots, ...this.yielded].map((slot) => {
       // Held until it has exited: the caller awaits that.
       slot.proc.ref();
@@ -199,26 +126,15 @@ export class PdfPool implements PdfReader {
     return new Promise((resolve, reject) => {
       const owner = currentPdfOwner();
       const job: Job = { request, owner, seq: this.nextSeq++, stopped: false, settle: (outcome) => (outcome.ok ? resolve(outcome.value) : reject(outcome.error)) };
-      if (this.closed) return this.finish(job, { ok: false, error: busy("the server is shutting down") });
+      if (this.closed) return finish(job, { ok: false, error: busy("the server is shutting down") });
       const refused = this.refusal(owner, performance.now());
-      if (refused) return this.finish(job, { ok: false, error: refused });
-      if (this.queue.length >= this.options.maxWaiting && !this.makeRoomFor(owner)) {
-        return this.finish(job, { ok: false, error: busy(`${this.queue.length} files already waiting`) });
+      if (refused) return finish(job, { ok: false, error: refused });
+      if (this.line.length >= this.options.maxWaiting && !this.line.makeRoomFor(owner)) {
+        return finish(job, { ok: false, error: busy(`${this.line.length} files already waiting`) });
       }
-      this.enqueue(job);
+      this.line.enqueue(job);
       this.dispatch();
     });
-  }
-
-  /** Put `job` in the line, to wait at most maxWaitMs (SERVER_BUSY past it). */
-  private enqueue(job: Job): void {
-    job.waitTimer = setTimeout(() => {
-      const at = this.queue.indexOf(job);
-      if (at === -1) return;
-      this.queue.splice(at, 1);
-      this.finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.options.maxWaitMs / 100) / 10} s`) });
-    }, this.options.maxWaitMs);
-    this.queue.push(job);
   }
 
   /** Time the jobs of `owner` running now have taken so far (ms). */
@@ -251,39 +167,7 @@ export class PdfPool implements PdfReader {
     const error = this.refusal(owner, now);
     if (!error) return;
     this.options.logger?.info("pdf_owner_refused", { owner, seconds: Number(error.headers?.["retry-after"]) });
-    for (let at = this.queue.length - 1; at >= 0; at--) {
-      if (this.queue[at]!.owner === owner) this.finish(this.queue.splice(at, 1)[0]!, { ok: false, error });
-    }
-  }
-
-  /**
-   * The line is full: when another owner holds more of it than `owner` does, its newest waiting
-   * job gives way (503 SERVER_BUSY for it), so many addresses still each get a place.
-   */
-  private makeRoomFor(owner: string): boolean {
-    const held = new Map<string, number>();
-    for (const job of this.queue) held.set(job.owner, (held.get(job.owner) ?? 0) + 1);
-    const mine = held.get(owner) ?? 0;
-    let heaviest: string | null = null;
-    for (const [other, count] of held) if (count > mine + 1 && (heaviest === null || count > (held.get(heaviest) ?? 0))) heaviest = other;
-    if (heaviest === null) return false;
-    for (let at = this.queue.length - 1; at >= 0; at--) {
-      if (this.queue[at]!.owner !== heaviest) continue;
-      const [evicted] = this.queue.splice(at, 1);
-      this.finish(evicted!, { ok: false, error: busy("this address has many files waiting; others go first") });
-      return true;
-    }
-    return false;
-  }
-
-  /** The line as the fair order sees it (same indices as `queue`). */
-  private waiting(): WaitingJob[] {
-    return this.queue.map((job) => ({ owner: job.owner, kind: job.request.kind, seq: job.seq }));
-  }
-
-  /** A reader that may take a job now. */
-  private idle(slot: Slot): boolean {
-    return slot.ready && !slot.job && slot.killedFor === null;
+    this.line.refuseOwner(owner, error);
   }
 
   /**
@@ -301,14 +185,14 @@ export class PdfPool implements PdfReader {
       // An owner whose job had to be stopped lately counts as costly whatever it has spent.
       cost.set(owner, this.budget.slowFor(owner, now) > 0 ? Math.max(spent, this.options.costlyMs) : spent);
     };
-    for (const job of this.queue) count(job.owner);
+    for (const job of this.line.jobs) count(job.owner);
     let idle = 0;
     let running = 0;
     for (const slot of this.slots) {
       if (slot.job) {
         count(slot.job.job.owner);
         if (slot.killedFor === null) running++;
-      } else if (this.idle(slot) || (starting && !slot.ready && slot.killedFor === null)) idle++;
+      } else if (isIdle(slot) || (starting && !slot.ready && slot.killedFor === null)) idle++;
     }
     const { workers, costlyMs } = this.options;
     const state: LineState = { cost, files, costlyMs, workers, idle: Math.min(idle, Math.max(0, workers - running)), checks: 0, costly: 0 };
@@ -328,13 +212,8 @@ export class PdfPool implements PdfReader {
   private underPressure(state: LineState): boolean {
     if (state.costly > 0) return true;
     const running = [...this.slots].filter((s) => s.job && s.killedFor === null).length;
-    if (this.queue.length > 0 && running >= this.options.workers) return true;
-    return this.queue.some((job) => isCostly(state, job.owner));
-  }
-
-  private finish(job: Job, outcome: Outcome): void {
-    clearTimeout(job.waitTimer);
-    job.settle(outcome);
+    if (this.line.length > 0 && running >= this.options.workers) return true;
+    return this.line.jobs.some((job) => isCostly(state, job.owner));
   }
 
   /**
@@ -349,19 +228,19 @@ export class PdfPool implements PdfReader {
       // An idle reader is offered the line until a job starts on it or none may start now: a job
       // refused here leaves it idle, and the next in line (the owner's other files, refused the
       // same way, then the others') must not wait for a later event to be offered it.
-      while (this.idle(slot)) {
-        const at = nextInLine(this.waiting(), this.lineState(now));
+      while (isIdle(slot)) {
+        const at = nextInLine(this.line.waiting(), this.lineState(now));
         if (at === -1) break offering;
-        const [job] = this.queue.splice(at, 1);
+        const job = this.line.take(at);
         // Its owner may have spent its budget while the job waited (time of its other jobs running).
         const refused = this.refusal(job!.owner, now);
-        if (refused) this.finish(job!, { ok: false, error: refused });
+        if (refused) finish(job!, { ok: false, error: refused });
         else this.start(slot, job!, now);
       }
     }
     const slots = [...this.slots];
     let starting = slots.filter((s) => !s.ready).length;
-    while (this.queue.length > starting && this.slots.size < this.options.workers) {
+    while (this.line.length > starting && this.slots.size < this.options.workers) {
       this.spawn();
       starting++;
     }
@@ -376,7 +255,7 @@ export class PdfPool implements PdfReader {
     for (let have = free.length; have < 1 + reserve && this.slots.size < this.options.workers + reserve; have++) this.spawn();
     if (!reserve && this.slots.size > this.options.workers) {
       // The reserve is no longer wanted: an idle reader beyond `workers` gives its memory back.
-      const surplus = free.find((s) => this.idle(s));
+      const surplus = free.find((s) => isIdle(s));
       if (surplus) this.kill(surplus, "surplus");
     }
     this.yieldReader(now);
@@ -389,11 +268,11 @@ export class PdfPool implements PdfReader {
    * its time so far charged to its owner; its worker is replaced at once.
    */
   private yieldReader(now: number): void {
-    if (this.queue.length === 0) return;
+    if (this.line.length === 0) return;
     const busySlots = [...this.slots].filter((s) => s.job && s.killedFor === null);
     const running = busySlots.map((s) => ({ owner: s.job!.job.owner, kind: s.job!.job.request.kind, started: s.job!.started, stoppedBefore: s.job!.job.stopped }));
     // A reader still starting counts as idle: the waiting job takes it when it is ready.
-    const at = victim(this.waiting(), running, this.lineState(now, true));
+    const at = victim(this.line.waiting(), running, this.lineState(now, true));
     if (at === -1) return;
     const slot = busySlots[at]!;
     const { job, started, deadline } = slot.job!;
@@ -408,8 +287,8 @@ export class PdfPool implements PdfReader {
     this.charge(job.owner, now - started, now, true);
     // It waits again, behind the cheap owners' jobs, unless that time spent its owner's budget.
     const refused = this.refusal(job.owner, now);
-    if (refused) this.finish(job, { ok: false, error: refused });
-    else this.enqueue(job);
+    if (refused) finish(job, { ok: false, error: refused });
+    else this.line.enqueue(job);
     this.dispatch();
   }
 
@@ -430,7 +309,7 @@ export class PdfPool implements PdfReader {
     for (const [owner, cost] of state.cost) {
       const running = runningBy.get(owner) ?? 0;
       if (cost < state.costlyMs && running > 0) soonest = Math.min(soonest, (state.costlyMs - cost) / running);
-      else if (cost >= state.costlyMs && running === 0 && this.queue.length > 0) {
+      else if (cost >= state.costlyMs && running === 0 && this.line.length > 0) {
         soonest = Math.min(soonest, Math.max(this.budget.slowFor(owner, now), (this.budget.spent(owner, now) - state.costlyMs) / this.refillPerMs));
       }
     }
@@ -451,25 +330,11 @@ export class PdfPool implements PdfReader {
   }
 
   private spawn(): void {
-    let proc: Slot["proc"];
-    const slot = { ready: false, job: null, killedFor: null } as unknown as Slot;
     try {
-      proc = Bun.spawn(workerCommand(), {
-        env: { ...process.env, [MEMORY_ENV]: String(this.options.memoryBytes) },
-        stdin: "ignore",
-        stdout: "ignore",
-        stderr: "inherit",
-        ipc: (message: WorkerMessage) => this.onMessage(slot, message),
-        onExit: (_proc, exitCode, signalCode) => this.onExit(slot, exitCode, signalCode === null ? null : String(signalCode)),
-      });
+      this.slots.add(spawnReader(this.options.memoryBytes, (slot, message) => this.onMessage(slot, message), (slot, exitCode, signalCode) => this.onExit(slot, exitCode, signalCode)));
     } catch (cause) {
-      this.failAll(new AppError("INTERNAL", undefined, { cause }));
-      return;
+      this.line.failAll(new AppError("INTERNAL", undefined, { cause }));
     }
-    // Workers never keep the server (or a test run, or `deckhand check`) alive by themselves.
-    proc.unref();
-    slot.proc = proc;
-    this.slots.add(slot);
   }
 
   private onMessage(slot: Slot, message: WorkerMessage): void {
@@ -486,10 +351,10 @@ export class PdfPool implements PdfReader {
     slot.proc.unref();
     const now = performance.now();
     this.charge(running.job.owner, now - running.started, now);
-    if (message.type === "done") this.finish(running.job, { ok: true, value: message.result });
+    if (message.type === "done") finish(running.job, { ok: true, value: message.result });
     else {
       const cause = message.cause ? new Error(message.cause) : undefined;
-      this.finish(running.job, { ok: false, error: new AppError(message.code as ErrorCode, message.detail, cause ? { cause } : undefined) });
+      finish(running.job, { ok: false, error: new AppError(message.code as ErrorCode, message.detail, cause ? { cause } : undefined) });
     }
     if (message.rss > this.options.memoryBytes * RECYCLE_FRACTION) this.kill(slot, "recycle");
     else this.dispatch();
@@ -502,17 +367,17 @@ export class PdfPool implements PdfReader {
     if (running) {
       clearTimeout(running.deadline);
       slot.job = null;
-      const error = this.deathError(slot, exitCode, signalCode);
+      const error = deathError(slot, exitCode, signalCode, this.options);
       const now = performance.now();
       // A file stopped at the time or memory bound takes a whole deadline (not the time its
       // process took to go): a memory bomb that dies in a second costs a worker's restart too,
       // and must not be cheaper to repeat.
       const bound = error.code === "PDF_TOO_COMPLEX";
       if (slot.killedFor !== "close") this.charge(running.job.owner, bound ? this.options.timeoutMs : now - running.started, now, bound);
-      this.finish(running.job, { ok: false, error });
+      finish(running.job, { ok: false, error });
     }
     if (!slot.ready && slot.killedFor === null && ++this.startFailures >= MAX_START_FAILURES) {
-      this.failAll(new AppError("INTERNAL", undefined, { cause: new Error(`PDF workers exit before they are ready (last: code ${exitCode}, signal ${signalCode})`) }));
+      this.line.failAll(new AppError("INTERNAL", undefined, { cause: new Error(`PDF workers exit before they are ready (last: code ${exitCode}, signal ${signalCode})`) }));
       this.startFailures = 0;
       return;
     }
@@ -521,24 +386,8 @@ export class PdfPool implements PdfReader {
     if (slot.killedFor !== "close" && slot.ready) this.warm();
   }
 
-  private deathError(slot: Slot, exitCode: number | null, signalCode: string | null): AppError {
-    if (slot.killedFor === "deadline") return deadlineProblem(this.options.timeoutMs);
-    if (slot.killedFor === "close") return busy("the server is shutting down");
-    // SIGKILL that we did not send: the watchdog (or the kernel) stopped a runaway heap.
-    if (signalCode === "SIGKILL") return memoryProblem(this.options.memoryBytes);
-    return new AppError("INTERNAL", undefined, { cause: new Error(`a PDF worker died during a job (code ${exitCode}, signal ${signalCode})`) });
-  }
-
   private kill(slot: Slot, reason: NonNullable<Slot["killedFor"]>): void {
-    if (slot.killedFor !== null) return;
-    slot.killedFor = reason;
-    if (reason === "deadline" && slot.job) {
-      this.options.logger?.info("pdf_job_killed", { kind: slot.job.job.request.kind, reason, ms: Math.round(performance.now() - slot.job.started) });
-    }
-    slot.proc.kill("SIGKILL");
+    killReader(slot, reason, this.options.logger);
   }
 
-  private failAll(error: AppError): void {
-    for (const job of this.queue.splice(0)) this.finish(job, { ok: false, error });
-  }
 }

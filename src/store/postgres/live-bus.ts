@@ -1,6 +1,6 @@
 /**
  * @module store/postgres/live-bus
- * The live-presenting fan-out across instances on PostgreSQL LISTEN/NOTIFY (issue 11): the
+ * The live-presenting fan-out across instances on PostgreSQL LISTEN/NOTIFY: the
  * socket hub (live/hub) publishes each session's messages here, so viewers connected to
  * another instance receive them too. NOTIFY is transactional and delivered in commit order to
  * every listening connection, so each instance receives each message once, in order; Bun's

@@ -1,6 +1,6 @@
 /**
  * @module store/postgres/live-sessions
- * Live session and live grant rows in PostgreSQL (migrations 2, 3, 5 and 6), shared by every instance:
+ * Live session and live grant rows in PostgreSQL (migrations 4, 5, 7 and 8), shared by every instance:
  * ending is one conditional `UPDATE … WHERE ended_at IS NULL RETURNING`, so of concurrent
  * ends (a presenter's, the sweeper's) exactly one deletes the deck and tells the sockets.
  */

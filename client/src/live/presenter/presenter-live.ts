@@ -50,7 +50,7 @@ export interface PresenterLiveDeps {
   anchor?: HTMLElement;
   /** Says in the presenter window that the projector shows the join card; its button hides it. */
   joinBanner?: HTMLElement;
-  /** The audience's questions, polls and reactions on this talk (issue 23). */
+  /** The audience's questions, polls and reactions on this talk. */
   talk?: TalkBack;
 }
 

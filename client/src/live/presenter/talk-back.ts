@@ -1,6 +1,6 @@
 /**
  * @module client/live/presenter/talk-back
- * The presenter's side of the audience talking back on a live talk (issue 23): keeps the
+ * The presenter's side of the audience talking back on a live talk: keeps the
  * audience state from the presenter socket's messages (../talk/audience-state.ts), draws the
  * *Questions and polls* panel (./talk-panel-view.ts) and sends the presenter's `qa`,
  * `moderate`, `show`, `pollStart`, `pollClose`, `pollShow` and `reactionsShow`. It opens a

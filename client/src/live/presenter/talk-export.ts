@@ -1,6 +1,6 @@
 /**
  * @module client/live/presenter/talk-export
- * After the talk (issue 23, item 4): what the audience gave — questions (text, name, votes,
+ * After the talk: what the audience gave — questions (text, name, votes,
  * answered or not, when), every poll's results and the reactions per slide — as one record (../../model/talk-record.ts)
  * kept with the deck (IndexedDB `talks`, deleted with the deck) and as CSV and JSON files.
  * Pure: the record grows from the audience state (`mergeTalk`, run when the record is written —

@@ -1,6 +1,6 @@
 /**
  * @module client/live/presenter/talk-panel-view
- * The presenter's *Questions and polls* panel (issue 23), markup only — ./talk-back.ts owns the
+ * The presenter's *Questions and polls* panel, markup only — ./talk-back.ts owns the
  * behaviour: the Q&A switches (open, hold new questions for approval, open it whenever this
  * deck goes live, reactions on the projector), the questions newest or most voted first with
  * each one's buttons (approve, answered, show on the projector or dismiss, hide) — the section

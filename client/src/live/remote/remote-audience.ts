@@ -1,6 +1,6 @@
 /**
  * @module client/live/remote/remote-audience
- * The phone remote's part of the audience (issue 23): the questions viewers can see, most
+ * The phone remote's part of the audience: the questions viewers can see, most
  * up-voted first, each with *Show on projector* (and *Dismiss* for the one shown); the open
  * poll's live results with *Close poll*; and, while no poll is open, the deck's own polls
  * (`poll-slide-{N}.json` sidecars, read by this remote's worker like the notes) to start. A

@@ -1,7 +1,7 @@
 /**
  * @module client/live/talk/audience-errors
  * The server's refusals of a viewer's ask, up-vote, vote or reaction, and of a remote's show
- * and poll commands (issue 23; codes in docs/api/errors.md and src/shared/live-protocol.ts), as
+ * and poll commands (codes in docs/api/errors.md and src/shared/live-protocol.ts), as
  * one short sentence shown next to the control that was used. The server's own `message` is for developers; this
  * says what happened and what to do, in the page's words.
  */

@@ -1,6 +1,6 @@
 /**
  * @module client/live/talk/audience-state
- * What a live socket knows of the audience's part of a talk (issue 23): the Q&A settings, the
+ * What a live socket knows of the audience's part of a talk: the Q&A settings, the
  * questions, the question over the slide, the poll and its results, reactions. One pure
  * reducer for every surface (the viewer page, the presenter, the remote): `hello.audience`
  * replaces the whole state (a reconnect takes the snapshot), each audience message updates it.
@@ -12,7 +12,7 @@ import type { LiveServerMessageT } from "../../../../src/shared/live-protocol.ts
 type Results = NonNullable<LiveAudienceViewT["results"]>;
 
 export interface AudienceState {
-  /** Whether the server has an audience at all (servers before issue 23 send no `hello.audience`). */
+  /** Whether the server has an audience at all (older servers send no `hello.audience`). */
   known: boolean;
   qa: { open: boolean; moderated: boolean };
   /** By id, in arrival order; a hidden one is dropped for viewers (`questionGone`). */

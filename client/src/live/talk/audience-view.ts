@@ -1,6 +1,6 @@
 /**
  * @module client/live/talk/audience-view
- * The audience's items as DOM (issue 23), for the viewer page and the remote: a question, the
+ * The audience's items as DOM, for the viewer page and the remote: a question, the
  * question shown over the slide, a poll's ballot and its results as bars. Everything a viewer
  * typed (a question, a name) and everything the presenter typed (a poll and its options) goes in
  * as text through ../../lib/dom.ts's `h` — never innerHTML — so `<img onerror>` stays characters.

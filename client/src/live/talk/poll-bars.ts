@@ -1,6 +1,6 @@
 /**
  * @module client/live/talk/poll-bars
- * A poll's results as bars (issue 23): count and share per option, in option order. The share
+ * A poll's results as bars: count and share per option, in option order. The share
  * is of the viewers who voted, so in a multiple-choice poll the shares may add up to more than
  * 100 % (each says how many of the voters chose that option). Pure: the viewer page, the remote,
  * the presenter's panel and the projector all draw from it (./poll-chart-view.ts).

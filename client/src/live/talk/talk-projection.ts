@@ -1,6 +1,6 @@
 /**
  * @module client/live/talk/talk-projection
- * The audience window's part of a live talk's audience (issue 23): the question the presenter
+ * The audience window's part of a live talk's audience: the question the presenter
  * shows, over the slide until dismissed; a poll's results when the presenter shows them; and
  * reactions floating up, only while the presenter turned them on. It gets nothing but a
  * `ProjectedTalk` (./talk-model.ts) — text of one question and its name, one poll's options

@@ -1,6 +1,6 @@
 /**
  * @module client/live/viewer/reaction-batch
- * A viewer's taps on the reaction bar (issue 23) go out as `react {counts}` batches, never one
+ * A viewer's taps on the reaction bar go out as `react {counts}` batches, never one
  * message per tap: taps are summed and sent at most every MIN_GAP_MS, within a budget that
  * stays under the server's viewer budget (src/live/socket-policy.ts: 2 messages/s, burst 10)
  * so a viewer tapping away never has an ask or a vote refused as RATE_LIMITED. The clock and

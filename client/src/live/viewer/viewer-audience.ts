@@ -1,6 +1,6 @@
 /**
  * @module client/live/viewer/viewer-audience
- * The viewer page's part of the audience (issue 23): the Ask box (while Q&A is open), the
+ * The viewer page's part of the audience: the Ask box (while Q&A is open), the
  * question list with up-votes, the poll card (ballot, then results when the presenter shows
  * them), the question the presenter shows (a card under the slide, never over its picture),
  * the reaction bar and reactions floating over the slide when the presenter turns them on. State is ../talk/audience-state.ts's reducer; every text

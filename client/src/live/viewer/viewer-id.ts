@@ -1,6 +1,6 @@
 /**
  * @module client/live/viewer/viewer-id
- * A viewer's identity on live talks (issue 23): a random per-browser id kept in localStorage
+ * A viewer's identity on live talks: a random per-browser id kept in localStorage
  * and sent in `join`, so a reload keeps this viewer's up-votes and votes. No account: a new
  * browser (or cleared storage) is a new viewer, by design. Storage and randomness are
  * injected, so the rules are tested without a browser.

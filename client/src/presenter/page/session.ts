@@ -76,7 +76,7 @@ export interface Session {
   /** Notes from a notes half shown as its picture (remembered per browser). */
   notesPicture: boolean;
   live: PresenterLive | null;
-  /** The live talk's questions, polls and reactions (issue 23). */
+  /** The live talk's questions, polls and reactions. */
   talk: TalkBack | null;
   /**
    * The deck's last rehearsal recording (record/rehearsal.ts lastRehearsal), whose times the

@@ -1,0 +1,6 @@
+-- When the presenter of a live talk was last connected, so the sweep can end talks nobody
+-- returns to after --live-presenter-grace. Open talks count from the upgrade.
+ALTER TABLE live_sessions ADD COLUMN presenter_seen_at bigint;
+UPDATE live_sessions SET presenter_seen_at = (extract(epoch FROM now()) * 1000)::bigint;
+ALTER TABLE live_sessions ALTER COLUMN presenter_seen_at SET NOT NULL;
+CREATE INDEX live_sessions_open_presenter_seen ON live_sessions (presenter_seen_at) WHERE ended_at IS NULL;

@@ -1,0 +1,2 @@
+-- The anonymous rate-limit windows that instances share: nothing to do on SQLite, whose one
+-- embedded process counts them in memory (store/memory-rate-limit).

@@ -1,0 +1,2 @@
+-- Keys the rate limit remembers for a time (the live talks each address opened): nothing to do
+-- on SQLite, whose one embedded process keeps them in memory (store/memory-rate-limit).

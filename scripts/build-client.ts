@@ -109,8 +109,28 @@ function staticImports(entry: string): string[] {
   return [...seen].map((path) => "/" + path.replace(/^\.\//, ""));
 }
 
-// 4. The stylesheet and static images, content-hashed.
-const css = readFileSync(join(clientDir, "styles/app.css"));
+// 4. The stylesheet and static images, content-hashed. The stylesheet is kept in parts by page
+//    (client/styles/) and served as one file to every page, joined in this order: where rules
+//    of equal weight disagree the later one wins, so the order is the cascade's.
+const STYLESHEET_PARTS = [
+  "base",
+  "library",
+  "start",
+  "presenter",
+  "presenter-small-screens",
+  "audience",
+  "check",
+  "live",
+  "live-panel",
+  "presenter-pdfpc",
+  "talk",
+  "talk-back",
+  "pace",
+  "recording",
+] as const;
+const unlisted = readdirSync(join(clientDir, "styles")).filter((f) => f.endsWith(".css") && !(STYLESHEET_PARTS as readonly string[]).includes(f.slice(0, -".css".length)));
+if (unlisted.length) fail("stylesheet", unlisted.map((f) => `client/styles/${f} is not in STYLESHEET_PARTS: add it where its rules belong in the cascade`));
+const css = Buffer.concat(STYLESHEET_PARTS.map((part) => readFileSync(join(clientDir, `styles/${part}.css`))));
 const cssUrl = `/assets/app-${hash(css)}.css`;
 writeFileSync(join(outDir, cssUrl), css);
 const icon = readFileSync(join(clientDir, "static/icon.svg"));

@@ -8,7 +8,9 @@
  * PdfReader port, live/ stays behind its ports and (with auth/) takes nothing from handoff/,
  * what every layer stands on (base/) imports only the shared vocabulary and the helpers, no
  * file in src/ is over 400 lines, and the browser client takes from src/ only the shared
- * vocabulary and the browser-safe deck reader.
+ * vocabulary and the browser-safe deck reader. In the client: the layers below the roles
+ * (lib/, storage/, worker/, model/) name no role, model/ is the vocabulary at the bottom,
+ * live/ is split by who uses it, and no file in client/src/ is over 400 lines either.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -82,6 +84,54 @@ function importOffenders(dirs: string[], allowed: (target: string, specifier: st
 
 /** A path relative to src/ that lies inside one of `dirs` (e.g. "shared/", "base/errors.ts"). */
 const inside = (target: string, dirs: string[]) => dirs.some((dir) => (dir.endsWith("/") ? target.startsWith(dir) : target === dir));
+
+/** The most lines a source file may have: a longer one holds more than one job. */
+const MAX_LINES = 400;
+
+/** The files under `dir` over MAX_LINES lines, with their counts; generated files (*.gen.ts) are written by scripts, not by hand. */
+function longFiles(dir: string): string[] {
+  return sourceFiles(dir)
+    .filter((file) => !file.endsWith(".gen.ts"))
+    .flatMap((file) => {
+      const lines = readFileSync(file, "utf8").split("\n").length - 1;
+      return lines > MAX_LINES ? [`${relative(ROOT, file)}: ${lines} lines`] : [];
+    });
+}
+
+/** A client import's target as a path under client/src/ (e.g. "live/talk/poll-bars.ts"), from importOffenders' src/-relative one. */
+const inClient = (target: string) => relative(CLIENT, resolve(SRC, target));
+
+/** The client's roles: the presenter window, live talks, and the pages; the layers below them name none of them. */
+const CLIENT_ROLES = ["presenter/", "live/", "pages/"];
+
+describe("client layers", () => {
+  test("the client's lower layers (lib/, storage/, worker/, model/) never import presenter/, live/ or pages/", () => {
+    expect(importOffenders(["lib", "storage", "worker", "model"], (target, specifier) => !specifier.startsWith(".") || !inside(inClient(target), CLIENT_ROLES), CLIENT)).toEqual([]);
+  });
+
+  test("the client's vocabulary (model/) imports only itself, src/shared and the browser-safe src/deck", () => {
+    // src/deck: the stored notes layout and timer overrides are the deck reader's own types (deck-settings).
+    expect(importOffenders(["model"], (target) => inside(inClient(target), ["model/"]) || inside(target, ["shared/", "deck/"]), CLIENT)).toEqual([]);
+  });
+
+  test("a page's parts (pages/) are imported by nothing but the pages", () => {
+    const others = readdirSync(CLIENT).filter((dir) => dir !== "pages" && statSync(join(CLIENT, dir)).isDirectory());
+    expect(importOffenders(others, (target, specifier) => !specifier.startsWith(".") || !inside(inClient(target), ["pages/"]), CLIENT)).toEqual([]);
+  });
+
+  test("live/ by role: talk/ and connection/ serve every role and import none; the presenter's, the viewer's and the remote's parts import none of each other's", () => {
+    const roles = ["live/presenter/", "live/viewer/", "live/remote/"];
+    expect(importOffenders(["live/talk", "live/connection"], (target) => !inside(inClient(target), roles), CLIENT)).toEqual([]);
+    for (const role of roles) {
+      const others = roles.filter((r) => r !== role);
+      expect(importOffenders([role.slice(0, -1)], (target) => !inside(inClient(target), others), CLIENT)).toEqual([]);
+    }
+  });
+
+  test("no file in client/src/ is over 400 lines: a longer one holds more than one job, and is split by job", () => {
+    expect(longFiles(CLIENT)).toEqual([]);
+  });
+});
 
 describe("architecture", () => {
   test("the stdio `deckhand mcp` loads no Elysia and nothing of http/", () => {
@@ -168,15 +218,7 @@ describe("architecture", () => {
   });
 
   test("no file in src/ is over 400 lines: a longer one holds more than one job, and is split by job", () => {
-    // Generated files (*.gen.ts) are written by scripts, not by hand.
-    const MAX_LINES = 400;
-    const long = sourceFiles(SRC)
-      .filter((file) => !file.endsWith(".gen.ts"))
-      .flatMap((file) => {
-        const lines = readFileSync(file, "utf8").split("\n").length - 1;
-        return lines > MAX_LINES ? [`${rel(file)}: ${lines} lines`] : [];
-      });
-    expect(long).toEqual([]);
+    expect(longFiles(SRC)).toEqual([]);
   });
 
   test("the browser client takes from src/ only the shared vocabulary and the browser-safe deck reader", () => {

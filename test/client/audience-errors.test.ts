@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { audienceErrorText } from "../../client/src/live/audience-errors.ts";
-import { questionLength } from "../../client/src/live/viewer-audience.ts";
+import { audienceErrorText } from "../../client/src/live/talk/audience-errors.ts";
+import { questionLength } from "../../client/src/live/viewer/viewer-audience.ts";
 
 describe("the server's refusals, said to a viewer", () => {
   test("the same code reads after the control that was used", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { emptyAudience, isAudienceMessage, markMine, reduceAudience, reduceAudienceAll, sortedQuestions, type AudienceState } from "../../client/src/live/audience-state.ts";
+import { emptyAudience, isAudienceMessage, markMine, reduceAudience, reduceAudienceAll, sortedQuestions, type AudienceState } from "../../client/src/live/talk/audience-state.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 

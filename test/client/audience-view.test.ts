@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { ballot, patchQuestionItem, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
-import { pollChart } from "../../client/src/live/poll-chart-view.ts";
-import { barText, pollBars } from "../../client/src/live/poll-bars.ts";
+import { ballot, patchQuestionItem, questionItem, shownCard } from "../../client/src/live/talk/audience-view.ts";
+import { pollChart } from "../../client/src/live/talk/poll-chart-view.ts";
+import { barText, pollBars } from "../../client/src/live/talk/poll-bars.ts";
 import type { LivePollT, LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import { fakeDocumentForFile, type FakeElement } from "../helpers/fake-dom.ts";
 

@@ -11,7 +11,7 @@
 import { describe, expect, test } from "bun:test";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
 import { AutoAdvance, autoAdvancePlan, type WaitClock } from "../../client/src/presenter/auto-advance.ts";
-import { layoutFromLabels, nextStepPage, openedLayout, pageForLabel, positionOf, previewPage, withTalk, type DeckLayout } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels, nextStepPage, openedLayout, pageForLabel, positionOf, previewPage, withTalk, type DeckLayout } from "../../client/src/model/deck-layout.ts";
 import { slideTimesNow } from "../../client/src/presenter/navigation.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";
 import { groupedLabels } from "../../src/deck/slide-groups.ts";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { deckSize, slidesOf } from "../../client/src/lib/deck-size.ts";
-import { layoutFromLabels, positionOf } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels, positionOf } from "../../client/src/model/deck-layout.ts";
 
 describe("a deck's size", () => {
   test("a Beamer deck of 74 pages and 62 labelled slides is named both ways, and agrees with the counter", () => {

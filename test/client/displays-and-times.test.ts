@@ -4,8 +4,8 @@
  * needed); and the rehearsal table and its CSV.
  */
 import { describe, expect, test } from "bun:test";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
-import { pickAudienceScreen, popupFeatures, swapTargets } from "../../client/src/presenter/displays.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
+import { pickAudienceScreen, popupFeatures, swapTargets } from "../../client/src/model/screen-areas.ts";
 import { timeRows, timesCsv } from "../../client/src/presenter/views/times-view.ts";
 
 const laptop = { left: 0, top: 0, width: 1440, height: 900, isPrimary: true, label: "Built-in" };

@@ -10,7 +10,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
 import { audienceView } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { ENTRY_TIMEOUT_MS, entryExpiresIn, entryPending } from "../../client/src/presenter/entry.ts";
 import { DEFAULT_BINDINGS, resolveChord, withDigitTools, type Binding } from "../../client/src/presenter/keymap.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";

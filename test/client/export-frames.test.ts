@@ -9,7 +9,7 @@ import { easeOut, floatPose, floatsAt, floatTrack, RISE_MS } from "../../client/
 import { frameSchedule, pictureChanges, SCHEDULE } from "../../client/src/export/frame-schedule.ts";
 import { Replay } from "../../client/src/export/replay.ts";
 import type { AudienceState } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import type { Stroke } from "../../client/src/presenter/ink.ts";
 import { NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { pictureAt, type TimelineEvent } from "../../client/src/record/timeline.ts";

@@ -1,11 +1,11 @@
 /**
- * What the presenter's window sends when it goes live (client/live/go-live `uploadDeck`): the
+ * What the presenter's window sends when it goes live (client/live/presenter/go-live `uploadDeck`): the
  * stored PDF and, when the deck keeps a notes file, its normalised `.pdfpc` as the `notes`
  * part (named .pdfpc whatever it was before); a notes file the server refuses (a NOTES_FILE_*
  * problem) is dropped and the deck goes live without it; any other refusal is answered as is.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { uploadDeck } from "../../client/src/live/go-live.ts";
+import { uploadDeck } from "../../client/src/live/presenter/go-live.ts";
 import type { DeckRecord, DeckStore } from "../../client/src/storage/deck-store.ts";
 
 const PDF = new TextEncoder().encode("%PDF-1.7 test bytes");

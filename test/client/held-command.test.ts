@@ -3,7 +3,7 @@
  * HOLD_MS and sent on return, an older one is dropped, and the remote's sentences say which.
  */
 import { describe, expect, test } from "bun:test";
-import { HOLD_MS, actionName, expired, release, remoteStatus } from "../../client/src/live/held-command.ts";
+import { HOLD_MS, actionName, expired, release, remoteStatus } from "../../client/src/live/remote/held-command.ts";
 
 describe("held remote command", () => {
   const next = { action: "next" } as const;

@@ -6,9 +6,9 @@
  */
 import { afterEach, describe, expect, jest, test } from "bun:test";
 import { createHash } from "node:crypto";
-import { DeckDownloadError, liveDeck } from "../../client/src/live/deck-download.ts";
-import { BACKOFF_MAX_MS } from "../../client/src/live/backoff.ts";
-import { LiveSocket } from "../../client/src/live/socket.ts";
+import { DeckDownloadError, liveDeck } from "../../client/src/live/connection/deck-download.ts";
+import { BACKOFF_MAX_MS } from "../../client/src/live/connection/backoff.ts";
+import { LiveSocket } from "../../client/src/live/connection/socket.ts";
 import type { DeckStore, LiveDeckRecord } from "../../client/src/storage/deck-store.ts";
 
 const realFetch = globalThis.fetch;
@@ -156,7 +156,7 @@ describe("live socket", () => {
   });
 
   // Fake timers from the drop on, here and below: "never reconnects" is proven by moving the
-  // clock past the longest backoff (client/src/live/backoff.ts), not by sleeping and hoping.
+  // clock past the longest backoff (client/src/live/connection/backoff.ts), not by sleeping and hoping.
   test("stops for good on a rotated secret (4403) and reports why", async () => {
     FakeSocket.made = [];
     globalThis.WebSocket = FakeSocket as unknown as typeof WebSocket;

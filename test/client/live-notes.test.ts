@@ -1,12 +1,12 @@
 /**
- * How the phone remote asks for the notes file sent with the deck (client/live/live-notes):
+ * How the phone remote asks for the notes file sent with the deck (client/live/remote/live-notes):
  * the control secret in the x-control-secret header, never in the URL; each answer becomes
  * what the remote does — open with the notes, without them (404, or failures that persist),
  * say the link is no longer valid (401/403) or that the talk ended (410); a failure that may
  * pass (a network error, a 5xx) is tried again.
  */
 import { afterEach, expect, test } from "bun:test";
-import { liveNotes } from "../../client/src/live/live-notes.ts";
+import { liveNotes } from "../../client/src/live/remote/live-notes.ts";
 
 const realFetch = globalThis.fetch;
 afterEach(() => {

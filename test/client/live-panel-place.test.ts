@@ -8,7 +8,7 @@
  * smaller free part, else the slide makes room whatever it keeps.
  */
 import { describe, expect, test } from "bun:test";
-import { panelPlacement, type Rect } from "../../client/src/live/panel-place.ts";
+import { panelPlacement, type Rect } from "../../client/src/live/presenter/panel-place.ts";
 
 /** What the slide keeps of the pane when the panel docks. */
 function slideRoom(pane: Rect, box: Rect, dock: "left" | "right"): Rect {

@@ -5,12 +5,12 @@
 import { describe, expect, test } from "bun:test";
 import { Value } from "@sinclair/typebox/value";
 import { LiveState, type LiveStateT, normalizeLiveCode } from "../../src/shared/live-protocol.ts";
-import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/backoff.ts";
-import { clockOffset, shiftMedia } from "../../client/src/live/clock.ts";
-import { codeFromPath } from "../../client/src/live/code.ts";
-import { commandActions } from "../../client/src/live/commands.ts";
-import { fitLiveState, fitStroke } from "../../client/src/live/fit-state.ts";
-import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn } from "../../client/src/live/follow.ts";
+import { BACKOFF_BASE_MS, BACKOFF_MAX_MS, backoffDelay } from "../../client/src/live/connection/backoff.ts";
+import { clockOffset, shiftMedia } from "../../client/src/live/connection/clock.ts";
+import { codeFromPath } from "../../client/src/live/connection/code.ts";
+import { commandActions } from "../../client/src/live/presenter/commands.ts";
+import { fitLiveState, fitStroke } from "../../client/src/live/presenter/fit-state.ts";
+import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn } from "../../client/src/live/viewer/follow.ts";
 
 const NO = { pointer: null, live: null, zoom: null, inkHidden: false };
 const state = (page: number, extra: Partial<LiveStateT> = {}): LiveStateT => ({ page, blank: "none", mode: "normal", overlays: NO, ink: [], media: {}, frozen: false, ...extra });
@@ -181,7 +181,7 @@ describe("a state fitted to the protocol's bounds", () => {
 
 describe("fitLiveState sends exactly the protocol's fields", () => {
   test("a state whose objects carry extra local properties leaves with none of them (the server refuses unknown properties)", async () => {
-    const { fitLiveState: fit } = await import("../../client/src/live/fit-state.ts");
+    const { fitLiveState: fit } = await import("../../client/src/live/presenter/fit-state.ts");
     const { TypeCompiler } = await import("@sinclair/typebox/compiler");
     const { LiveState } = await import("../../src/shared/live-protocol.ts");
     const stroke = { id: "a", color: "#000", width: 2, points: [1, 2, 0.5], cache: { path: "M0 0" } };

@@ -9,10 +9,10 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import * as mupdf from "mupdf";
 import { layoutOf, NO_NOTES_LAYOUT, notesRect, slideRect } from "../../src/deck/notes-layout.ts";
 import { readPageLabels } from "../../src/deck/page-labels.ts";
-import { shown, type ViewerModel } from "../../client/src/live/follow.ts";
+import { shown, type ViewerModel } from "../../client/src/live/viewer/follow.ts";
 import { perform } from "../../client/src/presenter/actions.ts";
 import { audienceChanged, audienceView, onlyOverlaysChanged } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels, positionOf } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels, positionOf } from "../../client/src/model/deck-layout.ts";
 import {
   effectiveLayout,
   effectiveTimer,
@@ -22,7 +22,7 @@ import {
   parseTimerSettings,
   readTimerInputs,
   timerInputsOf,
-} from "../../client/src/presenter/deck-settings.ts";
+} from "../../client/src/model/deck-settings.ts";
 import { initialState, NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { textIn } from "../../client/src/worker/page-text.ts";
 import { beamerDeck, doubleDeck, noteText } from "../fixtures/notes-layout-stage.ts";

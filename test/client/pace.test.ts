@@ -11,7 +11,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { TimerSettings } from "../../src/deck/sidecar/types.ts";
 import type { TimerState } from "../../client/src/lib/timer.ts";
 import { perform, type ActionName } from "../../client/src/presenter/actions.ts";
-import { layoutFromLabels, withTalk } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels, withTalk } from "../../client/src/model/deck-layout.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";
 import { slideTimesNow } from "../../client/src/presenter/navigation.ts";
 import { chartAxis, chartGeometry, paceChart } from "../../client/src/presenter/views/pace-chart-view.ts";

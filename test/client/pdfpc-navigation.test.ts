@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
-import { endPage, jumpSlides, layoutFromLabels, nextStepPage, plainLayout, positionOf, previewPage, withTalk } from "../../client/src/presenter/deck-layout.ts";
+import { endPage, jumpSlides, layoutFromLabels, nextStepPage, plainLayout, positionOf, previewPage, withTalk } from "../../client/src/model/deck-layout.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";
 
 /** 9 pages, 6 slides; slide "2" has three steps (pages 2–4), "4" two (pages 6–7). */

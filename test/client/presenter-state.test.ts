@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { elapsedSeconds } from "../../client/src/lib/timer.ts";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
 import { audienceChanged, audienceView, expectedTime } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels, pageForLabel, plainLayout, positionOf, previewPage } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels, pageForLabel, plainLayout, positionOf, previewPage } from "../../client/src/model/deck-layout.ts";
 import { initialState, NOTES_SCALE_MAX, NOTES_SCALE_MIN, type PresenterState } from "../../client/src/presenter/state.ts";
 import { PresenterStore } from "../../client/src/presenter/store.ts";
 

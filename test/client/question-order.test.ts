@@ -1,13 +1,13 @@
 /**
- * The order lists of questions are drawn in (client/src/live/question-order.ts), as pure logic:
+ * The order lists of questions are drawn in (client/src/live/talk/question-order.ts), as pure logic:
  * "most voted" moves rows at most every REORDER_MS (counts change meanwhile, places do not), at
  * once on a reset (the person picked an order), never while held; a new question is placed by
  * the votes it came with; ties go to the newest, then the later arrival; the window draws the
  * first rows and counts the rest; a held list keeps its drawn order.
  */
 import { describe, expect, test } from "bun:test";
-import { emptyAudience, reduceAudienceAll, sortedQuestions, type AudienceState } from "../../client/src/live/audience-state.ts";
-import { holdOrder, REORDER_MS, SteadyOrder, VISIBLE_ROWS, windowed } from "../../client/src/live/question-order.ts";
+import { emptyAudience, reduceAudienceAll, sortedQuestions, type AudienceState } from "../../client/src/live/talk/audience-state.ts";
+import { holdOrder, REORDER_MS, SteadyOrder, VISIBLE_ROWS, windowed } from "../../client/src/live/talk/question-order.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MIN_GAP_MS, REACT_BURST, REACT_RATE, ReactionBatch } from "../../client/src/live/reaction-batch.ts";
+import { MIN_GAP_MS, REACT_BURST, REACT_RATE, ReactionBatch } from "../../client/src/live/viewer/reaction-batch.ts";
 import { LIVE_REACTIONS, MAX_REACTION_BATCH, type LiveReactionCountsT, type LiveReactionT } from "../../src/shared/live-audience-protocol.ts";
 
 /** A clock and timers driven by hand. */

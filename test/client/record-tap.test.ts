@@ -12,7 +12,7 @@ import { NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { snapshotOf, tapChannel } from "../../client/src/record/tap.ts";
 import { TimelineCursor } from "../../client/src/record/timeline-cursor.ts";
 import { pictureAt, type PictureMessage, type TimelineEvent } from "../../client/src/record/timeline.ts";
-import { NOTHING_PROJECTED } from "../../client/src/live/talk-model.ts";
+import { NOTHING_PROJECTED } from "../../client/src/live/talk/talk-model.ts";
 
 const state = (page: number, extra: Partial<AudienceState> = {}): AudienceState => ({ page, blank: "none", mode: "normal", overlays: NO_OVERLAYS, ink: [], media: {}, frozen: false, ...extra });
 

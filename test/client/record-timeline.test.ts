@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { AudienceState } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { applyMessage, chapters, EMPTY_PICTURE, eventsUpTo, isPictureMessage, pictureAt, slideSpans, timePerSlide, type TimelineEvent } from "../../client/src/record/timeline.ts";
 

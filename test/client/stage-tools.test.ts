@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
 import { audienceView, onlyOverlaysChanged } from "../../client/src/presenter/audience.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { fitZoom, touches } from "../../client/src/presenter/ink.ts";
 import { slideTimesNow } from "../../client/src/presenter/navigation.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";

@@ -1,16 +1,16 @@
 /**
- * The presenter's Questions and polls panel under a crowd (client/src/live/talk-back.ts), on the
+ * The presenter's Questions and polls panel under a crowd (client/src/live/presenter/talk-back.ts), on the
  * recording DOM with frames driven by hand: a message and a slide change only ask for a frame —
  * nothing is reduced, drawn or sent at once — and the frame draws what came, once. 2,000
  * questions draw 50 rows and "and 1,950 more"; a vote patches its row in place; Show more draws
  * 50 more; the record is brought up to date and written at most once a second. And the slide
- * change itself (client/src/live/presenter-live.ts): the state leaves on the socket before the
+ * change itself (client/src/live/presenter/presenter-live.ts): the state leaves on the socket before the
  * audience's part is asked for anything.
  */
 import { describe, expect, test } from "bun:test";
-import { PresenterLive } from "../../client/src/live/presenter-live.ts";
-import { TalkBack } from "../../client/src/live/talk-back.ts";
-import type { TalkRecord } from "../../client/src/live/talk-export.ts";
+import { PresenterLive } from "../../client/src/live/presenter/presenter-live.ts";
+import { TalkBack } from "../../client/src/live/presenter/talk-back.ts";
+import type { TalkRecord } from "../../client/src/model/talk-record.ts";
 import { initialState } from "../../client/src/presenter/state.ts";
 import type { DeckStore } from "../../client/src/storage/deck-store.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";

@@ -6,12 +6,13 @@
  * projector's question card makes hostile text a text node and never an element.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
-import { emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/talk/audience-state.ts";
+import { mergeTalk, talkCsv, talkJson } from "../../client/src/live/presenter/talk-export.ts";
+import { emptyTalk } from "../../client/src/model/talk-record.ts";
 import { csvCell } from "../../client/src/lib/csv.ts";
-import { chartText, pollBars } from "../../client/src/live/poll-bars.ts";
-import { holdOrder } from "../../client/src/live/question-order.ts";
-import { checkPollDraft, floatsOf, panelQuestions, projectedTalk, questionRow, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";
+import { chartText, pollBars } from "../../client/src/live/talk/poll-bars.ts";
+import { holdOrder } from "../../client/src/live/talk/question-order.ts";
+import { checkPollDraft, floatsOf, panelQuestions, projectedTalk, questionRow, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk/talk-model.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 
@@ -211,7 +212,7 @@ describe("the projector's question card", () => {
       createElement: (tag: string) => (created.push(tag), fakeElement(tag)),
       createTextNode: (data: string) => ({ data, children: [], attrs: {}, style: {} }),
     };
-    const { TalkProjectionView } = await import("../../client/src/live/talk-projection.ts");
+    const { TalkProjectionView } = await import("../../client/src/live/talk/talk-projection.ts");
     const host = fakeElement("main");
     const view = new TalkProjectionView(host as unknown as HTMLElement);
     const hostile = `<img src=x onerror="alert(1)"><script>alert(2)</script>`;

@@ -8,7 +8,8 @@
  * comes back whole in its column.
  */
 import { describe, expect, test } from "bun:test";
-import { emptyTalk, talkCsv, type TalkRecord } from "../../client/src/live/talk-export.ts";
+import { talkCsv } from "../../client/src/live/presenter/talk-export.ts";
+import { emptyTalk, type TalkRecord } from "../../client/src/model/talk-record.ts";
 import { csvCell } from "../../client/src/lib/csv.ts";
 
 type Reader = (line: string, separator: string) => string[];

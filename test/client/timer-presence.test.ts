@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { elapsedSeconds, PRESENCE_GRACE_MS, restoreTimer, type TimerState } from "../../client/src/lib/timer.ts";
 import { perform, type ActionContext, type ActionName } from "../../client/src/presenter/actions.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { slideTimesNow } from "../../client/src/presenter/navigation.ts";
 import { initialState, type PresenterState } from "../../client/src/presenter/state.ts";
 

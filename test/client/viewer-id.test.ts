@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { LiveViewerId } from "../../src/shared/live-audience-protocol.ts";
-import { base64url, VIEWER_ID_KEY, viewerId } from "../../client/src/live/viewer-id.ts";
+import { base64url, VIEWER_ID_KEY, viewerId } from "../../client/src/live/viewer/viewer-id.ts";
 
 const PATTERN = new RegExp(LiveViewerId.pattern!);
 

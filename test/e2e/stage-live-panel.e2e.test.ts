@@ -121,7 +121,7 @@ for (const name of ENGINES) {
      * slide is whole on screen and clear of it.
      */
     async function placedAt(sel: string, width: number, height: number) {
-      // The small-screen layout's query (app.css): the toolbars fold into the Menu.
+      // The small-screen layout's query (client/styles/presenter-small-screens.css): the toolbars fold into the Menu.
       const phone = width <= 900 || (height <= 500 && width > height);
       const upright = width <= 480 && height > width;
       await presenter.resize(width, height);

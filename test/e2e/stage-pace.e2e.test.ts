@@ -19,7 +19,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { elapsedSeconds, type TimerState } from "../../client/src/lib/timer.ts";
 import { choosePlan, paceAt, paceText, slideSeconds, talkSlides } from "../../client/src/record/pace.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { seriousViolations } from "../helpers/axe.ts";
 import { catchDownloads, downloaded } from "../helpers/downloads.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";

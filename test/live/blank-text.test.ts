@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { type Actor, Audience, type AudienceResult } from "../../src/live/audience/model.ts";
 import { isBlankText } from "../../src/shared/live-audience-protocol.ts";
-import { questionLength } from "../../client/src/live/viewer-audience.ts";
-import { checkPollDraft } from "../../client/src/live/talk-model.ts";
+import { questionLength } from "../../client/src/live/viewer/viewer-audience.ts";
+import { checkPollDraft } from "../../client/src/live/talk/talk-model.ts";
 
 /** Each shows nothing: white space, zero-width characters, joiners, fillers, marks, selectors. */
 const INVISIBLE = [

@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readOutline } from "../../src/deck/outline.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { recordingChapters, slideTitle } from "../../client/src/export/chapter-titles.ts";
-import { layoutFromLabels } from "../../client/src/presenter/deck-layout.ts";
+import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import { NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import type { TimelineEvent } from "../../client/src/record/timeline.ts";
 import { makeDeck, withOutline } from "../fixtures/pdfs.ts";

@@ -1,15 +1,15 @@
 /**
  * @module client/export/card-paint
  * What a live talk put over the slide, drawn on a canvas as the audience window shows it in
- * HTML and CSS (app.css: `.talk-question`, `.talk-poll`, `.join-card`): the question card at
+ * HTML and CSS (client/styles/talk-back.css and live-panel.css: `.talk-question`, `.talk-poll`, `.join-card`): the question card at
  * the bottom, a poll's results over a dimmed slide, the join card with its QR code, talk code
  * and viewer link. Sizes are the stylesheet's, in vmin of the picture; text is wrapped as the
  * browser wraps it (at spaces, long words anywhere). Text only ever goes in as canvas text.
  */
 import { encode } from "uqr";
-import { shortUrl } from "../live/join-card.ts";
-import { pollBars, votersText } from "../live/poll-bars.ts";
-import type { ProjectedTalk } from "../live/talk-model.ts";
+import { shortUrl } from "../live/talk/join-card.ts";
+import { pollBars, votersText } from "../live/talk/poll-bars.ts";
+import type { ProjectedTalk } from "../live/talk/talk-model.ts";
 
 type Ctx = OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
 

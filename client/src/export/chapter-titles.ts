@@ -8,7 +8,7 @@
  * on its slide's keyframe. Pure.
  */
 import type { OutlineEntry } from "../../../src/deck/outline.ts";
-import type { DeckLayout } from "../presenter/deck-layout.ts";
+import type { DeckLayout } from "../model/deck-layout.ts";
 import { chapters, slideSpans, type Chapter, type SlideSpan, type TimelineEvent } from "../record/timeline.ts";
 
 /** The title of slide `index`: its outline entry, else "Slide <label>". */

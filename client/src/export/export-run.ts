@@ -10,7 +10,7 @@
  */
 import type { EncodedPacket } from "mediabunny";
 import { Renderer } from "../lib/renderer.ts";
-import { layoutFromLabels, openedLayout } from "../presenter/deck-layout.ts";
+import { layoutFromLabels, openedLayout } from "../model/deck-layout.ts";
 import { AudioNotConvertible, recordedAudio, type RecordedAudio } from "./audio-packets.ts";
 import { recordingChapters } from "./chapter-titles.ts";
 import type { ExportJob, ExportMessage } from "./export-protocol.ts";

@@ -2,17 +2,17 @@
  * @module client/export/float-track
  * Reactions floating over the slide, as an exported video shows them: each tick of reactions
  * recorded while the presenter had them on the projector floats the same emoji the audience
- * window floated (client/live/reaction-floats: one per tap, at most FLOATS_PER_TICK a tick,
+ * window floated (client/live/talk/reaction-floats: one per tap, at most FLOATS_PER_TICK a tick,
  * MAX_FLOATING at once), rising and fading as its CSS animation does. The window places each
  * at random; here the places come from a generator seeded by the tick, so an export is the same
  * every time and any instant can be drawn on its own. Turning reactions off takes the floating
  * ones away at once, as it empties the window's layer. Pure; no DOM.
  */
-import { FLOATS_PER_TICK, MAX_FLOATING } from "../live/reaction-floats.ts";
-import { floatsOf } from "../live/talk-model.ts";
+import { FLOATS_PER_TICK, MAX_FLOATING } from "../live/talk/reaction-floats.ts";
+import { floatsOf } from "../live/talk/talk-model.ts";
 import type { TimelineEvent } from "../record/timeline.ts";
 
-/** The CSS animation's length (`.reaction-float`, `reaction-rise 2.4s` in app.css). */
+/** The CSS animation's length (`.reaction-float`, `reaction-rise 2.4s` in client/styles/talk-back.css). */
 export const RISE_MS = 2400;
 /** The window staggers each float by up to this much (`animationDelay`, 0–300 ms). */
 const MAX_DELAY_MS = 300;

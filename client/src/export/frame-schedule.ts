@@ -15,7 +15,7 @@
  * milliseconds (WebM's timestamps), rounded up so a frame never shows an event before it
  * happened. Pure.
  */
-import { slideIndexOf, type DeckLayout } from "../presenter/deck-layout.ts";
+import { slideIndexOf, type DeckLayout } from "../model/deck-layout.ts";
 import type { Picture, TimelineEvent } from "../record/timeline.ts";
 import type { Float } from "./float-track.ts";
 import { Replay } from "./replay.ts";

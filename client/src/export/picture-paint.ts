@@ -34,7 +34,7 @@ export function viewOf(picture: Picture, page: { w: number; h: number }): Rect {
   return picture.state?.overlays.zoom ?? { x: 0, y: 0, w: page.w, h: page.h };
 }
 
-/** The laser's look: `.laser` in app.css, a radial gradient over a circle of radius r. */
+/** The laser's look: `.laser` in client/styles/presenter.css, a radial gradient over a circle of radius r. */
 function paintLaser(ctx: Ctx, x: number, y: number, r: number): void {
   // CSS's `radial-gradient(circle, …)` in a 2r box reaches the box's corner: r√2.
   const g = ctx.createRadialGradient(x, y, 0, x, y, r * Math.SQRT2);

@@ -7,7 +7,7 @@
  */
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { Renderer } from "../lib/renderer.ts";
-import { clampPage, type DeckLayout } from "../presenter/deck-layout.ts";
+import { clampPage, type DeckLayout } from "../model/deck-layout.ts";
 import type { Picture } from "../record/timeline.ts";
 import { slideBox, viewOf, type SlidePixels } from "./picture-paint.ts";
 

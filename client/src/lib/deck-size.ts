@@ -5,7 +5,7 @@
  * on the start page and in the library — never "74 slides" beside a presenter's "/ 62". A deck
  * whose every page is its own slide is just "12 slides".
  */
-import { layoutFromLabels } from "../presenter/deck-layout.ts";
+import { layoutFromLabels } from "../model/deck-layout.ts";
 
 /**
  * How many slides `pages` pages make with these labels (as the presenter groups them); every

@@ -240,7 +240,10 @@ export function parseNotesAnswer(body: string, headers: { filename: string | nul
   return { filename, kind, pdfpc: body };
 }
 
-/** A step of the claim that failed, with the screen that explains it. */
+/**
+ * A step of the claim that failed — the download, the notes, storing, the server's confirmation —
+ * with the screen that explains it and the server's problem document when it sent one.
+ */
 export class ClaimFailure extends Error {
   constructor(readonly kind: ScreenKind, readonly problem?: ProblemReply) {
     super(kind);

@@ -1,10 +1,10 @@
 /**
  * @module client/lib/screens
- * The browser side of ../presenter/displays.ts: the Window Management API where it exists
+ * The browser side of ../model/screen-areas.ts: the Window Management API where it exists
  * (Chromium: `getScreenDetails`, permission "window-management", asked once — the browser
  * remembers the answer, and a refusal is never asked again), nothing elsewhere.
  */
-import type { ScreenArea } from "../presenter/displays.ts";
+import type { ScreenArea } from "../model/screen-areas.ts";
 
 interface DetailedScreen extends ScreenArea {
   availLeft: number;

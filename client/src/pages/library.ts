@@ -8,13 +8,15 @@
  * PowerPoint `.pptx`) dropped or picked with the PDF is read here and kept with the deck;
  * each card can add, replace or remove it later, and shows what reading it found. A deck's
  * recordings (talks and rehearsals recorded in the presenter) are listed on its card with
- * their length and size, to play back or delete (../record/recording-list-view.ts).
+ * their length and size, to play back or delete (../record/recording-list-view.ts). The
+ * card's notes row is markup in ./library/notes-row.ts.
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { normalizeLiveCode } from "../../../src/shared/live-protocol.ts";
 import { formatBytes, formatDate } from "../lib/format.ts";
 import { deckSize, slidesOf } from "../lib/deck-size.ts";
 import { addNotesToDeck, importLocalPdf, LocalDeckError, sortDroppedFiles, type NotesCheck } from "../lib/local-deck.ts";
+import { findingList, notesOutcome, notesRow } from "./library/notes-row.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { downloadDeck, inkForExport } from "../presenter/export.ts";
@@ -50,65 +52,6 @@ function notice(text: string, kind: "warn" | "error" | "ok" = "error") {
   return el;
 }
 
-
-function findingList(check: NotesCheck): HTMLUListElement | null {
-  if (!check.findings.length) return null;
-  return h(
-    "ul",
-    { class: "notes-findings" },
-    ...check.findings.map((f) => h("li", { class: `notes-finding notes-finding-${f.level}`, "data-code": f.code }, h("strong", {}, f.level === "error" ? "Error: " : "Warning: "), f.message)),
-  );
-}
-
-const notesOn = (check: NotesCheck) => `notes on ${check.notedSlides} slide${check.notedSlides === 1 ? "" : "s"}`;
-
-/** A plain sentence for what happened to a notes file, for the card and the share screen. */
-function notesOutcome(check: NotesCheck, where: "card" | "share"): string {
-  if (!check.notes) return `“${check.filename}” was not added:`;
-  return where === "card" ? `Added: ${notesOn(check)}.` : `With the notes from “${check.filename}” (${notesOn(check)}), kept with the deck.`;
-}
-
-/** The card's notes row: which notes file the deck has, what reading the last one found, add/replace/remove. */
-function notesRow(deck: DeckRecord): HTMLElement {
-  const check = notesChecks.get(deck.id);
-  const input = h("input", {
-    type: "file",
-    class: "visually-hidden",
-    "data-notes-input": "",
-    accept: ".pdfpc,.pptx,application/json,application/vnd.openxmlformats-officedocument.presentationml.presentation",
-    "aria-label": `Notes file (.pdfpc or .pptx) for ${deck.title}`,
-    tabindex: "-1",
-  }) as HTMLInputElement;
-  input.addEventListener("change", () => {
-    const file = input.files?.[0];
-    input.value = "";
-    if (file) void addNotes(deck, file);
-  });
-  const add = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-add": "", "aria-label": deck.notes ? `Replace the notes file of ${deck.title}` : `Add notes to ${deck.title}` }, deck.notes ? "Replace…" : "Add notes…");
-  add.addEventListener("click", () => input.click());
-  const buttons: HTMLElement[] = [add];
-  if (deck.notes) {
-    const remove = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-notes-remove": "", "aria-label": `Remove the notes file of ${deck.title}` }, "Remove");
-    remove.addEventListener("click", async () => {
-      if (!confirm(`Remove the notes from “${deck.notes!.filename}” from “${deck.title}”? Notes inside the PDF stay.`)) return;
-      notesChecks.delete(deck.id);
-      await store.setDeckNotes(deck.id, null);
-      await refresh();
-    });
-    buttons.push(remove);
-  }
-  const line = deck.notes
-    ? h("p", { class: "deck-notes-line" }, "Notes: ", h("span", { class: "deck-notes-file" }, deck.notes.filename), deck.notes.kind === "pptx" ? " · PowerPoint" : "")
-    : h("p", { class: "deck-notes-line muted" }, "No notes file");
-  return h(
-    "div",
-    { class: "deck-notes", "data-notes": deck.notes?.kind ?? "none" },
-    line,
-    check ? h("p", { class: check.notes ? "deck-notes-outcome" : "deck-notes-outcome deck-notes-refused", role: "status" }, notesOutcome(check, "card")) : null,
-    check ? findingList(check) : null,
-    h("div", { class: "deck-notes-actions" }, ...buttons, input),
-  );
-}
 
 /** Read a notes file for a stored deck, keep it when accepted, and show what was found. */
 async function addNotes(deck: DeckRecord, file: File) {
@@ -221,7 +164,15 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
     ),
     h("p", { class: "deck-meta" }, [deck.totalSlides ? deckSize(deck.totalSlides, slidesOf(deck.totalSlides, deck.labels)) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
     h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
-    notesRow(deck),
+    notesRow(deck, notesChecks.get(deck.id), {
+      add: (file) => void addNotes(deck, file),
+      remove: async () => {
+        if (!confirm(`Remove the notes from “${deck.notes!.filename}” from “${deck.title}”? Notes inside the PDF stay.`)) return;
+        notesChecks.delete(deck.id);
+        await store.setDeckNotes(deck.id, null);
+        await refresh();
+      },
+    }),
     recordingsOf(deck),
     h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), downloads, del),
   );

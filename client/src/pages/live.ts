@@ -18,13 +18,13 @@ import { onlyOverlaysChanged, type AudienceState } from "../presenter/audience.t
 import { AudienceStage } from "../presenter/audience-stage.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { DeckStore } from "../storage/deck-store.ts";
-import { codeFromPath } from "../live/code.ts";
-import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
-import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn, type ViewerModel } from "../live/follow.ts";
-import { LiveSocket, type Stopped } from "../live/socket.ts";
-import { ViewerAudience } from "../live/viewer-audience.ts";
-import { localStore, viewerId } from "../live/viewer-id.ts";
-import { clockOffset, shiftMedia } from "../live/clock.ts";
+import { codeFromPath } from "../live/connection/code.ts";
+import { DeckDownloadError, liveDeck } from "../live/connection/deck-download.ts";
+import { greet, INITIAL_VIEWER, leave, receive, rejoin, shown, turn, type ViewerModel } from "../live/viewer/follow.ts";
+import { LiveSocket, type Stopped } from "../live/connection/socket.ts";
+import { ViewerAudience } from "../live/viewer/viewer-audience.ts";
+import { localStore, viewerId } from "../live/viewer/viewer-id.ts";
+import { clockOffset, shiftMedia } from "../live/connection/clock.ts";
 
 type Screen = "loading" | "live" | "paused" | "waiting" | "ended" | "full" | "not-found" | "busy" | "error";
 

@@ -5,7 +5,7 @@
  * from the fragment only (a fragment never reaches the server, a log or a Referer) and goes
  * to the server in the socket's first message. The deck comes like a viewer's (kept in this
  * browser, downloaded once), and with it the notes file the presenter sent beside it (a .pdfpc
- * or a PowerPoint file, normalised: ../live/live-notes.ts), which the renderer opens the deck
+ * or a PowerPoint file, normalised: ../live/remote/live-notes.ts), which the renderer opens the deck
  * with as the presenter's does: the same notes, slides grouped by its overlays, hidden pages
  * and end slide. When the presenter rotates the link, or the secret is refused,
  * the remote says so and stops. With Beamer's notes on a second screen the slides are the
@@ -13,14 +13,14 @@
  * (the live state carries the position). A press while the presenter window is away (or this
  * remote's connection is down) is held and sent on their return — only the last one, for up to
  * a minute — and the status line says which press waits, was sent, or was dropped
- * (../live/held-command.ts).
+ * (../live/remote/held-command.ts).
  */
 import type { LiveServerMessageT, LiveStateT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { formatClock } from "../lib/format.ts";
 import { elapsedSeconds, parseTimer } from "../lib/timer.ts";
-import { openedLayout, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../presenter/deck-layout.ts";
+import { openedLayout, plainLayout, positionOf, previewPage, withTalk, type DeckLayout } from "../model/deck-layout.ts";
 import { watchGestures } from "../presenter/gestures.ts";
 import { slideName } from "../presenter/views/counter-view.ts";
 import { NotesView } from "../presenter/views/notes-view.ts";
@@ -29,12 +29,12 @@ import { DeckStore } from "../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../worker/protocol.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
-import { codeFromPath } from "../live/code.ts";
-import { DeckDownloadError, liveDeck } from "../live/deck-download.ts";
-import { liveNotes } from "../live/live-notes.ts";
-import { LiveSocket, type Stopped } from "../live/socket.ts";
-import { RemoteAudience } from "../live/remote-audience.ts";
-import { HOLD_MS, expired, release, remoteStatus, type Held, type HeldAction, type RemoteLink } from "../live/held-command.ts";
+import { codeFromPath } from "../live/connection/code.ts";
+import { DeckDownloadError, liveDeck } from "../live/connection/deck-download.ts";
+import { liveNotes } from "../live/remote/live-notes.ts";
+import { LiveSocket, type Stopped } from "../live/connection/socket.ts";
+import { RemoteAudience } from "../live/remote/remote-audience.ts";
+import { HOLD_MS, expired, release, remoteStatus, type Held, type HeldAction, type RemoteLink } from "../live/remote/held-command.ts";
 
 /** How often the clock redraws. */
 const TICK_MS = 500;
@@ -193,7 +193,7 @@ function refused(): void {
   screen("Remote link no longer valid", "The presenter changed the remote link, or this one is incomplete. Scan the new QR code in the presenter's live panel.", "refused");
 }
 
-/** Send a press, or hold it (../live/held-command.ts) while the presenter or the connection is away. */
+/** Send a press, or hold it (../live/remote/held-command.ts) while the presenter or the connection is away. */
 function command(press: HeldAction): void {
   last = {};
   if (link === "connected" && socket?.send({ type: "command", ...press })) return showStatus();

@@ -13,7 +13,8 @@
  * the probe worker, its mupdf compiled during the download, renders slide 1 from the bytes in
  * memory while they are stored and the claim confirmed, and this page paints it — the slide
  * half only, under the split this browser keeps for the deck. Not for a deck this browser
- * presented before at another slide: its presenter resumes there, and slide 1 is not shown.
+ * presented before at another slide: its presenter resumes there, and slide 1 is not shown
+ * (./start/first-slide.ts). What the download has so far is one record (./start/download.ts).
  */
 import type { ProblemReply } from "../../../src/shared/problem.ts";
 import { $, h, replace } from "../lib/dom.ts";
@@ -37,39 +38,12 @@ import {
 } from "../lib/handoff.ts";
 import { offlineNotice, registerOffline } from "../lib/offline.ts";
 import { DeckProbe, type ProbedLayout } from "../lib/deck-probe.ts";
-import { paint } from "../lib/renderer.ts";
-import { devicePixelRatioCapped } from "../lib/fit.ts";
-import { parseNotesPosition } from "../presenter/deck-settings.ts";
-import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
-import type { RenderResult } from "../worker/protocol.ts";
+import { firstSlidePlan, previewWidth, showFirstSlide } from "./start/first-slide.ts";
 import { keepFirstSlide } from "../lib/first-slide.ts";
 import { DeckBuffer } from "../lib/deck-buffer.ts";
-import { reprDigestToHex, StreamingSha256 } from "../lib/sha256.ts";
-import { DeckStore, deckIdFor, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
-
-class ScreenError extends Error {
-  constructor(readonly kind: ScreenKind, readonly problem?: ProblemReply) {
-    super(kind);
-  }
-}
-
-interface Download {
-  /** The bytes so far, gathered in one buffer as they arrive (lib/deck-buffer). */
-  bytes: DeckBuffer;
-  received: number;
-  total: number | null;
-  filename: string;
-  /** PDF pages, as the server's X-Total-Slides counts them (the record's `totalSlides`). */
-  totalSlides: number | null;
-  /** Slides by page label, once the probe read the labels (lib/deck-size); null until then. */
-  slides: number | null;
-  serverDigest: string | null;
-  hasher: StreamingSha256;
-  /** Every byte is here: a retry (after a notes or storage failure) need not download again. */
-  done: boolean;
-  /** What the download's `X-Notes` said: has notes, has none, or null (not said: ask). */
-  hasNotes: boolean | null;
-}
+import { reprDigestToHex } from "../lib/sha256.ts";
+import { freshDownload, restartDownload } from "./start/download.ts";
+import { DeckStore, StorageError, type DeckNotes, type DeckRecord } from "../storage/deck-store.ts";
 
 const titleEl = $("#title");
 const metaEl = $("#meta");
@@ -78,7 +52,6 @@ const actionsEl = $("#actions");
 const progressEl = $("#progress");
 const barEl = $("#progress-bar");
 const previewEl = $("#preview");
-const previewCanvas = $("#preview-slide") as HTMLCanvasElement;
 
 /** How long the presenter's opening waits for the page sizes and labels; past it, it reads them itself. */
 const LAYOUT_WAIT_MS = 2000;
@@ -105,7 +78,7 @@ let link: HandoffLink;
 /** A render worker started with the download, so mupdf's WASM compiles meanwhile. */
 const probe = new DeckProbe();
 let store: DeckStore | null = null;
-const download: Download = { bytes: new DeckBuffer(null), received: 0, total: null, filename: "", totalSlides: null, slides: null, serverDigest: null, hasher: new StreamingSha256(), done: false, hasNotes: null };
+const download = freshDownload();
 /** The notes file, asked for as soon as the download's headers came (it needs none of the bytes). */
 const notes = new EarlyRequest(fetchNotes);
 
@@ -136,22 +109,22 @@ async function fetchDeck(): Promise<void> {
     const request = handoffDownload(apiUrl("/handoff"), link.token!, download.received);
     response = await fetch(request.url, request.init);
   } catch {
-    throw new ScreenError(download.received > 0 ? "interrupted" : "offline");
+    throw new ClaimFailure(download.received > 0 ? "interrupted" : "offline");
   }
   if (response.status !== 200 && response.status !== 206) {
     const problem = await readProblem(response);
-    throw new ScreenError(screenForProblem(problem), problem);
+    throw new ClaimFailure(screenForProblem(problem), problem);
   }
 
   const decision = download.received > 0 ? resumeDecision(response.status, response.headers.get("content-range"), download.received) : "restart";
   if (decision === "invalid") {
     // The server cannot continue where we stopped: start again from the first byte.
     await response.body?.cancel();
-    resetDownload();
+    restartDownload(download);
     return fetchDeck();
   }
   if (decision === "restart") {
-    resetDownload();
+    restartDownload(download);
     const length = Number(response.headers.get("content-length"));
     download.total = Number.isFinite(length) && length > 0 ? length : null;
     download.bytes = new DeckBuffer(download.total);
@@ -168,7 +141,7 @@ async function fetchDeck(): Promise<void> {
   replace(statusEl, download.received > 0 ? "Resuming download…" : "Downloading…");
 
   const reader = response.body?.getReader();
-  if (!reader) throw new ScreenError("server");
+  if (!reader) throw new ClaimFailure("server");
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -182,20 +155,15 @@ async function fetchDeck(): Promise<void> {
       setProgress(download.total ? download.received / download.total : null);
     }
   } catch {
-    throw new ScreenError("interrupted");
+    throw new ClaimFailure("interrupted");
   }
-  if (download.total !== null && download.received < download.total) throw new ScreenError("interrupted");
+  if (download.total !== null && download.received < download.total) throw new ClaimFailure("interrupted");
   download.done = true;
 }
 
 /** The deck's notes file, if it came with one (lib/handoff: fetchHandoffNotes). */
 async function fetchNotes(): Promise<DeckNotes | undefined> {
-  try {
-    return await fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
-  } catch (error) {
-    if (error instanceof ClaimFailure) throw new ScreenError(error.kind, error.problem);
-    throw error;
-  }
+  return fetchHandoffNotes(fetch, link.id, link.token!, download.hasNotes);
 }
 
 /**
@@ -227,55 +195,10 @@ async function rememberFirstSlide(deck: DeckRecord, rendered: Promise<Blob | nul
 function verifiedDigest(): string {
   const digest = download.hasher.hex();
   if (download.serverDigest && digest !== download.serverDigest) {
-    resetDownload();
-    throw new ScreenError("checksum");
+    restartDownload(download);
+    throw new ClaimFailure("checksum");
   }
   return digest;
-}
-
-/**
- * Whether the claim shows slide 1 (here and in the presenter's first paint), and the split it
- * is shown under: not for a deck this browser presented before at another slide (the
- * presenter resumes there), and under the presenter's own notes split when it set one.
- */
-async function firstSlidePlan(digest: string): Promise<{ show: boolean; notesPosition?: NotesPosition }> {
-  const id = deckIdFor(digest);
-  const [known, progress] = await Promise.all([store!.getDeck(id).catch(() => undefined), store!.getProgress(id).catch(() => undefined)]);
-  const notesPosition = parseNotesPosition(known?.notesPosition) ?? undefined;
-  return { show: !progress || progress.slide === 1, ...(notesPosition ? { notesPosition } : {}) };
-}
-
-/** The largest the first slide is shown on this page (the stylesheet's `.start-preview canvas`), in viewport heights. */
-const PREVIEW_MAX_VH = 0.62;
-
-/**
- * Device pixels wide for slide 1 on this page: the width its canvas will take (the card as it
- * is once the slide shows), so the slide is sharp and no larger than it is shown.
- */
-function previewWidth(page: { w: number; h: number }): number {
-  const card = $("#main");
-  const before = document.body.dataset.preview;
-  document.body.dataset.preview = "shown";
-  const style = getComputedStyle(card);
-  const content = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
-  if (before === undefined) delete document.body.dataset.preview;
-  const css = Math.min(content, (PREVIEW_MAX_VH * innerHeight * page.w) / page.h);
-  return Math.max(16, Math.round(css * devicePixelRatioCapped()));
-}
-
-/** Paint the probe's render of slide 1 on this page. */
-async function showFirstSlide(slide: Promise<RenderResult | null>): Promise<boolean> {
-  const rendered = await slide;
-  if (!rendered || document.body.dataset.screen !== "loading") return false;
-  paint(previewCanvas, rendered);
-  previewEl.hidden = false;
-  document.body.dataset.preview = "shown";
-  // Resolved once the frame that shows it has been produced: what comes next (storing the
-  // deck) holds the main thread, and the frame would wait for it. A tab in the background
-  // makes no frames (it is drawn when shown).
-  if (!document.hidden) await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
-  mark("paintedMs");
-  return true;
 }
 
 async function storeAndVerify(data: ArrayBuffer, digest: string, notes: DeckNotes | undefined): Promise<DeckRecord> {
@@ -300,16 +223,9 @@ async function storeAndVerify(data: ArrayBuffer, digest: string, notes: DeckNote
   return deck;
 }
 
-function resetDownload() {
-  download.bytes = new DeckBuffer(null);
-  download.received = 0;
-  download.hasher = new StreamingSha256();
-  download.done = false;
-}
-
-function storageScreen(error: unknown): ScreenError {
+function storageScreen(error: unknown): ClaimFailure {
   const kind = error instanceof StorageError ? error.kind : "unknown";
-  return new ScreenError(kind === "quota" ? "storage-quota" : kind === "unavailable" ? "storage-unavailable" : "storage-quota");
+  return new ClaimFailure(kind === "quota" ? "storage-quota" : kind === "unavailable" ? "storage-unavailable" : "storage-quota");
 }
 
 async function complete(deck: DeckRecord): Promise<void> {
@@ -325,7 +241,7 @@ async function complete(deck: DeckRecord): Promise<void> {
       referrerPolicy: "no-referrer",
     });
   } catch {
-    throw new ScreenError("offline");
+    throw new ClaimFailure("offline");
   }
   if (!response.ok) {
     const problem = await readProblem(response);
@@ -333,9 +249,9 @@ async function complete(deck: DeckRecord): Promise<void> {
     if (kind === "checksum") {
       // The server keeps the deck staged; drop our copy and download afresh on retry.
       await store!.deleteDeck(deck.id).catch(() => {});
-      resetDownload();
+      restartDownload(download);
     }
-    throw new ScreenError(kind, problem);
+    throw new ClaimFailure(kind, problem);
   }
   mark("confirmedMs");
   // The server hands a live grant with the claim (bound to this deck's digest): keep it, so
@@ -381,7 +297,7 @@ async function run(): Promise<void> {
   statusEl.classList.remove("status-error");
   replace(actionsEl);
   try {
-    if (!link.token) throw new ScreenError("token-missing");
+    if (!link.token) throw new ClaimFailure("token-missing");
     if (!store) {
       try {
         store = await DeckStore.open();
@@ -405,12 +321,12 @@ async function run(): Promise<void> {
       }
       const data = download.bytes.bytes();
       const digest = verifiedDigest();
-      const plan = await firstSlidePlan(digest);
+      const plan = await firstSlidePlan(store!, digest);
       const probed = probe.read(data, { ...(plan.notesPosition ? { notesPosition: plan.notesPosition } : {}), slideWidth: previewWidth });
       void probed.layout.then(() => mark("openedMs"));
       const slide = plan.show ? probed.slide() : Promise.resolve(null);
       void slide.then(() => mark("renderedMs"));
-      const shown = plan.show ? showFirstSlide(slide) : Promise.resolve(false);
+      const shown = plan.show ? showFirstSlide(slide, mark) : Promise.resolve(false);
       // The presenter's picture is rendered after this page's, at the presenter's size.
       const picture = plan.show ? probed.picture() : (probed.done(), Promise.resolve(null));
       void picture.then(() => mark("pictureMs"));
@@ -437,7 +353,7 @@ async function run(): Promise<void> {
     document.body.dataset.screen = "done";
     openPresenter(deck);
   } catch (error) {
-    if (error instanceof ScreenError) return showFailure(error.kind, error.problem);
+    if (error instanceof ClaimFailure) return showFailure(error.kind, error.problem);
     console.error(error);
     return showFailure("server");
   }

@@ -6,9 +6,9 @@
  * AudienceState the presenter sends over the channel, and nothing else: no deckhand text
  * ever reaches the projector. Problems (the deck is not stored here, storage refused) go to
  * the presenter window. The one exception the speaker asks for: a live talk's join card (code,
- * QR code and viewer link — ../live/join-card.ts) until the next slide; and what a live talk's
+ * QR code and viewer link — ../live/talk/join-card.ts) until the next slide; and what a live talk's
  * audience gave that the presenter chose to show (one question, a poll's results, reactions
- * when turned on — ../live/talk-projection.ts). A clicker pressed while this window has focus is resolved by the
+ * when turned on — ../live/talk/talk-projection.ts). A clicker pressed while this window has focus is resolved by the
  * same key map (the user's own) and sent to the presenter. It keeps the screen on, and
  * goes where the presenter places it (Window Management API) and full screen there. With
  * Beamer's notes on a second screen, only the slide half of each page ever reaches it.
@@ -22,14 +22,14 @@ import { Renderer } from "../lib/renderer.ts";
 import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
-import { parseNotesPosition } from "../presenter/deck-settings.ts";
+import { parseNotesPosition } from "../model/deck-settings.ts";
 import { resolveKey } from "../presenter/keymap.ts";
 import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
 import { parseStrokes } from "../presenter/ink.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
 import { DeckStore } from "../storage/deck-store.ts";
-import { JoinCardView } from "../live/join-card.ts";
-import { TalkProjectionView } from "../live/talk-projection.ts";
+import { JoinCardView } from "../live/talk/join-card.ts";
+import { TalkProjectionView } from "../live/talk/talk-projection.ts";
 
 /** The pointer hides after this long without moving: the projector shows only the slide. */
 const CURSOR_HIDE_MS = 2500;

@@ -5,7 +5,7 @@
  * build on these types, and neither has to import the other's module for them — the core
  * list includes the tools, never the other way round.
  */
-import type { DeckLayout } from "./deck-layout.ts";
+import type { DeckLayout } from "../model/deck-layout.ts";
 import type { PresenterState } from "./state.ts";
 
 export interface ActionContext {

@@ -9,7 +9,7 @@
  * types both share are in ./action-types.ts, so the tools never import this module.
  */
 import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
-import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart } from "./deck-layout.ts";
+import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart } from "../model/deck-layout.ts";
 import { clearEntry, entryPending, eraseDigit, expireEntry, settleEntry, typeDigit } from "./entry.ts";
 import { advanceFrom } from "./auto-advance.ts";
 import { parsePaceChoice } from "../record/pace.ts";

@@ -17,7 +17,7 @@ import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { mountMedia, type MediaContext, type MountedMedia } from "../lib/media.ts";
 import type { Renderer } from "../lib/renderer.ts";
 import type { AudienceState } from "./audience.ts";
-import { clampPage, openedLayout, plainLayout, type DeckLayout } from "./deck-layout.ts";
+import { clampPage, openedLayout, plainLayout, type DeckLayout } from "../model/deck-layout.ts";
 import { follow } from "./media-sync.ts";
 import { OverlayView, setData } from "./views/overlay-view.ts";
 import { slideName } from "./views/counter-view.ts";

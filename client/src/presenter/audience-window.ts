@@ -8,7 +8,7 @@
  */
 import type { Channel } from "./channel.ts";
 import { canPlaceWindows, readScreens, type Screens } from "../lib/screens.ts";
-import { pickAudienceScreen, popupFeatures, sameScreen, swapTargets, type ScreenArea } from "./displays.ts";
+import { pickAudienceScreen, popupFeatures, sameScreen, swapTargets, type ScreenArea } from "../model/screen-areas.ts";
 
 export type Notify = (text: string, kind: "warn" | "info", id: string) => void;
 

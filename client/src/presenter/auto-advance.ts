@@ -17,7 +17,7 @@
  * `autoAdvancePlan` says what is due (pure); `AutoAdvance` arms one timer for it through an
  * injected clock, and the page dispatches the `autoAdvance` action when it fires.
  */
-import { nextShownPage, pageDuration, type DeckLayout } from "./deck-layout.ts";
+import { nextShownPage, pageDuration, type DeckLayout } from "../model/deck-layout.ts";
 import type { PresenterState } from "./state.ts";
 
 export interface AutoAdvancePlan {

@@ -17,7 +17,7 @@
  * is closed, and viewers get the audience's part from the server itself.
  */
 import type { LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
-import type { ProjectedTalk } from "../live/talk-model.ts";
+import type { ProjectedTalk } from "../live/talk/talk-model.ts";
 import type { ActionName } from "./actions.ts";
 import type { AudienceState } from "./audience.ts";
 import type { Overlays } from "./state.ts";

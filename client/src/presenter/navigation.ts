@@ -6,7 +6,7 @@
  * the time spent on the slide being left.
  */
 import { elapsedSeconds, startTimer, type TimerState } from "../lib/timer.ts";
-import { clampPage, slideIndexOf, type DeckLayout } from "./deck-layout.ts";
+import { clampPage, slideIndexOf, type DeckLayout } from "../model/deck-layout.ts";
 import { NO_OVERLAYS, type PresenterState, type SlideTimes } from "./state.ts";
 
 export interface NavContext {

@@ -18,7 +18,7 @@
 import type { TimerSettings } from "../../../src/deck/sidecar/types.ts";
 import { formatClock } from "../lib/format.ts";
 import { countdown } from "../lib/timer.ts";
-import { isHidden, type DeckLayout } from "../presenter/deck-layout.ts";
+import { isHidden, type DeckLayout } from "../model/deck-layout.ts";
 import type { PaceChoice } from "../presenter/state.ts";
 
 /** The choices, in the panel's order. */

@@ -15,7 +15,7 @@
  */
 import { h, replace } from "../lib/dom.ts";
 import { formatClock } from "../lib/format.ts";
-import { placePanel } from "../live/panel-place.ts";
+import { placePanel } from "../live/presenter/panel-place.ts";
 import type { RecordingStore } from "../storage/recording-store.ts";
 import type { RecordingRecord } from "../storage/schema.ts";
 import { interruptedRecordings } from "./continuation.ts";

@@ -5,7 +5,7 @@
  * talk's plan (./pace.ts). Which recording that is — the deck's newest rehearsal — and its
  * times, in the one shape the pace uses (seconds by slide index). Pure.
  */
-import type { DeckLayout } from "../presenter/deck-layout.ts";
+import type { DeckLayout } from "../model/deck-layout.ts";
 import { slideSeconds } from "./pace.ts";
 import { slideSpans, timePerSlide, type TimelineEvent } from "./timeline.ts";
 

@@ -14,9 +14,9 @@
  */
 import type { ChannelMessageBody } from "../presenter/channel.ts";
 import type { AudienceState } from "../presenter/audience.ts";
-import type { ProjectedTalk } from "../live/talk-model.ts";
-import { NOTHING_PROJECTED } from "../live/talk-model.ts";
-import { slideIndexOf, type DeckLayout } from "../presenter/deck-layout.ts";
+import type { ProjectedTalk } from "../live/talk/talk-model.ts";
+import { NOTHING_PROJECTED } from "../live/talk/talk-model.ts";
+import { slideIndexOf, type DeckLayout } from "../model/deck-layout.ts";
 
 /** The messages that change what the projector shows: nothing else is recorded. */
 export type PictureMessage = Extract<ChannelMessageBody, { type: "state" | "overlay" | "talk" | "talk-reactions" | "join-card" }>;

@@ -3,7 +3,9 @@
  * The decks stored in this browser: one object with `close()` and `hardReset()`, every
  * write in a single transaction so a deck is either fully stored (bytes and metadata) or
  * not at all. Its recordings are reached through `recordings` (./recording-store.ts), on the
- * same database, and go when the deck goes.
+ * same database, and go when the deck goes; what else is kept beside a deck — media, the
+ * thumbnail, progress, ink, the live session and talks — is read and written by the methods
+ * it inherits from ./deck-belongings.ts.
  */
 import { deleteDB, openDB } from "idb";
 import {
@@ -16,22 +18,16 @@ import {
   type DeckNotes,
   type DeckRecord,
   type DeckTimerSettings,
-  type InkRecord,
-  type LiveDeckRecord,
-  type LiveSessionRecord,
-  type MediaFileRecord,
   type Migration,
-  type ProgressRecord,
-  type ThumbnailRecord,
 } from "./schema.ts";
 
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
-import type { TalkRecord } from "../live/talk-export.ts";
+import { DeckBelongings } from "./deck-belongings.ts";
 import { deleteRecordingsOfDeck, RecordingStore } from "./recording-store.ts";
 import { classifyStorageError, StorageError } from "./storage-error.ts";
 
 export { classifyStorageError, StorageError } from "./storage-error.ts";
-export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
+export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, ThumbnailRecord } from "./schema.ts";
 
 /** The deck id for some bytes: the first 16 hex digits of their SHA-256. */
 export function deckIdFor(sha256Hex: string): string {
@@ -58,12 +54,14 @@ export interface OpenOptions {
   now?: () => number;
 }
 
-export class DeckStore {
+export class DeckStore extends DeckBelongings {
   private constructor(
-    private readonly db: AnyDB,
+    db: AnyDB,
     private readonly name: string,
-    private readonly now: () => number,
-  ) {}
+    now: () => number,
+  ) {
+    super(db, now);
+  }
 
   static async open(options: OpenOptions = {}): Promise<DeckStore> {
     const name = options.name ?? DB_NAME;
@@ -249,161 +247,9 @@ export class DeckStore {
     ]);
   }
 
-  /** A stored URL medium of a deck, or undefined. */
-  getMediaFile(deckId: string, url: string): Promise<MediaFileRecord | undefined> {
-    return this.db.get("mediaFiles", `${deckId} ${url}`);
-  }
-
-  /** The URLs a deck has stored media for. */
-  async listMediaUrls(deckId: string): Promise<string[]> {
-    return (await this.db.getAllFromIndex("mediaFiles", "byDeck", deckId)).map((m) => m.url);
-  }
-
-  /**
-   * Keep a fetched URL medium for a deck — only while the deck exists, checked in the same
-   * transaction, so a deck deleted during the download leaves nothing behind. False when gone.
-   */
-  async putMediaFile(deckId: string, url: string, data: ArrayBuffer, mime: string): Promise<boolean> {
-    try {
-      const tx = this.db.transaction(["decks", "mediaFiles"], "readwrite");
-      const deck = await tx.objectStore("decks").get(deckId);
-      if (deck) {
-        const record: MediaFileRecord = { key: `${deckId} ${url}`, deckId, url, data, mime, fetchedAt: this.now() };
-        await tx.objectStore("mediaFiles").put(record);
-      }
-      await tx.done;
-      return Boolean(deck);
-    } catch (cause) {
-      throw new StorageError(classifyStorageError(cause), "The medium could not be stored in this browser.", { cause });
-    }
-  }
-
-  /** Every stored thumbnail by deck id (a few KB each: the library reads them all at once). */
-  async listThumbnails(): Promise<Map<string, ThumbnailRecord>> {
-    const all = await this.db.getAll("thumbnails");
-    return new Map(all.map((t) => [t.id, t]));
-  }
-
-  getThumbnail(id: string): Promise<ThumbnailRecord | undefined> {
-    return this.db.get("thumbnails", id);
-  }
-
-  /**
-   * Keep a deck's thumbnail. Written only while the deck exists, in the same transaction
-   * that checks it, so a deck deleted during the render leaves no orphan behind.
-   * Returns false when the deck is gone.
-   */
-  async putThumbnail(id: string, image: Blob, size: { width: number; height: number }): Promise<boolean> {
-    try {
-      const tx = this.db.transaction(["decks", "thumbnails"], "readwrite");
-      const deck = await tx.objectStore("decks").get(id);
-      if (deck) {
-        const record: ThumbnailRecord = { id, image, width: size.width, height: size.height, createdAt: this.now() };
-        await tx.objectStore("thumbnails").put(record);
-      }
-      await tx.done;
-      return Boolean(deck);
-    } catch (cause) {
-      throw new StorageError(classifyStorageError(cause), "The thumbnail could not be stored in this browser.", { cause });
-    }
-  }
-
-  getProgress(deckId: string): Promise<ProgressRecord | undefined> {
-    return this.db.get("progress", deckId);
-  }
-
-  /** Where the talk is: the page and (from the presenter) its timer, bookmark, slide times and pace choice. */
-  async saveProgress(deckId: string, slide: number, timer?: unknown, extra: { bookmark?: number | null; slideTimes?: unknown; pace?: string } = {}): Promise<void> {
-    const record: ProgressRecord = { deckId, slide, updatedAt: this.now() };
-    if (timer !== undefined) record.timer = timer;
-    if (typeof extra.bookmark === "number") record.bookmark = extra.bookmark;
-    if (extra.slideTimes !== undefined) record.slideTimes = extra.slideTimes;
-    if (extra.pace !== undefined) record.pace = extra.pace;
-    await this.db.put("progress", record);
-  }
-
-  /** A deck's ink, page by page (pages without strokes are absent). */
-  async getInk(deckId: string): Promise<Map<number, unknown[]>> {
-    const all = await this.db.getAllFromIndex("ink", "byDeck", deckId);
-    return new Map(all.map((r) => [r.page, r.strokes]));
-  }
-
-  /**
-   * Keep one page's strokes — only while the deck exists, checked in the same transaction;
-   * an empty list deletes the page's record. False when the deck is gone.
-   */
-  async putInk(deckId: string, page: number, strokes: readonly unknown[]): Promise<boolean> {
-    try {
-      const tx = this.db.transaction(["decks", "ink"], "readwrite");
-      const deck = await tx.objectStore("decks").get(deckId);
-      const key = `${deckId} ${page}`;
-      if (deck && strokes.length) {
-        const record: InkRecord = { key, deckId, page, strokes: strokes.slice(), updatedAt: this.now() };
-        await tx.objectStore("ink").put(record);
-      } else if (deck) await tx.objectStore("ink").delete(key);
-      await tx.done;
-      return Boolean(deck);
-    } catch (cause) {
-      throw new StorageError(classifyStorageError(cause), "The ink could not be stored in this browser.", { cause });
-    }
-  }
-
   /** Keep the live grant the server issued when this deck was claimed. */
   async setLiveGrant(id: string, liveGrant: { grant: string; expiresAt: string }): Promise<void> {
     await this.update(id, (deck) => ({ ...deck, liveGrant }));
-  }
-
-  getLiveSession(deckId: string): Promise<LiveSessionRecord | undefined> {
-    return this.db.get("liveSessions", deckId);
-  }
-
-  async putLiveSession(record: LiveSessionRecord): Promise<void> {
-    await this.db.put("liveSessions", record);
-  }
-
-  async deleteLiveSession(deckId: string): Promise<void> {
-    await this.db.delete("liveSessions", deckId);
-  }
-
-  /** What a live talk's audience gave, kept for export. */
-  getTalk(deckId: string, code: string): Promise<TalkRecord | undefined> {
-    return this.db.get("talks", `${deckId} ${code}`);
-  }
-
-  /** The deck's most recent talk (by its last change), if any. */
-  async latestTalk(deckId: string): Promise<TalkRecord | undefined> {
-    const all = await this.db.getAllFromIndex("talks", "byDeck", deckId);
-    return all.sort((a, b) => b.updatedAt - a.updatedAt)[0];
-  }
-
-  /**
-   * Keep a talk's record — only while its deck exists, checked in the same transaction, so a
-   * deck deleted mid-talk leaves nothing behind. False when the deck is gone.
-   */
-  async putTalk(record: TalkRecord): Promise<boolean> {
-    const tx = this.db.transaction(["decks", "talks"], "readwrite");
-    const deck = await tx.objectStore("decks").get(record.deckId);
-    if (deck) await tx.objectStore("talks").put(record);
-    await tx.done;
-    return Boolean(deck);
-  }
-
-  getLiveDeck(code: string): Promise<LiveDeckRecord | undefined> {
-    return this.db.get("liveDecks", code);
-  }
-
-  /** Keep a live viewer's deck; false when the browser refused (the talk still shows from memory). */
-  async putLiveDeck(record: LiveDeckRecord): Promise<boolean> {
-    try {
-      await this.db.put("liveDecks", record);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  async deleteLiveDeck(code: string): Promise<void> {
-    await this.db.delete("liveDecks", code);
   }
 
   close(): void {

@@ -7,7 +7,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { NotesFileKind } from "../../../src/deck/notes-file/types.ts";
-import type { TalkRecord } from "../live/talk-export.ts";
+import type { TalkRecord } from "../model/talk-record.ts";
 import type { StoredEvent } from "../record/compact.ts";
 import type { TimelineEvent } from "../record/timeline.ts";
 

@@ -29,7 +29,7 @@ import { readSlideLabels } from "../../../src/deck/slide-groups.ts";
 import { readPageDurations } from "../../../src/deck/page-durations.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import { notesRect, slideRect, type NotesLayout, type NotesPosition, type Rect } from "../../../src/deck/notes-layout.ts";
-import { effectiveLayout } from "../presenter/deck-settings.ts";
+import { effectiveLayout } from "../model/deck-settings.ts";
 import { detectNotesLayout } from "../../../src/deck/notes-layout-detect.ts";
 import { readNotesText } from "../../../src/deck/notes-text.ts";
 import { readPdfpcMetadata } from "../../../src/deck/xmp.ts";

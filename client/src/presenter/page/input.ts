@@ -6,7 +6,7 @@
  */
 import { $, replace } from "../../lib/dom.ts";
 import { getAction, type ActionName } from "../actions.ts";
-import { previewPage } from "../deck-layout.ts";
+import { previewPage } from "../../model/deck-layout.ts";
 import { entryExpiresIn, entryPending } from "../entry.ts";
 import { watchGestures } from "../gestures.ts";
 import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, pageKeepsKey, panelKeepsKey, resolveChord } from "../keymap.ts";

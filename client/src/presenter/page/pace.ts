@@ -12,7 +12,7 @@ import { formatClock } from "../../lib/format.ts";
 import { elapsedSeconds } from "../../lib/timer.ts";
 import { choosePlan, longSlides, rehearsalRun, slideSeconds, talkBudget, talkSlides, type PlanInputs } from "../../record/pace.ts";
 import { recordingSlideSeconds, type RehearsalTimeline } from "../../record/rehearsal.ts";
-import type { DeckLayout } from "../deck-layout.ts";
+import type { DeckLayout } from "../../model/deck-layout.ts";
 import { exportName } from "../export.ts";
 import { slideTimesNow } from "../navigation.ts";
 import type { PaceChoice, PresenterState } from "../state.ts";

@@ -7,7 +7,7 @@
 import type { NotesPosition } from "../../../../src/deck/notes-layout.ts";
 import type { TimerSettings } from "../../../../src/deck/sidecar/types.ts";
 import { $, replace } from "../../lib/dom.ts";
-import { notesPositionOf, parseNotesPosition, readTimerInputs } from "../deck-settings.ts";
+import { notesPositionOf, parseNotesPosition, readTimerInputs } from "../../model/deck-settings.ts";
 import { pageSizes } from "../views/slide-view.ts";
 import { renderTimer } from "../views/timer-view.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";

@@ -7,7 +7,7 @@
  * number + Enter (with the tool a lone digit picks if no Enter follows), and the window's title.
  */
 import { h, replace } from "../../lib/dom.ts";
-import { positionOf, type DeckLayout } from "../deck-layout.ts";
+import { positionOf, type DeckLayout } from "../../model/deck-layout.ts";
 import type { Mode, PresenterState } from "../state.ts";
 
 const TOOL_NAMES: Record<Mode, string> = { normal: "Normal", pointer: "Pointer", pen: "Pen", eraser: "Eraser", spotlight: "Spotlight" };

@@ -2,7 +2,7 @@
  * @module client/presenter/views/menu-view
  * On a small screen (a phone upright or on its side) the presenter's two toolbars fold into
  * one menu behind the "Menu" button, so that the slide comes first; on a laptop the button
- * is not shown and the toolbars are where they always were (app.css decides which, by
+ * is not shown and the toolbars are where they always were (client/styles/presenter-small-screens.css decides which, by
  * media query: this module only keeps the disclosure's state). A disclosure, not an ARIA
  * menu: the button says whether it is open (`aria-expanded`), the controls follow it in Tab
  * order and keep their own names and keys. It closes when one of its buttons has acted
@@ -11,7 +11,7 @@
  * small-screen layout.
  */
 
-/** The media query under which app.css folds the toolbars (keep the two in step). */
+/** The media query under which client/styles/presenter-small-screens.css folds the toolbars (keep the two in step). */
 const SMALL_SCREEN_QUERY = "(max-width: 900px), (max-height: 500px) and (orientation: landscape)";
 
 export function watchMenu(button: HTMLElement, menu: HTMLElement): void {

@@ -10,7 +10,7 @@
  */
 import { h } from "../../lib/dom.ts";
 import { paint, type Renderer } from "../../lib/renderer.ts";
-import { isHidden, slideIndexOf, type DeckLayout } from "../deck-layout.ts";
+import { isHidden, slideIndexOf, type DeckLayout } from "../../model/deck-layout.ts";
 import { devicePixelRatioCapped } from "../../lib/fit.ts";
 import type { PageSizes } from "./slide-view.ts";
 

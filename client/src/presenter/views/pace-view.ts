@@ -10,7 +10,7 @@ import { h, replace } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import { elapsedSeconds, type TimerState } from "../../lib/timer.ts";
 import { paceAt, paceText, planSourceText, type Plan } from "../../record/pace.ts";
-import { slideIndexOf, type DeckLayout } from "../deck-layout.ts";
+import { slideIndexOf, type DeckLayout } from "../../model/deck-layout.ts";
 
 export interface PaceLine {
   /** "plan" before the talk starts; then where the talk stands. */

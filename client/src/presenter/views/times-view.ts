@@ -9,7 +9,7 @@ import { h, replace } from "../../lib/dom.ts";
 import { csvFile, csvRow } from "../../lib/csv.ts";
 import { formatClock } from "../../lib/format.ts";
 import { planSourceText, slideSeconds, type Plan } from "../../record/pace.ts";
-import type { DeckLayout } from "../deck-layout.ts";
+import type { DeckLayout } from "../../model/deck-layout.ts";
 
 export interface TimeRow {
   label: string;

@@ -137,7 +137,7 @@ export interface Attachment {
      */
     multiple?: boolean;
     /**
-     * kind page-media: the annotation that places it — FileAttachment, Screen or RichMedia (embedded media), Movie (a Movie annotation, Beamer's \movie) or Link (a Launch action or run: link naming a movie file).
+     * kind page-media: the annotation that places it: FileAttachment, Screen or RichMedia (embedded media), Movie (a Movie annotation, Beamer's \movie) or Link (a Launch action or run: link naming a movie file).
      */
     annotation?: "FileAttachment" | "Screen" | "RichMedia" | "Movie" | "Link" | null;
     /**

@@ -41,40 +41,39 @@ export async function tap(page: EnginePage, selector: string): Promise<void> {
   // As Playwright's actionability checks: the element stays where it is across 100 ms and is
   // what the point hits — a list above it that is still settling (a hidden question's row going,
   // a remote's "On the projector" line dropped at its next frame) would move it under the pointer.
+  // The 100 ms are waited here, not in the page: a page on Playwright's paused clock runs no timer.
+  const place = () =>
+    page.evaluate((s: string) => {
+      const el = document.querySelector(s);
+      if (!el) return { ok: false, why: "no such element", key: "" };
+      el.scrollIntoView({ block: "nearest" });
+      const r = el.getBoundingClientRect();
+      const x = r.x + r.width / 2;
+      const y = r.y + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      const label = hit?.closest("label");
+      if (!hit || !(el.contains(hit) || label?.control === el)) return { ok: false, why: `covered by ${hit?.id || hit?.tagName || "nothing"}`, key: "" };
+      return { ok: true, why: "", x, y, key: `${r.x},${r.y},${r.width},${r.height}` };
+    }, selector);
   const deadline = Date.now() + 10_000;
-  let last = "";
   let aimed = null as { x: number; y: number } | null;
   for (;;) {
-    const at = await page.evaluate(async (s: string) => {
-      const el = document.querySelector(s);
-      if (!el) return { ok: false, why: "no such element" };
-      el.scrollIntoView({ block: "nearest" });
-      const box = () => {
-        const r = el.getBoundingClientRect();
-        return { x: r.x + r.width / 2, y: r.y + r.height / 2, key: `${r.x},${r.y},${r.width},${r.height}` };
-      };
-      const before = box();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      const after = box();
-      const hit = document.elementFromPoint(after.x, after.y);
-      if (before.key !== after.key) return { ok: false, why: `moving (${before.key} → ${after.key})` };
-      const label = hit?.closest("label");
-      if (!el.isConnected || !hit || !(el.contains(hit) || label?.control === el)) return { ok: false, why: `covered by ${hit?.id || hit?.tagName || "nothing"}` };
-      return { ok: true, x: after.x, y: after.y };
-    }, selector);
-    if (at.ok) {
-      const place = { x: at.x!, y: at.y! };
-      if (aimed && aimed.x === place.x && aimed.y === place.y) return page.mouse([{ type: "move", ...place }, { type: "down" }, { type: "up" }]);
+    const before = await place();
+    await Bun.sleep(100);
+    const at = await place();
+    const steady = before.ok && at.ok && before.key === at.key;
+    if (steady) {
+      const spot = { x: at.x!, y: at.y! };
+      if (aimed && aimed.x === spot.x && aimed.y === spot.y) return page.mouse([{ type: "move", ...spot }, { type: "down" }, { type: "up" }]);
       // The pointer goes there first and the place is checked again before the press, as a
       // person re-aims: the move itself can change the page (a question list the pointer leaves
       // draws the order it held back, and what stands under it moves).
-      aimed = place;
-      await page.mouse([{ type: "move", ...place }]);
+      aimed = spot;
+      await page.mouse([{ type: "move", ...spot }]);
       continue;
     }
     aimed = null;
-    last = at.why!;
-    if (Date.now() > deadline) throw new Error(`tap ${selector}: not ready to be clicked after 10 s (${last})`);
+    if (Date.now() > deadline) throw new Error(`tap ${selector}: not ready to be clicked after 10 s (${at.ok ? `moving: ${before.key} → ${at.key}` : at.why})`);
   }
 }
 

@@ -22,13 +22,16 @@ describe("a MiniBrowser crash in WebKit", () => {
   const dir = mkdtempSync(join(tmpdir(), "deckhand-webkit-crash-"));
   const log = join(dir, "crashes.jsonl");
   let engine: Engine;
+  // npm test's lane sets its own log for the files it runs after this one: it is put back after.
+  const lanes = process.env.DECKHAND_WEBKIT_CRASH_LOG;
 
   beforeAll(async () => {
     process.env.DECKHAND_WEBKIT_CRASH_LOG = log;
     engine = await launchWebkitEngine({ viewport: { width: 800, height: 600 } });
   });
   afterAll(async () => {
-    delete process.env.DECKHAND_WEBKIT_CRASH_LOG;
+    if (lanes === undefined) delete process.env.DECKHAND_WEBKIT_CRASH_LOG;
+    else process.env.DECKHAND_WEBKIT_CRASH_LOG = lanes;
     await engine?.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -1,7 +1,7 @@
 /**
- * scripts/test-all.ts: when `npm test` runs a file once more. Only when every failure is in a
- * browser suite (test/e2e/), at most MAX_RETRIED_FILES files of them not explained by a
- * MiniBrowser crash; an error outside any test, a failure anywhere else, or more failing
+ * scripts/test-rerun.ts: when `npm test` runs a file once more, and in which browser lane. Only
+ * when every failure is in a browser suite (test/e2e/), in at most MAX_RETRIED_FILES files not
+ * explained by a MiniBrowser crash in their lane; a failure anywhere else, or more failing
  * browser files fails the run as it is. The reports read here are real: bun test's own JUnit
  * output of small files made for the purpose.
  */
@@ -9,7 +9,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary } from "../../scripts/test-all.ts";
+import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, type Crash, type Failure } from "../../scripts/test-rerun.ts";
 
 // Two short bun test runs of their own: 10× what they take on the loaded machine.
 setDefaultTimeout(30_000);
@@ -46,28 +46,43 @@ describe("npm test's rerun rule", () => {
     expect(summary.failCount).not.toBe(failures(junit).length);
   });
 
-  test("rerun only browser suites: any number whose MiniBrowser crashed, at most three others", () => {
+  test("rerun only browser suites, each in the lane it failed in: any number whose MiniBrowser crashed there, at most three other files", () => {
     const base = "/repo";
-    const crash = [{ file: "/repo/test/e2e/stage.e2e.test.ts" }];
-    const at = (file: string, message = "Timed out after 15000 ms waiting for: the results as bars (last: false)") => ({ file, name: "a test", message });
+    const crash: Crash[] = [{ file: "/repo/test/e2e/stage.e2e.test.ts" }];
+    const at = (file: string, message = "Timed out after 15000 ms waiting for: the results as bars (last: false)"): Failure => ({ file, name: "a test", message });
     const inStage = at("test/e2e/stage.e2e.test.ts", "Timed out after 45000 ms waiting for: the presenter to be ready (last: NoSuchSessionError)");
     const noStart = at("test/e2e/stage-media-timer.e2e.test.ts", "WebKit did not start a session within 60 s\nWebKitWebDriver and MiniBrowser said:\n(nothing)");
     const other = at("test/http/routes.test.ts", "expect(received).toBe(expected)");
-    expect(filesToRerun([inStage, inStage], crash, base)).toEqual(["test/e2e/stage.e2e.test.ts"]);
-    expect(filesToRerun([inStage, noStart], crash, base)).toEqual(["test/e2e/stage-media-timer.e2e.test.ts", "test/e2e/stage.e2e.test.ts"]);
-    // A browser suite's failure with no crash is run again too (a timing race on a loaded machine).
-    expect(filesToRerun([at("test/e2e/audience.e2e.test.ts")], [], base)).toEqual(["test/e2e/audience.e2e.test.ts"]);
+    const webkit = (failed: Failure[], crashes: Crash[] = crash) => ({ lane: "webkit", failed, crashes });
+    const firefox = (failed: Failure[]) => ({ lane: "firefox", failed, crashes: [] });
+    expect(filesToRerun([webkit([inStage, inStage])], base)).toEqual([{ lane: "webkit", file: "test/e2e/stage.e2e.test.ts" }]);
+    expect(filesToRerun([webkit([inStage, noStart])], base)).toEqual([
+      { lane: "webkit", file: "test/e2e/stage-media-timer.e2e.test.ts" },
+      { lane: "webkit", file: "test/e2e/stage.e2e.test.ts" },
+    ]);
+    // A browser suite's failure with no crash is run again too (a timing race on a loaded machine), in its lane only.
+    expect(filesToRerun([firefox([at("test/e2e/audience.e2e.test.ts")])], base)).toEqual([{ lane: "firefox", file: "test/e2e/audience.e2e.test.ts" }]);
+    // A file that failed in two lanes runs again in both, and counts once against the three.
+    const audience = at("test/e2e/audience.e2e.test.ts");
+    expect(filesToRerun([webkit([audience], []), firefox([audience])], base)).toEqual([
+      { lane: "firefox", file: "test/e2e/audience.e2e.test.ts" },
+      { lane: "webkit", file: "test/e2e/audience.e2e.test.ts" },
+    ]);
     // Any failure outside the browser suites: the run fails as it is.
-    expect(filesToRerun([inStage, other], crash, base)).toEqual([]);
-    expect(filesToRerun([other], [], base)).toEqual([]);
+    expect(filesToRerun([webkit([inStage, other])], base)).toEqual([]);
+    expect(filesToRerun([webkit([inStage]), firefox([other])], base)).toEqual([]);
     // More than three browser files failing is not flakiness: nothing is run again...
     const many = ["a", "b", "c", "d"].slice(0, MAX_RETRIED_FILES + 1).map((n) => at(`test/e2e/${n}.e2e.test.ts`));
-    expect(filesToRerun(many, [], base)).toEqual([]);
-    expect(filesToRerun(many.slice(0, MAX_RETRIED_FILES), [], base)).toHaveLength(MAX_RETRIED_FILES);
-    // ...but files explained by a crash do not count against the three.
-    expect(filesToRerun([...many.slice(0, MAX_RETRIED_FILES), inStage, noStart], crash, base)).toHaveLength(MAX_RETRIED_FILES + 2);
-    // A file that could not start WebKit with no crash anywhere counts as one of the three.
-    expect(filesToRerun([...many.slice(0, MAX_RETRIED_FILES), noStart], [], base)).toEqual([]);
-    expect(filesToRerun([], crash, base)).toEqual([]);
+    expect(filesToRerun([firefox(many)], base)).toEqual([]);
+    expect(filesToRerun([firefox(many.slice(0, MAX_RETRIED_FILES))], base)).toHaveLength(MAX_RETRIED_FILES);
+    // ...whichever lanes they failed in...
+    expect(filesToRerun([firefox(many.slice(0, 2)), webkit(many.slice(2), [])], base)).toEqual([]);
+    // ...but files explained by a crash in their lane do not count against the three.
+    expect(filesToRerun([firefox(many.slice(0, MAX_RETRIED_FILES)), webkit([inStage, noStart])], base)).toHaveLength(MAX_RETRIED_FILES + 2);
+    // A crash explains its own lane only: the same file failing in another lane counts.
+    expect(filesToRerun([firefox([...many.slice(0, MAX_RETRIED_FILES), inStage]), webkit([inStage])], base)).toEqual([]);
+    // A file that could not start WebKit with no crash in its lane counts as one of the three.
+    expect(filesToRerun([firefox(many.slice(0, MAX_RETRIED_FILES)), webkit([noStart], [])], base)).toEqual([]);
+    expect(filesToRerun([webkit([])], base)).toEqual([]);
   });
 });

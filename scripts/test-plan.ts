@@ -1,0 +1,90 @@
+/**
+ * @module scripts/test-plan
+ * Where `npm test` (scripts/test-all.ts) runs each test file, read from the files themselves so
+ * that a new file finds its place without being registered:
+ *
+ * - **unit**: what `npm run test:unit` runs (scripts/test-unit.ts: no browser, no binary, no
+ *   service), across the cores; the files that rebuild the client after them, alone.
+ * - **services**: the other files outside test/e2e/ — the compiled binary, PostgreSQL, S3,
+ *   podman, wine, caddy, nginx, servers killed and restarted. Each takes its own free port,
+ *   data directory and container name, so they run side by side, each file isolated. A file
+ *   that rebuilds the client (scripts/release.ts does) waits for the unit stage: the build
+ *   empties client-dist/, which the unit tests' in-process servers read from.
+ * - **browser lanes**: the end-to-end suites (test/e2e/), one `bun test` process per engine
+ *   (DECKHAND_ENGINES=<engine>), each reusing one browser across its files. A suite written
+ *   once for every engine (it loops over `ENGINES`) runs in each lane, for that lane's engine
+ *   only; a suite that names its engines itself (Chromium only, or one scenario across all
+ *   three) runs once, in the lane `ONCE_LANE` says.
+ */
+import { Glob } from "bun";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { unitTestFiles } from "./test-unit.ts";
+
+const root = join(import.meta.dir, "..");
+
+export type Engine = "chromium" | "firefox" | "webkit";
+
+/** One `bun test` process of end-to-end files, its engine's only. */
+export interface Lane {
+  engine: Engine;
+  files: string[];
+}
+
+export interface Plan {
+  unit: { parallel: string[]; alone: string[] };
+  /** Files run side by side once the build is there, and files that wait for the unit stage. */
+  services: { concurrent: string[]; afterUnit: string[] };
+  lanes: Lane[];
+}
+
+const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
+
+/** A suite written once for every engine: it takes its engines from DECKHAND_ENGINES. */
+const PER_ENGINE = /import\s*{[^}]*\bENGINES\b[^}]*}\s*from\s*"\.\.\/helpers\/engine\.ts"/;
+
+/** A file that runs scripts/build-client.ts, itself or through scripts/release.ts. */
+const REBUILDS_CLIENT = /scripts\/(build-client|release)\.ts/;
+
+/**
+ * Where a suite that names its own engines runs. Firefox's lane is the shortest: the WebKit lane
+ * is the longest of the three (MiniBrowser draws through Mesa's software GL), and Chromium's
+ * already runs the Chromium-only suites' many browser contexts.
+ */
+const ONCE_LANE: Engine = "firefox";
+
+/** Every engine, the longest lane first. */
+const ALL_ENGINES: readonly Engine[] = ["webkit", "chromium", "firefox"];
+
+/** The plan for a run of `engines` (all three unless a developer narrows the run with DECKHAND_ENGINES). */
+export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
+  for (const e of engines) if (!ALL_ENGINES.includes(e)) throw new Error(`DECKHAND_ENGINES names an unknown engine: ${e} (known: ${ALL_ENGINES.join(", ")})`);
+  const laneOrder = ALL_ENGINES.filter((e) => engines.includes(e));
+  // A suite that names its own engines runs once; in the first lane left when its own is not in the run.
+  const onceLane = laneOrder.includes(ONCE_LANE) ? ONCE_LANE : laneOrder[0]!;
+  const unit = unitTestFiles();
+  const isUnit = new Set([...unit.parallel, ...unit.alone]);
+  const services: Plan["services"] = { concurrent: [], afterUnit: [] };
+  const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [] }]));
+  for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
+    if (isUnit.has(file)) continue;
+    const source = readFileSync(join(root, file), "utf8");
+    if (!BROWSER_SUITES.test(file)) {
+      (REBUILDS_CLIENT.test(source) ? services.afterUnit : services.concurrent).push(file);
+      continue;
+    }
+    if (PER_ENGINE.test(source)) for (const lane of lanes.values()) lane.files.push(file);
+    else lanes.get(onceLane)!.files.push(file);
+  }
+  return { unit, services, lanes: [...lanes.values()] };
+}
+
+if (import.meta.main) {
+  const plan = testPlan();
+  const show = (name: string, files: readonly string[]) => console.log(`${name} (${files.length}):\n${files.map((f) => `  ${f}`).join("\n")}`);
+  show("unit, in parallel", plan.unit.parallel);
+  show("unit, alone after them", plan.unit.alone);
+  show("services, side by side", plan.services.concurrent);
+  show("services, after the unit stage", plan.services.afterUnit);
+  for (const lane of plan.lanes) show(`browser lane ${lane.engine}`, lane.files);
+}

@@ -17,7 +17,7 @@ const outDir = join(root, "client-dist");
 const genFile = join(root, "src/http/client-assets.gen.ts");
 
 /** The pages and the URL paths that serve them (see src/http/client.ts). */
-export const PAGES = ["library", "start", "present", "view", "check", "live", "remote"] as const;
+export const PAGES = ["library", "start", "present", "view", "check", "live", "remote", "play"] as const;
 
 const started = performance.now();
 rmSync(outDir, { recursive: true, force: true });
@@ -131,6 +131,7 @@ const precache = [
   "/present/_",
   "/view/_",
   "/start/_",
+  "/play/_",
   "/check",
   "/favicon.svg",
   ...files.filter((f) => f.startsWith("assets/") || f.startsWith("vendor/")).map((f) => "/" + f.replace(/\.gz$/, "")),

@@ -9,8 +9,7 @@ import { analyzeDeck, type AnalyzeOptions } from "./analyze.ts";
 import type { MupdfModule, PdfDoc } from "./mupdf-types.ts";
 import { NO_NOTES_LAYOUT } from "./notes-layout.ts";
 import { nameSlidesIn } from "./page-names.ts";
-import { readPageLabels } from "./page-labels.ts";
-import { groupedLabels } from "./slide-groups.ts";
+import { readSlideLabels } from "./slide-groups.ts";
 import { readPageDurations } from "./page-durations.ts";
 import { readNotesFile } from "./notes-file/index.ts";
 import type { NotesFileResult } from "./notes-file/types.ts";
@@ -57,8 +56,9 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
   for (const a of attachments) summary[a.validity]++;
   const structural = [...analysis.issues, ...analysis.pages.flatMap((p) => p.issues)];
   const fileIssues = notesFile?.issues ?? [];
-  // The slides the presenter counts: page labels, joined by the .pdfpc's forced overlays.
-  const labels = groupedLabels(pageLabels(doc, pageCount), analysis.extras.overlays ?? []);
+  // The slides the presenter counts, by the presenter's own route (deck/slide-groups): page
+  // labels, joined by the .pdfpc's forced overlays.
+  const labels = slideLabels(doc, pageCount, notesFile?.pdfpc ?? null);
   labelPages(analysis, fileIssues, labels);
   const durations = readPageDurations(doc, pageCount);
   for (const page of analysis.pages) if (durations[page.page] !== undefined) page.duration = durations[page.page];
@@ -89,10 +89,10 @@ export function buildCheckReport(_mupdf: MupdfModule, doc: PdfDoc, documentMeta:
   };
 }
 
-/** The presenter's page labels; page numbers when they cannot be read (never a failed report). */
-function pageLabels(doc: PdfDoc, pageCount: number): string[] {
+/** The presenter's slide labels; page numbers when they cannot be read (never a failed report). */
+function slideLabels(doc: PdfDoc, pageCount: number, notesFile: string | null): string[] {
   try {
-    return readPageLabels(doc, pageCount);
+    return readSlideLabels(doc, pageCount, notesFile);
   } catch {
     return Array.from({ length: pageCount }, (_, i) => String(i + 1));
   }

@@ -12,11 +12,16 @@
  *      gets its slides). Both apply at once: a .pdfpc never overrides labels, it only joins.
  *
  * The .pdfpc is the notes file beside the PDF when it marks any overlay (the speaker chose
- * it for this talk), else the first `.pdfpc` attached to the PDF — the order the hidden pages
- * follow too. The result is a label per page; consecutive equal labels are one slide. A deck
- * without page labels that a .pdfpc groups is numbered by slide ("1" … "31", pdfpc's user
- * slide numbers, and what Polylux's footer says); a labelled deck keeps its labels, a joined
- * page taking its slide's. Browser-safe: mupdf's document comes in as a parameter.
+ * it for this talk), else the first `.pdfpc` attached to the PDF — the one the check's
+ * analysis uses (a second is PDFPC_MULTIPLE) — read up to MAX_SIDECAR_BYTES: one that cannot
+ * be read within that groups nothing. This is the one route that decides the grouping: the
+ * render worker (the presenter's counter), the server's inspect (the record's slide count) and
+ * the check report's labels all call readSlideLabels, so a deck whose attachments exhaust the
+ * analysis's decode budgets before its .pdfpc still counts its slides the same everywhere.
+ * The result is a label per page; consecutive equal labels are one slide. A deck without page
+ * labels that a .pdfpc groups is numbered by slide ("1" … "31", pdfpc's user slide numbers,
+ * and what Polylux's footer says); a labelled deck keeps its labels, a joined page taking its
+ * slide's. Browser-safe: mupdf's document comes in as a parameter.
  */
 import { findAttachmentsNamed } from "./attachments.ts";
 import type { PdfDoc } from "./mupdf-types.ts";
@@ -58,7 +63,8 @@ export function slideCountOf(labels: readonly string[]): number {
 
 /**
  * The forced overlays of the deck's .pdfpc: the notes file's (its normalised text) when it
- * marks any, else the first attached .pdfpc that can be read. Never throws.
+ * marks any, else the first attached .pdfpc's, decoded up to MAX_SIDECAR_BYTES (a .pdfpc is a
+ * few KiB: one read, bounded, whatever the deck holds besides). Never throws.
  */
 export function pdfpcOverlays(doc: PdfDoc, pageCount: number, notesFile?: string | null): number[] {
   if (notesFile) {
@@ -66,23 +72,21 @@ export function pdfpcOverlays(doc: PdfDoc, pageCount: number, notesFile?: string
     if (fromFile.length > 0) return fromFile;
   }
   try {
-    for (const found of findAttachmentsNamed(doc, pageCount, (base) => matchAttachmentName(base).type === "pdfpc")) {
-      if (!found.stream) continue;
-      const parts: Uint8Array[] = [];
-      let size = 0;
-      const outcome = decodeStream(found.stream, MAX_SIDECAR_BYTES, (chunk) => {
-        parts.push(chunk.slice());
-        size += chunk.length;
-      });
-      if (outcome.status !== "ok") continue;
-      const parsed = parsePdfpc(concat(parts, size), found.baseName, pageCount);
-      // The analysis uses the first .pdfpc whose text it could read, usable or not.
-      return parsed.usable ? parsed.overlays : [];
-    }
+    const [first] = findAttachmentsNamed(doc, pageCount, (base) => matchAttachmentName(base).type === "pdfpc");
+    if (!first?.stream) return [];
+    const parts: Uint8Array[] = [];
+    let size = 0;
+    const outcome = decodeStream(first.stream, MAX_SIDECAR_BYTES, (chunk) => {
+      parts.push(chunk.slice());
+      size += chunk.length;
+    });
+    if (outcome.status !== "ok") return [];
+    const parsed = parsePdfpc(concat(parts, size), first.baseName, pageCount);
+    return parsed.usable ? parsed.overlays : [];
   } catch {
     // An unreadable structure groups nothing; the check report says what is wrong with it.
+    return [];
   }
-  return [];
 }
 
 /** The slide label of every page (index 0 = page 1): page labels, joined by the deck's .pdfpc. */

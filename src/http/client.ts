@@ -63,6 +63,8 @@ const PAGE_ROUTES: Record<string, string> = {
   // Live presenting (issue 11): the viewer and the phone remote (its secret in the fragment).
   "/live/:code": "live",
   "/live/:code/control": "remote",
+  // A recording played back from this browser's storage (client/record/).
+  "/play/:recording": "play",
 };
 
 function acceptsBrotli(request: Request): boolean {

@@ -12,6 +12,7 @@ import { LiveCreatedSchema } from "../shared/live-created.ts";
 import { LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";
 import type { AppDeps } from "../deps.ts";
 import { AppError } from "../errors.ts";
+import { errorFields } from "../log.ts";
 import { isoSeconds } from "../tools/time.ts";
 import { receiveMultipartPdf } from "../upload/receive.ts";
 import { notesFileLimit } from "../tools/upload-limits.ts";
@@ -273,15 +274,17 @@ export function liveController(deps: AppDeps) {
  */
 export async function openTalk(deps: AppDeps, code: string, request: Request) {
   const address = clientAddress(request, deps);
-  deps.liveJoinGuard.checkCode(address, code);
+  await deps.liveJoinGuard.checkCode(address, code);
+  let row: Awaited<ReturnType<AppDeps["live"]["open"]>>;
   try {
-    const row = await deps.live.open(code);
-    deps.liveJoinGuard.openedTalk(address, row.code);
-    return { row, address };
+    row = await deps.live.open(code);
   } catch (error) {
     if (error instanceof AppError && error.code === "LIVE_NOT_FOUND") await deps.liveJoinGuard.failCode(address);
     throw error;
   }
+  // Remembered for the other instances too; a store that cannot say so now fails no viewer.
+  await deps.liveJoinGuard.openedTalk(address, row.code, row.expiresAt).catch((error: unknown) => deps.logger.error("live_open_not_remembered", { code: row.code, ...errorFields(error) }));
+  return { row, address };
 }
 
 /** The presenter's doors (end, rotate): wrong secrets count per address and talk, and past the limit that address is refused them (429) — never the talk itself. */

@@ -87,6 +87,12 @@ export interface AudienceRelayDeps {
   read: (room: Room) => Promise<string | null>;
   /** An accepted change, for the other instances serving the talk (the bus). */
   publish: (room: Room, event: AudienceEvent) => void;
+  /**
+   * One encoded message to every viewer of the room on this instance, fanned out natively (Bun's
+   * pub/sub): a crowd's questions and vote updates go to hundreds of viewers many times a
+   * second, and one send per viewer from here cost the event loop the slide changes' turn.
+   */
+  publishViewers: (room: Room, data: string) => void;
 }
 
 export class AudienceRelay {
@@ -212,8 +218,10 @@ export class AudienceRelay {
    */
   private send(room: Room, out: Outgoing[]): void {
     for (const { to, message } of out) {
-      if (to === "viewers") supersede(room.audienceForViewers, message);
-      broadcast(to === "viewers" ? room.viewers : [room.presenter, ...room.controls], message);
+      if (to === "viewers") {
+        supersede(room.audienceForViewers, message);
+        this.deps.publishViewers(room, JSON.stringify(message));
+      } else broadcast([room.presenter, ...room.controls], message);
     }
   }
 
@@ -232,7 +240,7 @@ export class AudienceRelay {
         room.audienceViewersTimer = null;
         const waiting = [...room.audienceForViewers.values()];
         room.audienceForViewers.clear();
-        for (const message of waiting) broadcast(room.viewers, message);
+        for (const message of waiting) this.deps.publishViewers(room, JSON.stringify(message));
       });
     }
   }

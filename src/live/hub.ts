@@ -23,7 +23,7 @@ import type { LiveEventRelay } from "./events.ts";
 import { PresenterGrace } from "./presenter-grace.ts";
 import { AudienceRelay, isAudienceMessage, newAudience } from "./audience-relay.ts";
 import { mayTake } from "./fair-share.ts";
-import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, seatsOf, socketsOf, topicOf } from "./room.ts";
+import { addViewer, cancelTimers, encode, newRoom, removeViewer, type Room, seatsOf, socketsOf, topicOf, viewersTopicOf } from "./room.ts";
 import { type Scheduler, systemScheduler } from "./scheduler.ts";
 import type { LiveJoinGuard } from "./join-guard.ts";
 import type { LiveService } from "./service.ts";
@@ -76,6 +76,7 @@ export class LiveHub {
       save: (room, json) => deps.service.repo.saveAudience(room.code, json).catch((error) => deps.logger.error("live_save_failed", { code: room.code, ...errorFields(error) })),
       read: async (room) => (await deps.service.find(room.code))?.audienceJson ?? null,
       publish: (room, event) => this.bridge.publish(room.code, { kind: "audience", event }),
+      publishViewers: (room, data) => this.publishLocal(viewersTopicOf(room.code), data),
     });
     this.grace = new PresenterGrace({
       service: deps.service,
@@ -252,7 +253,10 @@ export class LiveHub {
     } else {
       ws.data.generation = room.row.controlGeneration;
       if (role === "control") room.controls.add(ws);
-      else addViewer(room, ws);
+      else {
+        addViewer(room, ws);
+        ws.subscribe(viewersTopicOf(room.code));
+      }
       ws.subscribe(topicOf(room.code));
     }
     this.policy.send(ws, {

@@ -5,6 +5,10 @@
  * the shared rate-limit store, and past the limit the address is refused codes until its
  * window ends — every code except the talks it has opened already, so a venue behind one NAT
  * keeps watching (and reconnecting to) its talk while someone on the same network guesses.
+ * Which talks an address opened is remembered in that store too, until the talk's end, so it
+ * holds on every instance behind a load balancer (a viewer reconnecting through another one).
+ * A talk the address has not opened yet is refused like an unknown code while the block runs:
+ * answering it would tell a blocked guesser which codes exist.
  * Wrong presenter or remote secrets count per address and talk: past the limit that address
  * is refused that talk's secret doors (a presenter or remote join, end, rotate, notes) until the
  * window ends, and still follows it as a viewer. Successful joins never count: a whole
@@ -19,10 +23,13 @@ import { addressKey } from "../tools/address-key.ts";
 export const LIVE_JOIN_FAILURES_PER_MINUTE = 30;
 /** Forget blocks once a table grows past this (the window has ended for most). */
 const MAX_BLOCKED = 10_000;
-/** Addresses whose opened talks are remembered; the least recently seen is forgotten first. */
+/** Addresses whose opened talks this instance knows without asking the store; the least recently seen is forgotten first. */
 const MAX_REMEMBERED_ADDRESSES = 10_000;
-/** Talks remembered per address (a venue's rooms); the oldest is forgotten first. */
+/** Talks known per address here (a venue's rooms); the oldest is forgotten first (the store still has it). */
 const MAX_TALKS_PER_ADDRESS = 16;
+
+/** The store's key for "the address `key` opened the talk `code`". */
+const openedKey = (code: string, key: string) => `live-opened:${code}:${key}`;
 
 export class LiveJoinGuard {
   private readonly limiter: RateLimiter;
@@ -30,11 +37,14 @@ export class LiveJoinGuard {
   private readonly codesBlocked = new Map<string, number>();
   /** `code address-key` → until when that address is refused the talk's secret doors. */
   private readonly secretsBlocked = new Map<string, number>();
-  /** Address key → the talks it opened, oldest first (a Map keeps the order of insertion). */
+  /**
+   * Address key → the talks this instance knows it opened (it wrote or read them in the store),
+   * oldest first (a Map keeps the order of insertion): opens of a known pair write nothing.
+   */
   private readonly opened = new Map<string, Set<string>>();
 
   constructor(
-    store: RateLimitStore,
+    private readonly store: RateLimitStore,
     private readonly clock: () => number,
     limitPerMinute = LIVE_JOIN_FAILURES_PER_MINUTE,
   ) {
@@ -43,22 +53,32 @@ export class LiveJoinGuard {
 
   /**
    * Throw RATE_LIMITED (429, Retry-After) while `address` is blocked for guessing codes and
-   * `code` is not a talk it opened before the block.
+   * `code` is not a talk it opened before, on this instance or another.
    */
-  checkCode(address: string, code: string): void {
+  async checkCode(address: string, code: string): Promise<void> {
     const key = addressKey(address);
     const retryAfter = this.remaining(this.codesBlocked, key);
     if (retryAfter === null || this.opened.get(key)?.has(code)) return;
+    if (await this.store.remembers(openedKey(code, key), this.clock())) return void this.know(key, code);
     throw new AppError("RATE_LIMITED", `Too many unknown talk codes from this address; retry in ${retryAfter} s and check the code.`, {
       headers: { "retry-after": String(retryAfter) },
     });
   }
 
-  /** `address` opened the talk `code` (it exists): a later block for guessing leaves it open. */
-  openedTalk(address: string, code: string): void {
+  /**
+   * `address` opened the talk `code` (it exists; it is open until `until`): a later block for
+   * guessing leaves it open to that address, on every instance.
+   */
+  async openedTalk(address: string, code: string, until: number): Promise<void> {
     const key = addressKey(address);
+    if (this.opened.get(key)?.has(code)) return void this.know(key, code);
+    this.know(key, code);
+    await this.store.remember(openedKey(code, key), this.clock(), until);
+  }
+
+  /** This instance knows that `key` opened `code` (most recently seen last: the first key is the one to forget). */
+  private know(key: string, code: string): void {
     const talks = this.opened.get(key) ?? new Set<string>();
-    // Most recently seen last: the first key is the one to forget.
     this.opened.delete(key);
     this.opened.set(key, talks);
     if (talks.has(code)) return;

@@ -49,6 +49,8 @@ export interface Room {
 
 /** The Bun pub/sub topic of a talk's viewers and remotes on this instance. */
 export const topicOf = (code: string) => `live:${code}`;
+/** The Bun pub/sub topic of a talk's viewers alone on this instance: what the audience sends them (./audience-relay.ts). */
+export const viewersTopicOf = (code: string) => `live:${code}:viewers`;
 export const encode = (message: LiveServerMessageT) => JSON.stringify(message);
 
 /** The snapshot saved in the row, or an empty one. */

@@ -1,10 +1,11 @@
 /**
  * @module live/service
- * The live-session domain (issue 11): go live with an uploaded deck (and the notes file beside
- * it, kept with the row for the remote and the presenter), look a session up by its code, end
- * it (bytes and notes deleted at once, the row kept as a tombstone so the code answers 410),
- * rotate the control secret, issue and check live grants, and end expired sessions. No HTTP
- * and no sockets here: it tells the socket hub (./hub.ts) through the `LiveEvents` port (./events.ts).
+ * The live-session domain (a talk followed by viewers over the network): go live with an
+ * uploaded deck (and the notes file beside it, kept with the row for the remote and the
+ * presenter), look a session up by its code, end it (bytes and notes deleted at once, the row
+ * kept as a tombstone so the code answers 410), rotate the control secret, issue and check
+ * live grants, and end expired sessions. No HTTP and no sockets here: it tells the socket hub
+ * (./hub.ts) through the `LiveEvents` port (./events.ts).
  */
 import { randomInt } from "../tools/random.ts";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, LIVE_CODE_PATTERN } from "../shared/live-protocol.ts";

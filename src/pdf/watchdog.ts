@@ -10,6 +10,7 @@
  * thread's `process.exit` ends only that thread, so the exit code comes from libc's `_exit`
  * (kernel32's `ExitProcess` on Windows) through bun:ffi; where that fails, SIGKILL.
  */
+import { writeSync } from "node:fs";
 
 /** What the process says when a bound stops it, and its exit status. */
 export interface LastWords {
@@ -74,12 +75,23 @@ export interface Watchdog {
   stop(): void;
 }
 
+/** The last words written and the process ended from the calling thread (nothing runs after it). */
+function endHere(words: LastWords): never {
+  if (words.err) writeSync(2, words.err);
+  if (words.out) writeSync(1, words.out);
+  process.exit(words.exitCode);
+}
+
 export function startWatchdog(): Watchdog {
   const thread = new Worker(URL.createObjectURL(new Blob([THREAD_SOURCE], { type: "text/javascript" })));
   // Bun's Worker can be unref'd (not in the DOM typings): it must not keep the process alive.
   (thread as Worker & { unref?: () => void }).unref?.();
   return {
     arm(timeoutMs, memoryBytes, late, big) {
+      // A resident set already past the bound ends the process here and now: the thread sees
+      // the message only when it is next scheduled, and on a loaded machine a small file is
+      // read and disarmed before that.
+      if (memoryBytes > 0 && process.memoryUsage.rss() > memoryBytes) endHere(big);
       thread.postMessage({ until: Date.now() + timeoutMs, memoryBytes, late, big } satisfies Armed);
     },
     disarm() {

@@ -1,32 +1,26 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ballot, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
+import { describe, expect, test } from "bun:test";
+import { ballot, patchQuestionItem, questionItem, shownCard } from "../../client/src/live/audience-view.ts";
 import { pollChart } from "../../client/src/live/poll-chart-view.ts";
 import { barText, pollBars } from "../../client/src/live/poll-bars.ts";
 import type { LivePollT, LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
-import { installFakeDocument, type FakeDocument, type FakeElement } from "../helpers/fake-dom.ts";
+import { fakeDocumentForFile, type FakeElement } from "../helpers/fake-dom.ts";
 
 const HOSTILE = `<img src=x onerror="globalThis.pwned=1"><script>globalThis.pwned=2</script>`;
 const question = (patch: Partial<LiveQuestionT> = {}): LiveQuestionT => ({ id: "q1", text: "How?", votes: 0, at: 1, status: "open", ...patch });
 const poll = (patch: Partial<LivePollT> = {}): LivePollT => ({ id: "p1", question: "Which?", options: ["A", "B", "C"], multiple: false, status: "open", shown: false, ...patch });
 
-let fake: ReturnType<typeof installFakeDocument>;
-let doc: FakeDocument;
-beforeAll(() => {
-  fake = installFakeDocument();
-  doc = fake.doc;
-});
-afterAll(() => fake.uninstall());
+const fakeDoc = fakeDocumentForFile();
 
 const el = (node: unknown) => node as unknown as FakeElement;
 const tags = (node: unknown) => el(node).descendants().map((e) => e.tagName);
 
 describe("the audience's items are drawn with text only", () => {
   test("a question whose text and name are HTML creates no img or script: the characters are its text", () => {
-    doc.created.length = 0;
+    fakeDoc().created.length = 0;
     const li = questionItem(question({ text: HOSTILE, name: `<b onmouseover=alert(1)>Eve</b>` }), { canUpvote: true, onUpvote: () => {} });
-    expect(doc.created).not.toContain("img");
-    expect(doc.created).not.toContain("script");
-    expect(doc.created).not.toContain("b");
+    expect(fakeDoc().created).not.toContain("img");
+    expect(fakeDoc().created).not.toContain("script");
+    expect(fakeDoc().created).not.toContain("b");
     expect(tags(li)).not.toContain("img");
     expect(li.textContent).toContain(HOSTILE);
     expect(li.textContent).toContain("<b onmouseover=alert(1)>Eve</b>");
@@ -34,10 +28,10 @@ describe("the audience's items are drawn with text only", () => {
   });
 
   test("the shown card, a poll's ballot and its chart take hostile text as text too", () => {
-    doc.created.length = 0;
+    fakeDoc().created.length = 0;
     const hostilePoll = poll({ question: HOSTILE, options: [HOSTILE, "<svg onload=alert(1)>"] });
     const nodes = [shownCard(question({ text: HOSTILE, name: HOSTILE })), ballot(hostilePoll, { voted: false, onVote: () => {} }), pollChart(hostilePoll, { counts: [1, 0], voters: 1 })];
-    for (const created of ["img", "script", "svg"]) expect(doc.created).not.toContain(created);
+    for (const created of ["img", "script", "svg"]) expect(fakeDoc().created).not.toContain(created);
     for (const node of nodes) expect(node.textContent).toContain(HOSTILE);
     expect(nodes[2]!.textContent).toContain("<svg onload=alert(1)>");
   });
@@ -84,6 +78,23 @@ describe("the audience's items are drawn with text only", () => {
     const fills = el(chart).descendants().filter((e) => e.className === "poll-bar-fill");
     expect(fills.map((f) => f.style.width)).toEqual(["100.0%", "50.0%", "0.0%"]);
     expect(chart.textContent).toContain("3 voters");
+  });
+});
+
+describe("a drawn question brought up to date", () => {
+  test("votes and this viewer's up-vote change in place; a new status or text makes the item anew", () => {
+    const li = questionItem(question({ votes: 1 }), { canUpvote: true, onUpvote: () => {} });
+    const button = el(li).querySelector(".upvote")!;
+    expect(patchQuestionItem(li, question({ votes: 5 }), question({ votes: 1 }), { canUpvote: true, upvoted: true, onUpvote: () => {} })).toBe(true);
+    expect(el(li).querySelector(".upvote")).toBe(button);
+    expect(button.querySelector(".upvote-count")!.textContent).toBe("5");
+    expect([button.getAttribute("aria-pressed"), button.getAttribute("aria-label"), button.disabled]).toEqual(["true", "Up-voted (5 votes)", true]);
+    expect(patchQuestionItem(li, question({ votes: 5, status: "answered" }), question({ votes: 5 }))).toBe(false);
+    expect(patchQuestionItem(li, question({ text: "Edited?" }), question())).toBe(false);
+    // The remote's row: a count without a button.
+    const row = questionItem(question({ votes: 1 }), { actions: [] });
+    expect(patchQuestionItem(row, question({ votes: 2 }), question({ votes: 1 }))).toBe(true);
+    expect(el(row).querySelector(".question-votes")!.textContent).toBe("▲ 2 votes");
   });
 });
 

@@ -29,15 +29,15 @@ describe("displays", () => {
 });
 
 describe("the rehearsal table", () => {
-  test("one row per slide, this run next to the previous one; CSV with quoting", () => {
+  test("one row per slide, this run next to the plan and the previous one; CSV with quoting", () => {
     const layout = layoutFromLabels(["1", "2", "2", "A, b"]);
     const rows = timeRows(layout, { 0: 12.345, 2: 3 }, { 0: 10, 1: 20 });
     expect(rows).toEqual([
-      { label: "1", seconds: 12.345, previous: 10 },
-      { label: "2", seconds: 0, previous: 20 },
-      { label: "A, b", seconds: 3, previous: 0 },
+      { label: "1", seconds: 12.345, planned: null, previous: 10, long: false },
+      { label: "2", seconds: 0, planned: null, previous: 20, long: false },
+      { label: "A, b", seconds: 3, planned: null, previous: 0, long: false },
     ]);
-    expect(timesCsv(rows)).toBe('slide,label,seconds,previous_run_seconds\r\n1,1,12.3,10.0\r\n2,2,0.0,20.0\r\n3,"A, b",3.0,0.0\r\n');
-    expect(timesCsv(timeRows(layout, {}, null)).split("\r\n")[1]).toBe("1,1,0.0,");
+    expect(timesCsv(rows)).toBe('slide,label,planned_seconds,actual_seconds,previous_run_seconds,ran_long_in_rehearsal\r\n1,1,,12.3,10.0,\r\n2,2,,0.0,20.0,\r\n3,"A, b",,3.0,0.0,\r\n');
+    expect(timesCsv(timeRows(layout, {}, null)).split("\r\n")[1]).toBe("1,1,,0.0,,");
   });
 });

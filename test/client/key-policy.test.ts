@@ -5,10 +5,11 @@
  * control the pointer pressed nothing at all (a clicker's PageDown, Space, B or Esc then act on
  * the talk, and a clicked checkbox is never un-ticked by them), except inside a modal panel;
  * a typed number's Enter is the number's; an open modal panel every action but the ones that
- * close or switch it.
+ * close or switch it. A clicker's F5 and Shift+F5 are never the browser's (a reload), whoever
+ * keeps them.
  */
 import { describe, expect, test } from "bun:test";
-import { CONTROL, TEXT_FIELD, controlKeepsKey, fieldKeepsKeys, panelKeepsKey, type KeyTarget } from "../../client/src/presenter/keymap.ts";
+import { CONTROL, TEXT_FIELD, controlKeepsKey, fieldKeepsKeys, pageKeepsKey, panelKeepsKey, type KeyTarget } from "../../client/src/presenter/keymap.ts";
 
 /** A stand-in for the element a key landed on: `closest` answers from the selectors it is inside. */
 function target(inside: Record<string, unknown>): KeyTarget {
@@ -67,5 +68,15 @@ describe("open panels", () => {
   test("no panel, or the layout editor, keeps nothing", () => {
     expect(panelKeepsKey("none", "next")).toBe(false);
     expect(panelKeepsKey("layout", "next")).toBe(false);
+  });
+});
+
+describe("the browser's keys", () => {
+  test("a clicker's F5 and Shift+F5 are the page's before any field or panel decides (never a reload)", () => {
+    expect(pageKeepsKey("F5")).toBe(true);
+    expect(pageKeepsKey("Shift+F5")).toBe(true);
+  });
+  test("every other key is left to the field, the control, the panel and the key map", () => {
+    for (const chord of ["PageDown", "Space", "Escape", "b", "Ctrl+r", "F11", "Tab", null]) expect(pageKeepsKey(chord)).toBe(false);
   });
 });

@@ -95,6 +95,7 @@ describe("layout and files", () => {
     expect(shellFor("/present/abc")).toBe("/present/_");
     expect(shellFor("/view/abc")).toBe("/view/_");
     expect(shellFor("/start/abc")).toBe("/start/_");
+    expect(shellFor("/play/abc")).toBe("/play/_");
     expect(shellFor("/api/sessions/x/handoff")).toBeNull();
     expect(shellFor("/present/")).toBeNull();
     expect(isImmutableAsset("/assets/app-1.css")).toBe(true);

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { notesToHtml } from "../../client/src/lib/notes-markdown.ts";
 import { textSegments } from "../../client/src/lib/notes-text.ts";
 import { escapeMarkdown } from "../../src/deck/sidecar/typst.ts";
@@ -60,6 +61,38 @@ describe("plain-text notes (lib/notes-text): shown as written, addresses as link
   test("nothing else is read: markdown, HTML, numbers and escapes are the text itself", () => {
     const text = "1. Eye contact\n**not bold** <b>x</b> \\1. javascript:alert(1) a_b";
     expect(textSegments(text)).toEqual([{ text }]);
+  });
+});
+
+describe("one rule for addresses in notes (lib/notes-links), markdown or plain text", () => {
+  /** The links of a markdown note, as marked writes them (href, text), entities decoded. */
+  const markdownLinks = (source: string) =>
+    [...notesToHtml(source).matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({ text: m[2]!.replace(/&amp;/g, "&"), href: decodeURI(m[1]!.replace(/&amp;/g, "&")) }));
+  const textLinks = (source: string) => textSegments(source).filter((s): s is { text: string; href: string } => "href" in s);
+  const link = (text: string, href = text) => ({ text, href });
+  const CASES: [note: string, links: { text: string; href: string }[]][] = [
+    ["See https://www.example.org/article135_3818.html.", [link("https://www.example.org/article135_3818.html")]],
+    ["Is it https://example.org/faq? Yes: https://example.org/a;b, then https://example.org/c: done!", [link("https://example.org/faq"), link("https://example.org/a;b"), link("https://example.org/c")]],
+    ["(see https://example.org/a_(b)), then www.example.org/x!", [link("https://example.org/a_(b)"), link("www.example.org/x", "https://www.example.org/x")]],
+    ["“https://example.org/quoted” and [https://example.org/bracketed] and {https://example.org/braced} and 'https://example.org/single'", [link("https://example.org/quoted"), link("https://example.org/bracketed"), link("https://example.org/braced"), link("https://example.org/single")]],
+    ["Write to mailto:talk@example.org?subject=Q or to talk@example.org.", [link("mailto:talk@example.org?subject=Q"), link("talk@example.org", "mailto:talk@example.org")]],
+    ["Search https://example.org/?q=a&b=c#top, or not at all.", [link("https://example.org/?q=a&b=c#top")]],
+  ];
+  for (const [note, links] of CASES) {
+    test(`${JSON.stringify(note)}: the same links in either format`, () => {
+      expect(textLinks(note)).toEqual(links);
+      expect(markdownLinks(note)).toEqual(links);
+    });
+  }
+  test("what is not an address links in neither: a bare scheme, javascript:, a host without a dot", () => {
+    for (const note of ["https:// alone", "javascript:alert(1)", "root@localhost", "www. and nothing"]) {
+      expect(textLinks(note)).toEqual([]);
+      expect(markdownLinks(note)).toEqual([]);
+    }
+  });
+  test("a plain-text note keeps every character: its runs and links put together are the note", () => {
+    const piece = fc.constantFrom("https://", "www.", "mailto:", "@", ".", "(", ")", "[", "]", "“", "”", "_", "*", "\\", "<b>", " ", "\n", "x", "example.org", "a_b");
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => textSegments(pieces.join("")).map((s) => s.text).join("") === pieces.join("")));
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * The presenter's side of the audience talking back (issue 23), as pure logic: the Questions
+ * The presenter's side of the audience talking back, as pure logic: the Questions
  * panel's rows and buttons, Shift+Q's top question, the poll chart and its text, the poll form's
  * checks, the poll sidecar's once-per-talk-per-slide rule, what the projector may get, the
  * export (CSV escaping, formula injection, shape) — and, on a tiny recording DOM, that the
@@ -7,9 +7,11 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { emptyAudience, reduceAudience, type AudienceState } from "../../client/src/live/audience-state.ts";
-import { csvCell, emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { emptyTalk, mergeTalk, talkCsv, talkJson } from "../../client/src/live/talk-export.ts";
+import { csvCell } from "../../client/src/lib/csv.ts";
 import { chartText, pollBars } from "../../client/src/live/poll-bars.ts";
-import { checkPollDraft, floatsOf, holdOrder, projectedTalk, questionRows, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";
+import { holdOrder } from "../../client/src/live/question-order.ts";
+import { checkPollDraft, floatsOf, panelQuestions, projectedTalk, questionRow, reactionTotal, sidecarPollToOpen, toggleTopShown, topQuestion, withOpenedSource } from "../../client/src/live/talk-model.ts";
 import type { LiveQuestionT } from "../../src/shared/live-audience-protocol.ts";
 import type { LiveServerMessageT } from "../../src/shared/live-protocol.ts";
 
@@ -19,27 +21,37 @@ const hello = (extra: Record<string, unknown> = {}) => ({ v: 1, type: "hello", a
 const poll = { id: "p1", question: "Tabs or spaces?", options: ["Tabs", "Spaces"], multiple: false, status: "open", shown: false };
 
 describe("the Questions panel", () => {
+  const ids = (list: readonly { id: string }[]) => list.map((x) => x.id);
   test("held questions come first, then by votes (ties: newest) or newest; hidden ones are gone; each row has its buttons", () => {
     const s = apply([hello({ questions: [q("a", 1, 10), q("b", 5, 20), q("c", 1, 30), q("h", 9, 40, "hidden"), q("p", 0, 5, "pending"), q("d", 3, 50, "answered")] }), { v: 1, type: "shown", question: q("b", 5, 20) }]);
-    const votes = questionRows(s, "votes");
-    expect(votes.map((r) => r.id)).toEqual(["p", "b", "d", "c", "a"]);
-    expect(questionRows(s, "newest").map((r) => r.id)).toEqual(["p", "d", "c", "b", "a"]);
-    const by = Object.fromEntries(votes.map((r) => [r.id, r]));
+    const votes = panelQuestions(s, "votes");
+    expect(ids(votes)).toEqual(["p", "b", "d", "c", "a"]);
+    expect(ids(panelQuestions(s, "newest"))).toEqual(["p", "d", "c", "b", "a"]);
+    const by = Object.fromEntries(votes.map((x) => [x.id, questionRow(s, x)]));
     expect(by.p!.buttons).toEqual(["approve", "hide"]);
     expect(by.b!.buttons).toEqual(["answer", "dismiss", "hide"]);
     expect(by.b!.shown).toBe(true);
     expect(by.d!.buttons).toEqual(["unanswer", "show", "hide"]);
     expect(by.a!.buttons).toEqual(["answer", "show", "hide"]);
+    expect(by.a).toMatchObject({ text: "question a", name: "", votes: 1, status: "open", shown: false });
+  });
+
+  test("the votes the panel sorts by are the ones it is given (the steady order's, between re-sorts), not the live counts", () => {
+    const s = apply([hello({ questions: [q("a", 1, 10), q("b", 5, 20), q("c", 2, 30)] })]);
+    const frozen: Record<string, number> = { a: 4, b: 0, c: 2 };
+    expect(ids(panelQuestions(s, "votes", (x) => frozen[x.id] ?? x.votes))).toEqual(["a", "c", "b"]);
+    // The row still says the live count.
+    expect(questionRow(s, panelQuestions(s, "votes")[0]!).votes).toBe(5);
   });
 
   test("under the pointer the rows hold their drawn order: changed ones stay put, new ones come last, gone ones leave", () => {
     let s = apply([hello({ questions: [q("a", 1, 10), q("b", 0, 20), q("c", 0, 30)] })]);
-    const drawn = questionRows(s, "votes").map((r) => r.id);
+    const drawn = ids(panelQuestions(s, "votes"));
     expect(drawn).toEqual(["a", "c", "b"]);
     s = apply([{ v: 1, type: "question", question: q("b", 5, 20) }, { v: 1, type: "question", question: q("d", 9, 40) }, { v: 1, type: "questionGone", id: "c" }], s);
-    expect(questionRows(s, "votes").map((r) => r.id)).toEqual(["d", "b", "a"]);
-    const held = holdOrder(questionRows(s, "votes"), drawn);
-    expect(held.map((r) => [r.id, r.votes])).toEqual([["a", 1], ["b", 5], ["d", 9]]);
+    expect(ids(panelQuestions(s, "votes"))).toEqual(["d", "b", "a"]);
+    const held = holdOrder(panelQuestions(s, "votes"), drawn, (x) => x.id);
+    expect(held.map((x) => [x.id, x.votes])).toEqual([["a", 1], ["b", 5], ["d", 9]]);
   });
 
   test("Shift+Q shows the most voted open question, takes a shown one away, and does nothing with none", () => {

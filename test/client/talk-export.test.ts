@@ -8,7 +8,8 @@
  * comes back whole in its column.
  */
 import { describe, expect, test } from "bun:test";
-import { csvCell, emptyTalk, talkCsv, type TalkRecord } from "../../client/src/live/talk-export.ts";
+import { emptyTalk, talkCsv, type TalkRecord } from "../../client/src/live/talk-export.ts";
+import { csvCell } from "../../client/src/lib/csv.ts";
 
 type Reader = (line: string, separator: string) => string[];
 

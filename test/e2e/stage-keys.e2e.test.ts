@@ -1,7 +1,7 @@
 /**
- * The keys never betray the speaker (issue 21, items 1, 6 and 8), against the compiled binary
- * in every engine (Chromium, Firefox ESR, WebKit), on a 46-slide deck of 51 pages:
- * - item 1, safe digits: what the audience window receives over its BroadcastChannel is
+ * The keys never betray the speaker, against the compiled binary in every engine (Chromium,
+ * Firefox ESR, WebKit), on a 46-slide deck of 51 pages:
+ * - safe digits: what the audience window receives over its BroadcastChannel is
  *   recorded, and no tool reaches it while a number is typed (`4` `5` `Enter` jumps to slide
  *   45, `3` `5` `Esc`, `2` `3` …); `1`, the wait, `Enter` is Next, not slide 1; the "Go to"
  *   prompt goes by itself. A digit that is not part of a go-to number changes nothing: `2` and
@@ -10,12 +10,15 @@
  *   tools, turned on in the Keys panel: `2`, a mouse move, `Enter` is the pointer and Next; a
  *   lone `5` left alone becomes the spotlight (then, and only then, on the audience); `3` and
  *   a click draw a dot; turned off, digits are numbers only again.
- * - item 6: after *Black* is clicked with the mouse, `Space` and `Enter` step the talk and the
- *   audience stays black; a button reached with Tab still takes Enter.
- * - item 8: Tab from the page walks the controls and never opens the overview; axe passes;
- *   *As it came* is the download offered first until there is ink, then *With the ink*; the
- *   library says "51 pages · 46 slides" and the presenter "/ 46" with "page N / 51" (the start
- *   page too, held on screen in Chromium by holding its claim's last request).
+ * - a clicker's F5 and Shift+F5 never reload the presenter: not with the overview open, not
+ *   with the focus in a text field (a mark left on the window survives, the key is taken).
+ * - clicked buttons keep no keys: after *Black* is clicked with the mouse, `Space` and `Enter`
+ *   step the talk and the audience stays black; a button reached with Tab still takes Enter.
+ * - a newcomer finds everything: Tab from the page walks the controls and never opens the
+ *   overview; axe passes; *As it came* is the download offered first until there is ink, then
+ *   *With the ink*; the library says "51 pages · 46 slides" and the presenter "/ 46" with
+ *   "page N / 51" (the start page too, held on screen in Chromium by holding its claim's last
+ *   request).
  * Screenshots go to test-output/stage-keys/<engine>/.
  */
 import { beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -96,7 +99,7 @@ for (const name of ENGINES) {
     }
 
 
-    it("item 8: the start page, the library and the presenter count the deck the same way: 51 pages · 46 slides, / 46", async () => {
+    it("the start page, the library and the presenter count the deck the same way: 51 pages · 46 slides, / 46", async () => {
       const handoff = await presentPdf(suite.server.url, await makeKeysDeck(), "Keys.pdf");
       const raw = (suite.engine as Engine & { raw?: Page }).raw;
       let release: (() => void) | null = null;
@@ -131,7 +134,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
     });
 
-    it("item 1: a typed number shows only in the presenter's footer; `4` `5` `Enter` jumps to slide 45 and the audience is told nothing but the jump", async () => {
+    it("a typed number shows only in the presenter's footer; `4` `5` `Enter` jumps to slide 45 and the audience is told nothing but the jump", async () => {
       // The prompt, looked at (this may outlast the wait; Esc puts everything back either way).
       await presenter.press("4");
       await presenter.press("5");
@@ -158,7 +161,7 @@ for (const name of ENGINES) {
       expect(await presenter.evaluate(() => document.querySelector("#counter")!.textContent + " · " + document.querySelector("#counter-pages")!.textContent)).toBe(`45 / 46 · page ${keysPageOf("45")} / 51`);
     });
 
-    it("item 1: no number with a 2–5 flashes a tool on the projector", async () => {
+    it("no number with a 2–5 flashes a tool on the projector", async () => {
       await record();
       for (const digits of [["3", "5"], ["2", "3"], ["5", "2"], ["2", "4", "5"], ["4"]]) {
         for (const d of digits) await presenter.press(d);
@@ -173,7 +176,7 @@ for (const name of ENGINES) {
       expect(await modesSeen()).toEqual(["normal"]);
     });
 
-    it("item 1: `1`, the wait, then `Enter` is Next — not slide 1 — and the prompt goes by itself", async () => {
+    it("`1`, the wait, then `Enter` is Next — not slide 1 — and the prompt goes by itself", async () => {
       await go("Home", 1);
       await go("End", 51);
       await go("PageUp", 50);
@@ -272,7 +275,42 @@ for (const name of ENGINES) {
       await presenter.waitFor("back in the history", () => document.body.dataset.slide === "1" && document.body.dataset.panel === "none");
     });
 
-    it("item 6: after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {
+    it("a clicker's F5 and Shift+F5 never reload the presenter: not with the overview open, not with the focus in a text field", async () => {
+      await go("Home", 1);
+      // A mark on this window (a reload would take it), and whether each F5 was taken from the browser.
+      await presenter.evaluate(() => {
+        const w = window as unknown as { __stayed: boolean; __f5: boolean[] };
+        w.__stayed = true;
+        w.__f5 = [];
+        window.addEventListener("keydown", (e) => void (e.key === "F5" && w.__f5.push(e.defaultPrevented)));
+        return true;
+      });
+      const stayed = () => presenter.evaluate(() => (window as unknown as { __stayed?: boolean }).__stayed === true);
+      await presenter.press("o");
+      await presenter.waitFor("the overview", () => document.body.dataset.panel === "overview");
+      await presenter.press("F5");
+      await presenter.press("Shift+F5");
+      await presenter.waitFor("both F5s seen", () => (window as unknown as { __f5?: boolean[] }).__f5?.length === 2, [], 5_000);
+      expect(await stayed()).toBe(true);
+      expect((await state()).panel).toBe("overview");
+      await presenter.press("Escape");
+      await presenter.waitFor("the overview closed", () => document.body.dataset.panel === "none");
+      // The go-to panel's label field has the focus: F5 types nothing, reloads nothing.
+      await tap(presenter, "#btn-goto");
+      await presenter.waitFor("the go-to field focused", () => document.body.dataset.panel === "goto" && document.activeElement?.id === "goto-input");
+      await presenter.press("F5");
+      await presenter.press("Shift+F5");
+      await presenter.waitFor("all four F5s seen", () => (window as unknown as { __f5?: boolean[] }).__f5?.length === 4, [], 5_000);
+      expect(await stayed()).toBe(true);
+      expect(await presenter.evaluate(() => (window as unknown as { __f5: boolean[] }).__f5)).toEqual([true, true, true, true]);
+      expect(await presenter.evaluate(() => ({ panel: document.body.dataset.panel, value: (document.querySelector("#goto-input") as HTMLInputElement).value }))).toEqual({ panel: "goto", value: "" });
+      await shot(presenter, "03-f5-in-the-goto-field");
+      await presenter.press("Escape");
+      await presenter.waitFor("the go-to panel closed", () => document.body.dataset.panel === "none");
+      expect((await state()).page).toBe(1);
+    });
+
+    it("after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {
       await go("Home", 1);
       await clickWithMouse("#btn-blank");
       await audience.waitFor("black", () => document.body.dataset.blank === "black");
@@ -292,7 +330,7 @@ for (const name of ENGINES) {
       await modeIs("normal");
     });
 
-    it("item 8: Tab walks the controls from the page and never opens the overview; a button reached by Tab takes Enter; axe passes", async () => {
+    it("Tab walks the controls from the page and never opens the overview; a button reached by Tab takes Enter; axe passes", async () => {
       // A keyboard user arriving: a fresh presenter page, nothing focused.
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
@@ -334,7 +372,7 @@ for (const name of ENGINES) {
       expect(await seriousViolations(presenter)).toEqual([]);
     });
 
-    it("item 8: the download offered first is the deck as it came until there is ink, then the one with the ink", async () => {
+    it("the download offered first is the deck as it came until there is ink, then the one with the ink", async () => {
       await presenter.evaluate(() => {
         (document.activeElement as HTMLElement | null)?.blur();
         return true;

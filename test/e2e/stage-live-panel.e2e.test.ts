@@ -2,11 +2,12 @@
  * The live panel and the remote while the presenter is away, against the compiled binary. In
  * every engine (Chromium, Firefox ESR, WebKit): the open Live and Questions panels never cover
  * the current slide — it stays whole on screen — and leave the timer, the notes and both
- * toolbars in view (boxes measured at 1280×800, 1024×700, 1920×1080, and a phone's 390×844,
- * where the panel may take the timer's and notes' place but never the slide's); a checkbox
+ * toolbars in view (boxes measured at 1280×800, 1024×700, 1920×1080; at a phone's 390×844 and
+ * in small windows — 800×500, 900×505 where the slide makes room, 600×400 — the panel may take
+ * the timer's and notes' place but never the slide's); a checkbox
  * clicked with the mouse in either panel keeps none of a clicker's keys (Page Down, Space, →,
- * B, ., Shift+Q step the talk on the projector and the box stays as clicked), while one reached
- * with Tab keeps its Space; the talk code — alone and inside the viewer link — never breaks across lines;
+ * B, . act on the talk on the projector, Shift+Q puts a viewer's question there, and the box
+ * stays as clicked), while one reached with Tab keeps its Space; the talk code — alone and inside the viewer link — never breaks across lines;
  * *Show join code on the projector* puts the code, a QR code of the viewer link and the short
  * viewer link over the slide in the audience window (and nothing of the remote link) until the
  * next slide or *Hide*; *End live* asks first, *Keep live* keeps the talk (its code still
@@ -22,6 +23,7 @@ import { presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { svgDrawsQrOf } from "../helpers/qr.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { crowdSocket } from "../helpers/crowd.ts";
 import { audiencePainted, openAudience, openPresenter, pressToPage, tap } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
 
@@ -78,8 +80,12 @@ const linesOfCode = (page: EnginePage, selector: string, code: string) =>
     return lines;
   }, selector, code);
 
-/** Laptop and desktop screens, and a phone held upright (the phone layout). */
-const PRESENTER_SIZES = [[1280, 800], [1024, 700], [1920, 1080], [390, 844]] as const;
+/**
+ * Laptop and desktop screens, a phone held upright (the phone layout), and small windows where
+ * no part of the window beside or below the slide is free enough for the panel: there the
+ * slide makes room (smaller, whole), as beside a docked panel.
+ */
+const PRESENTER_SIZES = [[1280, 800], [1024, 700], [1920, 1080], [390, 844], [800, 500], [900, 505], [600, 400]] as const;
 
 let server: BinaryServer;
 let deckBytes: Uint8Array;
@@ -115,10 +121,12 @@ for (const name of ENGINES) {
      * slide is whole on screen and clear of it.
      */
     async function placedAt(sel: string, width: number, height: number) {
-      const phone = width <= 900;
+      // The small-screen layout's query (app.css): the toolbars fold into the Menu.
+      const phone = width <= 900 || (height <= 500 && width > height);
+      const upright = width <= 480 && height > width;
       await presenter.resize(width, height);
       // WebKit's window has a least width above a phone's: any upright window under 480 px is one.
-      await presenter.waitFor(`a ${width}×${height} viewport`, (w: number, upright: boolean) => (upright ? innerWidth <= 480 && innerHeight > innerWidth : innerWidth === w), [width, phone]);
+      await presenter.waitFor(`a ${width}×${height} viewport`, (w: number, h: number, up: boolean) => (up ? innerWidth <= 480 && innerHeight > innerWidth : innerWidth === w && innerHeight === h), [width, height, upright]);
       const others = phone ? [".pbar", ".pfoot"] : [".pbar", "#toolbox", ".clock-pane", ".notes-pane", ".pfoot"];
       const check = (args: [string, string[]]) => {
         const [panelSel, bars] = args;
@@ -169,7 +177,8 @@ for (const name of ENGINES) {
       expect(code).toMatch(/^[2-9A-HJKMNP-Z]{6}$/);
       for (const [width, height] of PRESENTER_SIZES) {
         const { panel, covered, slide } = await placedAt("#live-panel", width, height);
-        expect(panel.w).toBeGreaterThan(250);
+        // The least free part the panel takes is 200 px wide (the 600×400 window's side column).
+        expect(panel.w).toBeGreaterThan(width > 600 ? 250 : 199);
         expect({ width, covered }).toEqual({ width, covered: [] });
         expect({ width, slide }).toEqual({ width, slide: "whole and clear" });
         for (const sel of ["#live-code", "#live-viewer-url"]) expect({ sel, width, lines: await linesOfCode(presenter, sel, code) }).toEqual({ sel, width, lines: 1 });
@@ -180,7 +189,7 @@ for (const name of ENGINES) {
       expect(await seriousViolations(presenter)).toEqual([]);
     });
 
-    it("the toolbar's Questions and polls opens its panel in the live panel's place, never over the current slide either, on a laptop, a large screen and a phone; closed, the slide has its room back", async () => {
+    it("the toolbar's Questions and polls opens its panel in the live panel's place, never over the current slide either, on a laptop, a large screen, a phone and small windows; closed, the slide has its room back", async () => {
       // Before the audience window opens: Firefox lays out a tab behind another one only when it comes forward.
       await tap(presenter, "#btn-questions");
       await presenter.waitFor("the Questions panel open, the live panel closed", () => !(document.querySelector("#talk-panel") as HTMLElement).hidden && (document.querySelector("#live-panel") as HTMLElement).hidden && document.querySelector("#btn-questions")?.getAttribute("aria-expanded") === "true", [], 20_000);
@@ -293,7 +302,7 @@ for (const name of ENGINES) {
       });
     }
 
-    it("a checkbox clicked with the mouse in the Live or Questions panel keeps none of a clicker's keys: Page Down, Space, → , B and Shift+Q act on the talk and the projector, and the box stays as clicked; one reached with Tab keeps Space", async () => {
+    it("a checkbox clicked with the mouse in the Live or Questions panel keeps none of a clicker's keys: Page Down, Space, →, B and . act on the talk on the projector, Shift+Q puts a viewer's question on it, and the box stays as clicked; one reached with Tab keeps Space", async () => {
       if (await presenter.evaluate(() => (document.querySelector("#live-panel") as HTMLElement).hidden)) await tap(presenter, "#btn-live");
       await presenter.waitFor("the live panel open", () => !(document.querySelector("#live-panel") as HTMLElement).hidden && !!document.querySelector("#live-allow-download"));
       await pressToPage(presenter, "Home", 1);
@@ -325,6 +334,9 @@ for (const name of ENGINES) {
       await audience.waitFor("black on the projector", () => document.body.dataset.blank === "black");
       await presenter.press(".");
       await audience.waitFor("black again off", () => document.body.dataset.blank === "none");
+      // The box as clicked, and every key taken by the page. (In Firefox the box would stay as it is
+      // even if Space were let through — its WebDriver BiDi keys never activate a control — so
+      // there it is the page's taking of Space, in `taken`, that can fail.)
       expect(await isChecked("#live-allow-download")).toBe(allow);
       expect(await taken()).toEqual(["PageDown:true", " :true", "ArrowLeft:true", "b:true", ".:true"]);
       await shot(presenter, "05-live-panel-keys-after-checkbox");
@@ -334,6 +346,8 @@ for (const name of ENGINES) {
       await presenter.waitFor("the Questions panel in the live panel's place", () => !(document.querySelector("#talk-panel") as HTMLElement).hidden && (document.querySelector("#live-panel") as HTMLElement).hidden && !!document.querySelector("#talk-qa-open"), [], 20_000);
       expect(await presenter.evaluate(() => document.querySelector("#btn-questions")?.getAttribute("aria-expanded"))).toBe("true");
       const qa = !(await isChecked("#talk-qa-open"));
+      // Q&A is closed until the presenter opens it: this click opens it, so a viewer may ask.
+      expect(qa).toBe(true);
       await tap(presenter, "#talk-qa-open");
       // The switch is drawn anew from the server's answer (and the focus put back on it).
       await presenter.waitFor("Q&A switched by the click, as the server says", (want: boolean) => (document.querySelector("#talk-qa-open") as HTMLInputElement).checked === want && document.body.dataset.talkPanel === "open", [qa], 20_000);
@@ -341,13 +355,28 @@ for (const name of ENGINES) {
         const box = document.querySelector("#talk-qa-open") as HTMLInputElement;
         return box.checked === want && !box.disabled;
       }, [qa]);
+      // A viewer asks (a socket from another address): the question reaches the panel.
+      const port = Number(new URL(server.url).port);
+      const viewer = await crowdSocket(port, code, "127.0.0.2", `panel-keys-${name}`.padEnd(16, "x"));
+      const asked = `Does the clicker still work, ${name}?`;
+      viewer.send({ type: "ask", text: asked, name: "Grace" });
+      await presenter.waitFor("the viewer's question in the panel", (text: string) => [...document.querySelectorAll("#talk-questions .talk-q-text")].some((p) => p.textContent === text), [asked], 20_000);
       await pressToPage(presenter, "PageDown", 3);
       await audiencePainted(audience, 3);
       await pressToPage(presenter, "Space", 4);
       await audiencePainted(audience, 4);
+      // Shift+Q puts the top question on the projector: the talk's, not the box's.
       await presenter.press("Shift+q");
+      await audience.waitFor("the question on the projector", (text: string) => document.querySelector("#talk-question .talk-question-text")?.textContent === text, [asked], 20_000);
+      expect(await audience.evaluate(() => document.querySelector("#talk-question .talk-question-name")?.textContent)).toBe("Grace");
       expect(await isChecked("#talk-qa-open")).toBe(qa);
       expect(await taken()).toEqual(["PageDown:true", " :true", "q:true"]);
+      await shot(audience, "06-audience-question-after-shift-q");
+      // Taken away again (Shift+Q with a question shown), so the projector is the slide alone.
+      await presenter.press("Shift+q");
+      await audience.waitFor("the question off the projector", () => !document.querySelector("#talk-question"));
+      expect(await taken()).toEqual(["q:true"]);
+      viewer.close();
       await shot(presenter, "06-questions-panel-keys-after-checkbox");
 
       // Reached with Tab (from the panel's Hide button), the switch keeps Space: the page leaves it alone.

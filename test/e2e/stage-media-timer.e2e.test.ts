@@ -1,15 +1,15 @@
 /**
- * Issue 21 items 2 and 3 on stage, in Chromium, Firefox ESR and WebKit, against the compiled
- * binary.
+ * Media that cannot reach their servers, and the timer across a closed presenter window, on
+ * stage, in Chromium, Firefox ESR and WebKit, against the compiled binary.
  *
- * Item 2 — behind a venue firewall (each engine's own proxy setting refuses every host off
+ * Media — behind a venue firewall (each engine's own proxy setting refuses every host off
  * this machine, so YouTube and Vimeo cannot load; the URL media's https origin is a closed
  * port): the audience window shows the PDF page at each medium's rectangle — read from a
  * screenshot: the printed placeholder's flat colour inside, no outline on its edge, no frame
  * or broken-page icon — and the presenter gets a tag that says what is known, not a guess.
  * In Chromium a stand-in YouTube player (routed) proves a player that answers is still shown.
  *
- * Item 3 — the timer across a closed presenter window, one rule: a timer that was running keeps
+ * The timer across a closed presenter window, one rule: a timer that was running keeps
  * running. Closed within the grace (a reload; 40 s in Chromium on Playwright's clock) the gap is
  * counted; closed longer (135 s on Playwright's clock; 8 minutes and a day by moving the saved
  * record back, which is all the page can see of a gap) it goes on from what it showed when the
@@ -101,7 +101,7 @@ const PRESENTER_TAG = (page: EnginePage, id: string) => page.evaluate((m: string
  * Wait until a reopened presenter has settled: the deck's extras read and its URL media tried.
  * A refused medium then puts a notice above the stage, which moves every button below it; a
  * click computed before that lands where the button was (WebKit under load clicked beside
- * Reset, and the offer stayed).
+ * Reset, and the notice stayed).
  */
 function settled(presenter: EnginePage) {
   return presenter.waitFor("the deck's extras and URL media settled", () => (document.body.dataset.extras === "ready" && document.body.dataset.urlMedia === "stored") || `extras ${document.body.dataset.extras}, URL media ${document.body.dataset.urlMedia}`, [], 30_000);
@@ -148,7 +148,7 @@ for (const name of ENGINES) {
       closedPort = await freePort();
     });
     const suite = engineSuite(name, { shots, launch: () => ({ viewport: { width: 1280, height: 800 }, refuseOffMachine: { closedPort } }), timeoutMs: STEP_MS });
-    /** The presenter window: item 3 closes it and opens another. */
+    /** The presenter window: the timer's tests close it and open another. */
     let presenter = suite.page;
 
     it("claims the deck and opens the presenter and the audience window", async () => {
@@ -159,7 +159,7 @@ for (const name of ENGINES) {
       await openAudience(audience, suite.server.url, deckId);
     });
 
-    it("item 2: URL media from a refusing origin — the audience sees the PDF page at their rectangles; the presenter is told what is known", async () => {
+    it("URL media from a refusing origin — the audience sees the PDF page at their rectangles; the presenter is told what is known", async () => {
       await pressToPage(presenter, "ArrowRight", 2);
       await audiencePainted(audience, 2);
       for (const id of ["gif", "video"] as const) {
@@ -184,7 +184,7 @@ for (const name of ENGINES) {
       await shot(presenter, "02-presenter-failed-url-media");
     });
 
-    it("item 2: YouTube and Vimeo behind the firewall — hidden from the audience (no broken page), a tag for the presenter", async () => {
+    it("YouTube and Vimeo behind the firewall — hidden from the audience (no broken page), a tag for the presenter", async () => {
       await pressToPage(presenter, "ArrowRight", 3);
       await audiencePainted(audience, 3);
       // While the players have not spoken, neither window shows the frame.
@@ -206,7 +206,7 @@ for (const name of ENGINES) {
     });
 
     if (name === "chromium") {
-      it("item 2: a player that answers is shown in both windows (a stand-in YouTube player, routed; Vimeo stays blocked)", async () => {
+      it("a player that answers is shown in both windows (a stand-in YouTube player, routed; Vimeo stays blocked)", async () => {
         const raw = (suite.engine as Engine & { raw: Page }).raw;
         // The stand-in answers the IFrame API's `listening` the way YouTube's player does.
         await raw.context().route("https://www.youtube-nocookie.com/**", (route) =>
@@ -236,8 +236,8 @@ for (const name of ENGINES) {
       });
     }
 
-    it("item 3: closed for 8 minutes — the timer runs on from what it showed, without the gap, with a notice; slide times never book the gap", async () => {
-      // The first slide change (item 2's) started the timer; one more slide for the times table.
+    it("the timer, closed for 8 minutes — the timer runs on from what it showed, without the gap, with a notice; slide times never book the gap", async () => {
+      // The first slide change (the media tests') started the timer; one more slide for the times table.
       await pressToPage(presenter, "ArrowRight", 4);
       expect(await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"))).toBe("running");
       await presenter.waitFor("page 4 saved", () => document.body.dataset.savedPage === "4");
@@ -280,30 +280,30 @@ for (const name of ENGINES) {
       expect(seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "")).toBeLessThan(resumed + 45);
     });
 
-    it("item 3: a reload within the grace keeps the timer running, with no offer", async () => {
+    it("the timer, reloaded within the grace: it keeps running with the gap counted, and no notice", async () => {
       await presenter.waitFor("the running timer saved", () => document.body.dataset.savedTimer === "running");
       const before = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter reloaded", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the timer still running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
+      await presenter.waitFor("the timer still running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       expect(await presenter.evaluate(() => !!document.querySelector("#timer-away"))).toBe(false);
       const after = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
       expect(after).toBeGreaterThanOrEqual(before);
       expect(after).toBeLessThan(before + 60);
     });
 
-    it("item 3: closed for a day — Reset in one click starts from 0:00 at the next slide change", async () => {
+    it("the timer, closed for a day — Reset in one click starts from 0:00 at the next slide change", async () => {
       await presenter.close();
       expect(await moveProgressBack(audience, deckId, 24 * 60 * MINUTE)).toBe("running");
       presenter = await suite.engine.newPage();
       await presenter.goto(`${suite.server.url}/present/${deckId}`);
       await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
-      await presenter.waitFor("the notice after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? "") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
+      await presenter.waitFor("the notice after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? "") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await settled(presenter);
       await presenter.click("#timer-restart");
-      await presenter.waitFor("a reset timer, the offer gone", () => (document.querySelector("#elapsed")?.getAttribute("data-status") === "idle" && document.querySelector("#elapsed")?.textContent === "0:00" && !document.querySelector("#timer-away")) || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
+      await presenter.waitFor("a reset timer, the notice gone", () => (document.querySelector("#elapsed")?.getAttribute("data-status") === "idle" && document.querySelector("#elapsed")?.textContent === "0:00" && !document.querySelector("#timer-away")) || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await pressToPage(presenter, "ArrowRight", 4);
-      await presenter.waitFor("the timer started by the slide change", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, offer ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
+      await presenter.waitFor("the timer started by the slide change", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await shot(presenter, "07-presenter-timer-reset");
     });
 
@@ -324,7 +324,7 @@ for (const name of ENGINES) {
         return { before, after, status, notice };
       };
 
-      it("item 3 on Playwright's clock: closed 40 s, the 40 s are counted; closed 135 s, they are not — and the timer is running both times, through slide changes", async () => {
+      it("the timer on Playwright's clock: closed 40 s, the 40 s are counted; closed 135 s, they are not — and the timer is running both times, through slide changes", async () => {
         const raw = (suite.engine as Engine & { raw: Page }).raw;
         // The clock goes into every page of the context opened from now on: a fresh presenter.
         await presenter.close();

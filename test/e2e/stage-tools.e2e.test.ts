@@ -18,6 +18,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName } from "pdf-lib";
 import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
+import { catchDownloads, downloaded } from "../helpers/downloads.ts";
 import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck, TOOLS_LABELS } from "../fixtures/tools-deck.ts";
@@ -510,49 +511,15 @@ for (const name of ENGINES) {
       const csv = { name: file.name, text: file.bytes.toString("utf8") };
       expect(csv.name).toBe("Stage tools — slide times.csv");
       const rows = csv.text.trim().split("\r\n").map((l) => l.split(","));
-      expect(rows[0]).toEqual(["slide", "label", "seconds", "previous_run_seconds"]);
+      expect(rows[0]).toEqual(["slide", "label", "planned_seconds", "actual_seconds", "previous_run_seconds", "ran_long_in_rehearsal"]);
       expect(rows.map((r) => r[1])).toEqual(["label", "1", "2", "3"]);
-      expect(Number(rows[1]![2])).toBeGreaterThanOrEqual(1);
-      expect(Number(rows[2]![2])).toBeGreaterThanOrEqual(0.5);
+      expect(Number(rows[1]![3])).toBeGreaterThanOrEqual(1);
+      expect(Number(rows[2]![3])).toBeGreaterThanOrEqual(0.5);
+      // No run before this one: the plan is the deck's 20 minutes, spread evenly over its 3 slides.
+      expect(rows.slice(1).map((r) => r[2])).toEqual(["400.0", "400.0", "400.0"]);
       await presenter.press("Escape");
     });
   });
-}
-
-/**
- * What the page offers to save, caught in the page: the blob behind each blob: URL and the
- * name of the download link that is clicked (the link's own click is what would save it).
- * The page's CSP (connect-src 'self') rightly forbids fetching blob: URLs, so the blob is
- * kept as it is handed to URL.createObjectURL.
- */
-async function catchDownloads(page: EnginePage) {
-  await page.evaluate(() => {
-    const w = window as unknown as { __downloads: { name: string; blob: Blob }[]; __blobs: Map<string, Blob> };
-    w.__downloads = [];
-    w.__blobs = new Map();
-    const create = URL.createObjectURL.bind(URL);
-    URL.createObjectURL = (blob: Blob | MediaSource) => {
-      const url = create(blob);
-      if (blob instanceof Blob) w.__blobs.set(url, blob);
-      return url;
-    };
-    HTMLAnchorElement.prototype.click = function (this: HTMLAnchorElement) {
-      const blob = w.__blobs.get(this.href);
-      if (blob) w.__downloads.push({ name: this.download, blob });
-    };
-  });
-}
-
-/** The `index`-th file the page offered, read back from its blob. */
-async function downloaded(page: EnginePage, index: number): Promise<{ name: string; bytes: Buffer }> {
-  const got = await page.evaluate(async (i: number) => {
-    const d = (window as unknown as { __downloads: { name: string; blob: Blob }[] }).__downloads[i]!;
-    const bytes = new Uint8Array(await d.blob.arrayBuffer());
-    let bin = "";
-    for (const b of bytes) bin += String.fromCharCode(b);
-    return { name: d.name, base64: btoa(bin) };
-  }, index);
-  return { name: got.name, bytes: Buffer.from(got.base64, "base64") };
 }
 
 async function expectNoSeriousA11y(page: EnginePage, where: string) {

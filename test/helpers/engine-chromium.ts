@@ -5,6 +5,7 @@
  */
 import type { Page } from "playwright-core";
 import { launchBrowser } from "./browser.ts";
+import { chromiumMicrophoneArgs } from "./microphone.ts";
 import { callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
 function wrap(page: Page): EnginePage {
@@ -50,7 +51,8 @@ function wrap(page: Page): EnginePage {
 export async function launchChromiumEngine(options: LaunchOptions): Promise<Engine & { raw: Page }> {
   // Chromium never sends loopback through a proxy, so only hosts off this machine meet the closed port.
   const firewall = options.refuseOffMachine ? [`--proxy-server=http://127.0.0.1:${options.refuseOffMachine.closedPort}`] : [];
-  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors", ...firewall], ignoreHTTPSErrors: true, hasTouch: true });
+  const microphone = options.microphone ? chromiumMicrophoneArgs(options.microphone.wav) : [];
+  const session = await launchBrowser({ ...(options.viewport ? { viewport: options.viewport } : {}), args: ["--ignore-certificate-errors", ...firewall, ...microphone], ignoreHTTPSErrors: true, hasTouch: true });
   return {
     name: "chromium",
     page: wrap(session.page),

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { REUSE_BROWSER, reused } from "./browser-reuse.ts";
+import { FIREFOX_MICROPHONE_PREFS } from "./microphone.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
 /** puppeteer's key names for the chords the key map writes. */
@@ -48,20 +49,28 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
   const firewall = closed
     ? { "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": closed, "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": closed, "network.proxy.no_proxies_on": "localhost, 127.0.0.1" }
     : {};
+  // The fake microphone's prefs also route all sound to a null device and answer every capture
+  // request without asking — not the browser the other files test against, so a launch with a
+  // microphone shares only a Firefox launched with them (a second kept browser).
+  const microphone = options.microphone ? FIREFOX_MICROPHONE_PREFS : {};
+  // Each page is a window of its own, never a tab behind another: Firefox slows a background
+  // tab's timers to one a second and stops its frames, and a viewer's page left behind another
+  // page of the shared browser then missed its live messages.
+  const window = { type: "window" } as const;
   // Prefs are the whole browser's: a firewall is one file's, so that browser is its own.
   let opened: { newPage(): Promise<Page>; first(): Promise<Page>; close(): Promise<void> };
   if (REUSE_BROWSER && !closed) {
     const shared = await reused(
-      "firefox",
-      () => startFirefox({}),
+      options.microphone ? "firefox microphone" : "firefox",
+      () => startFirefox(microphone),
       (f) => f.browser.connected,
       (f) => f.close(),
     );
     const context = await shared.browser.createBrowserContext();
-    opened = { newPage: () => context.newPage(), first: () => context.newPage(), close: () => context.close().catch(() => {}) };
+    opened = { newPage: () => context.newPage(window), first: () => context.newPage(window), close: () => context.close().catch(() => {}) };
   } else {
-    const own = await startFirefox(firewall);
-    opened = { newPage: () => own.browser.newPage(), first: async () => (await own.browser.pages())[0] ?? (await own.browser.newPage()), close: own.close };
+    const own = await startFirefox({ ...firewall, ...microphone });
+    opened = { newPage: () => own.browser.newPage(window), first: async () => (await own.browser.pages())[0] ?? (await own.browser.newPage(window)), close: own.close };
   }
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   const problems: string[] = [];

@@ -10,6 +10,7 @@ import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFile
 import { dirname, join } from "node:path";
 import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import { freePort } from "./server.ts";
+import { WEBKIT_MICROPHONE_ARGS } from "./microphone.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
 const SLOW_COMMAND_MS = 5_000;
@@ -30,6 +31,7 @@ const KEYS: Record<string, string> = {
   Escape: Key.ESCAPE,
   Tab: Key.TAB,
   Backspace: Key.BACK_SPACE,
+  F5: Key.F5,
   Space: " ",
   Shift: Key.SHIFT,
   Ctrl: Key.CONTROL,
@@ -133,7 +135,7 @@ async function startWebkit(options: LaunchOptions): Promise<Started> {
           .withCapabilities({
             browserName: "MiniBrowser",
             acceptInsecureCerts: true,
-            "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation"] },
+            "webkitgtk:browserOptions": { binary: MINIBROWSER, args: ["--automation", ...(options.microphone ? WEBKIT_MICROPHONE_ARGS : [])] },
             // WebDriver's own proxy capability: every host but this machine's meets a closed port.
             ...(options.refuseOffMachine ? { proxy: { proxyType: "manual", httpProxy: `127.0.0.1:${options.refuseOffMachine.closedPort}`, sslProxy: `127.0.0.1:${options.refuseOffMachine.closedPort}`, noProxy: ["127.0.0.1", "localhost"] } } : {}),
           })

@@ -88,6 +88,12 @@ export interface LaunchOptions {
    * proxy setting, so the page sees exactly what a blocked network gives it.
    */
   refuseOffMachine?: { closedPort: number };
+  /**
+   * A microphone the page may use without a prompt (the recording suites): Chromium plays
+   * `wav` in a loop as its fake capture device; Firefox gives its fake stream (a tone) and
+   * WebKit its mock capture device (a tone), which take no file — see ./microphone.ts.
+   */
+  microphone?: { wav: string };
 }
 
 export const BINARIES: Record<EngineName, { path: string; install: string }> = {

@@ -15,6 +15,7 @@ import { type RunningServer, startServer } from "../../src/server.ts";
 import { testPdfReader } from "../helpers/app.ts";
 import type { Subprocess } from "bun";
 import { LoopbackWebSocket } from "../helpers/loopback-websocket.ts";
+import { type RawResponse, rawRequest } from "../helpers/raw-http.ts";
 import { freePort, waitForHealthy } from "../helpers/server.ts";
 
 export interface LiveServer {
@@ -46,6 +47,13 @@ export async function startLiveServer(overrides: Partial<Config> = {}, options: 
       if (!overrides.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** An HTTP request to the server at `base` from the loopback address `from` (its own network, as the server counts them). */
+export function httpFrom(base: string, from: string, method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
+  const port = Number(new URL(base).port);
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+  return rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0\r\nConnection: close\r\n${extra}\r\n`, { localAddress: from });
 }
 
 export interface Created {

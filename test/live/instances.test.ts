@@ -7,7 +7,9 @@
  * Rotating or ending on an instance that holds none of the talk's sockets reaches the other:
  * its old remotes are cut off (the new link works there), its sockets get ended and 4410. A
  * notes file sent with the deck to A is the remote's on B (kept in the shared rows), and gone
- * on both once B ends the talk.
+ * on both once B ends the talk. An address blocked for guessing codes keeps, on B, the talk it
+ * opened on A (a venue's viewer reconnecting through the other instance), and is refused on
+ * both a talk it never opened.
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,7 +19,9 @@ import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { pdfpcFile } from "../http/notes-fixtures.ts";
-import { created, LiveClient, sampleState, startInstance } from "./helpers.ts";
+import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
+import { newLiveCode } from "../../src/live/service.ts";
+import { created, httpFrom, LiveClient, sampleState, startInstance } from "./helpers.ts";
 
 // The timeout of each test and hook here: ~10× PostgreSQL's, S3's and two servers' start in beforeAll on a loaded 2-vCPU machine (9 s).
 setDefaultTimeout(90_000);
@@ -129,4 +133,32 @@ test("a notes file sent with the deck to one instance is served to the remote by
   expect((JSON.parse(await served.text()) as { pages: Array<{ idx: number; note?: string }> }).pages.filter((p) => p.note).map((p) => [p.idx, p.note])).toEqual([[1, "Said on slide two"]]);
   expect((await fetch(`${b}/api/live/${talk.code}/end`, { method: "POST", headers: { "x-presenter-secret": talk.presenterSecret } })).status).toBe(200);
   for (const base of [a, b]) expect((await fetch(`${base}/api/live/${talk.code}/notes`, { headers: secret })).status).toBe(410);
+});
+
+test("an address blocked for guessing codes keeps the talk it opened through one instance on the other too; a talk it never opened waits out the block on both", async () => {
+  const deck = await makeDeck({ pages: 2 });
+  const talk = await created(a, deck);
+  const other = await created(a, deck);
+  const venue = "127.0.0.40";
+  // A viewer at the venue opens the talk through A.
+  expect((await httpFrom(a, venue, "GET", `/api/live/${talk.code}`)).status).toBe(200);
+  // Someone on the venue's network guesses codes, through A and then B: the count is shared,
+  // and each instance blocks the address at its first refused guess.
+  for (let i = 0; i <= LIVE_JOIN_FAILURES_PER_MINUTE; i++) expect((await httpFrom(a, venue, "GET", `/api/live/${newLiveCode()}`)).status).toBe(404);
+  expect((await httpFrom(b, venue, "GET", `/api/live/${newLiveCode()}`)).status).toBe(404);
+  for (const base of [a, b]) expect((await httpFrom(base, venue, "GET", `/api/live/${newLiveCode()}`)).status).toBe(429);
+  // B never saw the venue open the talk, yet keeps it open to the venue: its info, its deck, a viewer's join.
+  expect((await httpFrom(b, venue, "GET", `/api/live/${talk.code}`)).status).toBe(200);
+  expect((await httpFrom(b, venue, "GET", `/api/live/${talk.code}/deck`)).status).toBe(200);
+  const viewer = await LiveClient.joinFrom(b, talk.code, venue);
+  expect(viewer.first.type).toBe("hello");
+  // A talk the venue never opened is refused like an unknown code, on both (no oracle).
+  for (const base of [a, b]) {
+    const refused = await httpFrom(base, venue, "GET", `/api/live/${other.code}`);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body)).toMatchObject({ code: "RATE_LIMITED" });
+  }
+  // Another network is not blocked.
+  expect((await httpFrom(b, "127.0.0.41", "GET", `/api/live/${other.code}`)).status).toBe(200);
+  viewer.client.close();
 });

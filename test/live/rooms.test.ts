@@ -12,8 +12,8 @@ import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
 import { newLiveCode } from "../../src/live/service.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { LoopbackWebSocket } from "../helpers/loopback-websocket.ts";
-import { type RawResponse, rawRequest } from "../helpers/raw-http.ts";
-import { type Created, created, LiveClient, type LiveServer, startLiveServer } from "./helpers.ts";
+import type { RawResponse } from "../helpers/raw-http.ts";
+import { type Created, created, httpFrom, LiveClient, type LiveServer, startLiveServer } from "./helpers.ts";
 
 // The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2 s).
 setDefaultTimeout(30_000);
@@ -23,12 +23,6 @@ beforeAll(async () => {
   deck = await makeDeck({ pages: 2 });
 });
 
-/** An HTTP request to `server` from the loopback address `from`. */
-function httpFrom(server: LiveServer, from: string, method: string, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
-  const port = Number(new URL(server.url).port);
-  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
-  return rawRequest(port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 0\r\nConnection: close\r\n${extra}\r\n`, { localAddress: from });
-}
 
 /** Viewers from `from` joining `code` until one is refused: those who got in, and the refusal. */
 async function fillFrom(server: LiveServer, code: string, from: string, atMost: number): Promise<{ joined: LiveClient[]; refusal: { code?: string; message?: string } | null; closeCode: number | null }> {
@@ -64,7 +58,7 @@ describe("no two addresses take a talk's seats", () => {
       expect(closeCode).toBe(4503);
     }
     // The info route does not call the talk full (it has 33 seats left), and a third network joins.
-    const info = await httpFrom(server, "127.0.0.4", "GET", `/api/live/${talk.code}`);
+    const info = await httpFrom(server.url, "127.0.0.4", "GET", `/api/live/${talk.code}`);
     expect(info.status).toBe(200);
     expect(JSON.parse(info.body).counts.viewers).toBe(67);
     const third = await LiveClient.joinFrom(server.url, talk.code, "127.0.0.4");
@@ -152,13 +146,13 @@ describe("one guesser never locks out a venue", () => {
     // The venue keeps watching: a new viewer, the info route and the deck.
     const late = await LiveClient.joinFrom(server.url, talk.code, venue);
     expect(late.first.type).toBe("hello");
-    expect((await httpFrom(server, venue, "GET", `/api/live/${talk.code}`)).status).toBe(200);
-    expect((await httpFrom(server, venue, "GET", `/api/live/${talk.code}/deck`)).status).toBe(200);
+    expect((await httpFrom(server.url, venue, "GET", `/api/live/${talk.code}`)).status).toBe(200);
+    expect((await httpFrom(server.url, venue, "GET", `/api/live/${talk.code}/deck`)).status).toBe(200);
     // Its secret doors of this talk are shut, the right secret included.
     const remote = await LiveClient.joinFrom(server.url, talk.code, venue, "control", talk.controlSecret);
     expect(remote.first).toMatchObject({ type: "error", code: "RATE_LIMITED" });
     expect((await remote.client.closed).code).toBe(4429);
-    const rotate = await httpFrom(server, venue, "POST", `/api/live/${talk.code}/rotate`, { "x-presenter-secret": talk.presenterSecret });
+    const rotate = await httpFrom(server.url, venue, "POST", `/api/live/${talk.code}/rotate`, { "x-presenter-secret": talk.presenterSecret });
     expect(rotate.status).toBe(429);
     expect(Number(rotate.headers["retry-after"])).toBeGreaterThan(0);
     expect(Number(rotate.headers["retry-after"])).toBeLessThanOrEqual(60);
@@ -176,12 +170,12 @@ describe("one guesser never locks out a venue", () => {
     const own = await created(server.url, deck);
     const guesser = "127.0.0.22";
     for (let i = 0; i <= LIVE_JOIN_FAILURES_PER_MINUTE; i++) {
-      expect((await httpFrom(server, guesser, "POST", `/api/live/${own.code}/end`, { "x-presenter-secret": `guess-${i}` })).status).toBe(403);
+      expect((await httpFrom(server.url, guesser, "POST", `/api/live/${own.code}/end`, { "x-presenter-secret": `guess-${i}` })).status).toBe(403);
     }
-    expect((await httpFrom(server, guesser, "POST", `/api/live/${own.code}/end`, { "x-presenter-secret": own.presenterSecret })).status).toBe(429);
-    expect((await httpFrom(server, guesser, "POST", `/api/live/${own.code}/rotate`, { "x-presenter-secret": own.presenterSecret })).status).toBe(429);
+    expect((await httpFrom(server.url, guesser, "POST", `/api/live/${own.code}/end`, { "x-presenter-secret": own.presenterSecret })).status).toBe(429);
+    expect((await httpFrom(server.url, guesser, "POST", `/api/live/${own.code}/rotate`, { "x-presenter-secret": own.presenterSecret })).status).toBe(429);
     expect((await LiveClient.joinFrom(server.url, own.code, guesser)).first.type).toBe("hello");
-    expect((await httpFrom(server, "127.0.0.23", "POST", `/api/live/${own.code}/end`, { "x-presenter-secret": own.presenterSecret })).status).toBe(200);
+    expect((await httpFrom(server.url, "127.0.0.23", "POST", `/api/live/${own.code}/end`, { "x-presenter-secret": own.presenterSecret })).status).toBe(200);
   });
 
   test("an address blocked for guessing codes keeps the talks it opened (viewers behind it join them) and is refused every other code alike, known or not", async () => {
@@ -189,19 +183,19 @@ describe("one guesser never locks out a venue", () => {
     const watching = await LiveClient.joinFrom(server.url, talk.code, venue);
     expect(watching.first.type).toBe("hello");
     const statuses: number[] = [];
-    for (let i = 0; i <= LIVE_JOIN_FAILURES_PER_MINUTE; i++) statuses.push((await httpFrom(server, venue, "GET", `/api/live/${newLiveCode()}`)).status);
+    for (let i = 0; i <= LIVE_JOIN_FAILURES_PER_MINUTE; i++) statuses.push((await httpFrom(server.url, venue, "GET", `/api/live/${newLiveCode()}`)).status);
     expect(statuses).toEqual(new Array(LIVE_JOIN_FAILURES_PER_MINUTE + 1).fill(404));
     // Blocked now: an unknown code and a talk it never opened get the same 429 (no oracle)…
-    const unknown = await httpFrom(server, venue, "GET", `/api/live/${newLiveCode()}`);
-    const neverOpened = await httpFrom(server, venue, "GET", `/api/live/${other.code}`);
+    const unknown = await httpFrom(server.url, venue, "GET", `/api/live/${newLiveCode()}`);
+    const neverOpened = await httpFrom(server.url, venue, "GET", `/api/live/${other.code}`);
     expect([unknown.status, neverOpened.status]).toEqual([429, 429]);
     expect(JSON.parse(neverOpened.body)).toMatchObject({ code: "RATE_LIMITED" });
     expect(Number(neverOpened.headers["retry-after"])).toBeGreaterThan(0);
     // …while the talk it opened stays open to it: the info route and new viewers' joins.
-    expect((await httpFrom(server, venue, "GET", `/api/live/${talk.code}`)).status).toBe(200);
+    expect((await httpFrom(server.url, venue, "GET", `/api/live/${talk.code}`)).status).toBe(200);
     expect((await LiveClient.joinFrom(server.url, talk.code, venue)).first.type).toBe("hello");
     // Another network is not blocked.
-    expect((await httpFrom(server, "127.0.0.25", "GET", `/api/live/${other.code}`)).status).toBe(200);
+    expect((await httpFrom(server.url, "127.0.0.25", "GET", `/api/live/${other.code}`)).status).toBe(200);
     watching.client.close();
   });
 });

@@ -2,7 +2,8 @@
  * The PDF worker pool with real worker processes: results equal the in-process reader's, a
  * job past its deadline or its memory bound is killed and answers PDF_TOO_COMPLEX while the
  * pool goes on with a fresh worker, the line of waiting jobs is bounded, and close() leaves
- * no process behind.
+ * no process behind; each owner's budget, the fair line, the reserve, and a reader whose next
+ * file is refused at its turn offered the rest of the line at once.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { checkPdfFile } from "../../src/pdf/check.ts";
@@ -282,5 +283,49 @@ describe("PdfPool: a full line", () => {
     expect((await newcomer).ok).toBe(true);
     expect((await waitingA[0]!).ok).toBe(true);
     expect(await running).toEqual({ ok: false, code: "PDF_TOO_COMPLEX" });
+  }, 60_000);
+});
+
+describe("PdfPool: a file refused when its turn comes", () => {
+  test("its reader is offered the next file at once: the owner's other waiting file is refused and a file that may run starts, in the same turn", async () => {
+    const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
+    // One deadline of budget, refused below half of it; no owner costly, so only the budget decides.
+    const readers = pool({ workers: 2, timeoutMs: 8000, strikeLimit: 1, costlyMs: 1e9 });
+    const bomb = bombPath();
+    const good = writeBytes(await makeDeck({ pages: 1 })).path;
+    await Promise.all([readers.inspect(good), readers.inspect(good)]);
+    await waitFor(() => readers.stats.ready === 2 && readers.stats.running === 0, () => `two idle readers (${JSON.stringify(readers.stats)})`);
+    // Work without a request (never refused) takes the first reader, an address's slow file the
+    // other half a second later: the local work has always spent more, so it comes after.
+    const local = failure(readers.inspect(bomb));
+    await waitFor(() => readers.stats.running === 1, "the local file to run");
+    await Bun.sleep(500);
+    let slowSettled = false;
+    const slow = failure(asPdfOwner("203.0.113.20", () => readers.inspect(bomb))).finally(() => (slowSettled = true));
+    await waitFor(() => readers.stats.running === 2, "the address's slow file to run");
+    const slowStarted = performance.now();
+    let atRefusal: { stats: typeof readers.stats; slowSettled: boolean } | null = null;
+    const second = asPdfOwner("203.0.113.20", () => readers.inspect(good)).then(
+      () => "ok",
+      (error: { code: string }) => {
+        atRefusal = { stats: readers.stats, slowSettled };
+        return error.code;
+      },
+    );
+    const third = failure(asPdfOwner("203.0.113.20", () => readers.inspect(good)));
+    const localGood = readers.inspect(good).then((r) => r.pageCount, (error: { code: string }) => error.code);
+    await waitFor(() => readers.stats.waiting === 3, "three files waiting");
+    // The running slow file has now spent more than half the address's budget (4 s of 8 s).
+    await Bun.sleep(Math.max(0, 4600 - (performance.now() - slowStarted)));
+    // The local file's reader goes (not at a bound: charged only its time): the line's turn comes.
+    process.kill(readers.stats.pids[0]!, "SIGTERM");
+    expect(await local).toMatchObject({ code: "INTERNAL" });
+    expect(await second).toBe("PDF_TOO_SLOW");
+    // Refused at its turn while the slow file still ran (not by that file's end) — and in that
+    // same turn the reader went on down the line: the address's other file refused, the local one started.
+    expect(atRefusal).toMatchObject({ slowSettled: false, stats: { waiting: 0, running: 2 } });
+    expect(await third).toMatchObject({ code: "PDF_TOO_SLOW" });
+    expect(await localGood).toBe(1);
+    expect(await slow).toMatchObject({ code: "PDF_TOO_COMPLEX" });
   }, 60_000);
 });

@@ -4,15 +4,17 @@
  * grouped into 31 slides by the .pdfpc polylux2pdfpc writes (attached to the PDF, or beside it
  * as the notes file), and a Beamer deck whose 13-step build runs by itself
  * (`\transduration<2-12>{0.2}`, pdfpc's demo). The grouping reaches the check report's labels,
- * the server's slide count (inspectPdf) and the render worker's labels (readSlideLabels); the
- * durations reach the report and the worker. pdflatex must be installed (.ci/run does).
+ * the server's slide count (inspectPdf) and the render worker's labels (readSlideLabels) by
+ * one route, so they agree with a notes file beside and a .pdfpc attached, and when the
+ * analysis's budgets keep it from reading the .pdfpc; the durations reach the report and the
+ * worker. pdflatex must be installed (.ci/run does).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PdfDoc } from "../../src/deck/mupdf-types.ts";
 import { readNotesFile } from "../../src/deck/notes-file/index.ts";
 import { readPageDurations } from "../../src/deck/page-durations.ts";
 import { readPageLabels } from "../../src/deck/page-labels.ts";
-import { buildCheckReport, type CheckReport } from "../../src/deck/report.ts";
+import { buildCheckReport, type CheckReport, type ReportOptions } from "../../src/deck/report.ts";
 import { groupedLabels, readSlideLabels, slideCountOf } from "../../src/deck/slide-groups.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
 import { inspectPdf } from "../../src/pdf/open.ts";
@@ -42,11 +44,11 @@ async function open(bytes: Uint8Array): Promise<PdfDoc> {
   return mupdf.Document.openDocument(bytes, "application/pdf").asPDF() as PdfDoc;
 }
 
-async function report(bytes: Uint8Array, notesFile?: { bytes: Uint8Array; filename: string }): Promise<CheckReport> {
+async function report(bytes: Uint8Array, notesFile?: { bytes: Uint8Array; filename: string }, options: Omit<ReportOptions, "notesFile"> = {}): Promise<CheckReport> {
   const mupdf = await loadMupdf();
   const doc = await open(bytes);
   try {
-    const out = buildCheckReport(mupdf, doc, { bytes: bytes.length, sha256: sha256Hex(bytes), pdfVersion: "1.5", title: null, pageCount: doc.countPages() }, notesFile ? { notesFile } : {});
+    const out = buildCheckReport(mupdf, doc, { bytes: bytes.length, sha256: sha256Hex(bytes), pdfVersion: "1.5", title: null, pageCount: doc.countPages() }, { ...options, ...(notesFile ? { notesFile } : {}) });
     expectValidReport(out);
     return out;
   } finally {
@@ -122,6 +124,43 @@ describe("a Polylux-style deck (no page labels) and its .pdfpc", () => {
     expect(readSlideLabels(doc, 40, none)).toEqual(SLIDES);
     expect(new Set(readSlideLabels(doc, 40, all))).toEqual(new Set(["1"]));
     doc.destroy();
+  });
+
+  test("a notes file beside and a .pdfpc attached: the worker's labels, the server's count and the report's labels agree, whichever of them groups", async () => {
+    const encode = (text: string) => new TextEncoder().encode(text);
+    const path = writeBytes(polyluxAttached, "both.pdf").path;
+    // The notes file gives notes only: the attached .pdfpc groups, everywhere.
+    const notesOnly = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, note: "Hi" }] });
+    // The notes file joins every even page to the one before: it groups, everywhere.
+    const pairs = JSON.stringify({ pdfpcFormat: 2, pages: Array.from({ length: 20 }, (_, i) => ({ idx: 2 * i + 1, forcedOverlay: true })) });
+    const PAIRS = Array.from({ length: 40 }, (_, i) => String(Math.floor(i / 2) + 1));
+    for (const [text, want] of [[notesOnly, SLIDES], [pairs, PAIRS]] as const) {
+      const stored = readNotesFile(encode(text), "talk.pdfpc", 40).pdfpc;
+      const doc = await open(polyluxAttached);
+      const worker = readSlideLabels(doc, 40, stored);
+      doc.destroy();
+      const out = await report(polyluxAttached, { bytes: encode(text), filename: "talk.pdfpc" });
+      expect(worker).toEqual([...want]);
+      expect(out.pages.map((p) => p.label)).toEqual(worker);
+      expect((await inspectPdf(path, () => stored)).slides).toBe(slideCountOf(worker));
+    }
+  });
+
+  test("a deck whose first .pdfpc the analysis cannot read within its budgets: the report's labels are still the presenter's, and a second .pdfpc is not used instead", async () => {
+    const other = JSON.stringify({ pdfpcFormat: 2, pages: [{ idx: 0, note: "From the second file" }, { idx: 1, forcedOverlay: true }] });
+    const bytes = await attachFiles(polylux, [{ name: "talk.pdfpc", text: polyluxPdfpc() }, { name: "zz-other.pdfpc", text: other }]);
+    const doc = await open(bytes);
+    const worker = readSlideLabels(doc, 40);
+    doc.destroy();
+    expect(worker).toEqual(SLIDES);
+    // Each attachment may decode to 1 KiB here: the first .pdfpc (about 3 KiB) is not read by the analysis.
+    const out = await report(bytes, undefined, { maxAttachmentBytes: 1024 });
+    const first = out.documentAttachments.find((a) => a.name === "talk.pdfpc")!;
+    expect(first.issues.map((i) => i.code)).toEqual(["ATTACHMENT_TOO_LARGE"]);
+    expect(out.pages.map((p) => p.label)).toEqual(worker);
+    // Only the first is the deck's: the second, read, gives neither notes nor grouping.
+    expect(out.documentAttachments.find((a) => a.name === "zz-other.pdfpc")!.issues.map((i) => i.code)).toEqual(["PDFPC_MULTIPLE"]);
+    expect(out.pages[0]!.presenterNotes).toBeNull();
   });
 
   test("the server counts the slides the presenter will: 31 with the .pdfpc, attached or beside; 40 without", async () => {

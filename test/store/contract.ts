@@ -2,7 +2,7 @@
  * The contract of the storage ports (src/core/), run against every backend: SQLite +
  * files (test/store/sqlite-files.test.ts) and PostgreSQL + S3 (test/store/postgres-s3.test.ts),
  * each on a real engine. Every state transition, the claim race, expiry, tombstones, the
- * quota, tokens, bytes, the sweep, the rate limit and the live bus.
+ * quota, tokens, bytes, the sweep, the rate limit (and the keys it remembers) and the live bus.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFile } from "node:fs/promises";
@@ -323,6 +323,31 @@ export function describeStorageContract(name: string, backend: Backend): void {
           expect((await b.rateLimits.hit("10.0.0.1", t0 + 60_001, 2)).allowed).toBe(true);
           expect((await b.rateLimits.hit("10.0.0.1", t0 + 60_002, 2)).allowed).toBe(false);
           expect(await a.rateLimits.prune?.(t0 + 60_000)).toBeGreaterThanOrEqual(1);
+        }
+      });
+
+      test("a key remembered until a time is known until then (on every instance), keeps its later end, and is forgotten after", async () => {
+        const t0 = NOW + 9100 * HOUR;
+        const key = "live-opened:ABC234:10.0.0.1";
+        const other = backend.shared ? b : a;
+        expect(await a.rateLimits.remembers(key, t0)).toBe(false);
+        await a.rateLimits.remember(key, t0, t0 + 10_000);
+        expect(await other.rateLimits.remembers(key, t0 + 1)).toBe(true);
+        expect(await a.rateLimits.remembers(key, t0 + 9_999)).toBe(true);
+        // Remembered again with an earlier end: the later one stays.
+        await other.rateLimits.remember(key, t0 + 2, t0 + 5_000);
+        expect(await a.rateLimits.remembers(key, t0 + 9_000)).toBe(true);
+        expect(await other.rateLimits.remembers(key, t0 + 10_000)).toBe(false);
+        // Another key (another address, another talk) is not remembered.
+        expect(await a.rateLimits.remembers("live-opened:ABC234:10.0.0.2", t0 + 1)).toBe(false);
+        expect(await a.rateLimits.remembers("live-opened:XYZ789:10.0.0.1", t0 + 1)).toBe(false);
+        // A later end moves it on.
+        await other.rateLimits.remember(key, t0 + 3, t0 + 20_000);
+        expect(await a.rateLimits.remembers(key, t0 + 15_000)).toBe(true);
+        if (backend.shared) {
+          // The sweeper's prune forgets it once ended (a window pruned too counts).
+          expect(await a.rateLimits.prune?.(t0 + 20_001)).toBeGreaterThanOrEqual(1);
+          expect(await b.rateLimits.remembers(key, t0 + 15_000)).toBe(false);
         }
       });
     });

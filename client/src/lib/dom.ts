@@ -36,3 +36,13 @@ export function replace(parent: Element, ...children: Child[]): void {
   parent.replaceChildren();
   append(parent, ...children);
 }
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An SVG element (a chart drawn with DOM APIs, never markup): attributes as given, text as text nodes. */
+export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number | null | undefined | false> = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [key, value] of Object.entries(attrs)) if (value !== null && value !== undefined && value !== false) el.setAttribute(key, String(value));
+  append(el, ...children);
+  return el;
+}

@@ -7,8 +7,12 @@
  * Math (`$…$`, `$$…$$`, what Typst and LaTeX authors write) is kept exactly as written in
  * one marked span: left to markdown, `$a_i + b_i$` came out half in italics. The presenter
  * reads the source; typesetting it would need a math engine we do not ship.
+ *
+ * Bare addresses link by the rule plain-text notes use (lib/notes-links), not by marked's own
+ * GFM autolinks: the same address links the same way in either format.
  */
 import { Marked, type TokenizerAndRendererExtension } from "marked";
+import { addressToken } from "./notes-links.ts";
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -50,6 +54,9 @@ const markdown = new Marked({
   extensions: [mathBlock, mathInline],
   renderer: {
     html: ({ text }) => escapeHtml(text),
+  },
+  tokenizer: {
+    url: addressToken,
   },
 });
 

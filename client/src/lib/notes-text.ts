@@ -4,43 +4,38 @@
  * in-page notes that are not markdown): shown exactly as written — every character, line
  * breaks and indentation kept, nothing read as markup, no escape added — with the web
  * addresses in them as working links (a PowerPoint note's `article135_3818.html` stays
- * itself and opens). Built from text nodes and anchors only: nothing reaches innerHTML.
+ * itself and opens), by the rule markdown notes use too (lib/notes-links). Built from text
+ * nodes and anchors only: nothing reaches innerHTML.
  */
+import { Lexer, Tokenizer } from "marked";
 import { h } from "./dom.ts";
+import { addressToken } from "./notes-links.ts";
 
 export type TextSegment = { text: string } | { text: string; href: string };
 
-/** A web address as people write one in notes: with its scheme, or starting "www.". */
-const ADDRESS = /\b(?:https?:\/\/|mailto:|www\.)[^\s<>"]+/gi;
-/** Punctuation that ends a sentence rather than the address before it. */
-const TRAILING = /[.,;:!?'"»”’]+$/;
+/** marked's inline rules that read markup: in a plain-text note each answers "not here". */
+const MARKUP_RULES = ["escape", "tag", "link", "reflink", "emStrong", "codespan", "br", "del", "autolink"] as const;
 
-/** Drop a closing bracket the address does not open (a note's "(see https://x.org/a)"). */
-function balance(address: string): string {
-  let text = address;
-  for (const [open, close] of [["(", ")"], ["[", "]"]] as const) {
-    while (text.endsWith(close) && text.split(open).length < text.split(close).length) text = text.slice(0, -1);
-  }
-  return text;
+/**
+ * marked's inline lexer knowing nothing but text and addresses (lib/notes-links): emphasis,
+ * code, HTML, escapes and line breaks stay the text.
+ */
+function addressesOnly(): Tokenizer {
+  const tokenizer = new Tokenizer();
+  for (const rule of MARKUP_RULES) tokenizer[rule] = () => undefined;
+  tokenizer.url = addressToken;
+  return tokenizer;
 }
 
 /** `text` cut into plain runs and links (http, https and mailto only, as the markdown path allows). */
 export function textSegments(text: string): TextSegment[] {
   const segments: TextSegment[] = [];
-  let last = 0;
-  for (const match of text.matchAll(ADDRESS)) {
-    let address = match[0];
-    for (let previous = ""; previous !== address; ) {
-      previous = address;
-      address = balance(address.replace(TRAILING, ""));
-    }
-    if (!/[A-Za-z0-9]/.test(address.replace(/^(https?:\/\/|mailto:|www\.)/i, ""))) continue;
-    const start = match.index;
-    if (start > last) segments.push({ text: text.slice(last, start) });
-    segments.push({ text: address, href: /^www\./i.test(address) ? `https://${address}` : address });
-    last = start + address.length;
+  for (const token of new Lexer({ gfm: true, tokenizer: addressesOnly() }).inlineTokens(text)) {
+    const last = segments[segments.length - 1];
+    if (token.type === "link") segments.push({ text: token.text, href: token.href });
+    else if (last && !("href" in last)) last.text += token.raw;
+    else segments.push({ text: token.raw });
   }
-  if (last < text.length) segments.push({ text: text.slice(last) });
   return segments;
 }
 

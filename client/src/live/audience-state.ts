@@ -67,53 +67,126 @@ export function addCounts(into: LiveReactionCountsT, counts: LiveReactionCountsT
   return sum;
 }
 
+/** The server messages this reducer takes (a page queues these for its next frame and ignores the rest). */
+const AUDIENCE_TYPES: ReadonlySet<string> = new Set(["hello", "qa", "question", "questionGone", "shown", "poll", "pollResults", "reactionsShow", "reactions"]);
+
+export function isAudienceMessage(message: LiveServerMessageT): boolean {
+  return AUDIENCE_TYPES.has(message.type);
+}
+
 /**
  * The state after `message`, and whether the message was an audience one (so a page can
  * re-render only then). The input is not changed: a new state is returned when anything moved.
  */
 export function reduceAudience(state: AudienceState, message: LiveServerMessageT): { state: AudienceState; changed: boolean } {
-  const next = (patch: Partial<AudienceState>) => ({ state: { ...state, ...patch }, changed: true });
-  switch (message.type) {
-    case "hello":
-      return message.audience ? { state: fromHello(message.audience), changed: true } : { state: emptyAudience(), changed: state.known };
-    case "qa":
-      return next({ qa: { open: message.open, moderated: message.moderated } });
-    case "question": {
-      const questions = new Map(state.questions);
-      questions.set(message.question.id, message.question);
-      const shown = state.shown?.id === message.question.id ? message.question : state.shown;
-      return next({ questions, shown });
+  return reduceAudienceAll(state, [message]);
+}
+
+/**
+ * A look at the state around the few messages a page acts on (a hello, a poll, a tick of
+ * reactions): `before` gets the state just before such a message, `after` the state just
+ * after it. Each state handed out stays as it is (a later message of the batch copies again).
+ */
+export interface AudienceVisit {
+  picks(message: LiveServerMessageT): boolean;
+  before?(state: AudienceState, message: LiveServerMessageT): void;
+  after?(state: AudienceState, message: LiveServerMessageT): void;
+}
+
+/**
+ * The state after `messages`, in order — a frame's worth at once. Pure like `reduceAudience`,
+ * but a collection the messages change (the questions, the reactions per slide) is copied once
+ * for the whole batch, not once per message: a frame that brings a hundred up-vote updates to a
+ * talk of 2,000 questions copies the 2,000 once.
+ */
+export function reduceAudienceAll(state: AudienceState, messages: readonly LiveServerMessageT[], visit?: AudienceVisit): { state: AudienceState; changed: boolean } {
+  let next = state;
+  let changed = false;
+  /** The collections of `next` this batch made (and may change in place). */
+  let ownQuestions = false;
+  let ownSlides = false;
+  const questions = () => {
+    if (!ownQuestions) next = { ...next, questions: new Map(next.questions) };
+    ownQuestions = true;
+    return next.questions;
+  };
+  const slides = () => {
+    if (!ownSlides) next = { ...next, slides: new Map(next.slides) };
+    ownSlides = true;
+    return next.slides;
+  };
+  const patch = (fields: Partial<AudienceState>) => {
+    next = { ...next, ...fields };
+    changed = true;
+  };
+  for (const message of messages) {
+    const visited = visit?.picks(message) ?? false;
+    if (visited) {
+      visit!.before?.(next, message);
+      ownQuestions = ownSlides = false;
     }
-    case "questionGone": {
-      const questions = new Map(state.questions);
-      questions.delete(message.id);
-      return next({ questions, shown: state.shown?.id === message.id ? null : state.shown });
+    reduceOne(message);
+    if (visited) {
+      visit!.after?.(next, message);
+      ownQuestions = ownSlides = false;
     }
-    case "shown":
-      return next({ shown: message.question });
-    case "poll": {
-      // A new poll's results start empty; the same poll keeps the ones it has.
-      const results = state.results?.pollId === message.poll.id ? state.results : null;
-      return next({ poll: message.poll, results });
+  }
+  return changed ? { state: next, changed } : { state, changed };
+
+  function reduceOne(message: LiveServerMessageT): void {
+    switch (message.type) {
+      case "hello":
+        if (!message.audience && !next.known) return;
+        next = message.audience ? fromHello(message.audience) : emptyAudience();
+        // Fresh collections: this batch owns them.
+        ownQuestions = ownSlides = true;
+        changed = true;
+        break;
+      case "qa":
+        patch({ qa: { open: message.open, moderated: message.moderated } });
+        break;
+      case "question":
+        questions().set(message.question.id, message.question);
+        patch({ shown: next.shown?.id === message.question.id ? message.question : next.shown });
+        break;
+      case "questionGone":
+        questions().delete(message.id);
+        patch({ shown: next.shown?.id === message.id ? null : next.shown });
+        break;
+      case "shown":
+        patch({ shown: message.question });
+        break;
+      case "poll":
+        // A new poll's results start empty; the same poll keeps the ones it has.
+        patch({ poll: message.poll, results: next.results?.pollId === message.poll.id ? next.results : null });
+        break;
+      case "pollResults":
+        patch({ results: { pollId: message.pollId, counts: message.counts, voters: message.voters } });
+        break;
+      case "reactionsShow":
+        patch({ reactionsShown: message.show });
+        break;
+      case "reactions": {
+        const bySlide = slides();
+        bySlide.set(message.page, addCounts(bySlide.get(message.page) ?? {}, message.counts as LiveReactionCountsT));
+        changed = true;
+        break;
+      }
+      default:
+        break;
     }
-    case "pollResults":
-      return next({ results: { pollId: message.pollId, counts: message.counts, voters: message.voters } });
-    case "reactionsShow":
-      return next({ reactionsShown: message.show });
-    case "reactions": {
-      const slides = new Map(state.slides);
-      slides.set(message.page, addCounts(slides.get(message.page) ?? {}, message.counts as LiveReactionCountsT));
-      return next({ slides });
-    }
-    default:
-      return { state, changed: false };
   }
 }
 
-/** The questions to list: newest first, or most up-voted first (ties: newest first). */
-export function sortedQuestions(state: AudienceState, order: "newest" | "votes"): LiveQuestionT[] {
-  const list = [...state.questions.values()];
-  return list.sort((a, b) => (order === "votes" ? b.votes - a.votes : 0) || b.at - a.at);
+/**
+ * The questions to list: newest first, or most up-voted first (ties: newest first; questions of
+ * the same millisecond by arrival, the later first). `votesOf` is what "most up-voted" counts
+ * (./question-order.ts passes the votes of the last re-sort, so rows do not jump at every vote).
+ */
+export function sortedQuestions(state: AudienceState, order: "newest" | "votes", votesOf: (q: LiveQuestionT) => number = (q) => q.votes): LiveQuestionT[] {
+  const list = [...state.questions.values()].map((q, arrival) => ({ q, arrival, votes: order === "votes" ? votesOf(q) : 0 }));
+  list.sort((a, b) => b.votes - a.votes || b.q.at - a.q.at || b.arrival - a.arrival);
+  return list.map((x) => x.q);
 }
 
 /** After this viewer's own up-vote or vote was sent: remember it (the server refuses a second one anyway). */

@@ -6,7 +6,7 @@
  * as text through ../lib/dom.ts's `h` — never innerHTML — so `<img onerror>` stays characters.
  */
 import type { LivePollT, LiveQuestionT } from "../../../src/shared/live-audience-protocol.ts";
-import { h } from "../lib/dom.ts";
+import { h, replace } from "../lib/dom.ts";
 
 type Child = Node | string | null | false;
 
@@ -35,6 +35,11 @@ function byline(question: LiveQuestionT): HTMLElement {
   );
 }
 
+/** A count of votes without a button (the remote's): "▲ 3", read as "3 votes". */
+const votesCount = (votes: number) => [h("span", { "aria-hidden": "true" }, "▲ "), String(votes), h("span", { class: "visually-hidden" }, votes === 1 ? " vote" : " votes")];
+
+const upvoteLabel = (question: LiveQuestionT, upvoted: boolean) => `${upvoted ? "Up-voted" : "Up-vote"} (${votesText(question.votes)})`;
+
 export function questionItem(question: LiveQuestionT, options: QuestionOptions = {}): HTMLLIElement {
   const upvote = options.onUpvote
     ? h(
@@ -43,21 +48,45 @@ export function questionItem(question: LiveQuestionT, options: QuestionOptions =
           type: "button",
           class: "btn btn-small upvote",
           "data-id": question.id,
+          "data-focus": `${question.id} upvote`,
           "aria-pressed": String(Boolean(options.upvoted)),
-          "aria-label": `${options.upvoted ? "Up-voted" : "Up-vote"} (${votesText(question.votes)})`,
+          "aria-label": upvoteLabel(question, Boolean(options.upvoted)),
           disabled: Boolean(options.upvoted) || !options.canUpvote,
           onclick: () => options.onUpvote?.(question.id),
         },
         h("span", { "aria-hidden": "true" }, "▲"),
         h("span", { class: "upvote-count", "aria-hidden": "true" }, String(question.votes)),
       )
-    : h("span", { class: "question-votes" }, h("span", { "aria-hidden": "true" }, "▲ "), String(question.votes), h("span", { class: "visually-hidden" }, question.votes === 1 ? " vote" : " votes"));
+    : h("span", { class: "question-votes" }, ...votesCount(question.votes));
   return h(
     "li",
     { class: "question", "data-id": question.id, "data-status": question.status },
     upvote,
     h("div", { class: "question-body" }, h("p", { class: "question-text" }, question.text), byline(question), options.actions?.length ? h("div", { class: "question-actions" }, ...options.actions) : null),
   );
+}
+
+/**
+ * A drawn item brought to `question` in place when only its votes (or this viewer's up-vote,
+ * or whether up-votes are possible) changed — what a crowd changes many times a second; false
+ * when more changed (its text, name or status) and the item must be made anew.
+ */
+export function patchQuestionItem(li: HTMLElement, question: LiveQuestionT, before: LiveQuestionT, options: QuestionOptions = {}): boolean {
+  if (question.status !== before.status || question.text !== before.text || question.name !== before.name) return false;
+  const button = li.querySelector<HTMLButtonElement>(".upvote");
+  if (button) {
+    const upvoted = Boolean(options.upvoted);
+    button.setAttribute("aria-pressed", String(upvoted));
+    button.setAttribute("aria-label", upvoteLabel(question, upvoted));
+    button.disabled = upvoted || !options.canUpvote;
+    const count = button.querySelector(".upvote-count");
+    if (count) count.textContent = String(question.votes);
+    return true;
+  }
+  const votes = li.querySelector(".question-votes");
+  if (!votes) return false;
+  replace(votes, ...votesCount(question.votes));
+  return true;
 }
 
 /** The question the presenter shows over the slide. */

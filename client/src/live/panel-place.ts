@@ -6,7 +6,11 @@
  * the pane (smaller, whole); the next slide, the timer, the notes and both toolbars stay where
  * they were. Where the pane is too narrow to share (a phone, upright or on its side), the panel
  * takes the largest free part of the window beside or below the slide, above the footer's
- * Previous/Next. The box follows the pane (the layout editor moves it, a resize changes it).
+ * Previous/Next. In a small window where no part is that free, the pane makes room all the
+ * same when the slide stays a fair size beside the panel (a short window, the slide across its
+ * width), else the panel takes a smaller free part (the side column of a small window on its
+ * side), else the pane makes room whatever the slide keeps: the panel is never over the slide.
+ * The box follows the pane (the layout editor moves it, a resize changes it).
  */
 
 export interface Rect {
@@ -19,8 +23,8 @@ export interface Rect {
 export interface Placement {
   /** The pane's side the panel docks on (the pane makes room for it), or null: over free space. */
   dock: "left" | "right" | null;
-  /** The panel's box (its height is a maximum: the panel scrolls inside it), or null for the stylesheet's placement. */
-  box: Rect | null;
+  /** The panel's box (its height is a maximum: the panel scrolls inside it). */
+  box: Rect;
 }
 
 /** Space between the panel and what is next to it. */
@@ -33,9 +37,16 @@ const MIN_WIDTH = 300;
 const DOCK_SHARE = 0.38;
 /** The slide beside a docked panel is at least this wide, or the panel does not dock. */
 const MIN_SLIDE_WIDTH = 280;
-/** Below this the panel would show little more than its head: leave it to the stylesheet. */
+/** A free part of the window the panel takes at ease: its code, QR codes and buttons fit. */
 const MIN_FREE_WIDTH = 240;
 const MIN_FREE_HEIGHT = 160;
+/** The least free part the panel takes at all (its code on one line, the rest scrolls). */
+const MIN_SMALL_WIDTH = 200;
+const MIN_SMALL_HEIGHT = 140;
+/** Docked where nothing is free at ease: the panel's share of the pane (at least MIN_FREE_WIDTH). */
+const SQUEEZED_SHARE = 0.5;
+/** The slide beside a squeezed panel is at least this wide, or a smaller free part is taken first. */
+const MIN_SQUEEZED_SLIDE = 200;
 
 /**
  * Where the panel goes: `pane` is the current slide's pane, `window` the viewport with the
@@ -47,19 +58,26 @@ export function panelPlacement(pane: Rect, window: { width: number; height: numb
   const top = Math.max(0, pane.top);
   const paneBottom = Math.min(bottom, pane.top + pane.height);
   const width = Math.round(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, pane.width * DOCK_SHARE)));
-  if (pane.width - width - MARGIN >= MIN_SLIDE_WIDTH && paneBottom - top >= MIN_FREE_HEIGHT) {
-    const dock = sideOnLeft ? "right" : "left";
-    const left = dock === "left" ? Math.max(0, pane.left) : Math.min(window.width, pane.left + pane.width) - width;
-    return { dock, box: { left, top, width, height: paneBottom - top } };
-  }
+  const dock = sideOnLeft ? "right" : "left";
+  const docked = (w: number): Placement => {
+    const left = dock === "left" ? Math.max(0, pane.left) : Math.min(window.width, pane.left + pane.width) - w;
+    return { dock, box: { left, top, width: w, height: Math.max(0, paneBottom - top) } };
+  };
+  if (pane.width - width - MARGIN >= MIN_SLIDE_WIDTH && paneBottom - top >= MIN_FREE_HEIGHT) return docked(width);
   // The free parts of the window around the slide: below it, right of it, left of it.
   const free: Rect[] = [
     { left: MARGIN, top: pane.top + pane.height + MARGIN, width: window.width - 2 * MARGIN, height: bottom - (pane.top + pane.height) - 2 * MARGIN },
     { left: pane.left + pane.width + MARGIN, top: top, width: window.width - (pane.left + pane.width) - 2 * MARGIN, height: bottom - top - MARGIN },
     { left: MARGIN, top: top, width: pane.left - 2 * MARGIN, height: bottom - top - MARGIN },
-  ].filter((r) => r.width >= MIN_FREE_WIDTH && r.height >= MIN_FREE_HEIGHT);
-  const best = free.sort((a, b) => b.width * b.height - a.width * a.height)[0];
-  return { dock: null, box: best ? { ...best, width: Math.min(best.width, MAX_WIDTH + 120) } : null };
+  ];
+  const largest = (w: number, h: number) => free.filter((r) => r.width >= w && r.height >= h).sort((a, b) => b.width * b.height - a.width * a.height)[0];
+  const over = (r: Rect): Placement => ({ dock: null, box: { ...r, width: Math.min(r.width, MAX_WIDTH + 120) } });
+  const roomy = largest(MIN_FREE_WIDTH, MIN_FREE_HEIGHT);
+  if (roomy) return over(roomy);
+  const squeezed = Math.round(Math.min(width, Math.max(MIN_FREE_WIDTH, pane.width * SQUEEZED_SHARE)));
+  if (pane.width - squeezed - MARGIN >= MIN_SQUEEZED_SLIDE) return docked(squeezed);
+  const small = largest(MIN_SMALL_WIDTH, MIN_SMALL_HEIGHT);
+  return small ? over(small) : docked(squeezed);
 }
 
 /** Panels already watched for closing (a closed panel gives the pane its room back). */
@@ -75,8 +93,7 @@ function undock(stage: HTMLElement, panel: HTMLElement): void {
 
 /**
  * Put the open `panel` beside the current slide (`pane`: it makes room) or over free space,
- * now, with inline styles; or hand it back to the stylesheet. Closing the panel (its `hidden`)
- * gives the pane its room back.
+ * now, with inline styles. Closing the panel (its `hidden`) gives the pane its room back.
  */
 export function placePanel(panel: HTMLElement, pane: HTMLElement): void {
   placeNow(panel, pane);
@@ -101,13 +118,8 @@ function placeNow(panel: HTMLElement, pane: HTMLElement): void {
   if (place.dock) {
     stage.dataset.dock = place.dock;
     stage.dataset.dockedBy = panel.id;
-    stage.style.setProperty("--dock-width", `${place.box!.width}px`);
+    stage.style.setProperty("--dock-width", `${place.box.width}px`);
   } else undock(stage, panel);
-  if (!place.box) {
-    for (const p of ["left", "top", "right", "width", "max-height"]) style.removeProperty(p);
-    delete panel.dataset.placed;
-    return;
-  }
   style.left = `${place.box.left}px`;
   style.top = `${place.box.top}px`;
   style.right = "auto";

@@ -271,11 +271,20 @@ export class PresenterLive {
     for (const stroke of state.ink) this.socket?.send({ type: "ink", ink: { op: "add", page: state.page, stroke } });
   }
 
-  /** Every change of the presenter state: viewers get what the audience window gets. */
+  /**
+   * Every change of the presenter state: viewers get what the audience window gets — first,
+   * before anything else this window does about it. The audience's part of a slide change
+   * (the deck's poll for it, its reactions) only asks for the next frame (./talk-back.ts).
+   */
   changed(state: PresenterState, previous: PresenterState): void {
+    this.relay(state, previous);
+    if (state.page === previous.page) return;
     // The join card leaves at the next slide change (the audience window drops it too).
-    if (this.projecting && state.page !== previous.page) this.project(false);
-    if (state.page !== previous.page) this.deps.talk?.pageChanged(state.page);
+    if (this.projecting) this.project(false);
+    this.deps.talk?.pageChanged(state.page);
+  }
+
+  private relay(state: PresenterState, previous: PresenterState): void {
     if (!this.socket?.open) return;
     const seen = audienceView(state);
     const before = audienceView(previous);

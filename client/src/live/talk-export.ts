@@ -3,19 +3,17 @@
  * After the talk (issue 23, item 4): what the audience gave — questions (text, name, votes,
  * answered or not, when), every poll's results and the reactions per slide — as one record
  * kept with the deck (IndexedDB `talks`, deleted with the deck) and as CSV and JSON files.
- * Pure: the record grows from the audience state as messages arrive (`mergeTalk`), and the
- * files are made from the record.
+ * Pure: the record grows from the audience state (`mergeTalk`, run when the record is written —
+ * at most once a second — and before a message that replaces what the state knew,
+ * `forgetsHistory`), and the files are made from the record.
  *
- * The audience's text is untrusted, and a spreadsheet may read the file with another locale's
- * separator (`;` or a tab instead of `,`): LibreOffice set to `;` splits `a;=1+1` and runs the
- * `=1+1` it starts a cell with. So a cell that a spreadsheet would run as a formula (it starts
- * with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading `'` (OWASP's CSV-injection
- * advice), so does such a sign right after a `,`, `;`, tab or line break inside a cell (where
- * a reader splitting on that character starts one), and every cell holding one of those
- * separators, a quote or a line break is quoted per RFC 4180.
+ * The audience's text is untrusted: its cells are defused against spreadsheet formulas and
+ * quoted per RFC 4180 (../lib/csv.ts).
  */
 import { LIVE_REACTIONS, type LiveReactionCountsT } from "../../../src/shared/live-audience-protocol.ts";
+import type { LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
+import { csvFile, csvRow as row } from "../lib/csv.ts";
 
 export interface TalkQuestion {
   id: string;
@@ -86,22 +84,17 @@ export function mergeTalk(record: TalkRecord, audience: AudienceState, now: numb
   return { ...record, updatedAt: now, questions: [...questions.values()].sort((a, b) => a.at - b.at), polls, reactions: reactions.length ? reactions : record.reactions };
 }
 
-/** A cell a spreadsheet runs as a formula: it starts with one of these (after quotes, which some readers drop). */
-const FORMULA_START = /^"*[=+\-@\t\r]/;
-/** A formula sign where a reader splitting on `,`, `;`, a tab or a line break starts a cell (quotes between allowed). */
-const FORMULA_AFTER_SEPARATOR = /([,;\t\r\n]"*)([=+\-@])/g;
-
-/** One CSV cell: formula-looking text defused (at its start and after each separator), then quoted when it holds a separator (`,` `;` tab), a quote or a line break. */
-export function csvCell(value: string | number | boolean): string {
-  let text = String(value);
-  if (typeof value === "string") {
-    text = text.replace(FORMULA_AFTER_SEPARATOR, "$1'$2");
-    if (FORMULA_START.test(text)) text = `'${text}`;
-  }
-  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+/**
+ * Whether `message` replaces something of `audience` the record may not have yet: a hello
+ * replaces the whole state (and carries at most 200 questions), a new poll replaces the last
+ * one and its results. The record takes the state before such a message; other messages only
+ * add to what the state knows, so the record can take them later, all at once (it is merged at
+ * most once a second, not at every message: at 2,000 questions a merge sorts them all).
+ */
+export function forgetsHistory(audience: AudienceState, message: LiveServerMessageT): boolean {
+  if (message.type === "hello") return audience.known;
+  return message.type === "poll" && audience.poll !== null && audience.poll.id !== message.poll.id;
 }
-
-const row = (cells: (string | number | boolean)[]) => cells.map(csvCell).join(",");
 
 /**
  * The talk as one CSV file of three tables (questions, polls, reactions), each introduced by
@@ -120,7 +113,7 @@ export function talkCsv(record: TalkRecord, labelOf: (page: number) => string = 
     const counts = LIVE_REACTIONS.map((e) => r.counts[e] ?? 0);
     lines.push(row([r.page, labelOf(r.page), ...counts, counts.reduce((a, b) => a + b, 0)]));
   }
-  return lines.join("\r\n") + "\r\n";
+  return csvFile(lines);
 }
 
 /** The talk as JSON: the record's fields, times as ISO strings. */

@@ -1,8 +1,8 @@
 /**
  * @module client/live/talk-model
- * The presenter's side of the audience talking back (issue 23), as pure functions of the
- * audience state (./audience-state.ts): the rows of the Questions panel and the buttons each
- * row offers, the top question `Shift+Q` shows, the poll chart's bars and their text, what a
+ * The presenter's side of the audience talking back (questions, polls, reactions), as pure
+ * functions of the audience state (./audience-state.ts): the Questions panel's list and the
+ * buttons each row offers, the top question `Shift+Q` shows, the poll chart's bars and their text, what a
  * poll the presenter typed may be, when a deck's poll sidecar opens, and the little the
  * projector may show (`ProjectedTalk`: a question's text and name, a shown poll's results,
  * whether reactions float there) — nothing else of the talk can reach the audience window.
@@ -21,8 +21,8 @@ import {
 } from "../../../src/shared/live-audience-protocol.ts";
 import type { AudienceState } from "./audience-state.ts";
 import { sortedQuestions } from "./audience-state.ts";
+import type { QuestionOrder } from "./question-order.ts";
 
-export type QuestionOrder = "newest" | "votes";
 export type QuestionButton = "approve" | "answer" | "unanswer" | "hide" | "show" | "dismiss";
 
 export interface QuestionRow {
@@ -37,33 +37,31 @@ export interface QuestionRow {
   buttons: QuestionButton[];
 }
 
-/** The panel's rows: held ones first (they wait for the presenter), then in `order`; hidden ones are gone. */
-export function questionRows(audience: AudienceState, order: QuestionOrder): QuestionRow[] {
-  const sorted = sortedQuestions(audience, order).filter((q) => q.status !== "hidden");
-  const held = sorted.filter((q) => q.status === "pending");
-  return [...held, ...sorted.filter((q) => q.status !== "pending")].map((q) => {
-    const shown = audience.shown?.id === q.id;
-    const buttons: QuestionButton[] = [];
-    if (q.status === "pending") buttons.push("approve");
-    else {
-      buttons.push(q.status === "answered" ? "unanswer" : "answer");
-      buttons.push(shown ? "dismiss" : "show");
-    }
-    buttons.push("hide");
-    return { id: q.id, text: q.text, name: q.name ?? "", votes: q.votes, at: q.at, status: q.status, shown, buttons };
-  });
+/**
+ * The panel's questions: held ones first (they wait for the presenter), then in `order`
+ * (`votesOf`: what "most voted" counts, ./question-order.ts); hidden ones are gone.
+ */
+export function panelQuestions(audience: AudienceState, order: QuestionOrder, votesOf?: (q: LiveQuestionT) => number): LiveQuestionT[] {
+  const sorted = sortedQuestions(audience, order, votesOf).filter((q) => q.status !== "hidden");
+  return [...sorted.filter((q) => q.status === "pending"), ...sorted.filter((q) => q.status !== "pending")];
 }
 
-/**
- * The rows in the order they were last drawn (`previous` ids), new ones after them: while the
- * pointer is over the list, a vote or a new question must not move a row from under it.
- */
-export function holdOrder(rows: readonly QuestionRow[], previous: readonly string[]): QuestionRow[] {
-  const at = new Map(previous.map((id, i) => [id, i]));
-  return rows
-    .map((row, i) => ({ row, key: at.get(row.id) ?? previous.length + i }))
-    .sort((a, b) => a.key - b.key)
-    .map((x) => x.row);
+/** One question as the panel shows it, with the buttons it offers. */
+export function questionRow(audience: AudienceState, q: LiveQuestionT): QuestionRow {
+  const shown = audience.shown?.id === q.id;
+  const buttons: QuestionButton[] = [];
+  if (q.status === "pending") buttons.push("approve");
+  else {
+    buttons.push(q.status === "answered" ? "unanswer" : "answer");
+    buttons.push(shown ? "dismiss" : "show");
+  }
+  buttons.push("hide");
+  return { id: q.id, text: q.text, name: q.name ?? "", votes: q.votes, at: q.at, status: q.status, shown, buttons };
+}
+
+/** Two rows that draw the same. */
+export function sameRow(a: QuestionRow, b: QuestionRow): boolean {
+  return a.votes === b.votes && a.status === b.status && a.shown === b.shown && a.text === b.text && a.name === b.name;
 }
 
 /** The most up-voted open question (ties: the newest), or null. */

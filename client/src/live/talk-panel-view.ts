@@ -3,7 +3,8 @@
  * The presenter's *Questions and polls* panel (issue 23), markup only — ./talk-back.ts owns the
  * behaviour: the Q&A switches (open, hold new questions for approval, open it whenever this
  * deck goes live, reactions on the projector), the questions newest or most voted first with
- * each one's buttons (approve, answered, show on the projector or dismiss, hide), the poll in
+ * each one's buttons (approve, answered, show on the projector or dismiss, hide) — the section
+ * built once, each row made once and patched (./question-window.ts draws them) —, the poll in
  * view with its live bar chart (close, show results on the projector) and the form to start a
  * new one, and the reactions counted on this slide. Every text of the audience goes in as text.
  */
@@ -11,7 +12,8 @@ import { LIVE_REACTIONS, MAX_POLL_OPTION_CHARS, MAX_POLL_OPTIONS, MAX_POLL_QUEST
 import { h } from "../lib/dom.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { reactionGlyph } from "./reaction-images.ts";
-import type { QuestionButton, QuestionOrder, QuestionRow } from "./talk-model.ts";
+import type { QuestionOrder } from "./question-order.ts";
+import type { QuestionButton, QuestionRow } from "./talk-model.ts";
 
 export interface Switches {
   open: boolean;
@@ -50,28 +52,55 @@ export function switchesView(s: Switches, on: TalkHandlers): HTMLElement {
   );
 }
 
-export function questionsView(rows: readonly QuestionRow[], order: QuestionOrder, on: TalkHandlers): HTMLElement {
-  const orderButton = (value: QuestionOrder, text: string) =>
-    h("button", { type: "button", class: "btn btn-small", id: `talk-order-${value}`, "aria-pressed": String(order === value), onclick: () => on.order(value) }, text);
+/** The Questions section, built once: its title (with the count), the order buttons, the list and the line for no questions. */
+export interface QuestionsSection {
+  section: HTMLElement;
+  title: HTMLElement;
+  list: HTMLElement;
+  empty: HTMLElement;
+  /** Mark the order in force. */
+  setOrder(order: QuestionOrder): void;
+}
+
+export function questionsSection(on: TalkHandlers): QuestionsSection {
+  const orderButton = (value: QuestionOrder, text: string) => h("button", { type: "button", class: "btn btn-small", id: `talk-order-${value}`, "aria-pressed": "false", onclick: () => on.order(value) }, text);
+  const buttons = { votes: orderButton("votes", "Most voted"), newest: orderButton("newest", "Newest") };
+  const title = h("h3", { id: "talk-questions-title" }, "Questions (0)");
   const list = h("ol", { class: "talk-questions", id: "talk-questions" });
-  for (const row of rows) {
-    const meta = [row.name || "Anonymous", `${row.votes} ${row.votes === 1 ? "vote" : "votes"}`, row.status === "pending" ? "waiting for approval" : row.status === "answered" ? "answered" : null, row.shown ? "on the projector" : null].filter(Boolean).join(" · ");
-    list.append(
-      h("li", { class: `talk-question-row is-${row.status}${row.shown ? " is-shown" : ""}`, "data-id": row.id },
-        h("p", { class: "talk-q-text" }, row.text),
-        h("p", { class: "talk-q-meta" }, meta),
-        h("div", { class: "actions talk-q-actions" },
-          ...row.buttons.map((button) =>
-            h("button", { type: "button", class: `btn btn-small${button === "show" ? " btn-primary" : ""}`, "data-button": button, "data-focus": `${row.id} ${button}`, onclick: () => on.question(row.id, button) }, LABEL[button]),
-          ),
-        ),
-      ),
-    );
-  }
-  return h("section", { class: "talk-section", "aria-labelledby": "talk-questions-title" },
-    h("div", { class: "talk-section-head" }, h("h3", { id: "talk-questions-title" }, `Questions (${rows.length})`), h("div", { class: "talk-order", role: "group", "aria-label": "Order" }, orderButton("votes", "Most voted"), orderButton("newest", "Newest"))),
-    rows.length ? list : h("p", { class: "muted", id: "talk-questions-empty" }, "No questions yet."),
+  const empty = h("p", { class: "muted", id: "talk-questions-empty" }, "No questions yet.");
+  const section = h("section", { class: "talk-section", "aria-labelledby": "talk-questions-title" },
+    h("div", { class: "talk-section-head" }, title, h("div", { class: "talk-order", role: "group", "aria-label": "Order" }, buttons.votes, buttons.newest)),
+    list,
+    empty,
   );
+  const setOrder = (order: QuestionOrder) => {
+    for (const [value, button] of Object.entries(buttons)) if (button.getAttribute("aria-pressed") !== String(order === value)) button.setAttribute("aria-pressed", String(order === value));
+  };
+  return { section, title, list, empty, setOrder };
+}
+
+function rowMeta(row: QuestionRow): string {
+  return [row.name || "Anonymous", `${row.votes} ${row.votes === 1 ? "vote" : "votes"}`, row.status === "pending" ? "waiting for approval" : row.status === "answered" ? "answered" : null, row.shown ? "on the projector" : null].filter(Boolean).join(" · ");
+}
+
+/** One question of the panel, with its buttons. */
+export function questionRowView(row: QuestionRow, on: TalkHandlers): HTMLElement {
+  return h("li", { class: `talk-question-row is-${row.status}${row.shown ? " is-shown" : ""}`, "data-id": row.id },
+    h("p", { class: "talk-q-text" }, row.text),
+    h("p", { class: "talk-q-meta" }, rowMeta(row)),
+    h("div", { class: "actions talk-q-actions" },
+      ...row.buttons.map((button) =>
+        h("button", { type: "button", class: `btn btn-small${button === "show" ? " btn-primary" : ""}`, "data-button": button, "data-focus": `${row.id} ${button}`, onclick: () => on.question(row.id, button) }, LABEL[button]),
+      ),
+    ),
+  );
+}
+
+/** A drawn row brought to `row`: a vote changes its line in place; anything else draws the row anew. */
+export function patchQuestionRow(li: HTMLElement, row: QuestionRow, before: QuestionRow, on: TalkHandlers): HTMLElement | void {
+  if (row.status !== before.status || row.shown !== before.shown || row.text !== before.text) return questionRowView(row, on);
+  const meta = li.querySelector(".talk-q-meta");
+  if (meta) meta.textContent = rowMeta(row);
 }
 
 export function pollView(poll: LivePollT | null, counts: readonly number[] | null, voters: number, on: TalkHandlers): HTMLElement | null {

@@ -5,14 +5,19 @@
  * them), the question the presenter shows (a card under the slide, never over its picture),
  * the reaction bar and reactions floating over the slide when the presenter turns them on. State is ./audience-state.ts's reducer; every text
  * goes in through ./audience-view.ts as text. Refusals from the server are shown as a sentence
- * next to the control that was used (./audience-errors.ts).
+ * next to the control that was used (./audience-errors.ts). Messages are queued and drawn at
+ * the next frame, the list as keyed rows, 50 at a time, in a steady order (./question-window.ts):
+ * a page holding 2,000 questions still shows the next slide at once.
  */
-import { charCount, isBlankText, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
+import { charCount, isBlankText, LIVE_REACTIONS, MAX_QUESTION_CHARS, MAX_QUESTION_NAME_CHARS, type LiveQuestionT, type LiveReactionCountsT, type LiveReactionT } from "../../../src/shared/live-audience-protocol.ts";
 import type { LiveErrorCodeT, LiveServerMessageT } from "../../../src/shared/live-protocol.ts";
 import { $, h, replace } from "../lib/dom.ts";
 import { audienceErrorText, type AudienceAction } from "./audience-errors.ts";
-import { emptyAudience, markMine, reduceAudience, sortedQuestions, type AudienceState } from "./audience-state.ts";
-import { ballot, questionItem, shownCard } from "./audience-view.ts";
+import { FrameQueue, type FrameClock } from "../lib/frame-task.ts";
+import { emptyAudience, isAudienceMessage, markMine, reduceAudienceAll, sortedQuestions, type AudienceState } from "./audience-state.ts";
+import { ballot, patchQuestionItem, questionItem, shownCard } from "./audience-view.ts";
+import { SteadyOrder } from "./question-order.ts";
+import { questionItems, type QuestionWindow } from "./question-window.ts";
 import { pollChart } from "./poll-chart-view.ts";
 import { ReactionBatch } from "./reaction-batch.ts";
 import type { Outgoing as SocketOutgoing } from "./socket.ts";
@@ -28,6 +33,15 @@ type Outgoing = Extract<SocketOutgoing, { type: "ask" | "upvote" | "vote" | "rea
 export interface ViewerAudienceDeps {
   send(message: Outgoing): boolean;
   store: Pick<Storage, "getItem" | "setItem"> | null;
+  /** Frames and timers (the browser's; a test's by hand). */
+  frames?: FrameClock;
+}
+
+/** A question as this viewer's list draws it. */
+interface Item {
+  q: LiveQuestionT;
+  upvoted: boolean;
+  canUpvote: boolean;
 }
 
 /** Characters as the server counts them (code points), so the counter agrees with it; 0 for text that shows nothing (the server refuses it as blank). */
@@ -51,6 +65,14 @@ export class ViewerAudience {
   /** What this viewer chose in each poll it voted in from this page (a reload knows only that it voted). */
   private readonly chosen = new Map<string, number[]>();
   private readonly batch: ReactionBatch;
+  /** Audience messages since the last frame, reduced and drawn together then. */
+  private readonly frame: FrameQueue<LiveServerMessageT>;
+  private readonly steady = new SteadyOrder();
+  private readonly questions: QuestionWindow<Item>;
+  private readonly empty = h("li", { class: "question-empty muted" });
+  /** What the poll card and the shown question were drawn from: a frame that changed neither leaves them be. */
+  private drawnPoll: unknown[] = [];
+  private drawnShown: LiveQuestionT | null | undefined = undefined;
   private readonly els = {
     dock: $("#audience"),
     qaSection: $("#qa-section") as HTMLDetailsElement,
@@ -84,17 +106,46 @@ export class ViewerAudience {
       },
       send: (counts) => this.send("react", { type: "react", counts }),
     });
+    this.frame = new FrameQueue((batch) => this.drain(batch), deps.frames);
+    this.questions = questionItems<Item>({
+      list: this.els.list,
+      empty: this.empty,
+      id: "qa-more",
+      make: (item) => this.item(item),
+      patch: (li, item, before) => patchQuestionItem(li, item.q, before.q, this.options(item)),
+      same: (a, b) => a.q === b.q && a.upvoted === b.upvoted && a.canUpvote === b.canUpvote,
+      redraw: (now) => (now ? this.frame.now() : this.frame.request()),
+    });
     this.wire();
   }
 
-  /** Every server message: the audience's ones change what is shown; others are ignored. */
+  /**
+   * Every server message: the audience's ones change what is shown, at the next frame (the
+   * socket's handler returns at once: the slide change behind them waits for nothing); others
+   * are ignored.
+   */
   receive(message: LiveServerMessageT): void {
     if (message.type === "error") return this.refused(message.code);
-    const { state, changed } = reduceAudience(this.state, message);
-    if (!changed) return;
-    this.state = state;
-    if (message.type === "reactions") return this.float(message.counts as LiveReactionCountsT);
-    if (message.type === "hello") this.ballotKey = "";
+    if (isAudienceMessage(message)) this.frame.push(message);
+  }
+
+  /** What came since the last frame, reduced at once and drawn once. */
+  private drain(batch: LiveServerMessageT[]): void {
+    let hello = false;
+    const { state, changed } = reduceAudienceAll(this.state, batch, {
+      picks: (m) => m.type === "reactions" || m.type === "hello",
+      after: (now, m) => {
+        if (m.type === "hello") hello = true;
+        // Reactions the presenter lets viewers see: a few float up over the slide and go.
+        else if (m.type === "reactions" && now.reactionsShown) floatReactions(this.els.floats, m.counts as LiveReactionCountsT);
+      },
+    });
+    // Nothing came (a re-sort's turn, the pointer leaving the list): drawn all the same.
+    if (changed) this.state = state;
+    if (hello) {
+      this.ballotKey = "";
+      this.steady.reset();
+    }
     this.render();
   }
 
@@ -142,6 +193,8 @@ export class ViewerAudience {
   }
 
   private ask(): void {
+    // A person's action sees what came meanwhile (is the Q&A moderated now?).
+    this.frame.now();
     const text = this.els.askText.value.trim();
     const name = this.els.askName.value.trim();
     if (questionLength(text) === 0 || questionLength(text) > MAX_QUESTION_CHARS) return;
@@ -161,10 +214,12 @@ export class ViewerAudience {
     if (!this.send("upvote", { type: "upvote", questionId: id })) return this.note("upvote", "Not connected: try again when the page says Live.");
     this.lastTarget = id;
     this.state = markMine(this.state, "upvoted", id);
-    this.renderQuestions();
+    // The viewer's own tap answers at once (what came meanwhile is drawn with it).
+    this.frame.now();
   }
 
   private vote(choices: number[]): void {
+    this.frame.now();
     const poll = this.state.poll;
     if (!poll) return;
     if (choices.length === 0) return this.note("vote", audienceErrorText("BAD_CHOICE", "vote", poll));
@@ -186,7 +241,8 @@ export class ViewerAudience {
 
   private sortBy(order: "newest" | "votes"): void {
     this.order = order;
-    this.renderQuestions();
+    this.steady.reset();
+    this.frame.now();
   }
 
   // ---- refusals -----------------------------------------------------------------------------
@@ -194,6 +250,8 @@ export class ViewerAudience {
   private refused(code: LiveErrorCodeT): void {
     const action = this.lastAction;
     if (!action) return;
+    // What came before the refusal first: the state it is read against is the server's.
+    this.frame.now();
     if (action === "ask" && this.lastAsked && this.els.askText.value === "") {
       // The question did not go in: give it back to edit or send again.
       this.els.askText.value = this.lastAsked;
@@ -224,32 +282,42 @@ export class ViewerAudience {
 
   private render(): void {
     const { dock, askForm, qaClosed } = this.els;
-    dock.hidden = !this.state.known;
-    document.body.dataset.audience = this.state.known ? "on" : "off";
-    document.body.dataset.qa = this.state.qa.open ? "open" : "closed";
-    askForm.hidden = !this.state.qa.open;
-    qaClosed.hidden = this.state.qa.open;
-    replace(qaClosed, "Questions are closed right now.");
+    // Drawn at every frame a crowd's message brings: only what changed is written.
+    const audience = this.state.known ? "on" : "off";
+    const qa = this.state.qa.open ? "open" : "closed";
+    if (document.body.dataset.audience !== audience || document.body.dataset.qa !== qa) {
+      dock.hidden = !this.state.known;
+      document.body.dataset.audience = audience;
+      document.body.dataset.qa = qa;
+      askForm.hidden = !this.state.qa.open;
+      qaClosed.hidden = this.state.qa.open;
+      replace(qaClosed, "Questions are closed right now.");
+    }
     this.renderQuestions();
     this.renderPoll();
     this.renderShown();
   }
 
   private renderQuestions(): void {
-    const { list, qaCount, orderNewest, orderVotes } = this.els;
-    const questions = sortedQuestions(this.state, this.order);
-    const focused = (document.activeElement as HTMLElement | null)?.closest?.<HTMLElement>(".question")?.dataset.id;
-    replace(
-      list,
-      ...questions.map((q) => questionItem(q, { upvoted: this.state.upvoted.has(q.id), canUpvote: this.state.qa.open, onUpvote: (id) => this.upvote(id) })),
-    );
-    // A redraw keeps the keyboard where it was (the question's button, or its row).
-    if (focused) list.querySelector<HTMLElement>(`.question[data-id="${CSS.escape(focused)}"] button:not(:disabled)`)?.focus();
-    if (questions.length === 0) list.append(h("li", { class: "question-empty muted" }, this.state.qa.open ? "No questions yet. Be the first to ask." : "No questions."));
-    replace(qaCount, questions.length ? String(questions.length) : "");
-    orderNewest.setAttribute("aria-pressed", String(this.order === "newest"));
-    orderVotes.setAttribute("aria-pressed", String(this.order === "votes"));
-    document.body.dataset.questions = String(questions.length);
+    const { qaCount, orderNewest, orderVotes } = this.els;
+    const { votesOf, due } = this.steady.votes(this.state.questions.values(), performance.now(), this.questions.held || this.order !== "votes");
+    const questions = sortedQuestions(this.state, this.order, votesOf);
+    const none = this.state.qa.open ? "No questions yet. Be the first to ask." : "No questions.";
+    if (this.empty.textContent !== none) replace(this.empty, none);
+    this.questions.show(questions, (q) => ({ q, upvoted: this.state.upvoted.has(q.id), canUpvote: this.state.qa.open }));
+    if (due !== null) this.frame.requestIn(due);
+    const count = questions.length ? String(questions.length) : "";
+    if (qaCount.textContent !== count) replace(qaCount, count);
+    for (const [button, order] of [[orderNewest, "newest"], [orderVotes, "votes"]] as const) if (button.getAttribute("aria-pressed") !== String(this.order === order)) button.setAttribute("aria-pressed", String(this.order === order));
+    if (document.body.dataset.questions !== String(questions.length)) document.body.dataset.questions = String(questions.length);
+  }
+
+  private options(item: Item) {
+    return { upvoted: item.upvoted, canUpvote: item.canUpvote, onUpvote: (id: string) => this.upvote(id) };
+  }
+
+  private item(item: Item): HTMLElement {
+    return questionItem(item.q, this.options(item));
   }
 
   private renderPoll(): void {
@@ -271,6 +339,8 @@ export class ViewerAudience {
     const voted = this.state.voted.has(poll.id);
     const results = poll.shown && this.state.results?.pollId === poll.id ? this.state.results : null;
     const key = `${poll.id} ${poll.status} ${voted} ${poll.shown}`;
+    if (this.drawnPoll[0] === poll && this.drawnPoll[1] === results && this.drawnPoll[2] === key && key === this.ballotKey) return;
+    this.drawnPoll = [poll, results, key];
     if (poll.shown && poll.status === "open" && !voted) {
       // Results shown while the poll is still open: a viewer who has not voted yet still can.
       // The ballot stays as it is (a choice half made is kept); only the bars under it change.
@@ -295,12 +365,8 @@ export class ViewerAudience {
     const shown = this.state.shown;
     this.els.shown.hidden = shown === null;
     document.body.dataset.shown = shown?.id ?? "";
+    if (shown === this.drawnShown) return;
+    this.drawnShown = shown;
     replace(this.els.shown, shown ? shownCard(shown) : null);
-  }
-
-  /** Reactions the presenter lets viewers see: a few float up over the slide and go. */
-  private float(counts: LiveReactionCountsT): void {
-    if (!this.state.reactionsShown) return;
-    floatReactions(this.els.floats, counts);
   }
 }

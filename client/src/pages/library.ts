@@ -6,7 +6,9 @@
  * the deck's first page; decks without a stored thumbnail get one rendered in the background,
  * one at a time, and kept, so the next visit renders nothing. A notes file (`.pdfpc` or
  * PowerPoint `.pptx`) dropped or picked with the PDF is read here and kept with the deck;
- * each card can add, replace or remove it later, and shows what reading it found.
+ * each card can add, replace or remove it later, and shows what reading it found. A deck's
+ * recordings (talks and rehearsals recorded in the presenter) are listed on its card with
+ * their length and size, to play back or delete (../record/recording-list-view.ts).
  */
 import { $, h, replace } from "../lib/dom.ts";
 import { normalizeLiveCode } from "../../../src/shared/live-protocol.ts";
@@ -18,6 +20,9 @@ import { Renderer } from "../lib/renderer.ts";
 import { downloadDeck, inkForExport } from "../presenter/export.ts";
 import { needsThumbnail, storeThumbnail } from "../lib/thumbnail.ts";
 import { DeckStore, StorageError, type DeckRecord, type ThumbnailRecord } from "../storage/deck-store.ts";
+import type { RecordingRecord } from "../storage/schema.ts";
+import { recordingsInProgress, stillRecording } from "../record/recording-lock.ts";
+import { recordingList } from "../record/recording-list-view.ts";
 
 const list = $("#decks") as HTMLUListElement;
 const empty = $("#empty");
@@ -126,6 +131,21 @@ function thumbImage(deck: DeckRecord, url: string, record: ThumbnailRecord): HTM
   return h("img", { class: "deck-thumb-img", src: url, alt: "", width: record.width, height: record.height, decoding: "async", "data-thumb": deck.id });
 }
 
+/** Recordings by deck, and those some window is writing now: read at each refresh. */
+let recordings = new Map<string, RecordingRecord[]>();
+let inProgress: Set<string> | null = null;
+
+function recordingsOf(deck: DeckRecord): HTMLElement | null {
+  return recordingList(recordings.get(deck.id) ?? [], {
+    recordingNow: (r) => stillRecording(r, inProgress, Date.now()),
+    delete: async (r) => {
+      if (!confirm(`Delete the recording “${r.title}” of “${deck.title}”? This cannot be undone.`)) return;
+      await store.recordings.deleteRecording(r.id);
+      await refresh();
+    },
+  });
+}
+
 function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailRecord }): HTMLLIElement {
   const present = `/present/${encodeURIComponent(deck.id)}`;
   const del = h("button", { type: "button", class: "btn btn-small btn-ghost", "aria-label": `Delete ${deck.title}` }, "Delete");
@@ -169,6 +189,7 @@ function deckCard(deck: DeckRecord, thumb?: { url: string; record: ThumbnailReco
     h("p", { class: "deck-meta" }, [deck.totalSlides ? deckSize(deck.totalSlides, slidesOf(deck.totalSlides, deck.labels)) : null, formatBytes(deck.bytes), formatDate(deck.addedAt)].filter(Boolean).join(" · ")),
     h("p", { class: "deck-source" }, source, deck.source === "handoff" && !deck.handoffCompletedAt ? " · claim not confirmed" : ""),
     notesRow(deck),
+    recordingsOf(deck),
     h("div", { class: "deck-actions" }, h("a", { class: "btn btn-small btn-primary", href: present }, "Present"), downloads, del),
   );
 }
@@ -217,6 +238,7 @@ async function renderThumbnails(decks: DeckRecord[]) {
 
 async function refresh() {
   const decks = await store.listDecks();
+  [recordings, inProgress] = await Promise.all([store.recordings.recordingsByDeck().catch(() => new Map<string, RecordingRecord[]>()), recordingsInProgress()]);
   const thumbs = await store.listThumbnails().catch(() => new Map<string, ThumbnailRecord>());
   const previous = thumbUrls;
   thumbUrls = new Map();

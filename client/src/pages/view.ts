@@ -17,7 +17,7 @@ import { openChannel, type Channel } from "../presenter/channel.ts";
 import { deckIdFromPath } from "../lib/deck-path.ts";
 import { $ } from "../lib/dom.ts";
 import { keepScreenOn } from "../lib/wake-lock.ts";
-import type { MediaContext } from "../lib/media.ts";
+import { storedMediaContext } from "../lib/stored-media.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
@@ -46,16 +46,7 @@ let bindings = loadKeymap(storage);
 /** Pointer latency: ms from the presenter's input event to this window's next frame (bench/pointer.ts reads it). */
 const pointerLatency: number[] = [];
 
-const mediaCtx: MediaContext = {
-  renderer: null as unknown as Renderer,
-  role: "audience",
-  blobUrls: new Map(),
-  storedMedium: async (url) => {
-    const record = await store.getMediaFile(deckId, url);
-    return record ? { data: record.data, mime: record.mime } : undefined;
-  },
-  online: () => navigator.onLine,
-};
+const mediaCtx = storedMediaContext("audience", () => store, () => deckId);
 
 const stage = new AudienceStage(
   { frame: $("#frame"), main: $("#main"), canvas: $("#slide") as HTMLCanvasElement, mediaLayer: $("#media-layer"), blankCover: $("#blank-cover"), body: document.body },

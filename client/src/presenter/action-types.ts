@@ -17,7 +17,7 @@ export interface ActionContext {
 }
 
 /** What a page does beyond the state: things only the DOM or the browser can do. */
-export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme" | "live" | "questions" | "show-question";
+export type Effect = "fullscreen" | "open-audience" | "notes-down" | "notes-up" | "swap-screens" | "theme" | "live" | "questions" | "show-question" | "record";
 
 export interface PresenterAction {
   name: ActionName;
@@ -68,12 +68,14 @@ export type ActionName =
   | "timerPause"
   | "timerReset"
   | "slideTimes"
+  | "pace"
   | "fullscreen"
   | "audience"
   | "swapScreens"
   | "live"
   | "questions"
   | "showQuestion"
+  | "record"
   | "layoutEditor"
   | "theme"
   | "exportPanel"

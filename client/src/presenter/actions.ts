@@ -12,6 +12,7 @@ import { resetTimer, startTimer, toggleTimer } from "../lib/timer.ts";
 import { endPage, jumpSlides, nextShownPage, nextSlideStart, pageForLabel, previousShownPage, previousSlideStart } from "./deck-layout.ts";
 import { clearEntry, entryPending, eraseDigit, expireEntry, settleEntry, typeDigit } from "./entry.ts";
 import { advanceFrom } from "./auto-advance.ts";
+import { parsePaceChoice } from "../record/pace.ts";
 import { goTo, historyBack, historyForward, markSlideTime } from "./navigation.ts";
 import { NOTES_SCALE_MAX, NOTES_SCALE_MIN, type Blank, type MediaPlayback, type PresenterState } from "./state.ts";
 import { TOOL_ACTIONS, resizeTool } from "./tool-actions.ts";
@@ -184,12 +185,14 @@ const core: PresenterAction[] = [
     },
   },
   { name: "slideTimes", label: "Rehearsal: the time spent on each slide", perform: (s) => panel(s, "times") },
+  { name: "pace", label: "Pace the talk against the last rehearsal, the deck's duration, or nothing", perform: (s, _c, arg) => ({ ...s, pace: parsePaceChoice(arg ?? s.pace) }) },
   { name: "fullscreen", label: "Full screen", effect: "fullscreen", perform: same },
   { name: "audience", label: "Open the audience window (on a second screen when the browser can place it)", effect: "open-audience", perform: same },
   { name: "swapScreens", label: "Swap the presenter and audience screens", effect: "swap-screens", perform: same },
   { name: "live", label: "Go live: viewers follow on their own screens, a phone becomes the remote (again to show or hide the live panel)", effect: "live", perform: same },
   { name: "questions", label: "Questions and polls of the live talk (show or hide the panel)", effect: "questions", perform: same },
   { name: "showQuestion", label: "Show the most voted open question on the projector (again to take it away)", effect: "show-question", perform: same },
+  { name: "record", label: "Record the talk: the microphone and everything the projector shows (show or hide the Record panel)", effect: "record", perform: same },
   { name: "layoutEditor", label: "Arrange the presenter's layout", perform: (s) => panel(s, "layout") },
   { name: "theme", label: "Light or dark presenter theme", effect: "theme", perform: same },
   { name: "exportPanel", label: "Download the deck (as it came, or with the ink)", perform: (s) => panel(s, "export") },

@@ -52,6 +52,12 @@ export const DIGITS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 /** Keys a binding may not take: Tab and Shift+Tab move the focus (see above). */
 export const RESERVED_KEYS: readonly string[] = ["Tab", "Shift+Tab"];
 
+/**
+ * What a clicker's "start the show" button sends, and a browser takes as a reload: never the
+ * browser's in this window, whatever the binding, the focus or the open panel (`pageKeepsKey`).
+ */
+const CLICKER_RELOAD_KEYS: ReadonlySet<string> = new Set(["F5", "Shift+F5"]);
+
 /** The tool each mode action picks (a "digit" binding hands it to the digit action). */
 export const MODE_OF: Partial<Record<ActionName, Mode>> = { modeNormal: "normal", modePointer: "pointer", modePen: "pen", modeEraser: "eraser", modeSpotlight: "spotlight" };
 
@@ -103,6 +109,8 @@ export const DEFAULT_BINDINGS: readonly Binding[] = [
   { action: "live", keys: ["Shift+l"] },
   { action: "questions", keys: ["q"] },
   { action: "showQuestion", keys: ["Shift+q"] },
+  // Neither pdfpc nor PowerPoint binds Shift+R (pdfpc's Ctrl+R reloads; R resets the timer here).
+  { action: "record", keys: ["Shift+r"] },
   { action: "layoutEditor", keys: ["Shift+c"] },
   { action: "exportPanel", keys: ["Shift+e"] },
   { action: "help", keys: ["?"] },
@@ -289,7 +297,7 @@ export function keyTableMarkdown(bindings: readonly Binding[] = DEFAULT_BINDINGS
 // checkbox in the Live or Questions panel) keeps none of the stage's keys — a clicker's
 // PageDown, →, Space, B, ., Esc or F5 act on the talk and never un-tick the box. Only a text
 // field being typed in keeps every key, and a control reached with the keyboard (Tab) keeps
-// the keys that operate it.
+// the keys that operate it. F5 and Shift+F5 are never the browser's (a reload), even there.
 
 /** Anything with `closest` (a DOM element): the policy below asks only where the key landed. */
 export interface KeyTarget {
@@ -307,6 +315,16 @@ const NOT_TEXT = ["checkbox", "radio", "range", "button", "submit", "reset", "co
 export const TEXT_FIELD = `input:not(${NOT_TEXT}), textarea, [contenteditable='true'], [role='separator']`;
 /** What takes the focus and acts on a few keys of its own. */
 export const CONTROL = "button, a, summary, input, select";
+
+/**
+ * Whether the page takes a key from the browser before anyone else decides: a clicker's F5 and
+ * Shift+F5, which would reload the presenter mid-talk. Asked before the field and the panel
+ * (they may keep the key from the talk — in a text field or an open modal panel F5 does
+ * nothing — but never give it to the browser); unbound, they do nothing either.
+ */
+export function pageKeepsKey(chord: string | null): boolean {
+  return chord !== null && CLICKER_RELOAD_KEYS.has(chord);
+}
 
 /** A field or a splitter that handles its own keys (typing, resizing): never the talk's. */
 export function fieldKeepsKeys(target: KeyTarget): boolean {

@@ -1,8 +1,8 @@
 /**
  * @module client/presenter/state
  * Everything the presenter window is, as one immutable value: where the talk is, what the
- * audience sees, the stage tools (mode, ink, pointer, zoom, freeze), the timer and the
- * rehearsal's slide times, the notes size and which panel is open. Named actions
+ * audience sees, the stage tools (mode, ink, pointer, zoom, freeze), the timer, the
+ * rehearsal's slide times and what the talk is paced against, the notes size and which panel is open. Named actions
  * (./actions.ts, ./tool-actions.ts) turn one state into the next; views render it; the
  * audience window gets the part meant for it (./audience.ts), and live viewers will get the
  * same part.
@@ -83,6 +83,12 @@ export interface SlideTimes {
   mark: { page: number; elapsed: number } | null;
 }
 
+/**
+ * What the talk is paced against (../record/pace.ts): the last rehearsal, the deck's duration
+ * spread by the rehearsal's proportions, or nothing. Kept with the deck.
+ */
+export type PaceChoice = "rehearsal" | "duration" | "off";
+
 export interface PresenterState {
   /** Current PDF page, 1-based (a slide with overlays spans several pages). */
   page: number;
@@ -111,6 +117,7 @@ export interface PresenterState {
   /** Wall-clock ms (Date.now) of the last digit typed: the pending number expires from it. */
   entryAt: number | null;
   slideTimes: SlideTimes;
+  pace: PaceChoice;
   /** Media of the current page, by media id. */
   media: Record<string, MediaPlayback>;
   timer: TimerState;
@@ -152,6 +159,7 @@ export function initialState(overrides: Partial<PresenterState> = {}): Presenter
     entryTool: null,
     entryAt: null,
     slideTimes: { current: {}, previous: null, mark: null },
+    pace: "rehearsal",
     media: {},
     timer: IDLE_TIMER,
     notesScale: 1,

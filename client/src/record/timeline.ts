@@ -28,7 +28,11 @@ export function isPictureMessage(message: ChannelMessageBody): message is Pictur
   return PICTURE_TYPES.has(message.type);
 }
 
-/** One change of the picture: `t` is milliseconds on the recording's clock (0 = its start). */
+/**
+ * One change of the picture: `t` is milliseconds on the recording's clock (0 = its start). A
+ * recorded state's media carry their `at` on that clock too, not the wall clock
+ * (./media-time.ts): a medium playing at event time `t` is at `time + (t' − at) / 1000` s at `t'`.
+ */
 export interface TimelineEvent {
   t: number;
   m: PictureMessage;

@@ -2,7 +2,8 @@
  * @module client/storage/deck-store
  * The decks stored in this browser: one object with `close()` and `hardReset()`, every
  * write in a single transaction so a deck is either fully stored (bytes and metadata) or
- * not at all.
+ * not at all. Its recordings are reached through `recordings` (./recording-store.ts), on the
+ * same database, and go when the deck goes.
  */
 import { deleteDB, openDB } from "idb";
 import {
@@ -26,30 +27,11 @@ import {
 
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { TalkRecord } from "../live/talk-export.ts";
+import { deleteRecordingsOfDeck, RecordingStore } from "./recording-store.ts";
+import { classifyStorageError, StorageError } from "./storage-error.ts";
 
+export { classifyStorageError, StorageError } from "./storage-error.ts";
 export type { DeckNotes, DeckRecord, DeckTimerSettings, LiveDeckRecord, LiveSessionRecord, MediaFileRecord, ProgressRecord, ThumbnailRecord } from "./schema.ts";
-
-/** Why storage refused to work, in terms a screen can explain. */
-export type StorageFailure = "quota" | "unavailable" | "blocked" | "unknown";
-
-export class StorageError extends Error {
-  readonly kind: StorageFailure;
-  constructor(kind: StorageFailure, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "StorageError";
-    this.kind = kind;
-  }
-}
-
-/** Map a DOMException from IndexedDB to what the user can do about it. */
-export function classifyStorageError(error: unknown): StorageFailure {
-  const name = (error as { name?: string } | null)?.name ?? "";
-  if (name === "QuotaExceededError") return "quota";
-  // Firefox private windows and disabled storage throw these when opening the database.
-  if (name === "InvalidStateError" || name === "SecurityError" || name === "NotAllowedError") return "unavailable";
-  if (name === "UnknownError" && /quota|space|disk/i.test(String((error as Error).message))) return "quota";
-  return "unknown";
-}
 
 /** The deck id for some bytes: the first 16 hex digits of their SHA-256. */
 export function deckIdFor(sha256Hex: string): string {
@@ -241,8 +223,14 @@ export class DeckStore {
     });
   }
 
+  /** The recordings kept in this browser (talks and rehearsals, by deck). */
+  get recordings(): RecordingStore {
+    return new RecordingStore(this.db, this.now);
+  }
+
+  /** A deck and everything kept with it: bytes, progress, thumbnail, media, ink, talks and recordings. */
   async deleteDeck(id: string): Promise<void> {
-    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink", "liveSessions", "talks"], "readwrite");
+    const tx = this.db.transaction(["decks", "deckBytes", "progress", "thumbnails", "mediaFiles", "ink", "liveSessions", "talks", "recordings", "recordingPieces"], "readwrite");
     const media = tx.objectStore("mediaFiles");
     const ink = tx.objectStore("ink");
     const talks = tx.objectStore("talks");
@@ -256,6 +244,7 @@ export class DeckStore {
       ...keys.map((key) => media.delete(key)),
       ...inkKeys.map((key) => ink.delete(key)),
       ...talkKeys.map((key) => talks.delete(key)),
+      deleteRecordingsOfDeck(tx, id),
       tx.done,
     ]);
   }
@@ -323,12 +312,13 @@ export class DeckStore {
     return this.db.get("progress", deckId);
   }
 
-  /** Where the talk is: the page and (from the presenter) its timer, bookmark and slide times. */
-  async saveProgress(deckId: string, slide: number, timer?: unknown, extra: { bookmark?: number | null; slideTimes?: unknown } = {}): Promise<void> {
+  /** Where the talk is: the page and (from the presenter) its timer, bookmark, slide times and pace choice. */
+  async saveProgress(deckId: string, slide: number, timer?: unknown, extra: { bookmark?: number | null; slideTimes?: unknown; pace?: string } = {}): Promise<void> {
     const record: ProgressRecord = { deckId, slide, updatedAt: this.now() };
     if (timer !== undefined) record.timer = timer;
     if (typeof extra.bookmark === "number") record.bookmark = extra.bookmark;
     if (extra.slideTimes !== undefined) record.slideTimes = extra.slideTimes;
+    if (extra.pace !== undefined) record.pace = extra.pace;
     await this.db.put("progress", record);
   }
 

@@ -8,6 +8,8 @@ import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from "idb";
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { NotesFileKind } from "../../../src/deck/notes-file/types.ts";
 import type { TalkRecord } from "../live/talk-export.ts";
+import type { StoredEvent } from "../record/compact.ts";
+import type { TimelineEvent } from "../record/timeline.ts";
 
 /** Do not change without a migration: a new name would orphan every deck in every browser. */
 export const DB_NAME = "deckhand";
@@ -100,6 +102,8 @@ export interface ProgressRecord {
   bookmark?: number;
   /** Rehearsal: seconds per slide of this run and the previous one (presenter/state.ts SlideTimes). */
   slideTimes?: unknown;
+  /** What the talk is paced against (presenter/state.ts PaceChoice); absent: the rehearsal (no migration: an optional field). */
+  pace?: string;
 }
 
 /**
@@ -173,6 +177,62 @@ export interface LiveDeckRecord {
   storedAt: number;
 }
 
+/**
+ * A recording of a talk or a rehearsal (client/record/): the microphone's sound and the
+ * audience window's timeline, kept in pieces (RecordingPiece) with their deck until deleted.
+ * `durationMs` and `bytes` grow with every piece, in the piece's own transaction, so a crash
+ * leaves them true for what was kept.
+ */
+export interface RecordingRecord {
+  id: string;
+  deckId: string;
+  kind: "talk" | "rehearsal";
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  /**
+   * "recording" while a presenter window writes it; "interrupted" once a window found it so
+   * with nobody writing (a crash, a reload, a closed tab) — it can be continued or kept;
+   * "stopped" when finished.
+   */
+  state: "recording" | "interrupted" | "stopped";
+  /** Milliseconds on the recording's clock (sound recorded; paused time does not count). */
+  durationMs: number;
+  /** Bytes of sound and timeline kept. */
+  bytes: number;
+  /** The sound's container and codec as the browser recorded it; null: no microphone (a silent rehearsal). */
+  audio: { mimeType: string } | null;
+  /** Recording sessions: a continue after a reload opens a new one (each piece says which). */
+  segments: number;
+  /** The deck's page labels when it was recorded (the player's and the export's slide names). */
+  labels: string[];
+}
+
+/**
+ * About a second of a recording: the sound recorded in it (a slice of its segment's container
+ * stream: a segment's pieces in `seq` order concatenate into one file) and the timeline's
+ * events of that second, written together in one transaction as they come.
+ */
+export interface RecordingPiece {
+  /** `${recordingId}:${seq padded to 8 digits}`: key order is the recording's order. */
+  key: string;
+  recordingId: string;
+  seq: number;
+  segment: number;
+  /** The stretch of the recording's clock this piece covers. */
+  startMs: number;
+  endMs: number;
+  audio?: Blob;
+  events: TimelineEvent[];
+}
+
+/**
+ * A piece as IndexedDB keeps it: its sound as bytes, not a Blob (WebKit aborts a transaction
+ * that stores a Blob where its IndexedDB keeps no files: MiniBrowser under automation,
+ * private windows), and its events compacted (client/record/compact.ts).
+ */
+export type StoredRecordingPiece = Omit<RecordingPiece, "events" | "audio"> & { audio?: ArrayBuffer; events: StoredEvent[] };
+
 export interface DeckhandDB extends DBSchema {
   decks: { key: string; value: DeckRecord; indexes: { byHandoff: string; byAddedAt: number } };
   deckBytes: { key: string; value: DeckBytesRecord };
@@ -183,6 +243,8 @@ export interface DeckhandDB extends DBSchema {
   liveSessions: { key: string; value: LiveSessionRecord };
   liveDecks: { key: string; value: LiveDeckRecord };
   talks: { key: string; value: TalkRecord; indexes: { byDeck: string } };
+  recordings: { key: string; value: RecordingRecord; indexes: { byDeck: string } };
+  recordingPieces: { key: string; value: StoredRecordingPiece; indexes: { byRecording: string } };
 }
 
 export type AnyDB = IDBPDatabase<DeckhandDB>;
@@ -232,6 +294,12 @@ export const MIGRATIONS: readonly Migration[] = [
   // default: an optional field, no step needed.
   (db) => {
     db.createObjectStore("talks", { keyPath: "key" }).createIndex("byDeck", "deckId");
+  },
+  // v8: recordings of talks and rehearsals (sound and the audience window's timeline), by
+  // deck, and their pieces of about a second each, by recording; deleted with their deck.
+  (db) => {
+    db.createObjectStore("recordings", { keyPath: "id" }).createIndex("byDeck", "deckId");
+    db.createObjectStore("recordingPieces", { keyPath: "key" }).createIndex("byRecording", "recordingId");
   },
 ];
 

@@ -1,12 +1,13 @@
 /**
  * @module client/sw/shell
  * Which cached page shell answers a URL offline: every /present/{deck} is the same HTML,
- * cached once under /present/_ (and so on for the other page families).
+ * cached once under /present/_ (and so on for the other page families, the player's
+ * /play/{recording} too).
  */
 export function shellFor(pathname: string): string | null {
   if (pathname === "/" || pathname === "/index.html") return "/";
   if (pathname === "/check") return "/check";
-  for (const prefix of ["/present/", "/view/", "/start/"]) {
+  for (const prefix of ["/present/", "/view/", "/start/", "/play/"]) {
     if (pathname.startsWith(prefix) && pathname.length > prefix.length) return prefix + "_";
   }
   return null;

@@ -31,6 +31,9 @@ export function classifyEntries(entries: Entry[], state: Placement): void {
 
 
   let pdfpc = state.pdfpc;
+  // The first .pdfpc is the deck's, read or not (deck/slide-groups groups the slides by it too):
+  // one its text could not be read from (a finding says why) is not replaced by a later one.
+  let firstPdfpc: Entry | null = pdfpc?.entry ?? null;
   const inRange = (entry: Entry, slide: number): boolean => {
     if (slide >= 1 && slide <= pageCount) return true;
     entry.issues.push(finding("SLIDE_OUT_OF_RANGE", `${quoteName(entry.found.baseName)}: ${slideOutOfRangeMessage(slide, pageCount)}; rename it to a slide between 1 and ${pageCount} or remove it.`, { attachment: entry.found.baseName, slide }));
@@ -112,13 +115,16 @@ export function classifyEntries(entries: Entry[], state: Placement): void {
       }
       place(entry, match.slide);
     } else if (match.type === "pdfpc") {
-      if (pdfpc) {
-        entry.issues.push(finding("PDFPC_MULTIPLE", `${quoteName(base)} is a second pdfpc file; only ${quoteName(pdfpc.entry.found.baseName)} is used. Remove one.`, { attachment: base }));
-      } else if (entry.text) {
-        const result = parsePdfpc(entry.text, base, pageCount);
-        entry.issues.push(...result.issues);
-        pdfpc = { entry, result };
-        entry.data = { format: result.format, timer: result.timer, slidesWithNotes: [...result.notes.keys()].sort((a, b) => a - b) };
+      if (firstPdfpc) {
+        entry.issues.push(finding("PDFPC_MULTIPLE", `${quoteName(base)} is a second pdfpc file; only ${quoteName(firstPdfpc.found.baseName)} is used. Remove one.`, { attachment: base }));
+      } else {
+        firstPdfpc = entry;
+        if (entry.text) {
+          const result = parsePdfpc(entry.text, base, pageCount);
+          entry.issues.push(...result.issues);
+          pdfpc = { entry, result };
+          entry.data = { format: result.format, timer: result.timer, slidesWithNotes: [...result.notes.keys()].sort((a, b) => a - b) };
+        }
       }
       entry.placed = true;
       documentEntries.push(entry);

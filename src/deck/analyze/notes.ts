@@ -77,11 +77,9 @@ export function resolvePresenterNotes(state: Placement): { timer: TimerSettings;
   // pdfpc renders in-page notes as markdown unless told not to; other tools' annotations are text.
   const annotationFormat: NotesFormat = metadata?.disableMarkdown === false ? "markdown" : "text";
   // Hidden pages, like the timer, from the notes file first: the speaker chose it for this talk.
+  // (The slide grouping is not decided here: deck/slide-groups reads it for every window.)
   const hidden = [fileUsable?.hidden, pdfpcUsable?.result.hidden].find((list) => list && list.length > 0);
   if (hidden) extras.hidden = hidden;
-  // The slide grouping (forced overlays) by the same rule: deck/slide-groups reads it so too.
-  const overlays = [fileUsable?.overlays, pdfpcUsable?.result.overlays].find((list) => list && list.length > 0);
-  if (overlays) extras.overlays = overlays;
   const found = new Set<NotesSource>();
   for (const page of pages) {
     const candidates: PresenterNotes[] = [];

@@ -99,15 +99,11 @@ export interface DeckExtras {
   /**
    * Pages (1-based, ascending) the speaker hid in pdfpc (`pages[].hidden`): next and previous
    * pass them by, the overview and "go to" still reach them. From the notes file beside the
-   * PDF, else the attached .pdfpc (the first that hides any). Absent: none.
+   * PDF when it hides any, else the first .pdfpc attached to the PDF (the only one used: a
+   * second is PDFPC_MULTIPLE), when the analysis could read it. Absent: none. (The pages a
+   * .pdfpc joins to the slide before are not here: deck/slide-groups reads them.)
    */
   hidden?: number[];
-  /**
-   * Pages (1-based, ascending) a .pdfpc marks `forcedOverlay`: each is one more step of the
-   * slide before it (deck/slide-groups). From the notes file beside the PDF, else the attached
-   * .pdfpc (the first that marks any). Absent: none.
-   */
-  overlays?: number[];
 }
 
 /** Page size in PDF points (the CropBox, else the MediaBox). */

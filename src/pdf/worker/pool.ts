@@ -345,15 +345,19 @@ export class PdfPool implements PdfReader {
   private dispatch(): void {
     if (this.closed) return;
     const now = performance.now();
-    for (const slot of this.slots) {
-      if (!this.idle(slot)) continue;
-      const at = nextInLine(this.waiting(), this.lineState(now));
-      if (at === -1) break;
-      const [job] = this.queue.splice(at, 1);
-      // Its owner may have spent its budget while the job waited (time of its other jobs running).
-      const refused = this.refusal(job!.owner, now);
-      if (refused) this.finish(job!, { ok: false, error: refused });
-      else this.start(slot, job!, now);
+    offering: for (const slot of this.slots) {
+      // An idle reader is offered the line until a job starts on it or none may start now: a job
+      // refused here leaves it idle, and the next in line (the owner's other files, refused the
+      // same way, then the others') must not wait for a later event to be offered it.
+      while (this.idle(slot)) {
+        const at = nextInLine(this.waiting(), this.lineState(now));
+        if (at === -1) break offering;
+        const [job] = this.queue.splice(at, 1);
+        // Its owner may have spent its budget while the job waited (time of its other jobs running).
+        const refused = this.refusal(job!.owner, now);
+        if (refused) this.finish(job!, { ok: false, error: refused });
+        else this.start(slot, job!, now);
+      }
     }
     const slots = [...this.slots];
     let starting = slots.filter((s) => !s.ready).length;

@@ -108,6 +108,14 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE live_sessions ADD COLUMN notes_kind text CHECK (notes_kind IN ('pdfpc', 'pptx'));
    ALTER TABLE live_sessions ADD COLUMN notes_slides integer;
    ALTER TABLE live_sessions ADD COLUMN notes_pdfpc text;`,
+  // 7: keys the rate limit remembers for a time — the live talks each address opened, which a
+  //    block for guessing codes leaves open to it on every instance (live/join-guard). No SQLite
+  //    twin: one embedded process keeps them in memory.
+  `CREATE TABLE remembered_keys (
+     key   text PRIMARY KEY,
+     until bigint NOT NULL
+   );
+   CREATE INDEX remembered_keys_until ON remembered_keys (until);`,
 ];
 
 /** The schema version this build writes. */

@@ -28,6 +28,13 @@ interface Raw extends NotesRaw {
   presenter_seen_at: string | number;
 }
 
+/**
+ * Every column of a row but the notes text, which only `notesText` reads: written once for the
+ * reads and the end's RETURNING (a constant, never input: `sql.unsafe` adds it as written).
+ */
+const ROW_COLUMNS =
+  "code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at, expires_at, ended_at, end_reason, state_json, audience_json, presenter_seen_at, notes_filename, notes_kind, notes_slides";
+
 // bigint columns arrive as strings (exact); every value here is far below 2^53.
 const fromRaw = (r: Raw): LiveSessionRow => ({
   code: r.code,
@@ -72,10 +79,7 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
 
   async get(code: string): Promise<LiveSessionRow | null> {
     const sql = await this.sql();
-    // Every column but the notes text, which only `notesText` reads.
-    const [raw] = (await sql`SELECT code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at,
-                                    expires_at, ended_at, end_reason, state_json, audience_json, presenter_seen_at, notes_filename, notes_kind, notes_slides
-                             FROM live_sessions WHERE code = ${code}`) as Raw[];
+    const [raw] = (await sql`SELECT ${sql.unsafe(ROW_COLUMNS)} FROM live_sessions WHERE code = ${code}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 
@@ -88,9 +92,7 @@ export class PostgresLiveSessionRepository implements LiveSessionRepository {
   async end(code: string, reason: LiveEndReason, now: number): Promise<LiveSessionRow | null> {
     const sql = await this.sql();
     const [raw] = (await sql`UPDATE live_sessions SET ended_at = ${now}, end_reason = ${reason}, audience_json = NULL, notes_pdfpc = NULL
-                             WHERE code = ${code} AND ended_at IS NULL
-                             RETURNING code, blob_id, filename, total_slides, bytes, sha256, presenter_hash, control_hash, control_generation, allow_download, created_at,
-                                       expires_at, ended_at, end_reason, state_json, audience_json, presenter_seen_at, notes_filename, notes_kind, notes_slides`) as Raw[];
+                             WHERE code = ${code} AND ended_at IS NULL RETURNING ${sql.unsafe(ROW_COLUMNS)}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 

@@ -3,7 +3,8 @@
  * The anonymous rate limit shared by every instance: one fixed window per address in
  * `rate_windows`, counted by one upsert (no read-then-write race between instances). Behind
  * a load balancer a client therefore gets `--rate-limit` uploads a minute in total, not that
- * many per instance.
+ * many per instance. Keys remembered for a time (`remembered_keys`: the live talks an address
+ * opened) are one upsert too, so what one instance remembers every other knows.
  */
 import { RATE_WINDOW_MS, type RateDecision, type RateLimitStore } from "../../core/rate-limit.ts";
 import type { PostgresDatabase } from "./db.ts";
@@ -26,9 +27,22 @@ export class PostgresRateLimitStore implements RateLimitStore {
     return { allowed: row!.hits <= limitPerMinute, retryAfter: Math.max(1, Math.ceil((start + RATE_WINDOW_MS - now) / 1000)) };
   }
 
+  async remember(key: string, _now: number, until: number): Promise<void> {
+    await this.db.ready;
+    await this.db.sql`INSERT INTO remembered_keys AS m (key, until) VALUES (${key}, ${until})
+                      ON CONFLICT (key) DO UPDATE SET until = GREATEST(m.until, EXCLUDED.until)`;
+  }
+
+  async remembers(key: string, now: number): Promise<boolean> {
+    await this.db.ready;
+    const rows = (await this.db.sql`SELECT 1 FROM remembered_keys WHERE key = ${key} AND until > ${now}`) as unknown[];
+    return rows.length > 0;
+  }
+
   async prune(before: number): Promise<number> {
     await this.db.ready;
-    const rows = (await this.db.sql`DELETE FROM rate_windows WHERE window_start < ${before} RETURNING key`) as unknown[];
-    return rows.length;
+    const windows = (await this.db.sql`DELETE FROM rate_windows WHERE window_start < ${before} RETURNING key`) as unknown[];
+    const memories = (await this.db.sql`DELETE FROM remembered_keys WHERE until < ${before} RETURNING key`) as unknown[];
+    return windows.length + memories.length;
   }
 }

@@ -10,6 +10,12 @@ import type { SessionRepository, SessionRow, SessionState } from "../../core/ses
 import { notesFromRaw, notesParams, type NotesRaw } from "../notes-columns.ts";
 import type { PostgresDatabase } from "./db.ts";
 
+/**
+ * Every column of a row but the notes text, which only `notesText` reads: written once for the
+ * read and the claim's RETURNING (a constant, never input: `sql.unsafe` adds it as written).
+ */
+const ROW_COLUMNS = "id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at, notes_filename, notes_kind, notes_slides";
+
 interface Raw extends NotesRaw {
   id: string;
   token_hash: string;
@@ -66,9 +72,7 @@ export class PostgresSessionRepository implements SessionRepository {
 
   async get(id: string): Promise<SessionRow | null> {
     const sql = await this.sql();
-    const [raw] = (await sql`SELECT id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
-                                    notes_filename, notes_kind, notes_slides
-                             FROM sessions WHERE id = ${id}`) as Raw[];
+    const [raw] = (await sql`SELECT ${sql.unsafe(ROW_COLUMNS)} FROM sessions WHERE id = ${id}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 
@@ -81,9 +85,7 @@ export class PostgresSessionRepository implements SessionRepository {
   async claim(id: string, now: number): Promise<SessionRow | null> {
     const sql = await this.sql();
     const [raw] = (await sql`UPDATE sessions SET state = 'claimed', ended_at = ${now}, notes_pdfpc = NULL
-                             WHERE id = ${id} AND state = 'staged' AND expires_at > ${now}
-                             RETURNING id, token_hash, filename, total_slides, bytes, sha256, state, authenticated, created_at, expires_at, ended_at,
-                                       notes_filename, notes_kind, notes_slides`) as Raw[];
+                             WHERE id = ${id} AND state = 'staged' AND expires_at > ${now} RETURNING ${sql.unsafe(ROW_COLUMNS)}`) as Raw[];
     return raw ? fromRaw(raw) : null;
   }
 

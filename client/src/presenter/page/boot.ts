@@ -29,6 +29,7 @@ import { notesPositionOf, parseNotesPosition, parseTimerSettings } from "../deck
 import { parseStrokes, type Stroke } from "../ink.ts";
 import { missingMoviesNotice } from "../movie-notice.ts";
 import { parseSlideTimes } from "../navigation.ts";
+import { parsePaceChoice } from "../../record/pace.ts";
 import type { PresenterState } from "../state.ts";
 import { keepPresence } from "../timer-presence.ts";
 import { renderCounter, slideName } from "../views/counter-view.ts";
@@ -37,7 +38,9 @@ import { pageSizes } from "../views/slide-view.ts";
 import { renderTimer } from "../views/timer-view.ts";
 import { counterEls, els, notice, timerEls } from "./elements.ts";
 import { scheduleEntryExpiry, wireInput } from "./input.ts";
+import { renderPaceLine, wirePace } from "./pace.ts";
 import { save, saveProgress } from "./persistence.ts";
+import { recordedChannel, wireRecording } from "./recording.ts";
 import { presenter, timerAway } from "./presenter.ts";
 import { mountPageMedia, noteFirstSlide, onlyOverlays, render, renderNotesPane, applyTalk, scheduleOverlays } from "./render.ts";
 import { mediaCtx, metrics, notesFile, savedInk, session, timerSettings } from "./session.ts";
@@ -152,6 +155,8 @@ async function loadExtras() {
   const state = presenter.current;
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());
+  // The deck's duration may be the plan: the pace line as soon as it is known.
+  renderPaceLine(state);
   if (!session.stopReporting) await mountPageMedia(state.page);
   // Before the talk: the movies that will show only their posters (a file beside the PDF).
   const movies = missingMoviesNotice(session.extras.media, (page) => `slide ${positionOf(session.layout, page).label}`);
@@ -247,6 +252,7 @@ export async function startPresenter() {
     ink,
     bookmark: typeof saved?.bookmark === "number" ? saved.bookmark : null,
     slideTimes: parseSlideTimes(saved?.slideTimes),
+    pace: parsePaceChoice(saved?.pace),
   });
   showSkeleton();
   if (session.sizes) renderCounter(counterEls(), session.layout, presenter.current, session.deck.title);
@@ -274,14 +280,15 @@ export async function startPresenter() {
   document.body.dataset.notesPosition = notesPositionOf(opened.layout);
   document.body.dataset.notesDetected = notesPositionOf(opened.detected);
 
-  session.channel = openChannel(session.deck.id, (message) => {
+  // Tapped: what the projector is sent, a recording hears (./recording.ts).
+  session.channel = recordedChannel(openChannel(session.deck.id, (message) => {
     if (message.type === "hello") {
       session.channel?.post({ type: "state", state: audienceView(presenter.current) });
       session.live?.audienceHello();
     }
     else if (message.type === "command" && getAction(message.action)?.remote) presenter.dispatch(message.action, message.arg);
     else if (message.type === "report") notice("The audience window could not show this deck: " + (message.problem === "deck-missing" ? "it is not stored in this browser." : "the browser refused to read it."), "warn", "audience-report");
-  });
+  }));
   window.addEventListener("pagehide", () => session.channel?.post({ type: "bye" }));
   // An audience window that stayed open while this one reloaded gets the state (and ink) now.
   session.channel.post({ type: "state", state: audienceView(presenter.current) });
@@ -327,10 +334,15 @@ export async function startPresenter() {
 
   wireInput();
   wireDeckSettings();
+  wirePace();
+  wireRecording();
   presenter.subscribe(onChange);
   render(presenter.current, null);
   if (restored.awayMs !== null) timerAway.show(restored.awayMs, restored.timer);
   keepPresence(() => presenter.current.timer.status === "running", () => saveProgress(presenter.current));
-  setInterval(() => renderTimer(timerEls(), presenter.current.timer, timerSettings()), TICK_MS);
+  setInterval(() => {
+    renderTimer(timerEls(), presenter.current.timer, timerSettings());
+    renderPaceLine();
+  }, TICK_MS);
   void loadExtras();
 }

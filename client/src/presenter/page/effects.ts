@@ -1,7 +1,7 @@
 /**
  * @module client/presenter/page/effects
  * What only the page can do for an action (actions.ts `effect`): full screen, the audience
- * window, the live panel, the theme, scrolling the notes; and the speaker's layout of this
+ * window, the live panel, the Record panel, the theme, scrolling the notes; and the speaker's layout of this
  * window (kept per browser), which the theme and the layout editor change.
  */
 import { applyLayout, renderLayoutEditor } from "../views/layout-view.ts";
@@ -33,12 +33,19 @@ export function runEffect(effect: Effect) {
   // The live panel and the Questions panel take the same place beside the slide: one at a time.
   else if (effect === "live") {
     session.talk?.close();
+    session.recording?.close();
     session.live?.toggle();
     showQuestionsOpen();
   } else if (effect === "questions") {
     session.live?.close();
+    session.recording?.close();
     session.talk?.toggle();
     showQuestionsOpen();
+  } else if (effect === "record") {
+    session.live?.close();
+    session.talk?.close();
+    showQuestionsOpen();
+    session.recording?.toggle();
   }
   else if (effect === "show-question") session.talk?.toggleTopQuestion();
   else if (effect === "notes-down") notesView.scroll(1);

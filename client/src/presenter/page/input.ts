@@ -5,24 +5,21 @@
  * on the slide, swipes and the wheel, the panels' forms; and the pending number's expiry.
  */
 import { $, replace } from "../../lib/dom.ts";
-import { saveFile } from "../../lib/download.ts";
 import { getAction, type ActionName } from "../actions.ts";
 import { previewPage } from "../deck-layout.ts";
 import { entryExpiresIn, entryPending } from "../entry.ts";
-import { exportName } from "../export.ts";
 import { watchGestures } from "../gestures.ts";
-import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, panelKeepsKey, resolveChord } from "../keymap.ts";
+import { chordOf, CONTROL, controlKeepsKey, fieldKeepsKeys, pageKeepsKey, panelKeepsKey, resolveChord } from "../keymap.ts";
 import { KEYMAP_STORAGE_KEY, loadKeymap, resetKeymap } from "../keymap-store.ts";
 import { watchSlideInput } from "../slide-input.ts";
 import type { PresenterState } from "../state.ts";
 import { slideName } from "../views/counter-view.ts";
 import { watchSplitters } from "../views/layout-view.ts";
 import { watchMenu } from "../views/menu-view.ts";
-import { timesCsv } from "../views/times-view.ts";
 import { exportDeck } from "./downloads.ts";
 import { layoutDeps } from "./effects.ts";
 import { els } from "./elements.ts";
-import { currentTimeRows, presenter } from "./presenter.ts";
+import { presenter } from "./presenter.ts";
 import { showStep } from "./render.ts";
 import { pageSize, session, storage } from "./session.ts";
 import { currentView, keysView, nextView } from "./views.ts";
@@ -49,8 +46,10 @@ function pressedControl(): Element | null {
 function onKey(event: KeyboardEvent) {
   if (event.defaultPrevented || keysView.busy) return;
   const target = event.target as HTMLElement;
-  if (fieldKeepsKeys(target)) return;
   const chord = chordOf(event);
+  // A clicker's F5 is a reload to the browser: taken first, wherever the focus is (keymap.ts).
+  if (pageKeepsKey(chord)) event.preventDefault();
+  if (fieldKeepsKeys(target)) return;
   // Tab and Shift+Tab always move the focus (never bound: keymap.ts RESERVED_KEYS).
   if (chord === "Tab" || chord === "Shift+Tab") pointerControl = null;
   if (!chord || chord === "Tab" || chord === "Shift+Tab") return;
@@ -191,7 +190,6 @@ export function wireInput() {
   });
   $("#layout-reset").addEventListener("click", layoutDeps.reset);
   watchSplitters(layoutDeps);
-  $("#times-csv").addEventListener("click", () => saveFile(timesCsv(currentTimeRows()), exportName(session.deck.title, false).replace(/\.pdf$/, " — slide times.csv"), "text/csv"));
   $("#export-original").addEventListener("click", () => void exportDeck(false));
   $("#export-ink").addEventListener("click", () => void exportDeck(true));
   let resizeTimer: ReturnType<typeof setTimeout> | undefined;

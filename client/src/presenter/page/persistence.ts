@@ -1,7 +1,7 @@
 /**
  * @module client/presenter/page/persistence
  * What the presenter window keeps, and where: with the deck in IndexedDB (page, timer,
- * bookmark, slide times, ink per page) and per browser (notes size, wheel, notes picture).
+ * bookmark, slide times, what the talk is paced against, ink per page) and per browser (notes size, wheel, notes picture).
  * Called on every change before painting: the sooner a write starts, the less a crash or a
  * reload loses.
  */
@@ -30,14 +30,15 @@ function saveInk(state: PresenterState) {
 
 /** Write where the talk is (its `updatedAt` is also when this window was last seen: timer-presence). */
 export function saveProgress(state: PresenterState) {
-  void session.store.saveProgress(session.deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes }).then(() => {
+  void session.store.saveProgress(session.deck.id, state.page, state.timer, { bookmark: state.bookmark, slideTimes: state.slideTimes, pace: state.pace }).then(() => {
     if (presenter.current.timer === state.timer) document.body.dataset.savedTimer = state.timer.status;
     if (presenter.current.page === state.page) document.body.dataset.savedPage = String(state.page);
+    if (presenter.current.pace === state.pace) document.body.dataset.savedPace = state.pace;
   }, () => {});
 }
 
 export function save(state: PresenterState, previous: PresenterState) {
-  if (session.deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes)) saveProgress(state);
+  if (session.deck && (state.page !== previous.page || state.timer !== previous.timer || state.bookmark !== previous.bookmark || state.slideTimes !== previous.slideTimes || state.pace !== previous.pace)) saveProgress(state);
   if (session.deck && state.ink !== previous.ink) saveInk(state);
   if (state.notesScale !== previous.notesScale || state.wheelNavigation !== previous.wheelNavigation) {
     savePreferencesNow(state);

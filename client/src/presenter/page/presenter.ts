@@ -5,11 +5,9 @@
  * the hook the benchmarks and e2e tests read (`window.__deckhand`).
  */
 import { initialState } from "../state.ts";
-import { slideTimesNow } from "../navigation.ts";
 import { PresenterStore } from "../store.ts";
 import { OverviewView } from "../views/overview-view.ts";
 import { TimerAwayView } from "../views/timer-view.ts";
-import { timeRows } from "../views/times-view.ts";
 import { $ } from "../../lib/dom.ts";
 import { runEffect } from "./effects.ts";
 import { els } from "./elements.ts";
@@ -24,9 +22,3 @@ export const overviewView = new OverviewView(els.overview, $("#overview-grid"), 
   presenter.dispatch("goToPage", page);
   if (presenter.current.panel === "overview") presenter.dispatch("overview");
 });
-
-/** The slide times table as it stands now (the current slide's time still running). */
-export function currentTimeRows() {
-  const s = presenter.current;
-  return timeRows(session.layout, slideTimesNow(s, session.layout, Date.now()), s.slideTimes.previous);
-}

@@ -18,11 +18,11 @@ import type { PresenterState } from "../state.ts";
 import { renderCounter, slideName, stepEndText } from "../views/counter-view.ts";
 import { renderLayoutEditor } from "../views/layout-view.ts";
 import { renderTimer } from "../views/timer-view.ts";
-import { renderTimes } from "../views/times-view.ts";
 import { renderToolbox } from "../views/toolbox-view.ts";
 import { layoutDeps } from "./effects.ts";
 import { counterEls, els, timerEls } from "./elements.ts";
-import { currentTimeRows, overviewView, presenter, timerAway } from "./presenter.ts";
+import { paceNow, renderPaceLine, renderTimesPanel } from "./pace.ts";
+import { overviewView, presenter, timerAway } from "./presenter.ts";
 import { metrics, mediaCtx, pageSize, session, timerSettings } from "./session.ts";
 import { currentView, keysView, nextView, notesView, overlayView, stepView } from "./views.ts";
 
@@ -180,7 +180,7 @@ function renderPanels(state: PresenterState, previous: PresenterState | null) {
     $(id).setAttribute("aria-pressed", String(state.panel === panel));
   }
   document.body.dataset.panel = state.panel;
-  if (state.panel === "overview" && session.renderer && session.sizes) overviewView.open(session.layout, session.renderer, session.sizes, state.page);
+  if (state.panel === "overview" && session.renderer && session.sizes) overviewView.open(session.layout, session.renderer, session.sizes, state.page, paceNow(state).long);
   else if (state.panel === "help") {
     keysView.render();
     renderDeckSettings();
@@ -191,7 +191,7 @@ function renderPanels(state: PresenterState, previous: PresenterState | null) {
     els.gotoInput.focus();
   } else if (state.panel === "layout") renderLayoutEditor(layoutDeps);
   else if (state.panel === "times") {
-    renderTimes($("#times-table"), $("#times-summary"), currentTimeRows());
+    renderTimesPanel(state);
     $("#times-csv").focus();
   } else if (state.panel === "export") focusDefaultDownload(state);
   else if (previous && previous.panel !== "none") {
@@ -303,6 +303,10 @@ export function render(state: PresenterState, previous: PresenterState | null) {
     renderTimer(timerEls(), state.timer, timerSettings());
     timerAway.update(state.timer);
   }
+  const paced = !previous || moved || state.timer !== previous.timer || state.pace !== previous.pace || state.slideTimes.previous !== previous.slideTimes.previous;
+  if (paced) renderPaceLine(state);
+  // The open Slide times panel follows a new plan, a slide left (its time booked) and a reset.
+  if (previous && state.panel === "times" && previous.panel === "times" && (state.pace !== previous.pace || state.slideTimes !== previous.slideTimes)) renderTimesPanel(state);
   renderToolbox(els.toolbox, state, previous);
   if (moved || state.timer !== previous.timer || state.frozen !== previous.frozen) renderAutoAdvance(state);
   $("#frozen-banner").hidden = !state.frozen;

@@ -12,6 +12,8 @@ import type { MediaContext } from "../../lib/media.ts";
 import type { Renderer } from "../../lib/renderer.ts";
 import type { PresenterLive } from "../../live/presenter-live.ts";
 import type { TalkBack } from "../../live/talk-back.ts";
+import type { RecordControl } from "../../record/record-control.ts";
+import type { RehearsalTimeline } from "../../record/rehearsal.ts";
 import type { DeckRecord, DeckStore } from "../../storage/deck-store.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
 import type { AudienceWindow } from "../audience-window.ts";
@@ -76,6 +78,13 @@ export interface Session {
   live: PresenterLive | null;
   /** The live talk's questions, polls and reactions (issue 23). */
   talk: TalkBack | null;
+  /**
+   * The deck's last rehearsal recording (record/rehearsal.ts lastRehearsal), whose times the
+   * talk is paced by; null when there is none — the previous run stands in (./pace.ts).
+   */
+  rehearsal: RehearsalTimeline | null;
+  /** The Record control and its recorder (client/record/). */
+  recording: RecordControl | null;
 }
 
 export const session: Session = {
@@ -98,6 +107,8 @@ export const session: Session = {
   notesPicture: notesPictureSaved ?? false,
   live: null,
   talk: null,
+  rehearsal: null,
+  recording: null,
 };
 
 /** What ink is stored, per page, so only pages that changed are written. */

@@ -13,6 +13,7 @@ import { renderTimer } from "../views/timer-view.ts";
 import { EMPTY_EXTRAS } from "../../worker/protocol.ts";
 import { notice, timerEls } from "./elements.ts";
 import { savePreferencesNow } from "./persistence.ts";
+import { renderPaceLine } from "./pace.ts";
 import { overviewView, presenter } from "./presenter.ts";
 import { applyTalk, renderDeckSettings, renderNotesPane, showPage } from "./render.ts";
 import { notesFile, session, timerSettings } from "./session.ts";
@@ -58,6 +59,7 @@ async function changeNotesPosition(override: NotesPosition | null) {
 async function changeTimerSettings(settings: TimerSettings | undefined) {
   session.ownTimer = settings;
   renderTimer(timerEls(), presenter.current.timer, timerSettings());
+  renderPaceLine();
   renderDeckSettings();
   try {
     await session.store.setTimerSettings(session.deck.id, settings ?? null);

@@ -4,8 +4,9 @@
  * driven from the keyboard: opening it focuses the current slide, arrow keys move in the
  * grid, Enter goes to the slide (Shift+Enter to its first overlay, as in pdfpc), Esc closes.
  * Thumbnails render only when they scroll into view. A slide hidden in pdfpc (every page of
- * it) is dimmed and says so — it can still be chosen here — and the slides after pdfpc's
- * end slide say they are backup.
+ * it) is dimmed and says so — it can still be chosen here —, the slides after pdfpc's
+ * end slide say they are backup, and a slide the last rehearsal ran long on is marked
+ * (../../record/pace.ts longSlides).
  */
 import { h } from "../../lib/dom.ts";
 import { paint, type Renderer } from "../../lib/renderer.ts";
@@ -15,6 +16,8 @@ import type { PageSizes } from "./slide-view.ts";
 
 /** CSS pixels a thumbnail is rendered at: the grid's column width. */
 const THUMB_WIDTH = 280;
+
+const NO_SLIDES: ReadonlySet<number> = new Set();
 
 export class OverviewView {
   private built = false;
@@ -55,8 +58,8 @@ export class OverviewView {
     }
   }
 
-  /** Show the grid with the current slide marked and focused. */
-  open(layout: DeckLayout, renderer: Renderer, sizes: PageSizes, page: number): void {
+  /** Show the grid with the current slide marked and focused, and the slides the rehearsal ran long on (`long`, by slide index). */
+  open(layout: DeckLayout, renderer: Renderer, sizes: PageSizes, page: number, long: ReadonlySet<number> = NO_SLIDES): void {
     if (!this.built) this.build(layout, renderer, sizes);
     const current = slideIndexOf(layout, page);
     this.buttons().forEach((b, i) => {
@@ -66,8 +69,9 @@ export class OverviewView {
       let hidden = true;
       for (let p = slide.first; p <= slide.last && hidden; p++) hidden = isHidden(layout, p);
       const backup = layout.endSlide !== undefined && i > layout.endSlide;
-      b.querySelector(".thumb-num")!.textContent = `Slide ${slide.label}` + (steps > 1 ? ` (${steps} steps)` : "") + (hidden ? " — hidden" : backup ? " — backup" : "");
+      b.querySelector(".thumb-num")!.textContent = `Slide ${slide.label}` + (steps > 1 ? ` (${steps} steps)` : "") + (hidden ? " — hidden" : backup ? " — backup" : "") + (long.has(i) ? " — ran long in rehearsal" : "");
       b.parentElement!.classList.toggle("is-hidden", hidden);
+      b.parentElement!.classList.toggle("is-long", long.has(i));
       b.parentElement!.classList.toggle("is-current", i === current);
       if (i === current) b.setAttribute("aria-current", "true");
       else b.removeAttribute("aria-current");

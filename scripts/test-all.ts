@@ -20,7 +20,8 @@ import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileS
 import { loadavg } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { testPlan, type Engine, type Lane } from "./test-plan.ts";
-import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, type Crash, type Failure, type LaneReport, type Rerun, type Summary } from "./test-rerun.ts";
+import { BINARIES } from "../test/helpers/engine.ts";
+import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, reportedFiles, unreported, type Crash, type Failure, type LaneReport, type Rerun, type Summary } from "./test-rerun.ts";
 import { timings } from "./test-unit.ts";
 
 const root = join(import.meta.dir, "..");
@@ -39,6 +40,8 @@ interface BunRun {
   tests: number;
   /** Test files in its JUnit report. */
   files: string[];
+  /** Planned files with no result in its JUnit report: the stage fails. */
+  unreported: string[];
 }
 
 /** A stage: its commands' output kept whole, its times, its bun test runs. */
@@ -57,6 +60,11 @@ class Stage {
   constructor(readonly name: string) {
     this.log = join(output, "stages", `${name.replace(/\s+/g, "-")}.log`);
     rmSync(this.log, { force: true });
+  }
+
+  /** A line of the runner's own in the stage's output (what failed it outside a test). */
+  note(line: string) {
+    this.write(`npm test: ${line}\n`);
   }
 
   private write(chunk: string) {
@@ -94,15 +102,21 @@ class Stage {
     const before = this.text.length;
     const code = await this.run([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${junit}`, ...flags, ...files.map((f) => `./${f}`)], env);
     const report = existsSync(junit) ? readFileSync(junit, "utf8") : "";
+    const reported = reportedFiles(report);
     const run: BunRun = {
       code,
       failed: failures(report),
       summary: readSummary(this.text.slice(before)),
       // Those a -t pattern left out are in the report as skipped: not run.
       tests: Number(/<testsuites\b[^>]*\btests="(\d+)"/.exec(report)?.[1] ?? 0) - Number(/<testsuites\b[^>]*\bskipped="(\d+)"/.exec(report)?.[1] ?? 0),
-      files: [...report.matchAll(/^ {2}<testsuite name="[^"]*" file="([^"]+)"/gm)].map((m) => m[1]!),
+      files: reported,
+      unreported: unreported(files, reported, root),
     };
     this.runs.push(run);
+    if (run.unreported.length) {
+      this.code ||= 1;
+      this.note(`no result in the JUnit report for ${run.unreported.join(", ")}: each planned file must report its tests (did it fail to load, or its process die?).`);
+    }
     return run;
   }
 
@@ -129,16 +143,22 @@ async function staged(stage: Stage, body: (s: Stage) => Promise<unknown>): Promi
     await body(stage);
   } catch (error) {
     stage.code ||= 1;
-    appendFileSync(stage.log, `\n${String(error)}\n`);
+    stage.note(String(error));
   }
   stage.endedAt = now();
   process.stdout.write(stage.block());
   return stage.code;
 }
 
-/** A lane's environment: its engine alone, its browser reused across files, its own crash log. */
+/** A lane's environment: its engine alone, its browser reused across files (the plan's), its own crash log. */
 function laneEnv(lane: Lane, crashLog: string): Record<string, string> {
-  return { DECKHAND_ENGINES: lane.engine, DECKHAND_REUSE_BROWSER: "1", DECKHAND_WEBKIT_CRASH_LOG: crashLog };
+  return { ...lane.env, DECKHAND_WEBKIT_CRASH_LOG: crashLog };
+}
+
+/** A lane's browser must be there: a missing one fails the lane with its install line, never a skip. */
+function assertBrowser(lane: Lane) {
+  const { path, install } = BINARIES[lane.engine];
+  if (!existsSync(path)) throw new Error(`the ${lane.engine} lane's browser is missing at ${path}: install it with \`${install}\` (or \`npm run setup\`).`);
 }
 
 function readCrashes(path: string): Crash[] {
@@ -207,6 +227,7 @@ async function main(): Promise<number> {
       ...lanes.map(({ lane, stage, crashLog }) =>
         staged(stage, async (s) => {
           rmSync(crashLog, { force: true });
+          assertBrowser(lane);
           await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
         }),
       ),
@@ -228,7 +249,8 @@ async function main(): Promise<number> {
  */
 async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane; stage: Stage; crashLog: string }[], args: readonly string[], all: Stage[]): Promise<number> {
   const failedLanes = lanes.filter((l) => l.stage.code !== 0);
-  const accounted = failedLanes.every(({ stage }) => stage.runs.length === 1 && !stage.runs[0]!.summary.unhandled && stage.runs[0]!.summary.failCount === stage.runs[0]!.failed.length);
+  // Every failure must be one the report names: an error outside any test, a file with no result or a lane that failed before its tests is never retried.
+  const accounted = failedLanes.every(({ stage }) => stage.runs.length === 1 && !stage.runs[0]!.summary.unhandled && stage.runs[0]!.summary.failCount === stage.runs[0]!.failed.length && !stage.runs[0]!.unreported.length);
   const reports: LaneReport[] = failedLanes.map(({ lane, stage, crashLog }) => ({ lane: lane.engine, failed: stage.runs[0]?.failed ?? [], crashes: readCrashes(crashLog) }));
   const again = others.every((s) => s.code === 0) && accounted ? filesToRerun(reports, root) : [];
   const rel = (f: string) => relative(root, resolve(root, f));

@@ -12,13 +12,14 @@
  *   empties client-dist/, which the unit tests' in-process servers read from.
  * - **browser lanes**: the end-to-end suites (test/e2e/), one `bun test` process per engine
  *   (DECKHAND_ENGINES=<engine>), each reusing one browser across its files. A suite written
- *   once for every engine (it loops over `ENGINES`) runs in each lane, for that lane's engine
- *   only; a suite that names its engines itself (Chromium only, or one scenario across all
- *   three) runs once, in the lane `ONCE_LANE` says.
+ *   once for every engine (it, or a module it imports, loops over `ENGINES`, the engines
+ *   DECKHAND_ENGINES names) runs in each lane, for that lane's engine only; a suite that names
+ *   its engines itself (Chromium only, or one scenario across all three) never reads
+ *   DECKHAND_ENGINES, so it runs once, in the lane `ONCE_LANE` says, with every engine it names.
  */
 import { Glob } from "bun";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { unitTestFiles } from "./test-unit.ts";
 
 const root = join(import.meta.dir, "..");
@@ -29,6 +30,8 @@ export type Engine = "chromium" | "firefox" | "webkit";
 export interface Lane {
   engine: Engine;
   files: string[];
+  /** Its process's environment: its engine alone (for the suites that read `ENGINES`), its browser kept across files. */
+  env: { DECKHAND_ENGINES: Engine; DECKHAND_REUSE_BROWSER: "1" };
 }
 
 export interface Plan {
@@ -40,8 +43,41 @@ export interface Plan {
 
 const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
 
-/** A suite written once for every engine: it takes its engines from DECKHAND_ENGINES. */
-const PER_ENGINE = /import\s*{[^}]*\bENGINES\b[^}]*}\s*from\s*"\.\.\/helpers\/engine\.ts"/;
+/** The module that reads DECKHAND_ENGINES into `ENGINES`. */
+const ENGINE_MODULE = "test/helpers/engine.ts";
+
+/** A module's own imports of the repository's TypeScript modules (relative specifiers), as paths from the root. */
+function localImports(file: string, source: string): string[] {
+  const found: string[] = [];
+  for (const m of source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?\bfrom\s*"(\.{1,2}\/[^"]+)"|\bimport\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g)) {
+    const path = relative(root, resolve(root, dirname(file), (m[1] ?? m[2])!));
+    if (/\.tsx?$/.test(path)) found.push(path);
+  }
+  return found;
+}
+
+/** A repository file's text, or null when there is none. */
+const readSource = (path: string): string | null => (existsSync(join(root, path)) ? readFileSync(join(root, path), "utf8") : null);
+
+/**
+ * Whether `file` reads DECKHAND_ENGINES: it, or a module it imports from the repository
+ * (transitively, the engine module itself aside), names `ENGINES`. Such a suite runs the engines
+ * that variable names, so it needs every lane; any other runs the engines it names, wherever it runs.
+ */
+export function readsEngines(file: string, read: (path: string) => string | null = readSource): boolean {
+  const seen = new Set<string>();
+  const queue = [file];
+  while (queue.length) {
+    const next = queue.pop()!;
+    if (seen.has(next) || next === ENGINE_MODULE) continue;
+    seen.add(next);
+    const source = read(next);
+    if (source === null) continue;
+    if (/\bENGINES\b/.test(source)) return true;
+    queue.push(...localImports(next, source));
+  }
+  return false;
+}
 
 /** A file that runs scripts/build-client.ts, itself or through scripts/release.ts. */
 const REBUILDS_CLIENT = /scripts\/(build-client|release)\.ts/;
@@ -65,7 +101,7 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
   const unit = unitTestFiles();
   const isUnit = new Set([...unit.parallel, ...unit.alone]);
   const services: Plan["services"] = { concurrent: [], afterUnit: [] };
-  const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [] }]));
+  const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [], env: { DECKHAND_ENGINES: engine, DECKHAND_REUSE_BROWSER: "1" } }]));
   for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
     if (isUnit.has(file)) continue;
     const source = readFileSync(join(root, file), "utf8");
@@ -73,7 +109,7 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
       (REBUILDS_CLIENT.test(source) ? services.afterUnit : services.concurrent).push(file);
       continue;
     }
-    if (PER_ENGINE.test(source)) for (const lane of lanes.values()) lane.files.push(file);
+    if (readsEngines(file)) for (const lane of lanes.values()) lane.files.push(file);
     else lanes.get(onceLane)!.files.push(file);
   }
   return { unit, services, lanes: [...lanes.values()] };

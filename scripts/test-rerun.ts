@@ -14,8 +14,8 @@
  * browser lane they failed in (a lane is one engine: scripts/test-plan.ts), and the run passes
  * only if they then pass. Each such file is named as flaky, with its lane and its failures, at
  * the end of the run and in test-output/flaky.json, so it is seen and fixed. Any failure outside
- * the browser suites, an error outside any test, or more failing browser files than that fails
- * the run as it is; nothing is skipped.
+ * the browser suites, an error outside any test, a planned file with no result in the report,
+ * or more failing browser files than that fails the run as it is; nothing is skipped.
  */
 import { relative, resolve } from "node:path";
 
@@ -56,6 +56,21 @@ export function failures(junit: string): Failure[] {
     found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(failure[1]!) });
   }
   return found;
+}
+
+/** The test files a bun JUnit report has results for (a file it never ran, or that failed to load, is absent). */
+export function reportedFiles(junit: string): string[] {
+  return [...junit.matchAll(/<testsuite\b[^>]*?\bfile="([^"]+)"/g)].map((m) => unescape(m[1]!));
+}
+
+/**
+ * The planned files with no result in the report: each must have one, or the run fails — a
+ * file that failed to load, a process that died, a file left with no test in its lane.
+ */
+export function unreported(planned: readonly string[], reported: readonly string[], base: string): string[] {
+  const rel = (f: string) => relative(base, resolve(base, f));
+  const seen = new Set(reported.map(rel));
+  return planned.map(rel).filter((f) => !seen.has(f));
 }
 
 /** bun's count of failures ("N fail", errors outside any test included) and whether such an error happened. */

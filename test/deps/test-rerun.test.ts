@@ -9,9 +9,9 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, type Crash, type Failure } from "../../scripts/test-rerun.ts";
+import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, reportedFiles, unreported, type Crash, type Failure } from "../../scripts/test-rerun.ts";
 
-// Two short bun test runs of their own: 10× what they take on the loaded machine.
+// Three short bun test runs of their own: 10× what they take on the loaded machine.
 setDefaultTimeout(30_000);
 
 const dir = mkdtempSync(join(tmpdir(), "deckhand-test-all-"));
@@ -44,6 +44,18 @@ describe("npm test's rerun rule", () => {
     const summary = readSummary(stderr);
     expect(summary.unhandled).toBe(true);
     expect(summary.failCount).not.toBe(failures(junit).length);
+  });
+
+  test("a planned file with no result in the report is named: one that fails to load, one with no test", () => {
+    const files = {
+      "e.test.ts": `import { test } from "bun:test";\ntest("e", () => {});`,
+      "f.test.ts": `import { test } from "bun:test";\ntest("f", () => {});\nthrow new Error("after its tests were declared");`,
+      "g.test.ts": `import { describe, test } from "bun:test";\nfor (const _ of [].filter(Boolean)) describe("webkit only", () => { test("g", () => {}); });`,
+    };
+    const { junit } = run(files);
+    expect(reportedFiles(junit)).toEqual(["e.test.ts"]);
+    expect(unreported(Object.keys(files).map((f) => `./${f}`), reportedFiles(junit), dir)).toEqual(["f.test.ts", "g.test.ts"]);
+    expect(unreported(["e.test.ts"], reportedFiles(junit), dir)).toEqual([]);
   });
 
   test("rerun only browser suites, each in the lane it failed in: any number whose MiniBrowser crashed there, at most three other files", () => {

@@ -60,7 +60,8 @@ export function failures(junit: string): Failure[] {
 
 /** The test files a bun JUnit report has results for (a file it never ran, or that failed to load, is absent). */
 export function reportedFiles(junit: string): string[] {
-  return [...junit.matchAll(/<testsuite\b[^>]*?\bfile="([^"]+)"/g)].map((m) => unescape(m[1]!));
+  // A describe block is a <testsuite> of its own inside its file's: each file once.
+  return [...new Set([...junit.matchAll(/<testsuite\b[^>]*?\bfile="([^"]+)"/g)].map((m) => unescape(m[1]!)))];
 }
 
 /**

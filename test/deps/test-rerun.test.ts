@@ -48,7 +48,7 @@ describe("npm test's rerun rule", () => {
 
   test("a planned file with no result in the report is named: one that fails to load, one with no test", () => {
     const files = {
-      "e.test.ts": `import { test } from "bun:test";\ntest("e", () => {});`,
+      "e.test.ts": `import { describe, test } from "bun:test";\ntest("e", () => {});\ndescribe("a block", () => { test("e2", () => {}); });`,
       "f.test.ts": `import { test } from "bun:test";\ntest("f", () => {});\nthrow new Error("after its tests were declared");`,
       "g.test.ts": `import { describe, test } from "bun:test";\nfor (const _ of [].filter(Boolean)) describe("webkit only", () => { test("g", () => {}); });`,
     };

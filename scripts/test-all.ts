@@ -55,6 +55,8 @@ class Stage {
   /** Files whose results bun has begun to print (bun names each file before its tests). */
   readonly started = new Set<string>();
   planned = 0;
+  /** The test files it was given, as they are named from the repository. */
+  readonly plannedFiles = new Set<string>();
   failedTests = 0;
 
   constructor(readonly name: string) {
@@ -97,6 +99,7 @@ class Stage {
   async bunTest(files: readonly string[], flags: readonly string[], env: Record<string, string> = {}): Promise<BunRun | null> {
     if (files.length === 0) return null;
     this.planned += files.length;
+    for (const f of files) this.plannedFiles.add(relative(root, resolve(root, f)));
     const junit = join(output, "junit", `${this.name.replace(/\s+/g, "-")}-${this.runs.length + 1}.xml`);
     rmSync(junit, { force: true });
     const before = this.text.length;
@@ -296,7 +299,9 @@ function finish(stages: readonly Stage[], code: number, loadAtStart: number, loa
   loads.push(loadavg()[0]!);
   const total = now();
   const ran = stages.filter((s) => s.startedAt > 0 || s.endedAt > 0);
-  const files = new Set(ran.flatMap((s) => s.runs.flatMap((r) => r.files)));
+  const files = new Set(ran.flatMap((s) => s.runs.flatMap((r) => r.files.map((f) => relative(root, resolve(root, f))))));
+  const planned = new Set(ran.flatMap((s) => [...s.plannedFiles]));
+  const silent = [...planned].filter((f) => !files.has(f));
   const tests = ran.reduce((n, s) => n + s.runs.reduce((m, r) => m + r.tests, 0), 0);
   const rows = ran.map((s) => ({
     stage: s.name,
@@ -308,12 +313,13 @@ function finish(stages: readonly Stage[], code: number, loadAtStart: number, loa
     result: s.code === 0 ? "passed" : "FAILED",
   }));
   const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
-  const figures = { date: new Date().toISOString(), result: code === 0 ? "passed" : "failed", totalSeconds: Math.round(total / 1000), tests, files: files.size, load: { atStart: loadAtStart, mean: Number(mean.toFixed(2)), atEnd: loadavg()[0] }, stages: rows };
+  const figures = { date: new Date().toISOString(), result: code === 0 ? "passed" : "failed", totalSeconds: Math.round(total / 1000), tests, files: files.size, plannedFiles: planned.size, filesWithoutResult: silent, load: { atStart: loadAtStart, mean: Number(mean.toFixed(2)), atEnd: loadavg()[0] }, stages: rows };
   writeFileSync(join(output, "test-times.json"), `${JSON.stringify(figures, null, 2)}\n`);
   const pad = (v: string | number, n: number) => String(v).padStart(n);
   console.log(`\nnpm test ${code === 0 ? "passed" : "FAILED"}: ${tests} tests in ${files.size} files (a browser suite counts once, its tests in every lane), ${clock(total)} in all; load average ${loadAtStart.toFixed(1)} at the start, ${mean.toFixed(1)} on average.`);
   console.log(`  ${"stage".padEnd(16)} ${pad("start", 6)} ${pad("wall", 6)} ${pad("files", 6)} ${pad("tests", 6)} ${pad("failed", 6)}`);
   for (const r of rows) console.log(`  ${r.stage.padEnd(16)} ${pad(r.start, 6)} ${pad(r.wall, 6)} ${pad(r.files || "", 6)} ${pad(r.tests || "", 6)} ${pad(r.failed || "", 6)}  ${r.result}`);
+  console.log(silent.length ? `  ${silent.length} of the ${planned.size} planned files have no result: ${silent.join(", ")}` : `  every one of the ${planned.size} planned test files has its result in the JUnit reports.`);
   console.log("  (each stage's whole output: test-output/stages/; these figures: test-output/test-times.json)");
   return code;
 }

@@ -8,7 +8,9 @@
  *          ├─ services    binary and service files side by side, each isolated; the release build after unit
  *          └─ e2e <engine> one bun test per engine, one browser reused across its files
  *
- * Which file runs where is read from the files (scripts/test-plan.ts). Each stage's output is
+ * The stages beside the browser lanes run at a lower priority (BESIDE_LANES): the lanes are the
+ * longest path, and their tests wait on browsers' timers. Which file runs where is read from the
+ * files (scripts/test-plan.ts). Each stage's output is
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
  * run; a line every minute says how far each stage is. At the end: each stage's start and wall
@@ -30,6 +32,13 @@ const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
 /** How often a line says how far each running stage is: a quiet minute is not a hung run. */
 const PROGRESS_MS = 60_000;
+
+/**
+ * What the stages beside the browser lanes run under: a lower priority (nice 5, about a third of
+ * a lane's share of a busy core), so the lanes — the longest stages, and the ones whose tests
+ * wait on a browser's timers — get the cores first and the others fill what they leave.
+ */
+const BESIDE_LANES = ["nice", "-n", "5"] as const;
 
 /** One `bun test` run: its exit code, its report, and bun's own summary. */
 interface BunRun {
@@ -59,7 +68,11 @@ class Stage {
   readonly plannedFiles = new Set<string>();
   failedTests = 0;
 
-  constructor(readonly name: string) {
+  constructor(
+    readonly name: string,
+    /** A command line prefix for each of its commands (BESIDE_LANES). */
+    private readonly prefix: readonly string[] = [],
+  ) {
     this.log = join(output, "stages", `${name.replace(/\s+/g, "-")}.log`);
     rmSync(this.log, { force: true });
   }
@@ -82,8 +95,8 @@ class Stage {
   /** Run a command, its output kept with the stage's; resolves with its exit code. */
   async run(argv: readonly string[], env: Record<string, string> = {}): Promise<number> {
     const shown = argv.map((a) => (a === process.execPath ? "bun" : a.startsWith(root) ? relative(root, a) : a));
-    this.write(`$ ${Object.entries(env).map(([k, v]) => `${k}=${v} `).join("")}${shown.join(" ")}\n`);
-    const proc = Bun.spawn([...argv], { cwd: root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+    this.write(`$ ${Object.entries(env).map(([k, v]) => `${k}=${v} `).join("")}${[...this.prefix, ...shown].join(" ")}\n`);
+    const proc = Bun.spawn([...this.prefix, ...argv], { cwd: root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
     const decoder = () => new TextDecoder();
     const pump = async (stream: ReadableStream<Uint8Array>) => {
       const d = decoder();
@@ -188,9 +201,9 @@ async function main(): Promise<number> {
   const loadAtStart = loadavg()[0]!;
 
   const build = new Stage("build");
-  const typecheck = new Stage("typecheck");
-  const unit = new Stage("unit");
-  const services = new Stage("services");
+  const typecheck = new Stage("typecheck", BESIDE_LANES);
+  const unit = new Stage("unit", BESIDE_LANES);
+  const services = new Stage("services", BESIDE_LANES);
   const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
   const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage)];
 

@@ -7,6 +7,7 @@
  *          ├─ unit        the test:unit files across the cores, then the files that rebuild the client
  *          ├─ services    binary and service files side by side, each isolated; the release build after unit
  *          └─ e2e <engine> one bun test per engine, one browser reused across its files
+ *   then  alone            the files whose bounds are wall-clock times, with nothing beside them
  *
  * The stages beside the browser lanes run at a lower priority (BESIDE_LANES): the lanes are the
  * longest path, and their tests wait on browsers' timers. Which file runs where is read from the
@@ -204,8 +205,9 @@ async function main(): Promise<number> {
   const typecheck = new Stage("typecheck", BESIDE_LANES);
   const unit = new Stage("unit", BESIDE_LANES);
   const services = new Stage("services", BESIDE_LANES);
+  const alone = new Stage("alone");
   const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
-  const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage)];
+  const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage), alone];
 
   const progress = setInterval(() => {
     loads.push(loadavg()[0]!);
@@ -249,8 +251,10 @@ async function main(): Promise<number> {
       ),
     ];
     const codes = await Promise.all(stages);
+    // Wall-clock bounds of the server under its own load: nothing else runs meanwhile.
+    codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;
-    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services], lanes, args, all);
+    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, alone], lanes, args, all);
     return finish(all, code, loadAtStart, loads);
   } finally {
     clearInterval(progress);

@@ -10,6 +10,11 @@
  *   data directory and container name, so they run side by side, each file isolated. A file
  *   that rebuilds the client (scripts/release.ts does) waits for the unit stage: the build
  *   empties client-dist/, which the unit tests' in-process servers read from.
+ * - **alone**: a file that says so on a line of its own (`// npm test: alone — why`): its
+ *   bounds are wall-clock times of the server under its own load (a /healthz p99 while a bomb
+ *   is read, a deadline waited out), which the other stages' load would break. Such files run
+ *   after every other stage, with nothing beside them; `npm run test:unit` still runs those of
+ *   them that are unit files.
  * - **browser lanes**: the end-to-end suites (test/e2e/), one `bun test` process per engine
  *   (DECKHAND_ENGINES=<engine>), each reusing one browser across its files. A suite written
  *   once for every engine (it, or a module it imports, loops over `ENGINES`, the engines
@@ -38,13 +43,18 @@ export interface Plan {
   unit: { parallel: string[]; alone: string[] };
   /** Files run side by side once the build is there, and files that wait for the unit stage. */
   services: { concurrent: string[]; afterUnit: string[] };
+  /** Files run after every other stage, with nothing beside them. */
+  alone: string[];
   lanes: Lane[];
 }
 
 const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
 
+/** A file's own line saying it must run with nothing beside it. */
+const ALONE = /^\/\/ npm test: alone\b/m;
+
 /** The module that reads DECKHAND_ENGINES into `ENGINES`. */
-const ENGINE_MODULE = "test/helpers/engine.ts";
+export const ENGINE_MODULE = "test/helpers/engine.ts";
 
 /** A module's own imports of the repository's TypeScript modules (relative specifiers), as paths from the root. */
 function localImports(file: string, source: string): string[] {
@@ -98,13 +108,18 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
   const laneOrder = ALL_ENGINES.filter((e) => engines.includes(e));
   // A suite that names its own engines runs once; in the first lane left when its own is not in the run.
   const onceLane = laneOrder.includes(ONCE_LANE) ? ONCE_LANE : laneOrder[0]!;
-  const unit = unitTestFiles();
-  const isUnit = new Set([...unit.parallel, ...unit.alone]);
+  const units = unitTestFiles();
+  const isUnit = new Set([...units.parallel, ...units.alone]);
   const services: Plan["services"] = { concurrent: [], afterUnit: [] };
+  const alone: string[] = [];
   const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [], env: { DECKHAND_ENGINES: engine, DECKHAND_REUSE_BROWSER: "1" } }]));
   for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
-    if (isUnit.has(file)) continue;
     const source = readFileSync(join(root, file), "utf8");
+    if (!BROWSER_SUITES.test(file) && ALONE.test(source)) {
+      alone.push(file);
+      continue;
+    }
+    if (isUnit.has(file)) continue;
     if (!BROWSER_SUITES.test(file)) {
       (REBUILDS_CLIENT.test(source) ? services.afterUnit : services.concurrent).push(file);
       continue;
@@ -112,7 +127,8 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
     if (readsEngines(file)) for (const lane of lanes.values()) lane.files.push(file);
     else lanes.get(onceLane)!.files.push(file);
   }
-  return { unit, services, lanes: [...lanes.values()] };
+  const unit = { parallel: units.parallel.filter((f) => !alone.includes(f)), alone: units.alone.filter((f) => !alone.includes(f)) };
+  return { unit, services, alone, lanes: [...lanes.values()] };
 }
 
 if (import.meta.main) {
@@ -122,5 +138,6 @@ if (import.meta.main) {
   show("unit, alone after them", plan.unit.alone);
   show("services, side by side", plan.services.concurrent);
   show("services, after the unit stage", plan.services.afterUnit);
+  show("alone, after every other stage", plan.alone);
   for (const lane of plan.lanes) show(`browser lane ${lane.engine}`, lane.files);
 }

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { readsEngines, testPlan, type Engine, type Plan } from "../../scripts/test-plan.ts";
+import { ENGINE_MODULE, readsEngines, testPlan, type Engine, type Plan } from "../../scripts/test-plan.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const ALL: readonly Engine[] = ["chromium", "firefox", "webkit"];
@@ -29,8 +29,8 @@ function namesEngines(file: string, seen = new Set<string>()): boolean {
   seen.add(file);
   const source = readFileSync(join(root, file), "utf8");
   // The module that defines the list reads the variable; a file that only launches engines by name does not.
-  if (file !== "test/helpers/engine.ts" && /\bENGINES\b/.test(source)) return true;
-  if (file === "test/helpers/engine.ts") return false;
+  if (file === ENGINE_MODULE) return false;
+  if (/\bENGINES\b/.test(source)) return true;
   return transpiler
     .scanImports(source)
     .map((i) => i.path)
@@ -55,12 +55,17 @@ describe("npm test's plan", () => {
       "unit, alone": plan.unit.alone,
       "services, side by side": plan.services.concurrent,
       "services, after unit": plan.services.afterUnit,
+      alone: plan.alone,
       "browser lanes": [...new Set(plan.lanes.flatMap((l) => l.files))],
     };
     const where = new Map<string, string[]>();
     for (const [stage, files] of Object.entries(stages)) for (const f of files) where.set(f, [...(where.get(f) ?? []), stage]);
     expect([...where.keys()].sort()).toEqual(found);
     for (const file of found) expect({ file, stages: where.get(file) }).toEqual({ file, stages: [file.startsWith("test/e2e/") ? "browser lanes" : expect.any(String)] });
+    // A file that says it must run alone runs after the others, with nothing beside it.
+    for (const file of found.filter((f) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, f), "utf8")))) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["alone"] });
+    expect(plan.alone).toContain("test/adversarial/hostile-pdfs.test.ts");
+    expect(plan.alone).toContain("test/pdf/pool.test.ts");
     // No lane runs a file twice.
     for (const lane of plan.lanes) expect(new Set(lane.files).size).toBe(lane.files.length);
   });
@@ -84,13 +89,15 @@ describe("npm test's plan", () => {
   });
 
   test("a suite that gets the engine list through a helper reads it too; one that launches engines by name does not", () => {
+    // The engine module's path is never spelled out here: scripts/test-unit.ts would take this
+    // file for one that drives a browser and leave it out of the unit loop.
     const sources: Record<string, string> = {
-      "test/helpers/engine.ts": `export const ENGINES = process.env.DECKHAND_ENGINES; export function launchEngine() {}`,
+      [ENGINE_MODULE]: `export const ENGINES = process.env.DECKHAND_ENGINES; export function launchEngine() {}`,
       "test/helpers/loop.ts": `import { ENGINES } from "./engine.ts";\nexport const each = (f) => ENGINES.forEach(f);`,
       "test/helpers/relay.ts": `export { each } from "./loop.ts";`,
       "test/e2e/through.e2e.test.ts": `import { each } from "../helpers/relay.ts";\neach(() => {});`,
       "test/e2e/lazy.e2e.test.ts": `const { each } = await import("../helpers/loop.ts");`,
-      "test/e2e/named.e2e.test.ts": `import { launchEngine } from "../helpers/engine.ts";\nlaunchEngine("webkit");`,
+      "test/e2e/named.e2e.test.ts": `import { launchEngine } from "../${ENGINE_MODULE.slice("test/".length)}";\nlaunchEngine("webkit");`,
       "test/e2e/cycle.e2e.test.ts": `import "./cycle.e2e.test.ts";\nimport "../helpers/missing.ts";`,
     };
     const read = (path: string) => sources[path] ?? null;

@@ -27,6 +27,12 @@ import { speechWav } from "../test/fixtures/recording.ts";
 import { readMemory } from "./lib/rss.ts";
 import { makeTalkDeck, talkEvents } from "./lib/talk.ts";
 
+/** The page's memory is read from its own browser's processes: a shared browser (DECKHAND_REUSE_BROWSER) has none to read. */
+function ownProfile(dir: string | null): string {
+  if (!dir) throw new Error("bench/export.ts measures a browser of its own: run it without DECKHAND_REUSE_BROWSER");
+  return dir;
+}
+
 const MINUTES = Number(process.env.EXPORT_MINUTES ?? 60);
 const DURATION_MS = MINUTES * 60_000;
 /** The budget's talk (docs/development/design.md#performance-budget): 80 slides and 200 strokes in an hour; a shorter run keeps the density. */
@@ -121,9 +127,10 @@ async function encoderAlone(): Promise<{ idle: number; peak: number }> {
   const session = await launchBrowser();
   try {
     await session.page.goto(`http://127.0.0.1:${site.port}/`);
-    const renderer = () => Math.max(...browserProcesses(session.userDataDir).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
+    const profile = ownProfile(session.userDataDir);
+    const renderer = () => Math.max(...browserProcesses(profile).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
     const idle = renderer();
-    const { value, peaks } = await peakMemory(session.userDataDir, () => session.page.evaluate(() => (window as unknown as { encode(): Promise<string> }).encode()));
+    const { value, peaks } = await peakMemory(profile, () => session.page.evaluate(() => (window as unknown as { encode(): Promise<string> }).encode()));
     if (value !== "done") throw new Error(`the encoder alone failed: ${value}`);
     return { idle, peak: peaks.get("renderer") ?? Number.NaN };
   } finally {
@@ -171,7 +178,7 @@ try {
     document.body.append(input);
   });
   await page.setInputFiles("#bench-recording", [audioPath, join(dir, "events.json")]);
-  const idleRenderer = Math.max(...browserProcesses(browser.userDataDir).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
+  const idleRenderer = Math.max(...browserProcesses(ownProfile(browser.userDataDir)).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
 
   /** One export from the library; its wall time in ms and what the worker reported. */
   const exportOnce = async (id: string, dryRun: boolean) => {
@@ -203,9 +210,9 @@ try {
 
   // The baseline before and after the export: on a shared machine the load moves, and the
   // export is compared with the mean of the two around it.
-  const before = await peakMemory(browser.userDataDir, () => exportOnce("baseline-1", true));
-  const exported = await peakMemory(browser.userDataDir, () => exportOnce("export", false));
-  const after = await peakMemory(browser.userDataDir, () => exportOnce("baseline-2", true));
+  const before = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce("baseline-1", true));
+  const exported = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce("export", false));
+  const after = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce("baseline-2", true));
   const baseline = { value: { ms: (before.value.ms + after.value.ms) / 2 }, peaks: new Map([...before.peaks].map(([k, v]) => [k, Math.max(v, after.peaks.get(k) ?? 0)])), course: before.course };
   const minutes = DURATION_MS / 60_000;
   const { result } = exported.value;

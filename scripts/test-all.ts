@@ -1,80 +1,181 @@
 /**
  * @module scripts/test-all
- * `npm test`'s last step: every test file, by `bun test`, with one rule for the browser suites.
+ * `npm test`: every check and every test file, in stages that run side by side on the two-core
+ * machine, then the browser suites' one rule (scripts/test-rerun.ts), then each stage's time.
  *
- * Browsers on a loaded two-core machine are not deterministic, and one of them crashes under
- * us: Debian's WebKitGTK 2.50 MiniBrowser (WebKit's test browser, behind WebKitWebDriver)
- * segfaults now and then mid-file, whatever the page does — in libc, at the same address each
- * time (seen in dmesg on the development machine, and once in CI, where the file's WebKit tests
- * then all failed at once). The engine (test/helpers/engine-webkit.ts) writes each such crash
- * down with its test file. So, like Playwright's `retries` on CI: when the run failed and every
- * failure is in a browser suite (test/e2e/), at most MAX_RETRIED_FILES of them (files whose
- * MiniBrowser crashed do not count against it), those files run once more, whole, all their
- * engines, and the run passes only if they then pass. Each such file is named as flaky, with
- * its failures, at the end of the run and in test-output/flaky.json, so it is seen and fixed.
- * Any failure outside the browser suites, an error outside any test, or more failing browser
- * files than that fails the run as it is; nothing is skipped.
+ *   build ─┬─ typecheck   tsc -b (the four projects), then knip
+ *          ├─ unit        the test:unit files across the cores, then the files that rebuild the client
+ *          ├─ services    binary and service files side by side, each isolated; the release build after unit
+ *          └─ e2e <engine> one bun test per engine, one browser reused across its files
+ *   then  alone            the files whose bounds are wall-clock times, with nothing beside them
+ *
+ * The stages beside the browser lanes run at a lower priority (BESIDE_LANES): the lanes are the
+ * longest path, and their tests wait on browsers' timers. Which file runs where is read from the
+ * files (scripts/test-plan.ts). Each stage's output is
+ * kept whole — printed as one block when the stage ends, and written as it comes to
+ * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
+ * run; a line every minute says how far each stage is. At the end: each stage's start and wall
+ * time, its files and tests, the load average, in test-output/test-times.json too.
  *
  *   bun run scripts/test-all.ts [bun test flags…]
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, relative, resolve } from "node:path";
+import { testPlan, type Engine, type Lane } from "./test-plan.ts";
+import { BINARIES } from "../test/helpers/engine.ts";
+import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, reportedFiles, unreported, type Crash, type Failure, type LaneReport, type Rerun, type Summary } from "./test-rerun.ts";
+import { timings } from "./test-unit.ts";
 
 const root = join(import.meta.dir, "..");
 const output = join(root, "test-output");
+const bin = (name: string) => join(root, "node_modules", ".bin", name);
 
-export interface Crash {
-  file: string;
-}
-
-/** A failed test case (or hook) of a bun JUnit report: its file and its failure's message. */
-export interface Failure {
-  file: string;
-  /** The test's name (a hook's failure is named after the test it stopped). */
-  name: string;
-  message: string;
-}
-
-const unescape = (text: string) => text.replace(/&#10;/g, "\n").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
-
-/** Every failed test case (hooks included) in a bun JUnit report. */
-export function failures(junit: string): Failure[] {
-  const found: Failure[] = [];
-  for (const match of junit.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const failure = /<failure\b[^>]*?message="([^"]*)"/.exec(match[2] ?? "");
-    if (!failure) continue;
-    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(failure[1]!) });
-  }
-  return found;
-}
-
-/** What test/helpers/engine-webkit.ts says when WebKit could not start, twice. */
-const NO_START = "WebKit did not start a session";
-
-/** The browser suites: end-to-end files against the compiled binary in real browsers. */
-const BROWSER_SUITES = "test/e2e/";
-
-/** Browser files whose failures are run once more; past that, something is broken, not flaky. */
-export const MAX_RETRIED_FILES = 3;
+/** How often a line says how far each running stage is: a quiet minute is not a hung run. */
+const PROGRESS_MS = 60_000;
 
 /**
- * The files to run once more: all the failed ones, when each is a browser suite and at most
- * MAX_RETRIED_FILES of them did not have their MiniBrowser crash (or, after a crash in the run,
- * could not start WebKit at all, every failure of the file saying so); otherwise none, and the
- * run fails as it is. Paths compare relative to `base`.
+ * What the stages beside the browser lanes run under: a lower priority (nice 5, about a third of
+ * a lane's share of a busy core), so the lanes — the longest stages, and the ones whose tests
+ * wait on a browser's timers — get the cores first and the others fill what they leave.
  */
-export function filesToRerun(failed: readonly Failure[], crashes: readonly Crash[], base = root): string[] {
-  if (!failed.length) return [];
-  const rel = (f: string) => relative(base, resolve(base, f));
-  const crashed = new Set(crashes.map((c) => rel(c.file)));
-  const byFile = Map.groupBy(failed, (f) => rel(f.file));
-  let flaky = 0;
-  for (const [file, list] of byFile) {
-    if (!file.startsWith(BROWSER_SUITES)) return [];
-    if (crashed.has(file) || (crashed.size && list.every((f) => f.message.includes(NO_START)))) continue;
-    flaky++;
+const BESIDE_LANES = ["nice", "-n", "5"] as const;
+
+/** One `bun test` run: its exit code, its report, and bun's own summary. */
+interface BunRun {
+  code: number;
+  failed: Failure[];
+  summary: Summary;
+  /** Test cases run (in its JUnit report, not skipped). */
+  tests: number;
+  /** Test files in its JUnit report. */
+  files: string[];
+  /** Planned files with no result in its JUnit report: the stage fails. */
+  unreported: string[];
+}
+
+/** A stage: its commands' output kept whole, its times, its bun test runs. */
+class Stage {
+  readonly log: string;
+  private text = "";
+  startedAt = 0;
+  endedAt = 0;
+  code = 0;
+  readonly runs: BunRun[] = [];
+  /** Files whose results bun has begun to print (bun names each file before its tests). */
+  readonly started = new Set<string>();
+  planned = 0;
+  /** The test files it was given, as they are named from the repository. */
+  readonly plannedFiles = new Set<string>();
+  failedTests = 0;
+
+  constructor(
+    readonly name: string,
+    /** A command line prefix for each of its commands (BESIDE_LANES). */
+    private readonly prefix: readonly string[] = [],
+  ) {
+    this.log = join(output, "stages", `${name.replace(/\s+/g, "-")}.log`);
+    rmSync(this.log, { force: true });
   }
-  return flaky > MAX_RETRIED_FILES ? [] : [...byFile.keys()].sort();
+
+  /** A line of the runner's own in the stage's output (what failed it outside a test). */
+  note(line: string) {
+    this.write(`npm test: ${line}\n`);
+  }
+
+  private write(chunk: string) {
+    this.text += chunk;
+    appendFileSync(this.log, chunk);
+    for (const line of chunk.split("\n")) {
+      const file = /^(test\/\S+\.test\.ts):$/.exec(line.trim())?.[1];
+      if (file) this.started.add(file);
+      if (line.startsWith("(fail)")) this.failedTests++;
+    }
+  }
+
+  /** Run a command, its output kept with the stage's; resolves with its exit code. */
+  async run(argv: readonly string[], env: Record<string, string> = {}): Promise<number> {
+    const shown = argv.map((a) => (a === process.execPath ? "bun" : a.startsWith(root) ? relative(root, a) : a));
+    this.write(`$ ${Object.entries(env).map(([k, v]) => `${k}=${v} `).join("")}${[...this.prefix, ...shown].join(" ")}\n`);
+    const proc = Bun.spawn([...this.prefix, ...argv], { cwd: root, stdin: "ignore", stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env } });
+    const decoder = () => new TextDecoder();
+    const pump = async (stream: ReadableStream<Uint8Array>) => {
+      const d = decoder();
+      for await (const chunk of stream) this.write(d.decode(chunk, { stream: true }));
+    };
+    await Promise.all([pump(proc.stdout), pump(proc.stderr)]);
+    const code = await proc.exited;
+    if (code !== 0 && this.code === 0) this.code = code;
+    return code;
+  }
+
+  /** `bun test` on `files` with a JUnit report of its own; `env` for the lane's engine. */
+  async bunTest(files: readonly string[], flags: readonly string[], env: Record<string, string> = {}): Promise<BunRun | null> {
+    if (files.length === 0) return null;
+    this.planned += files.length;
+    for (const f of files) this.plannedFiles.add(relative(root, resolve(root, f)));
+    const junit = join(output, "junit", `${this.name.replace(/\s+/g, "-")}-${this.runs.length + 1}.xml`);
+    rmSync(junit, { force: true });
+    const before = this.text.length;
+    const code = await this.run([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${junit}`, ...flags, ...files.map((f) => `./${f}`)], env);
+    const report = existsSync(junit) ? readFileSync(junit, "utf8") : "";
+    const reported = reportedFiles(report);
+    const run: BunRun = {
+      code,
+      failed: failures(report),
+      summary: readSummary(this.text.slice(before)),
+      // Those a -t pattern left out are in the report as skipped: not run.
+      tests: Number(/<testsuites\b[^>]*\btests="(\d+)"/.exec(report)?.[1] ?? 0) - Number(/<testsuites\b[^>]*\bskipped="(\d+)"/.exec(report)?.[1] ?? 0),
+      files: reported,
+      unreported: unreported(files, reported, root),
+    };
+    this.runs.push(run);
+    if (run.unreported.length) {
+      this.code ||= 1;
+      this.note(`no result in the JUnit report for ${run.unreported.join(", ")}: each planned file must report its tests (did it fail to load, or its process die?).`);
+    }
+    return run;
+  }
+
+  /** The stage's output, whole, framed by its name and result. */
+  block(): string {
+    const took = clock(this.endedAt - this.startedAt);
+    return `\n════ ${this.name}: ${this.code === 0 ? "passed" : "FAILED"} in ${took} ════\n${this.text.trimEnd()}\n════ end of ${this.name} ════\n`;
+  }
+}
+
+/** m:ss */
+function clock(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+const t0 = performance.now();
+const now = () => performance.now() - t0;
+
+/** Run `body` as stage `stage`, printing its block when it ends; resolves with its exit code. */
+async function staged(stage: Stage, body: (s: Stage) => Promise<unknown>): Promise<number> {
+  stage.startedAt = now();
+  try {
+    await body(stage);
+  } catch (error) {
+    stage.code ||= 1;
+    stage.note(String(error));
+  }
+  stage.endedAt = now();
+  process.stdout.write(stage.block());
+  return stage.code;
+}
+
+/** A lane's environment: its engine alone, its browser reused across files (the plan's), its own crash log. */
+function laneEnv(lane: Lane, crashLog: string): Record<string, string> {
+  return { ...lane.env, DECKHAND_WEBKIT_CRASH_LOG: crashLog };
+}
+
+/** A lane's browser must be there: a missing one fails the lane with its install line, never a skip. */
+function assertBrowser(lane: Lane) {
+  const { path, install } = BINARIES[lane.engine];
+  if (!existsSync(path)) throw new Error(`the ${lane.engine} lane's browser is missing at ${path}: install it with \`${install}\` (or \`npm run setup\`).`);
 }
 
 function readCrashes(path: string): Crash[] {
@@ -85,76 +186,159 @@ function readCrashes(path: string): Crash[] {
     .map((line) => JSON.parse(line) as Crash);
 }
 
-interface Run {
-  code: number;
-  /** bun's own count of failures ("N fail"), which also counts errors outside any test. */
-  failCount: number | null;
-  /** An error outside any test ("Unhandled error between tests", a file that failed to load): never in the JUnit report. */
-  unhandled: boolean;
+/** The engines of this run: all three, or those DECKHAND_ENGINES names (a developer's narrowing). */
+function engines(): Engine[] | undefined {
+  const wanted = process.env.DECKHAND_ENGINES?.split(",").map((e) => e.trim()).filter(Boolean);
+  return wanted?.length ? (wanted as Engine[]) : undefined;
 }
 
-/** bun's summary and unhandled errors, read from its output (it writes its report to stderr). */
-export function readSummary(text: string): Omit<Run, "code"> {
-  const fails = [...text.matchAll(/^\s*(\d+) fail$/gm)].pop();
-  return { failCount: fails ? Number(fails[1]) : null, unhandled: /Unhandled error|^\s*\d+ errors?$/m.test(text) };
-}
-
-async function bunTest(args: readonly string[], junit: string, crashLog: string): Promise<Run> {
-  rmSync(junit, { force: true });
-  const proc = Bun.spawn([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${junit}`, ...args], {
-    cwd: root,
-    stdio: ["inherit", "inherit", "pipe"],
-    env: { ...process.env, DECKHAND_WEBKIT_CRASH_LOG: crashLog },
-  });
-  // Passed through as it comes; the unhandled-error marks and the summary are kept.
-  let tail = "";
-  let unhandled = false;
-  const decoder = new TextDecoder();
-  for await (const chunk of proc.stderr) {
-    process.stderr.write(chunk);
-    tail = (tail + decoder.decode(chunk, { stream: true })).slice(-4096);
-    if (tail.includes("Unhandled error")) unhandled = true;
-  }
-  const code = await proc.exited;
-  const summary = readSummary(tail);
-  return { code, failCount: summary.failCount, unhandled: unhandled || summary.unhandled };
-}
-
-async function main() {
-  mkdirSync(output, { recursive: true });
+async function main(): Promise<number> {
   const args = process.argv.slice(2);
-  const crashLog = join(output, "webkit-crashes.jsonl");
-  const junit = join(output, "junit.xml");
-  rmSync(crashLog, { force: true });
+  mkdirSync(join(output, "stages"), { recursive: true });
+  mkdirSync(join(output, "junit"), { recursive: true });
   rmSync(join(output, "flaky.json"), { force: true });
-  const first = await bunTest(args, junit, crashLog);
-  if (first.code === 0) return 0;
-  const report = existsSync(junit) ? readFileSync(junit, "utf8") : "";
-  const failed = failures(report);
-  const crashes = readCrashes(crashLog);
-  // Every failure must be one the report names: an error outside any test is never retried.
-  const accounted = !first.unhandled && first.failCount === failed.length;
-  const again = accounted ? filesToRerun(failed, crashes) : [];
-  if (!again.length) {
-    if (crashes.length) console.error(`\nnpm test: MiniBrowser crashed during ${[...new Set(crashes.map((c) => relative(root, c.file)))].join(", ")}.`);
-    console.error(`\nnpm test: failed in ${[...new Set(failed.map((f) => f.file))].join(", ") || "(no test named: see the errors above)"}; nothing is run again (only up to ${MAX_RETRIED_FILES} browser suites are).`);
-    return first.code;
+  const plan = testPlan(engines());
+  const loads: number[] = [loadavg()[0]!];
+  const loadAtStart = loadavg()[0]!;
+
+  const build = new Stage("build");
+  const typecheck = new Stage("typecheck", BESIDE_LANES);
+  const unit = new Stage("unit", BESIDE_LANES);
+  const services = new Stage("services", BESIDE_LANES);
+  const alone = new Stage("alone");
+  const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
+  const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage), alone];
+
+  const progress = setInterval(() => {
+    loads.push(loadavg()[0]!);
+    const running = all.filter((s) => s.startedAt > 0 && s.endedAt === 0);
+    const parts = running.map((s) => `${s.name} ${s.planned ? `${s.started.size}/${s.planned} files` : "running"}${s.failedTests ? ` (${s.failedTests} failed)` : ""}`);
+    console.log(`npm test ${clock(now())} · load ${loadavg()[0]!.toFixed(1)} · ${parts.join(" · ") || "finishing"}`);
+  }, PROGRESS_MS);
+
+  try {
+    // The binary, the client and the generated types: everything after needs them.
+    const built = await staged(build, async (s) => {
+      if ((await s.run([process.execPath, "run", "scripts/preflight.ts"])) !== 0) return;
+      await s.run([process.execPath, "run", "scripts/build.ts"]);
+    });
+    if (built !== 0) return finish(all, built, loadAtStart, loads);
+
+    const unitDone = staged(unit, async (s) => {
+      // The unit loop's own way (scripts/test-unit.ts): one module registry per worker, slowest first.
+      await s.bunTest(plan.unit.parallel, ["--parallel", "--no-isolate", ...timings(args), ...args]);
+      await s.bunTest(plan.unit.alone, args);
+    });
+    const stages = [
+      staged(typecheck, async (s) => {
+        await s.run([bin("tsc"), "-b"]);
+        await s.run([bin("knip")]);
+      }),
+      unitDone,
+      staged(services, async (s) => {
+        // Each file isolated in a worker; each takes its own port, data directory and container name.
+        await s.bunTest(plan.services.concurrent, ["--parallel", ...args]);
+        // The release build rebuilds client-dist/, which unit tests' servers read from.
+        await unitDone;
+        await s.bunTest(plan.services.afterUnit, args);
+      }),
+      ...lanes.map(({ lane, stage, crashLog }) =>
+        staged(stage, async (s) => {
+          rmSync(crashLog, { force: true });
+          assertBrowser(lane);
+          await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
+        }),
+      ),
+    ];
+    const codes = await Promise.all(stages);
+    // Wall-clock bounds of the server under its own load: nothing else runs meanwhile.
+    codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
+    let code = codes.find((c) => c !== 0) ?? 0;
+    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, alone], lanes, args, all);
+    return finish(all, code, loadAtStart, loads);
+  } finally {
+    clearInterval(progress);
   }
-  const crashedFiles = new Set(crashes.map((c) => relative(root, resolve(root, c.file))));
-  const flaky = again.map((file) => ({
-    file,
-    crashed: crashedFiles.has(file),
-    failures: failed.filter((f) => relative(root, resolve(root, f.file)) === file).map((f) => `${f.name}: ${f.message.split("\n")[0]!.slice(0, 300)}`),
+}
+
+/**
+ * The browser suites' rule (scripts/test-rerun.ts): when only browser lanes failed, every
+ * failure there is in the JUnit report (bun's count agrees, no error outside a test), and the
+ * files not explained by a MiniBrowser crash are at most MAX_RETRIED_FILES, each such file runs
+ * once more, whole, in the lane it failed in; the run passes only if they all pass then.
+ */
+async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane; stage: Stage; crashLog: string }[], args: readonly string[], all: Stage[]): Promise<number> {
+  const failedLanes = lanes.filter((l) => l.stage.code !== 0);
+  // Every failure must be one the report names: an error outside any test, a file with no result or a lane that failed before its tests is never retried.
+  const accounted = failedLanes.every(({ stage }) => stage.runs.length === 1 && !stage.runs[0]!.summary.unhandled && stage.runs[0]!.summary.failCount === stage.runs[0]!.failed.length && !stage.runs[0]!.unreported.length);
+  const reports: LaneReport[] = failedLanes.map(({ lane, stage, crashLog }) => ({ lane: lane.engine, failed: stage.runs[0]?.failed ?? [], crashes: readCrashes(crashLog) }));
+  const again = others.every((s) => s.code === 0) && accounted ? filesToRerun(reports, root) : [];
+  const rel = (f: string) => relative(root, resolve(root, f));
+  if (!again.length) {
+    for (const r of reports) if (r.crashes.length) console.error(`\nnpm test: MiniBrowser crashed in the ${r.lane} lane during ${[...new Set(r.crashes.map((c) => rel(c.file)))].join(", ")}.`);
+    const failedIn = [...others, ...lanes.map((l) => l.stage)].filter((s) => s.code !== 0).map((s) => s.name);
+    const files = [...new Set(reports.flatMap((r) => r.failed.map((f) => f.file)))];
+    console.error(`\nnpm test: failed in ${failedIn.join(", ")}${files.length ? ` (${files.join(", ")})` : ""}; nothing is run again (only up to ${MAX_RETRIED_FILES} browser suites are, and only when nothing else failed).`);
+    return 1;
+  }
+  const flaky = again.map(({ lane, file }) => {
+    const report = reports.find((r) => r.lane === lane)!;
+    return {
+      file,
+      lane,
+      crashed: report.crashes.some((c) => rel(c.file) === file),
+      failures: report.failed.filter((f) => rel(f.file) === file).map((f) => `${f.name}: ${f.message.split("\n")[0]!.slice(0, 300)}`),
+    };
+  });
+  console.error(`\nnpm test: every failure was in a browser suite: running once more, whole, ${again.map((r) => `${r.file} (${r.lane})`).join(", ")}.\n`);
+  const byLane = Map.groupBy(again, (r: Rerun) => r.lane);
+  const codes = await Promise.all(
+    lanes
+      .filter(({ lane }) => byLane.has(lane.engine))
+      .map(({ lane }) => {
+        const stage = new Stage(`e2e ${lane.engine} again`);
+        all.push(stage);
+        const crashLog = join(output, `webkit-crashes-${lane.engine}-rerun.jsonl`);
+        rmSync(crashLog, { force: true });
+        return staged(stage, (s) => s.bunTest(byLane.get(lane.engine)!.map((r) => r.file), args, laneEnv(lane, crashLog)));
+      }),
+  );
+  const passed = codes.every((c) => c === 0);
+  writeFileSync(join(output, "flaky.json"), `${JSON.stringify({ passedWhenRunAgain: passed, files: flaky }, null, 2)}\n`);
+  console.error(`\nnpm test: ${passed ? "FLAKY — failed, then passed when run again whole" : "failed again"}:`);
+  for (const f of flaky) console.error(`  ${f.file} in ${f.lane}${f.crashed ? " (its WebKit MiniBrowser crashed)" : ""}\n${f.failures.map((m) => `    - ${m}`).join("\n")}`);
+  if (passed) console.error("Every other file passed the first time. The list is in test-output/flaky.json.");
+  return passed ? 0 : 1;
+}
+
+/** The run's figures: each stage's start, wall time, files and tests; the whole; the load. */
+function finish(stages: readonly Stage[], code: number, loadAtStart: number, loads: number[]): number {
+  loads.push(loadavg()[0]!);
+  const total = now();
+  const ran = stages.filter((s) => s.startedAt > 0 || s.endedAt > 0);
+  const files = new Set(ran.flatMap((s) => s.runs.flatMap((r) => r.files.map((f) => relative(root, resolve(root, f))))));
+  const planned = new Set(ran.flatMap((s) => [...s.plannedFiles]));
+  const silent = [...planned].filter((f) => !files.has(f));
+  const tests = ran.reduce((n, s) => n + s.runs.reduce((m, r) => m + r.tests, 0), 0);
+  const rows = ran.map((s) => ({
+    stage: s.name,
+    start: clock(s.startedAt),
+    wall: clock(s.endedAt - s.startedAt),
+    files: s.runs.reduce((n, r) => n + r.files.length, 0),
+    tests: s.runs.reduce((n, r) => n + r.tests, 0),
+    failed: s.runs.reduce((n, r) => n + r.failed.length, 0),
+    result: s.code === 0 ? "passed" : "FAILED",
   }));
-  console.error(`\nnpm test: every failure was in a browser suite: running ${again.join(", ")} once more, whole.\n`);
-  const rerunCrashLog = join(output, "webkit-crashes-rerun.jsonl");
-  rmSync(rerunCrashLog, { force: true });
-  const second = (await bunTest(again, join(output, "junit-rerun.xml"), rerunCrashLog)).code;
-  writeFileSync(join(output, "flaky.json"), `${JSON.stringify({ passedWhenRunAgain: second === 0, files: flaky }, null, 2)}\n`);
-  console.error(`\nnpm test: ${second === 0 ? "FLAKY — failed, then passed when run again whole" : "failed again"}:`);
-  for (const f of flaky) console.error(`  ${f.file}${f.crashed ? " (its WebKit MiniBrowser crashed)" : ""}\n${f.failures.map((m) => `    - ${m}`).join("\n")}`);
-  if (second === 0) console.error("Every other file passed the first time. The list is in test-output/flaky.json.");
-  return second;
+  const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
+  const figures = { date: new Date().toISOString(), result: code === 0 ? "passed" : "failed", totalSeconds: Math.round(total / 1000), tests, files: files.size, plannedFiles: planned.size, filesWithoutResult: silent, load: { atStart: loadAtStart, mean: Number(mean.toFixed(2)), atEnd: loadavg()[0] }, stages: rows };
+  writeFileSync(join(output, "test-times.json"), `${JSON.stringify(figures, null, 2)}\n`);
+  const pad = (v: string | number, n: number) => String(v).padStart(n);
+  console.log(`\nnpm test ${code === 0 ? "passed" : "FAILED"}: ${tests} tests in ${files.size} files (a browser suite counts once, its tests in every lane), ${clock(total)} in all; load average ${loadAtStart.toFixed(1)} at the start, ${mean.toFixed(1)} on average.`);
+  console.log(`  ${"stage".padEnd(16)} ${pad("start", 6)} ${pad("wall", 6)} ${pad("files", 6)} ${pad("tests", 6)} ${pad("failed", 6)}`);
+  for (const r of rows) console.log(`  ${r.stage.padEnd(16)} ${pad(r.start, 6)} ${pad(r.wall, 6)} ${pad(r.files || "", 6)} ${pad(r.tests || "", 6)} ${pad(r.failed || "", 6)}  ${r.result}`);
+  console.log(silent.length ? `  ${silent.length} of the ${planned.size} planned files have no result: ${silent.join(", ")}` : `  every one of the ${planned.size} planned test files has its result in the JUnit reports.`);
+  console.log("  (each stage's whole output: test-output/stages/; these figures: test-output/test-times.json)");
+  return code;
 }
 
 if (import.meta.main) process.exit(await main());

@@ -40,7 +40,7 @@ function whyNotUnit(path: string, source: string): string | null {
 const REBUILDS_CLIENT = /scripts\/build-client\.ts/;
 
 /** The unit test files, sorted, relative to the repository: those run in parallel, then those run alone. */
-function unitTestFiles(): { parallel: string[]; alone: string[] } {
+export function unitTestFiles(): { parallel: string[]; alone: string[] } {
   const parallel: string[] = [];
   const alone: string[] = [];
   for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
@@ -62,7 +62,7 @@ function bunTest(flags: string[], files: string[]): number {
  * order): `bun test --parallel` starts the slowest files first, so no worker is left with a
  * long file at the end while the other idles. Not when the caller passes its own --timings.
  */
-function timings(args: string[]): string[] {
+export function timings(args: readonly string[]): string[] {
   if (args.some((a) => a.startsWith("--timings"))) return [];
   const file = join(root, "node_modules", ".cache", "deckhand", "test-unit-timings.json");
   try {

@@ -17,7 +17,7 @@ export interface DirectoryCalls {
   close(fd: number, done: Done): void;
 }
 
-const NODE_CALLS: DirectoryCalls = {
+export const NODE_CALLS: DirectoryCalls = {
   open: (path, done) => open(path, "r", done),
   fsync: (fd, done) => fsync(fd, done),
   close: (fd, done) => close(fd, done),

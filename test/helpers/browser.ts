@@ -1,11 +1,14 @@
 /**
  * Launch Debian's Chromium through playwright-core for the end-to-end tests. A missing
- * browser is a failure, never a skip: a suite that silently skips proves nothing.
+ * browser is a failure, never a skip: a suite that silently skips proves nothing. In `npm
+ * test`'s browser lanes a session is a fresh context of the process's one Chromium
+ * (test/helpers/browser-reuse.ts); otherwise a browser with a profile of its own.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from "playwright-core";
+import { REUSE_BROWSER, reused } from "./browser-reuse.ts";
 
 export const CHROMIUM = process.env.DECKHAND_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -24,7 +27,8 @@ export const CHROMIUM_ARGS = [
 export interface BrowserSession {
   context: BrowserContext;
   page: Page;
-  userDataDir: string;
+  /** The profile directory of a browser of its own; null for a context of the reused browser. */
+  userDataDir: string | null;
   /** Console errors and CSP violations seen on any page of this session. */
   problems: string[];
   close(): Promise<void>;
@@ -36,40 +40,62 @@ export function assertChromium(): void {
   }
 }
 
+/**
+ * Launch flags that are the same for every file of a run, so a browser launched with them can
+ * serve them all. Any other flag (a proxy at one file's closed port, a host mapped to a test
+ * server) belongs to one file: such a session is a browser of its own.
+ */
+const SHAREABLE_ARGS = new Set(["--ignore-certificate-errors"]);
+
 /** A fresh browser profile (its own IndexedDB, caches and service workers). */
 export async function launchBrowser(options: { viewport?: { width: number; height: number }; args?: string[]; hasTouch?: boolean; ignoreHTTPSErrors?: boolean } = {}): Promise<BrowserSession> {
   assertChromium();
-  const userDataDir = mkdtempSync(join(tmpdir(), "deckhand-chromium-"));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...CHROMIUM_ARGS, ...(options.args ?? [])],
+  const args = [...CHROMIUM_ARGS, ...(options.args ?? [])];
+  const contextOptions: BrowserContextOptions = {
     viewport: options.viewport ?? { width: 1440, height: 900 },
     deviceScaleFactor: 1,
     acceptDownloads: false,
     hasTouch: options.hasTouch ?? false,
     // The URL-media tests serve media over https with a certificate made at test time.
     ignoreHTTPSErrors: options.ignoreHTTPSErrors ?? false,
+  };
+  if (REUSE_BROWSER && (options.args ?? []).every((a) => SHAREABLE_ARGS.has(a))) {
+    const browser = await reused<Browser>(
+      `chromium ${args.join(" ")}`,
+      () => chromium.launch({ executablePath: CHROMIUM, headless: true, args }),
+      (b) => b.isConnected(),
+      (b) => b.close(),
+    );
+    // A context is a fresh profile of its own, in memory: nothing of another file's is in it.
+    const context = await browser.newContext(contextOptions);
+    return watched(context, await context.newPage(), null, () => context.close());
+  }
+  const userDataDir = mkdtempSync(join(tmpdir(), "deckhand-chromium-"));
+  const context = await chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args, ...contextOptions });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return watched(context, page, userDataDir, async () => {
+    await context.close().catch(() => {});
+    rmSync(userDataDir, { recursive: true, force: true });
   });
+}
+
+/** A session whose console errors and page errors, on any of its pages, are collected. */
+function watched(context: BrowserContext, page: Page, userDataDir: string | null, close: () => Promise<void>): BrowserSession {
   const problems: string[] = [];
-  const watch = (page: Page) => {
-    page.on("console", (msg) => {
-      if (msg.type() === "error") problems.push(`${page.url()}: ${msg.text()}`);
+  const watch = (p: Page) => {
+    p.on("console", (msg) => {
+      if (msg.type() === "error") problems.push(`${p.url()}: ${msg.text()}`);
     });
-    page.on("pageerror", (error) => problems.push(`${page.url()}: ${error.message}`));
+    p.on("pageerror", (error) => problems.push(`${p.url()}: ${error.message}`));
   };
   context.on("page", watch);
-  const page = context.pages()[0] ?? (await context.newPage());
   watch(page);
   return {
     context,
     page,
     userDataDir,
     problems,
-    close: async () => {
-      await context.close().catch(() => {});
-      rmSync(userDataDir, { recursive: true, force: true });
-    },
+    close: () => close().catch(() => {}),
   };
 }
 

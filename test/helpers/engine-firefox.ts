@@ -2,12 +2,16 @@
  * Firefox ESR behind the engine abstraction: puppeteer-core with `browser: "firefox"` over
  * WebDriver BiDi (no geckodriver), accepting the media server's test certificate.
  * No usable offline emulation: `page.setOfflineMode` lets the service worker's own fetches
- * through, so offline tests stop the servers instead (Engine.setOffline is null).
+ * through, so offline tests stop the servers instead (Engine.setOffline is null). In `npm
+ * test`'s browser lanes an engine is a fresh browser context (a user context of WebDriver BiDi:
+ * its own cookies, storage and service workers) of the process's one Firefox
+ * (test/helpers/browser-reuse.ts); otherwise a browser with a profile of its own.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import puppeteer, { type Page } from "puppeteer-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { REUSE_BROWSER, reused } from "./browser-reuse.ts";
 import { FIREFOX_MICROPHONE_PREFS } from "./microphone.ts";
 import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
@@ -18,13 +22,9 @@ function keys(chord: string): { mods: string[]; key: string } {
   return { mods: parts.map((m) => (m === "Ctrl" ? "Control" : m)), key: key === "Space" ? " " : key };
 }
 
-export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engine> {
+/** Firefox with a profile of its own (removed by `close`), these prefs set. */
+async function startFirefox(prefs: Record<string, unknown>): Promise<{ browser: Browser; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "deckhand-firefox-"));
-  // A manual proxy at a closed port for every host but this machine's (Firefox never proxies loopback by default).
-  const closed = options.refuseOffMachine?.closedPort;
-  const firewall = closed
-    ? { "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": closed, "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": closed, "network.proxy.no_proxies_on": "localhost, 127.0.0.1" }
-    : {};
   const browser = await puppeteer.launch({
     browser: "firefox",
     executablePath: BINARIES.firefox.path,
@@ -32,8 +32,46 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
     userDataDir: profile,
     acceptInsecureCerts: true,
     // Service workers and IndexedDB stay on in automation; pop-ups are the tests' own.
-    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0, ...firewall, ...(options.microphone ? FIREFOX_MICROPHONE_PREFS : {}) },
+    extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0, ...prefs },
   });
+  return {
+    browser,
+    close: async () => {
+      await browser.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engine> {
+  // A manual proxy at a closed port for every host but this machine's (Firefox never proxies loopback by default).
+  const closed = options.refuseOffMachine?.closedPort;
+  const firewall = closed
+    ? { "network.proxy.type": 1, "network.proxy.http": "127.0.0.1", "network.proxy.http_port": closed, "network.proxy.ssl": "127.0.0.1", "network.proxy.ssl_port": closed, "network.proxy.no_proxies_on": "localhost, 127.0.0.1" }
+    : {};
+  // The fake microphone's prefs also route all sound to a null device and answer every capture
+  // request without asking — not the browser the other files test against, so a launch with a
+  // microphone shares only a Firefox launched with them (a second kept browser).
+  const microphone = options.microphone ? FIREFOX_MICROPHONE_PREFS : {};
+  // Each page is a window of its own, never a tab behind another: Firefox slows a background
+  // tab's timers to one a second and stops its frames, and a viewer's page left behind another
+  // page of the shared browser then missed its live messages.
+  const window = { type: "window" } as const;
+  // Prefs are the whole browser's: a firewall is one file's, so that browser is its own.
+  let opened: { newPage(): Promise<Page>; first(): Promise<Page>; close(): Promise<void> };
+  if (REUSE_BROWSER && !closed) {
+    const shared = await reused(
+      options.microphone ? "firefox microphone" : "firefox",
+      () => startFirefox(microphone),
+      (f) => f.browser.connected,
+      (f) => f.close(),
+    );
+    const context = await shared.browser.createBrowserContext();
+    opened = { newPage: () => context.newPage(window), first: () => context.newPage(window), close: () => context.close().catch(() => {}) };
+  } else {
+    const own = await startFirefox({ ...firewall, ...microphone });
+    opened = { newPage: () => own.browser.newPage(window), first: async () => (await own.browser.pages())[0] ?? (await own.browser.newPage(window)), close: own.close };
+  }
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   const problems: string[] = [];
   const wrap = async (page: Page): Promise<EnginePage> => {
@@ -87,16 +125,12 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
       close: () => page.close(),
     };
   };
-  const first = (await browser.pages())[0] ?? (await browser.newPage());
   return {
     name: "firefox",
-    page: await wrap(first),
-    newPage: async () => wrap(await browser.newPage()),
+    page: await wrap(await opened.first()),
+    newPage: async () => wrap(await opened.newPage()),
     setOffline: null,
     problems,
-    close: async () => {
-      await browser.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
-    },
+    close: () => opened.close(),
   };
 }

@@ -1,11 +1,12 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readlinkSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DirectoryCalls, DirectorySync } from "../../src/store/directory-sync.ts";
+import { type DirectoryCalls, DirectorySync, NODE_CALLS } from "../../src/store/directory-sync.ts";
 import { settled, waitFor } from "../helpers/wait.ts";
 
-const dir = mkdtempSync(join(tmpdir(), "deckhand-dirsync-"));
+// Its real path: the kernel names a descriptor by it (/proc/self/fd).
+const dir = realpathSync(mkdtempSync(join(tmpdir(), "deckhand-dirsync-")));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
@@ -41,14 +42,77 @@ function heldCalls() {
   return { calls, log, finish, held: () => pending.length };
 }
 
+/** This process's descriptors open on `path`, read from /proc/self/fd (Linux). */
+function descriptorsOn(path: string): number[] {
+  return readdirSync("/proc/self/fd")
+    .filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`) === path;
+      } catch {
+        return false; // the descriptor readdir itself used, closed by now
+      }
+    })
+    .map(Number);
+}
+
+/**
+ * node:fs's own calls (what a DirectorySync makes by default), each recorded with the path its
+ * descriptor is open on at that moment, as the kernel says, and with what it answered.
+ */
+function recordedNodeCalls() {
+  const log: string[] = [];
+  const on = (fd: number) => readlinkSync(`/proc/self/fd/${fd}`);
+  const calls: DirectoryCalls = {
+    open: (path, done) => NODE_CALLS.open(path, (error, fd) => {
+      log.push(error ? `open failed: ${error.message}` : `open ${on(fd!)}`);
+      done(error, fd);
+    }),
+    fsync: (fd, done) => {
+      const path = on(fd);
+      NODE_CALLS.fsync(fd, (error) => {
+        log.push(error ? `fsync failed: ${error.message}` : `fsync ${path}`);
+        done(error);
+      });
+    },
+    close: (fd, done) => {
+      const path = on(fd);
+      NODE_CALLS.close(fd, (error) => {
+        log.push(error ? `close failed: ${error.message}` : `close ${path}`);
+        done(error);
+      });
+    },
+  };
+  return { calls, log };
+}
+
 describe("DirectorySync", () => {
-  test("on the real file system: syncs, closes, and syncs again after closing", async () => {
-    const sync = new DirectorySync(dir);
+  test("on the real file system: the directory is opened once and kept open, fsynced once per round of callers, closed by close(), opened again by a later sync", async () => {
+    expect(descriptorsOn(dir)).toEqual([]);
+    // The default calls: the directory is open, by one descriptor, between syncs, and no longer after close().
+    const plain = new DirectorySync(dir);
+    await plain.sync();
+    expect(descriptorsOn(dir)).toHaveLength(1);
+    await plain.close();
+    expect(descriptorsOn(dir)).toEqual([]);
+
+    // The same calls, recorded: each fsync went to the kernel on a descriptor of this directory, and succeeded.
+    const { calls, log } = recordedNodeCalls();
+    const sync = new DirectorySync(dir, calls);
     await sync.sync();
+    expect(log).toEqual([`open ${dir}`, `fsync ${dir}`]);
+    // Three callers at once: the first starts a sync, the two that arrive while it runs share the next.
     await Promise.all([sync.sync(), sync.sync(), sync.sync()]);
+    expect(log.slice(2)).toEqual([`fsync ${dir}`, `fsync ${dir}`]);
+    const [fd] = descriptorsOn(dir);
+    expect(descriptorsOn(dir)).toEqual([fd!]);
     await sync.close();
+    expect(log.at(-1)).toBe(`close ${dir}`);
+    expect(descriptorsOn(dir)).toEqual([]);
     await sync.sync();
+    expect(log.slice(-2)).toEqual([`open ${dir}`, `fsync ${dir}`]);
+    expect(descriptorsOn(dir)).toHaveLength(1);
     await sync.close();
+    expect(descriptorsOn(dir)).toEqual([]);
   });
 
   test("callers arriving while a sync runs share the next one, which starts after it: 11 callers, 2 fsyncs", async () => {

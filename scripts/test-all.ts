@@ -4,13 +4,13 @@
  * machine, then the browser suites' one rule (scripts/test-rerun.ts), then each stage's time.
  *
  *   build ─┬─ typecheck   tsc -b (the four projects), then knip
- *          ├─ unit        the test:unit files across the cores, then the files that rebuild the client
- *          ├─ services    binary and service files side by side, each isolated; the release build after unit
+ *          └─ unit        the test:unit files across the cores, then the files that rebuild the client
+ *   then ─┬─ services    binary and service files side by side, each isolated; then the release build
  *          └─ e2e <engine> one bun test per engine, one browser reused across its files
  *   then  alone            the files whose bounds are wall-clock times, with nothing beside them
  *
- * The stages beside the browser lanes run at a lower priority (BESIDE_LANES): the lanes are the
- * longest path, and their tests wait on browsers' timers. Which file runs where is read from the
+ * The services stage beside the browser lanes runs at a lower priority (BESIDE_LANES): the lanes
+ * are the longest path, and their tests wait on browsers' timers. Which file runs where is read from the
  * files (scripts/test-plan.ts). Each stage's output is
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
@@ -202,8 +202,8 @@ async function main(): Promise<number> {
   const loadAtStart = loadavg()[0]!;
 
   const build = new Stage("build");
-  const typecheck = new Stage("typecheck", BESIDE_LANES);
-  const unit = new Stage("unit", BESIDE_LANES);
+  const typecheck = new Stage("typecheck");
+  const unit = new Stage("unit");
   const services = new Stage("services", BESIDE_LANES);
   const alone = new Stage("alone");
   const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
@@ -224,22 +224,25 @@ async function main(): Promise<number> {
     });
     if (built !== 0) return finish(all, built, loadAtStart, loads);
 
-    const unitDone = staged(unit, async (s) => {
-      // The unit loop's own way (scripts/test-unit.ts): one module registry per worker, slowest first.
-      await s.bunTest(plan.unit.parallel, ["--parallel", "--no-isolate", ...timings(args), ...args]);
-      await s.bunTest(plan.unit.alone, args);
-    });
-    const stages = [
+    // Type checks and the unit files first, with the cores to themselves: beside the browser
+    // lanes (load 15–45 on two cores) unit tests' own timeouts were missed; alone they take
+    // about three minutes.
+    const first = await Promise.all([
       staged(typecheck, async (s) => {
         await s.run([bin("tsc"), "-b"]);
         await s.run([bin("knip")]);
       }),
-      unitDone,
+      staged(unit, async (s) => {
+        // The unit loop's own way (scripts/test-unit.ts): one module registry per worker, slowest first.
+        await s.bunTest(plan.unit.parallel, ["--parallel", "--no-isolate", ...timings(args), ...args]);
+        await s.bunTest(plan.unit.alone, args);
+      }),
+    ]);
+    const stages = [
       staged(services, async (s) => {
         // Each file isolated in a worker; each takes its own port, data directory and container name.
         await s.bunTest(plan.services.concurrent, ["--parallel", ...args]);
-        // The release build rebuilds client-dist/, which unit tests' servers read from.
-        await unitDone;
+        // The release build rebuilds client-dist/ (the unit files' servers read it: they are done).
         await s.bunTest(plan.services.afterUnit, args);
       }),
       ...lanes.map(({ lane, stage, crashLog }) =>
@@ -250,7 +253,7 @@ async function main(): Promise<number> {
         }),
       ),
     ];
-    const codes = await Promise.all(stages);
+    const codes = [...first, ...(await Promise.all(stages))];
     // Wall-clock bounds of the server under its own load: nothing else runs meanwhile.
     codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;

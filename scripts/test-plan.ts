@@ -14,7 +14,8 @@
  *   bounds are wall-clock times of the server under its own load (a /healthz p99 while a bomb
  *   is read, a deadline waited out), which the other stages' load would break. Such files run
  *   after every other stage, with nothing beside them; `npm run test:unit` still runs those of
- *   them that are unit files.
+ *   them that are unit files. A browser suite that names its own engine may say so too (the
+ *   crowd's: its bounds are one browser's and the server's times under the crowd alone).
  * - **browser lanes**: the end-to-end suites (test/e2e/), one `bun test` process per engine
  *   (DECKHAND_ENGINES=<engine>), each reusing one browser across its files. A suite written
  *   once for every engine (it, or a module it imports, loops over `ENGINES`, the engines
@@ -115,7 +116,8 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
   const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [], env: { DECKHAND_ENGINES: engine, DECKHAND_REUSE_BROWSER: "1" } }]));
   for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
     const source = readFileSync(join(root, file), "utf8");
-    if (!BROWSER_SUITES.test(file) && ALONE.test(source)) {
+    // A browser suite may run alone too when it names its own engine (it then needs no lane).
+    if (ALONE.test(source) && (!BROWSER_SUITES.test(file) || !readsEngines(file))) {
       alone.push(file);
       continue;
     }

@@ -14,8 +14,9 @@ import { ALL_FORMATS, BufferSource, EncodedPacketSink, Input } from "mediabunny"
 import { BlobFile } from "../../client/src/export/file-sink.ts";
 import { WebmMuxer } from "../../client/src/export/mux.ts";
 
-// ffmpeg encodes two short clips (about 1 s on the loaded 2-core machine); ten times that.
-setDefaultTimeout(30_000);
+// ffmpeg encodes two short clips (about 1 s on the loaded 2-core machine); the sink's test took
+// 34 s once beside three browsers at load 40: 120 s.
+setDefaultTimeout(120_000);
 
 let dir = "";
 

@@ -39,6 +39,9 @@ function namesEngines(file: string, seen = new Set<string>()): boolean {
 }
 
 /** The engines a browser suite runs under `plan`: per lane, DECKHAND_ENGINES when it reads that, else every engine it names. */
+/** A file that says it must run alone, with nothing beside it. */
+const runsAlone = (file: string) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, file), "utf8"));
+
 function enginesRun(plan: Plan, file: string): { lanes: Engine[]; engines: Engine[] } {
   const lanes = plan.lanes.filter((l) => l.files.includes(file));
   const engines = namesEngines(file) ? lanes.map((l) => l.env.DECKHAND_ENGINES) : lanes.length === 1 ? [...ALL] : [];
@@ -61,9 +64,9 @@ describe("npm test's plan", () => {
     const where = new Map<string, string[]>();
     for (const [stage, files] of Object.entries(stages)) for (const f of files) where.set(f, [...(where.get(f) ?? []), stage]);
     expect([...where.keys()].sort()).toEqual(found);
-    for (const file of found) expect({ file, stages: where.get(file) }).toEqual({ file, stages: [file.startsWith("test/e2e/") ? "browser lanes" : expect.any(String)] });
+    for (const file of found) expect({ file, stages: where.get(file) }).toEqual({ file, stages: [file.startsWith("test/e2e/") && !runsAlone(file) ? "browser lanes" : expect.any(String)] });
     // A file that says it must run alone runs after the others, with nothing beside it.
-    for (const file of found.filter((f) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, f), "utf8")))) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["alone"] });
+    for (const file of found.filter(runsAlone)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["alone"] });
     expect(plan.alone).toContain("test/adversarial/hostile-pdfs.test.ts");
     expect(plan.alone).toContain("test/pdf/pool.test.ts");
     // No lane runs a file twice.
@@ -73,7 +76,10 @@ describe("npm test's plan", () => {
   test("each browser suite runs every engine it ran before (then: one process, DECKHAND_ENGINES unset, all three)", () => {
     expect(plan.lanes.map((l) => l.engine).sort()).toEqual([...ALL]);
     for (const lane of plan.lanes) expect(lane.env).toEqual({ DECKHAND_ENGINES: lane.engine, DECKHAND_REUSE_BROWSER: "1" });
-    for (const file of browserSuites) {
+    // The crowd's suite names its own engine and runs alone, after the lanes: once, in Chromium.
+    expect(plan.alone).toContain("test/e2e/audience-flood.e2e.test.ts");
+    expect(namesEngines("test/e2e/audience-flood.e2e.test.ts")).toBe(false);
+    for (const file of browserSuites.filter((f) => !runsAlone(f))) {
       // A suite that reads the list ran all three engines; it now runs one per lane, in every lane.
       // One that names its own engines never read the variable: it runs once, with the engines it names.
       const { lanes, engines } = enginesRun(plan, file);
@@ -115,7 +121,7 @@ describe("npm test's plan", () => {
   test("a run narrowed to one engine has one lane, with every browser suite in it", () => {
     const narrowed = testPlan(["chromium"]);
     expect(narrowed.lanes.map((l) => l.engine)).toEqual(["chromium"]);
-    expect(narrowed.lanes[0]!.files).toEqual(browserSuites);
+    expect(narrowed.lanes[0]!.files).toEqual(browserSuites.filter((f) => !runsAlone(f)));
     expect(() => testPlan(["safari" as never])).toThrow("DECKHAND_ENGINES names an unknown engine: safari");
   });
 });

@@ -69,19 +69,24 @@ function browserProcesses(userDataDir: string): { pid: number; kind: string }[] 
  * Peak RSS per process while `run` runs, sampled every 100 ms; and the largest renderer's RSS
  * at each tenth of the run (flat: fixed costs; rising: something accumulates).
  */
-async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promise<{ value: T; peaks: Map<string, number>; course: number[] }> {
+async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promise<{ value: T; peaks: Map<string, number>; course: number[]; top: { at: number; anon: number; file: number; shmem: number } }> {
   const peaks = new Map<number, { kind: string; rss: number }>();
   const timeline: { at: number; rss: number }[] = [];
   const started = performance.now();
+  // The renderer's highest sample: when (a fraction of the run) and of what (anonymous, file-backed, shared).
+  let top = { rss: 0, at: 0, anon: 0, file: 0, shmem: 0 };
   const sample = () => {
     let renderer = 0;
+    const at = performance.now() - started;
     for (const p of browserProcesses(userDataDir)) {
-      const rss = readMemory(p.pid)?.rss ?? 0;
+      const memory = readMemory(p.pid);
+      const rss = memory?.rss ?? 0;
       if (p.kind === "renderer") renderer = Math.max(renderer, rss);
+      if (p.kind === "renderer" && memory && rss > top.rss) top = { rss, at, anon: memory.anon, file: memory.file, shmem: memory.shmem };
       const seen = peaks.get(p.pid);
       if (!seen || rss > seen.rss) peaks.set(p.pid, { kind: p.kind, rss });
     }
-    timeline.push({ at: performance.now() - started, rss: renderer });
+    timeline.push({ at, rss: renderer });
   };
   sample();
   const timer = setInterval(sample, 100);
@@ -92,7 +97,7 @@ async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promis
     for (const { kind, rss } of peaks.values()) byKind.set(kind, Math.max(byKind.get(kind) ?? 0, rss));
     const total = performance.now() - started;
     const course = Array.from({ length: 11 }, (_, k) => timeline.findLast((s) => s.at <= (total * k) / 10)?.rss ?? 0);
-    return { value, peaks: byKind, course };
+    return { value, peaks: byKind, course, top: { at: top.at / total, anon: top.anon, file: top.file, shmem: top.shmem } };
   } finally {
     clearInterval(timer);
   }
@@ -204,7 +209,11 @@ try {
   const row = `.deck-recording[data-recording="${recordingId}"]`;
   await page.waitForSelector(`${row} .export-panel[data-video-codec]`);
   await page.evaluate(() => (window as unknown as { __deckhand: { saveTo(where: string): void } }).__deckhand.saveTo("private-file"));
-  const idleRenderer = Math.max(...browserProcesses(browser.userDataDir).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
+  const idle = browserProcesses(browser.userDataDir)
+    .filter((p) => p.kind === "renderer")
+    .map((p) => readMemory(p.pid))
+    .reduce((a, b) => ((b?.rss ?? 0) > (a?.rss ?? 0) ? b : a), null);
+  const idleRenderer = idle?.rss ?? 0;
 
   /** One Save video from the recording's row; its wall time in ms and what the worker reported. */
   const exportOnce = async (dryRun: boolean) => {
@@ -231,7 +240,7 @@ try {
   const before = await peakMemory(browser.userDataDir, () => exportOnce(true));
   const exported = await peakMemory(browser.userDataDir, () => exportOnce(false));
   const after = await peakMemory(browser.userDataDir, () => exportOnce(true));
-  const baseline = { value: { ms: (before.value.ms + after.value.ms) / 2 }, peaks: new Map([...before.peaks].map(([k, v]) => [k, Math.max(v, after.peaks.get(k) ?? 0)])), course: before.course };
+  const baseline = { value: { ms: (before.value.ms + after.value.ms) / 2 }, peaks: new Map([...before.peaks].map(([k, v]) => [k, Math.max(v, after.peaks.get(k) ?? 0)])), course: before.course, top: before.top };
   const minutes = DURATION_MS / 60_000;
   const { result } = exported.value;
   const videoBytes = result.bytes - audioBytes;
@@ -242,9 +251,11 @@ try {
   console.log(`  export / baseline: ${(exported.value.ms / baseline.value.ms).toFixed(2)}×`);
   console.log(`  file: ${mb(result.bytes)} = ${mb(result.bytes / minutes)} a minute (video ${mb(videoBytes / minutes)}, sound ${mb(audioBytes / minutes)} a minute)`);
   const page_ = exported.peaks.get("renderer") ?? Number.NaN;
-  console.log(`  page's renderer before: ${mb(idleRenderer)} (the library with the deck)`);
+  console.log(`  page's renderer before: ${mb(idleRenderer)} (the library with the deck; ${mb(idle?.anon ?? 0)} anonymous, ${mb(idle?.file ?? 0)} file-backed)`);
   console.log(`  peak RSS, export: page's renderer ${mb(page_)} (goal ≤ ${GOAL_PAGE_MB} MB: ${page_ <= GOAL_PAGE_MB * 1048576 ? "met" : "missed"}), browser process ${mb(exported.peaks.get("browser") ?? Number.NaN)}, GPU ${mb(exported.peaks.get("gpu-process") ?? 0)}`);
   console.log(`  peak RSS, baseline: page's renderer ${mb(baseline.peaks.get("renderer") ?? Number.NaN)}, browser process ${mb(baseline.peaks.get("browser") ?? Number.NaN)}`);
+  const topOf = (top: typeof exported.top) => `at ${(top.at * 100).toFixed(0)} % of the run: ${mb(top.anon)} anonymous, ${mb(top.file)} file-backed (code), ${mb(top.shmem)} shared`;
+  console.log(`  the page's renderer at its peak, export ${topOf(exported.top)}; baseline ${topOf(baseline.top)}`);
   console.log(`  the page's renderer at each tenth of the export: ${exported.course.map((b) => (b / 1048576).toFixed(0)).join(" ")} MB; of the baseline: ${baseline.course.map((b) => (b / 1048576).toFixed(0)).join(" ")} MB`);
   const alone = await encoderAlone();
   console.log(`  Chromium's VP9 encoder alone at 1920×1080 (an empty page encoding 200 frames): renderer ${mb(alone.idle)} → ${mb(alone.peak)}, +${mb(alone.peak - alone.idle)}`);

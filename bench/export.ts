@@ -11,9 +11,13 @@
  * renderer process (the page, its export worker and that worker's render worker; goal
  * ≤ 500 MB) and of the browser process (where Chromium keeps Blobs). Asserts nothing.
  *
- * The baseline runs before and after the export (the load of a shared machine moves); the
- * ratio is against their mean. The export runs from a library page of its own, as after the
- * talk (not the page that just imported the deck).
+ * The talk is written into this browser's IndexedDB through the recordings store, a piece a
+ * second, as the presenter's Record control writes it (in the page that imported the deck,
+ * which then closes); the export runs from the recording's row in a library page of its own,
+ * as after the talk: Save video, written to a file in place (`__deckhand.saveTo("private-file")`,
+ * the writable a save dialog gives). The baseline runs before and after the export, from the
+ * same row (`__deckhand.dryRun(true)`; the load of a shared machine moves); the ratio is
+ * against their mean.
  *
  *   bun run scripts/build.ts && bun run bench/export.ts
  *   EXPORT_MINUTES=10 bun run bench/export.ts      (a shorter talk, same density)
@@ -71,19 +75,24 @@ function browserProcesses(userDataDir: string): { pid: number; kind: string }[] 
  * Peak RSS per process while `run` runs, sampled every 100 ms; and the largest renderer's RSS
  * at each tenth of the run (flat: fixed costs; rising: something accumulates).
  */
-async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promise<{ value: T; peaks: Map<string, number>; course: number[] }> {
+async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promise<{ value: T; peaks: Map<string, number>; course: number[]; top: { at: number; anon: number; file: number; shmem: number } }> {
   const peaks = new Map<number, { kind: string; rss: number }>();
   const timeline: { at: number; rss: number }[] = [];
   const started = performance.now();
+  // The renderer's highest sample: when (a fraction of the run) and of what (anonymous, file-backed, shared).
+  let top = { rss: 0, at: 0, anon: 0, file: 0, shmem: 0 };
   const sample = () => {
     let renderer = 0;
+    const at = performance.now() - started;
     for (const p of browserProcesses(userDataDir)) {
-      const rss = readMemory(p.pid)?.rss ?? 0;
+      const memory = readMemory(p.pid);
+      const rss = memory?.rss ?? 0;
       if (p.kind === "renderer") renderer = Math.max(renderer, rss);
+      if (p.kind === "renderer" && memory && rss > top.rss) top = { rss, at, anon: memory.anon, file: memory.file, shmem: memory.shmem };
       const seen = peaks.get(p.pid);
       if (!seen || rss > seen.rss) peaks.set(p.pid, { kind: p.kind, rss });
     }
-    timeline.push({ at: performance.now() - started, rss: renderer });
+    timeline.push({ at, rss: renderer });
   };
   sample();
   const timer = setInterval(sample, 100);
@@ -94,7 +103,7 @@ async function peakMemory<T>(userDataDir: string, run: () => Promise<T>): Promis
     for (const { kind, rss } of peaks.values()) byKind.set(kind, Math.max(byKind.get(kind) ?? 0, rss));
     const total = performance.now() - started;
     const course = Array.from({ length: 11 }, (_, k) => timeline.findLast((s) => s.at <= (total * k) / 10)?.rss ?? 0);
-    return { value, peaks: byKind, course };
+    return { value, peaks: byKind, course, top: { at: top.at / total, anon: top.anon, file: top.file, shmem: top.shmem } };
   } finally {
     clearInterval(timer);
   }
@@ -127,10 +136,9 @@ async function encoderAlone(): Promise<{ idle: number; peak: number }> {
   const session = await launchBrowser();
   try {
     await session.page.goto(`http://127.0.0.1:${site.port}/`);
-    const profile = ownProfile(session.userDataDir);
-    const renderer = () => Math.max(...browserProcesses(profile).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
+    const renderer = () => Math.max(...browserProcesses(ownProfile(session.userDataDir)).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
     const idle = renderer();
-    const { value, peaks } = await peakMemory(profile, () => session.page.evaluate(() => (window as unknown as { encode(): Promise<string> }).encode()));
+    const { value, peaks } = await peakMemory(ownProfile(session.userDataDir), () => session.page.evaluate(() => (window as unknown as { encode(): Promise<string> }).encode()));
     if (value !== "done") throw new Error(`the encoder alone failed: ${value}`);
     return { idle, peak: peaks.get("renderer") ?? Number.NaN };
   } finally {
@@ -160,16 +168,10 @@ try {
   await importer.waitForSelector(".deck-card");
   const deckId = (await importer.getAttribute(".deck-card", "data-deck"))!;
   await importer.waitForSelector(`body[data-thumbnails='done']`);
-  // A recording is exported from the library some time after it was made: a library page of
-  // its own (a renderer process of its own), not the one that imported and stored the deck.
-  const page = await browser.context.newPage();
-  await importer.close();
-  await page.goto(`${server.url}/`);
-  await page.waitForSelector("body[data-ready='true']");
-  await page.waitForSelector(`body[data-thumbnails='done']`);
-  // The recording reaches the page as the recordings store hands it: Blobs, here read from disk
-  // by the browser itself (a file input; nothing goes through the driver's protocol).
-  await page.evaluate(() => {
+  // The talk into the recordings store, a piece a second (its second of sound and of events), as
+  // the Record control writes it; the files are read by the browser itself (a file input: nothing
+  // goes through the driver's protocol).
+  await importer.evaluate(() => {
     const input = document.createElement("input");
     input.type = "file";
     input.id = "bench-recording";
@@ -177,43 +179,74 @@ try {
     input.hidden = true;
     document.body.append(input);
   });
-  await page.setInputFiles("#bench-recording", [audioPath, join(dir, "events.json")]);
-  const idleRenderer = Math.max(...browserProcesses(ownProfile(browser.userDataDir)).filter((p) => p.kind === "renderer").map((p) => readMemory(p.pid)?.rss ?? 0));
+  await importer.setInputFiles("#bench-recording", [audioPath, join(dir, "events.json")]);
+  const stored = performance.now();
+  const recordingId = await importer.evaluate(
+    async ({ deckId, durationMs }) => {
+      type Piece = { key: string; recordingId: string; seq: number; segment: number; startMs: number; endMs: number; audio?: Blob; events: { t: number }[] };
+      type Store = { createRecording(r: unknown): Promise<{ id: string } | null>; putPiece(p: Piece): Promise<boolean>; updateRecording(id: string, change: unknown): Promise<boolean> };
+      const [audio, eventsFile] = [...document.querySelector<HTMLInputElement>("#bench-recording")!.files!];
+      const events = JSON.parse(await eventsFile!.text()) as { t: number }[];
+      const store = (window as unknown as { __deckhand: { recordings(): Store } }).__deckhand.recordings();
+      const record = await store.createRecording({ deckId, kind: "talk", title: "talk", audio: { mimeType: "audio/webm;codecs=opus" }, labels: [] });
+      if (!record) throw new Error("the deck is not stored");
+      const count = Math.ceil(durationMs / 1000);
+      const perPiece = Math.ceil(audio!.size / count);
+      let next = 0;
+      for (let seq = 0; seq < count; seq++) {
+        const endMs = Math.min(durationMs, (seq + 1) * 1000);
+        const from = next;
+        while (next < events.length && (events[next]!.t < endMs || seq === count - 1)) next++;
+        await store.putPiece({ key: "", recordingId: record.id, seq, segment: 0, startMs: seq * 1000, endMs, audio: audio!.slice(seq * perPiece, (seq + 1) * perPiece), events: events.slice(from, next) });
+      }
+      await store.updateRecording(record.id, { state: "stopped" });
+      return record.id;
+    },
+    { deckId, durationMs: DURATION_MS },
+  );
+  console.log(`stored through the recordings store in ${((performance.now() - stored) / 1000).toFixed(1)} s`);
+  // A recording is exported from the library some time after it was made: a library page of
+  // its own (a renderer process of its own), not the one that imported the deck and stored the talk.
+  const page = await browser.context.newPage();
+  await importer.close();
+  await page.goto(`${server.url}/`);
+  await page.waitForSelector("body[data-ready='true']");
+  await page.waitForSelector(`body[data-thumbnails='done']`);
+  const row = `.deck-recording[data-recording="${recordingId}"]`;
+  await page.waitForSelector(`${row} .export-panel[data-video-codec]`);
+  await page.evaluate(() => (window as unknown as { __deckhand: { saveTo(where: string): void } }).__deckhand.saveTo("private-file"));
+  const idle = browserProcesses(ownProfile(browser.userDataDir))
+    .filter((p) => p.kind === "renderer")
+    .map((p) => readMemory(p.pid))
+    .reduce((a, b) => ((b?.rss ?? 0) > (a?.rss ?? 0) ? b : a), null);
+  const idleRenderer = idle?.rss ?? 0;
 
-  /** One export from the library; its wall time in ms and what the worker reported. */
-  const exportOnce = async (id: string, dryRun: boolean) => {
-    await page.evaluate(
-      async ({ id, deckId, durationMs, dryRun }) => {
-        const [audio, events] = [...document.querySelector<HTMLInputElement>("#bench-recording")!.files!];
-        const record = { id, deckId, title: id, durationMs, audio: { mimeType: "audio/webm;codecs=opus" }, labels: [] };
-        // The picture track as a file, read when the export starts, as the store's pieces are.
-        (window as unknown as { __deckhand: { exportRecording(i: unknown): boolean } }).__deckhand.exportRecording({ record, pieces: [{ seq: 0, segment: 0, startMs: 0, audio, events: [] }], events, save: "download", dryRun });
-      },
-      { id, deckId, durationMs: DURATION_MS, dryRun },
-    );
-    const panel = `.deck-recording[data-recording="${id}"]`;
-    await page.waitForSelector(`${panel} .export-panel[data-video-codec]`);
+  /** One Save video from the recording's row; its wall time in ms and what the worker reported. */
+  const exportOnce = async (dryRun: boolean) => {
+    await page.evaluate((on) => {
+      const hook = (window as unknown as { __deckhand: { dryRun(on: boolean): void; saved: unknown[] } }).__deckhand;
+      hook.dryRun(on);
+      hook.saved.length = 0;
+    }, dryRun);
     const started = performance.now();
-    await page.click(`${panel} [data-export-kind='video']`);
-    await page.waitForSelector(`${panel} .export-panel[data-export='done'], ${panel} .export-panel[data-export='failed']`, { timeout: 0 });
+    await page.click(`${row} [data-export-kind='video']`);
+    await page.waitForFunction((r) => (window as unknown as { __deckhand: { saved: unknown[] } }).__deckhand.saved.length > 0 || document.querySelector(`${r} .export-panel`)?.getAttribute("data-export") === "failed", row, { timeout: 0, polling: 250 });
     const ms = performance.now() - started;
-    const text = await page.textContent(`${panel} .export-result`);
-    if ((await page.getAttribute(`${panel} .export-panel`, "data-export")) !== "done") throw new Error(`export ${id} failed: ${text}`);
-    const result = await page.evaluate((n) => {
+    const text = await page.textContent(`${row} .export-result`);
+    if ((await page.getAttribute(`${row} .export-panel`, "data-export")) !== "done") throw new Error(`export failed: ${text}`);
+    const result = await page.evaluate(() => {
       const saved = (window as unknown as { __deckhand: { saved: { result: { bytes: number; frames: number; keyframes: number; repeats: number; audioPackets: number; video: { codec: string } } }[] } }).__deckhand.saved;
       return saved[saved.length - 1]!.result;
-    }, 0);
-    // The Blob's URL is revoked a minute after the download; the page lets the file go now.
-    await page.evaluate(() => ((window as unknown as { __deckhand: { saved: unknown[] } }).__deckhand.saved.length = 0));
+    });
     return { ms, result };
   };
 
   // The baseline before and after the export: on a shared machine the load moves, and the
   // export is compared with the mean of the two around it.
-  const before = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce("baseline-1", true));
-  const exported = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce("export", false));
-  const after = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce("baseline-2", true));
-  const baseline = { value: { ms: (before.value.ms + after.value.ms) / 2 }, peaks: new Map([...before.peaks].map(([k, v]) => [k, Math.max(v, after.peaks.get(k) ?? 0)])), course: before.course };
+  const before = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce(true));
+  const exported = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce(false));
+  const after = await peakMemory(ownProfile(browser.userDataDir), () => exportOnce(true));
+  const baseline = { value: { ms: (before.value.ms + after.value.ms) / 2 }, peaks: new Map([...before.peaks].map(([k, v]) => [k, Math.max(v, after.peaks.get(k) ?? 0)])), course: before.course, top: before.top };
   const minutes = DURATION_MS / 60_000;
   const { result } = exported.value;
   const videoBytes = result.bytes - audioBytes;
@@ -224,9 +257,11 @@ try {
   console.log(`  export / baseline: ${(exported.value.ms / baseline.value.ms).toFixed(2)}×`);
   console.log(`  file: ${mb(result.bytes)} = ${mb(result.bytes / minutes)} a minute (video ${mb(videoBytes / minutes)}, sound ${mb(audioBytes / minutes)} a minute)`);
   const page_ = exported.peaks.get("renderer") ?? Number.NaN;
-  console.log(`  page's renderer before: ${mb(idleRenderer)} (the library with the deck)`);
+  console.log(`  page's renderer before: ${mb(idleRenderer)} (the library with the deck; ${mb(idle?.anon ?? 0)} anonymous, ${mb(idle?.file ?? 0)} file-backed)`);
   console.log(`  peak RSS, export: page's renderer ${mb(page_)} (goal ≤ ${GOAL_PAGE_MB} MB: ${page_ <= GOAL_PAGE_MB * 1048576 ? "met" : "missed"}), browser process ${mb(exported.peaks.get("browser") ?? Number.NaN)}, GPU ${mb(exported.peaks.get("gpu-process") ?? 0)}`);
   console.log(`  peak RSS, baseline: page's renderer ${mb(baseline.peaks.get("renderer") ?? Number.NaN)}, browser process ${mb(baseline.peaks.get("browser") ?? Number.NaN)}`);
+  const topOf = (top: typeof exported.top) => `at ${(top.at * 100).toFixed(0)} % of the run: ${mb(top.anon)} anonymous, ${mb(top.file)} file-backed (code), ${mb(top.shmem)} shared`;
+  console.log(`  the page's renderer at its peak, export ${topOf(exported.top)}; baseline ${topOf(baseline.top)}`);
   console.log(`  the page's renderer at each tenth of the export: ${exported.course.map((b) => (b / 1048576).toFixed(0)).join(" ")} MB; of the baseline: ${baseline.course.map((b) => (b / 1048576).toFixed(0)).join(" ")} MB`);
   const alone = await encoderAlone();
   console.log(`  Chromium's VP9 encoder alone at 1920×1080 (an empty page encoding 200 frames): renderer ${mb(alone.idle)} → ${mb(alone.peak)}, +${mb(alone.peak - alone.idle)}`);

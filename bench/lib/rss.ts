@@ -12,6 +12,10 @@ export interface MemoryStatus {
   rss: number;
   /** Peak resident set since start (or since the last resetPeak), bytes. */
   hwm: number;
+  /** Of `rss`: anonymous memory (heaps, buffers), file-backed pages (code, mapped files), shared memory. */
+  anon: number;
+  file: number;
+  shmem: number;
 }
 
 export function readMemory(pid: number): MemoryStatus | null {
@@ -25,7 +29,7 @@ export function readMemory(pid: number): MemoryStatus | null {
     const match = new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, "m").exec(text);
     return match ? Number(match[1]) * 1024 : Number.NaN;
   };
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile"), shmem: kb("RssShmem") };
 }
 
 /**

@@ -2,12 +2,16 @@
  * Which instants of a recording get a video frame (client/export/frame-schedule) and how
  * reactions float in the video (client/export/float-track): frames only when the picture
  * changes, keyframes at slide changes and at least every 10 s, the pen and pointer capped at
- * 30 fps with their last position always shown, floats at 15 fps while they last.
+ * 30 fps with their last position always shown, floats at 15 fps while they last; a stored
+ * recording walked piece by piece, compacted, gives what the same events in one array give.
  */
 import { describe, expect, test } from "bun:test";
 import { easeOut, floatPose, floatsAt, floatTrack, RISE_MS } from "../../client/src/export/float-track.ts";
 import { frameSchedule, pictureChanges, SCHEDULE } from "../../client/src/export/frame-schedule.ts";
 import { Replay } from "../../client/src/export/replay.ts";
+import { recordingChapters } from "../../client/src/export/chapter-titles.ts";
+import { expandedTrack } from "../../client/src/export/stored-track.ts";
+import { compactEvents } from "../../client/src/record/compact.ts";
 import type { AudienceState } from "../../client/src/presenter/audience.ts";
 import { layoutFromLabels } from "../../client/src/model/deck-layout.ts";
 import type { Stroke } from "../../client/src/presenter/ink.ts";
@@ -26,6 +30,26 @@ describe("the replay cursor", () => {
     const events = [at(0, { type: "state", state: state(1) }), at(10, { type: "overlay", overlays: { ...NO_OVERLAYS, pointer: { x: 1, y: 2, r: 7 } }, at: 0 }), at(20, { type: "state", state: state(3) })];
     const replay = new Replay(events);
     for (const t of [-1, 0, 5, 10, 15, 20, 99]) expect(replay.at(t)).toEqual(pictureAt(events, t));
+  });
+
+  test("walks any iterable of events once, holding the next one: a generator gives the same pictures", () => {
+    const events = [at(0, { type: "state", state: state(1) }), at(10, { type: "overlay", overlays: { ...NO_OVERLAYS, pointer: { x: 1, y: 2, r: 7 } }, at: 0 }), at(10, { type: "state", state: state(3) }), at(20, { type: "state", state: state(4) })];
+    let taken = 0;
+    const replay = new Replay(
+      (function* () {
+        for (const e of events) {
+          taken++;
+          yield e;
+        }
+      })(),
+    );
+    expect(replay.next).toBe(0);
+    expect(taken).toBe(1);
+    expect(replay.at(10)).toEqual(pictureAt(events, 10));
+    // Both events of 10 ms applied; the one of 20 ms taken, not applied.
+    expect([replay.next, taken]).toEqual([20, 4]);
+    expect(replay.at(99)).toEqual(pictureAt(events, 99));
+    expect(replay.next).toBeUndefined();
   });
 });
 
@@ -191,5 +215,28 @@ describe("reactions floating", () => {
     expect(during.every((f) => !f.repeat)).toBe(true);
     expect(during.length).toBe(Math.ceil(RISE_MS / SCHEDULE.floatGapMs) + 1);
     expect(during[during.length - 1]!.t).toBe(Math.ceil(floats[0]!.end));
+  });
+});
+
+describe("a stored recording, walked piece by piece", () => {
+  test("its frames, floats and chapters are those of the same events in one array", () => {
+    const pen = (t: number, points: number[]) => at(t, { type: "overlay", overlays: { ...NO_OVERLAYS, live: stroke("s1", points) }, at: t });
+    const events: TimelineEvent[] = [at(0, { type: "state", state: state(1) }), at(500, { type: "talk", talk: reactionsOn })];
+    // A stroke drawn at 60 Hz across a piece's edge, then kept; reactions; a slide change.
+    let points: number[] = [];
+    for (let i = 0; i < 90; i++) {
+      points = [...points, 100 + i * 5, 200 + (i % 7), 0.5];
+      events.push(pen(800 + i * (1000 / 60), points));
+    }
+    events.push(at(2400, { type: "state", state: state(1, { ink: [stroke("s1", points)] }) }));
+    events.push(at(2500, { type: "talk-reactions", counts: { "👍": 2 } }), at(4000.5, { type: "state", state: state(3) }));
+    const pieces = [0, 1, 2, 3, 4].map((s) => compactEvents(events.filter((e) => e.t >= s * 1000 && e.t < (s + 1) * 1000)));
+    expect(pieces[1]!.some((e) => "grown" in e)).toBe(true);
+    const track = expandedTrack(pieces);
+    const floats = floatTrack(track);
+    expect(floats).toEqual(floatTrack(events));
+    expect(floats.length).toBe(2);
+    expect(frameSchedule(track, floats, 6000, layout)).toEqual(frameSchedule(events, floats, 6000, layout));
+    expect(recordingChapters(track, layout, [], 6000)).toEqual(recordingChapters(events, layout, [], 6000));
   });
 });

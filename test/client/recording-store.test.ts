@@ -2,7 +2,8 @@
  * The recordings' storage (client/storage/recording-store): a recording and its pieces kept by
  * deck, each piece written with the record's length and size in one transaction, its sound kept
  * as bytes and read back as a Blob, its events read back as they came; deleted alone or with
- * its deck; a refusal is a StorageError the recorder can explain. The migration that adds the
+ * its deck; read for an export in one pass, its events still compacted and expanded piece by
+ * piece as a walk goes; a refusal is a StorageError the recorder can explain. The migration that adds the
  * stores keeps every older store's data.
  */
 import "fake-indexeddb/auto";
@@ -11,6 +12,7 @@ import { openDB } from "idb";
 import { DeckStore, StorageError } from "../../client/src/storage/deck-store.ts";
 import { newRecordingId, pieceKey } from "../../client/src/storage/recording-store.ts";
 import { MIGRATIONS } from "../../client/src/storage/schema.ts";
+import { expandedTrack } from "../../client/src/export/stored-track.ts";
 import type { AudienceState } from "../../client/src/presenter/audience.ts";
 import { NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import type { TimelineEvent } from "../../client/src/record/timeline.ts";
@@ -113,6 +115,35 @@ describe("RecordingStore", () => {
     expect([...new Uint8Array(await segments[1]!.audio.arrayBuffer())]).toEqual([4, 5]);
     expect(segments[1]!.audio.type).toBe("audio/webm");
     expect((await store.recordings.getRecording(r.id))!.segments).toBe(2);
+  });
+
+  test("read for an export in one pass: the events left compacted and expanded as a walk goes (twice the same), each segment's sound whole", async () => {
+    const store = await openStore();
+    const deck = await withDeck(store);
+    const r = (await store.recordings.createRecording({ deckId: deck.id, kind: "talk", title: "T", audio: { mimeType: "audio/webm" }, labels: [] }))!;
+    const first: TimelineEvent[] = [{ t: 0, m: { type: "state", state: state(2) } }, pen(10, [1, 2, 0.5]), pen(26, [1, 2, 0.5, 3, 4, 0.5]), pen(42, [1, 2, 0.5, 3, 4, 0.5, 5, 6, 0.5])];
+    const second: TimelineEvent[] = [pen(1010, [1, 2, 0.5, 3, 4, 0.5, 5, 6, 0.5, 7, 8, 0.5]), pen(1026, [1, 2, 0.5, 3, 4, 0.5, 5, 6, 0.5, 7, 8, 0.5, 9, 9, 0.5])];
+    // Sound of 1.5 MB a piece: past the 4 MB a Blob is gathered to, so the segment is made of several.
+    const sound = (seq: number) => new Blob([new Uint8Array(1_500_000).fill(seq + 1)]);
+    await store.recordings.putPiece({ key: "", recordingId: r.id, seq: 0, segment: 0, startMs: 0, endMs: 1000, audio: sound(0), events: first });
+    await store.recordings.putPiece({ key: "", recordingId: r.id, seq: 1, segment: 0, startMs: 1000, endMs: 2000, audio: sound(1), events: second });
+    for (let seq = 2; seq < 5; seq++) await store.recordings.putPiece({ key: "", recordingId: r.id, seq, segment: 0, startMs: seq * 1000, endMs: (seq + 1) * 1000, audio: sound(seq), events: [] });
+    await store.recordings.putPiece({ key: "", recordingId: r.id, seq: 5, segment: 1, startMs: 5000, endMs: 6000, events: [] });
+    await store.recordings.putPiece({ key: "", recordingId: r.id, seq: 6, segment: 1, startMs: 6000, endMs: 7000, audio: new Blob([new Uint8Array([7, 7])]), events: [] });
+    const track = await store.recordings.track(r.id);
+    // Kept as stored: the stroke's later samples are the points they added.
+    expect(track.pieces).toHaveLength(7);
+    expect(track.pieces[0]![2]).toEqual({ t: 26, grown: { keep: 3, add: [3, 4, 0.5], pointer: null, at: 26 } });
+    const events = expandedTrack(track.pieces);
+    expect([...events]).toEqual([...first, ...second]);
+    expect([...events]).toEqual(await store.recordings.timeline(r.id));
+    expect(track.segments.map((s) => [s.segment, s.startMs, s.audio.size, s.audio.type])).toEqual([
+      [0, 0, 7_500_000, "audio/webm"],
+      // The segment starts at its first piece with sound.
+      [1, 6000, 2, "audio/webm"],
+    ]);
+    const whole = new Uint8Array(await track.segments[0]!.audio.arrayBuffer());
+    for (let seq = 0; seq < 5; seq++) expect([whole[seq * 1_500_000], whole[seq * 1_500_000 + 1_499_999]]).toEqual([seq + 1, seq + 1]);
   });
 
   test("a piece for a recording deleted meanwhile writes nothing and says so", async () => {

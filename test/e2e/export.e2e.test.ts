@@ -11,8 +11,9 @@
  * the time left, the presenter presenting while an export runs, and cancel; sound recorded as
  * AAC converted to Opus.
  *
- * Then per engine (Chromium, Firefox, WebKit): Save audio works; Save video gives a file or
- * says plainly why not; the files play, seek and show the right picture in the engine's own
+ * Then per engine (Chromium, Firefox, WebKit), from a recording kept in the library's recordings
+ * store (the export worker reads it from IndexedDB itself): Save audio works; Save video gives a
+ * file or says plainly why not; the files play, seek and show the right picture in the engine's own
  * <video> and <audio> elements, and so does the file Chromium exported. Files and frames go to
  * test-output/export/.
  */
@@ -78,6 +79,26 @@ function handRecording(input: HandedRecording): boolean {
   const pieces = input.pieces.map((p) => ({ ...p, audio: p.audio ? new Blob([Uint8Array.from(atob(p.audio), (c) => c.charCodeAt(0))]) : undefined }));
   setTimeout(() => (window as unknown as { __deckhand: { exportRecording(i: unknown): boolean } }).__deckhand.exportRecording({ ...input, pieces }));
   return true;
+}
+
+/**
+ * Keep a recording in the library's recordings store, as the presenter's Record control writes
+ * it (`__deckhand.recordings()`: createRecording, a piece, stopped), its audio from base64; the
+ * library lists it on its deck's card after a reload, and an export from that row reads it in
+ * the export worker, from IndexedDB.
+ */
+async function storeRecording(input: HandedRecording): Promise<boolean> {
+  type Store = { createRecording(r: unknown, id: string): Promise<{ id: string } | null>; putPiece(p: unknown): Promise<boolean>; updateRecording(id: string, change: unknown): Promise<boolean> };
+  const store = (window as unknown as { __deckhand: { recordings(): Store } }).__deckhand.recordings();
+  const { record } = input;
+  const made = await store.createRecording({ deckId: record.deckId, kind: "talk", title: record.title, audio: record.audio, labels: record.labels }, record.id);
+  if (!made) return false;
+  for (const [i, p] of input.pieces.entries()) {
+    const audio = p.audio ? new Blob([Uint8Array.from(atob(p.audio), (c) => c.charCodeAt(0))]) : undefined;
+    const endMs = input.pieces[i + 1]?.startMs ?? record.durationMs;
+    if (!(await store.putPiece({ key: "", recordingId: made.id, seq: p.seq, segment: p.segment, startMs: p.startMs, endMs, audio, events: p.events }))) return false;
+  }
+  return store.updateRecording(made.id, { state: "stopped" });
 }
 
 /** The recording's row is in the library with its panel, which has asked WebCodecs what it can encode. */
@@ -514,9 +535,17 @@ for (const engine of ENGINES) {
         return performance.now() - w.since! > 400;
       }, [], 15_000);
       deckId = await page().evaluate(() => document.querySelector(".deck-card")!.getAttribute("data-deck")!);
+      // Kept in the recordings store, as a talk recorded in this browser: the export worker reads it
+      // from IndexedDB itself. Its events a piece a second, so a stroke spans pieces (compacted apart).
       const opus = { base64: base64Of(speechOpus(7)), mime: "audio/webm;codecs=opus" };
-      expect(await page().evaluate(handRecording, onePiece(deckId, "talk", 6500, opus, talkEvents()))).toBe(true);
-      await page().waitFor("the recording's row, its panel knowing the video encoder", recordingRow, ["r-talk"], 20_000);
+      const talk = onePiece(deckId, "talk", 6500, opus, talkEvents());
+      const events = talkEvents();
+      talk.pieces = [0, 1, 2, 3, 4, 5, 6].map((seq) => ({ seq, segment: 0, startMs: seq * 1000, ...(seq === 0 ? { audio: opus.base64 } : {}), events: events.filter((e) => e.t >= seq * 1000 && (e.t < (seq + 1) * 1000 || seq === 6)) }));
+      expect(await page().evaluate(storeRecording, talk)).toBe(true);
+      await page().goto(`${suite.server.url}/`);
+      await page().waitFor("the library", () => document.body.dataset.ready === "true", [], 30_000);
+      await page().evaluate(() => (window as unknown as { __deckhand: { saveTo(where: string): void } }).__deckhand.saveTo("download"));
+      await page().waitFor("the stored recording's row, its panel knowing the video encoder", recordingRow, ["r-talk"], 20_000);
     });
 
     async function save(kind: "video" | "audio"): Promise<{ path: string; result: Saved["result"] }> {

@@ -21,7 +21,7 @@ export function slideTitle(layout: DeckLayout, outline: readonly OutlineEntry[],
 }
 
 /** The chapters of a recording of `durationMs`: one per slide span, titled. */
-export function recordingChapters(events: readonly TimelineEvent[], layout: DeckLayout, outline: readonly OutlineEntry[], durationMs: number): Chapter[] {
+export function recordingChapters(events: Iterable<TimelineEvent>, layout: DeckLayout, outline: readonly OutlineEntry[], durationMs: number): Chapter[] {
   const spans = slideSpans(events, layout, durationMs).map((s): SlideSpan => ({ ...s, startMs: Math.ceil(s.startMs), endMs: Math.ceil(s.endMs) }));
   return chapters(spans, (span) => slideTitle(layout, outline, span.slide)).filter((c) => c.endMs > c.startMs);
 }

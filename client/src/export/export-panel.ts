@@ -37,8 +37,8 @@ export interface ExportPanelOptions {
   pickFile?: PickFile;
   /** Told of every file saved (the page may list it; tests read it). */
   onSaved?: (saved: { kind: ExportKind; name: string; file: Blob | null; result: ExportDone }) => void;
-  /** Draw every frame but encode and save nothing: the benchmark's baseline (bench/export.ts). */
-  dryRun?: boolean;
+  /** Draw every frame but encode and save nothing: the benchmark's baseline (bench/export.ts); asked at each export. */
+  dryRun?: () => boolean;
 }
 
 export interface ExportPanel {
@@ -126,19 +126,18 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
     result.textContent = "";
     delete result.dataset.code;
     showProgress(kind, 0, null);
+    const dryRun = options.dryRun?.() ?? false;
     try {
       const deck = await options.deck();
       if (!deck) throw new ExportProblem("DECK_UNREADABLE", "The deck of this recording is no longer stored in this browser: add the same PDF again to export the recording.");
-      const segments: { startMs: number; blob: Blob }[] = [];
-      for await (const segment of recording.segments()) segments.push({ startMs: segment.startMs, blob: segment.bytes });
       running = startExport(
         {
           kind,
           title: meta.title,
           deck: { bytes: deck.bytes, ...(deck.notesPosition ? { notesPosition: deck.notesPosition } : {}), ...(deck.notesFile ? { notesFile: deck.notesFile } : {}) },
-          recording: { durationMs: meta.durationMs, events: await recording.events(), labels: meta.labels, segments },
+          recording: { durationMs: meta.durationMs, labels: meta.labels, source: await recording.take() },
           file: picked,
-          ...(options.dryRun ? { dryRun: true } : {}),
+          ...(dryRun ? { dryRun: true } : {}),
         },
         (p) => showProgress(kind, p.fraction, p.leftMs),
       );
@@ -147,7 +146,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
       running = null;
       if (done.file) saveFile(done.file, name, kind === "video" ? "video/webm" : "audio/webm");
       const converted = done.audioConverted ? " The sound was converted to Opus (this browser recorded it in another format)." : "";
-      result.textContent = options.dryRun ? `Dry run: ${done.frames} frames drawn, nothing saved.` : `Saved “${picked?.name ?? name}” (${formatBytes(done.bytes)}, ${done.chapters} chapter${done.chapters === 1 ? "" : "s"}).${converted}`;
+      result.textContent = dryRun ? `Dry run: ${done.frames} frames drawn, nothing saved.` : `Saved “${picked?.name ?? name}” (${formatBytes(done.bytes)}, ${done.chapters} chapter${done.chapters === 1 ? "" : "s"}).${converted}`;
       setState("done");
       options.onSaved?.({ kind, name: picked?.name ?? name, file: done.file, result: done });
     } catch (error) {

@@ -1,14 +1,23 @@
 /**
  * @module client/export/export-protocol
  * Messages between a page and the export worker. The page hands over everything the export
- * needs in one message — the deck's bytes, the recording's picture track and its audio as
- * Blobs (handed over by reference: nothing is copied), and the file the user picked if any —
- * and hears progress, then the file or a problem. Cancelling is ending the worker.
+ * needs in one message — the deck's bytes, which recording (a stored one by its id: the worker
+ * reads it from this browser's storage itself, so an hour's picture track never sits in the
+ * page nor crosses to the worker; or one handed whole, its audio as Blobs), and the file the
+ * user picked if any — and hears progress, then the file or a problem. Cancelling is ending
+ * the worker.
  */
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { TimelineEvent } from "../record/timeline.ts";
 
 export type ExportKind = "video" | "audio";
+
+/**
+ * Where the export reads the recording: from the recordings store by id (the library's rows,
+ * the player), or handed whole — its picture track in time order and each MediaRecorder
+ * session's bytes with where it starts on the recording's clock (`__deckhand.exportRecording`).
+ */
+export type RecordingRef = { from: "store"; id: string } | { from: "given"; events: TimelineEvent[]; segments: { startMs: number; blob: Blob }[] };
 
 export interface ExportJob {
   kind: ExportKind;
@@ -22,11 +31,9 @@ export interface ExportJob {
   };
   recording: {
     durationMs: number;
-    events: TimelineEvent[];
     /** The slide label of every page when it was recorded (the chapters' grouping); empty: the deck's own. */
     labels: string[];
-    /** Each MediaRecorder session's bytes, and where it starts on the recording's clock. */
-    segments: { startMs: number; blob: Blob }[];
+    source: RecordingRef;
   };
   /** The file the user picked (written in place); null: the file is assembled as a Blob. */
   file: FileSystemFileHandle | null;

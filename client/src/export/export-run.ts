@@ -1,6 +1,7 @@
 /**
  * @module client/export/export-run
- * One export, from the job to the file, in the export worker: open the deck in a render
+ * One export, from the job to the file, in the export worker: read the recording (a stored
+ * one from this browser's storage: client/export/stored-track), open the deck in a render
  * worker of its own (mupdf: the slides, their labels and the outline for the chapter titles),
  * cut the recording into chapters, demux the recorded Opus packets, and — for a video —
  * replay the picture track, drawing and encoding a frame only at the instants the schedule
@@ -21,6 +22,7 @@ import { WebmMuxer } from "./mux.ts";
 import { PicturePainter } from "./picture-paint.ts";
 import { Replay } from "./replay.ts";
 import { SlideSource } from "./slide-source.ts";
+import { readTrack } from "./stored-track.ts";
 import { chooseVideoCodec, type VideoChoice } from "./video-codec.ts";
 import { VideoTrack } from "./video-track.ts";
 
@@ -98,7 +100,8 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
     video = await chooseVideoCodec();
     if (!video) throw new Stop("VIDEO_ENCODER_MISSING", "This browser cannot encode video (it has no VP9 or VP8 encoder), so Save video is not available here. Save audio works, and the recording plays in deckhand.");
   }
-  const audio = await recordedAudio(recording.segments);
+  const track = await readTrack(recording.source);
+  const audio = await recordedAudio(track.segments);
   if (job.kind === "audio" && !audio) throw new Stop("NO_AUDIO", "This recording has no sound (it was made without a microphone): there is nothing to save as audio. Save video gives the slides and the ink.");
 
   const renderer = new Renderer();
@@ -108,9 +111,9 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
     });
     const layout = recording.labels.length === opened.pageCount ? layoutFromLabels(recording.labels) : openedLayout(opened);
     const outline = await renderer.outline().catch(() => []);
-    const chapters = recordingChapters(recording.events, layout, outline, total);
-    const floats = video ? floatTrack(recording.events) : [];
-    const schedule = video ? frameSchedule(recording.events, floats, total, layout) : [];
+    const chapters = recordingChapters(track.events, layout, outline, total);
+    const floats = video ? floatTrack(track.events) : [];
+    const schedule = video ? frameSchedule(track.events, floats, total, layout) : [];
 
     const sink = job.dryRun ? null : await sinkFor(job, video ? "video/webm" : "audio/webm");
     const muxer = sink ? await WebmMuxer.start({ sink, video: video?.codec ?? null, audio: !!audio, chapters, title: job.title }) : null;
@@ -131,9 +134,9 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
         const { width, height } = video.config;
         const painter = new PicturePainter(width, height);
         const slides = new SlideSource(renderer, layout, opened.firstPage, width, height);
-        const replay = new Replay(recording.events);
+        const replay = new Replay(track.events);
         const durations = new Map(schedule.map((f, i) => [f.t, (schedule[i + 1]?.t ?? total) - f.t]));
-        const track = new VideoTrack(video, muxer, durations);
+        const encoded = new VideoTrack(video, muxer, durations);
         try {
           for (const frame of schedule) {
             await feed.until(frame.t / 1000);
@@ -142,15 +145,15 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
               const picture = replay.at(frame.t);
               painter.paint(picture, await slides.pixels(picture), floatsAt(floats, frame.t), frame.t);
             }
-            await track.add(frame, painter.canvas);
+            await encoded.add(frame, painter.canvas);
             progress(frame.t);
           }
-          await track.finish();
-          frames = track.frames;
-          keyframes = track.keyframes;
-          repeats = track.repeats;
+          await encoded.finish();
+          frames = encoded.frames;
+          keyframes = encoded.keyframes;
+          repeats = encoded.repeats;
         } finally {
-          track.close();
+          encoded.close();
           slides.close();
         }
       }

@@ -40,17 +40,20 @@ function generator(seed: number): () => number {
 }
 
 /** Every float of the recording, in the order they start. */
-export function floatTrack(events: readonly TimelineEvent[]): Float[] {
+export function floatTrack(events: Iterable<TimelineEvent>): Float[] {
   const floats: Float[] = [];
   let shown = false;
-  events.forEach((event, index) => {
+  // The event's place in the whole track seeds its places (with its time).
+  let index = -1;
+  for (const event of events) {
+    index++;
     const m = event.m;
     if (m.type === "talk") {
       if (shown && !m.talk.reactions) for (const f of floats) if (f.end > event.t) f.end = Math.max(f.start, event.t);
       shown = m.talk.reactions;
-      return;
+      continue;
     }
-    if (m.type !== "talk-reactions" || !shown) return;
+    if (m.type !== "talk-reactions" || !shown) continue;
     const random = generator(index * 2654435761 + Math.round(event.t));
     // The window's layer holds a float from its tick until its animation ends.
     let floating = floats.filter((f) => f.start - MAX_DELAY_MS <= event.t && event.t < f.end).length;
@@ -61,7 +64,7 @@ export function floatTrack(events: readonly TimelineEvent[]): Float[] {
       floats.push({ emoji, x, start, end: start + RISE_MS });
       floating++;
     }
-  });
+  }
   return floats.filter((f) => f.end > f.start).sort((a, b) => a.start - b.start);
 }
 

@@ -13,7 +13,8 @@
  * slide's keyframe costs tens of kilobytes, and a run of repeats decodes in no time). A last
  * frame just before the end makes the video as long as the recording. Times are whole
  * milliseconds (WebM's timestamps), rounded up so a frame never shows an event before it
- * happened. Pure.
+ * happened. Each pass walks the events once, in order (an array, or a stored recording
+ * expanded piece by piece: client/export/stored-track). Pure.
  */
 import { slideIndexOf, type DeckLayout } from "../model/deck-layout.ts";
 import type { Picture, TimelineEvent } from "../record/timeline.ts";
@@ -67,21 +68,21 @@ export interface Change {
 }
 
 /** The instants the picture changes, from the events that change what is drawn. */
-export function pictureChanges(events: readonly TimelineEvent[], layout: DeckLayout): Change[] {
+export function pictureChanges(events: Iterable<TimelineEvent>, layout: DeckLayout): Change[] {
   const replay = new Replay(events);
   const out: Change[] = [];
   let previous = look(replay.at(-Infinity));
   let slide: number | null = null;
-  for (const event of events) {
+  for (let t = replay.next; t !== undefined; t = replay.next) {
     // Several events at one instant: judged once, after the last of them.
-    const picture = replay.at(event.t);
+    const picture = replay.at(t);
     const now = look(picture);
     if (now === previous) continue;
     previous = now;
     const index = picture.state ? slideIndexOf(layout, picture.state.page) : null;
     const changedSlide = index !== null && slide !== null && index !== slide;
     if (index !== null) slide = index;
-    out.push({ t: Math.ceil(event.t), slide: changedSlide });
+    out.push({ t: Math.ceil(t), slide: changedSlide });
   }
   return out;
 }
@@ -101,7 +102,7 @@ function floatFrames(floats: readonly Float[], gap: number): number[] {
 }
 
 /** The frames of a recording of `durationMs`, in time order; the first at 0 and a keyframe. */
-export function frameSchedule(events: readonly TimelineEvent[], floats: readonly Float[], durationMs: number, layout: DeckLayout, options: ScheduleOptions = SCHEDULE): FrameTime[] {
+export function frameSchedule(events: Iterable<TimelineEvent>, floats: readonly Float[], durationMs: number, layout: DeckLayout, options: ScheduleOptions = SCHEDULE): FrameTime[] {
   const candidates: Change[] = [...pictureChanges(events, layout), ...floatFrames(floats, options.floatGapMs).map((t) => ({ t, slide: false }))];
   candidates.sort((a, b) => a.t - b.t || Number(b.slide) - Number(a.slide));
   const frames: FrameTime[] = [{ t: 0, key: true, repeat: false }];

@@ -4,13 +4,13 @@
  * (./export-panel.ts), and the deck read from this browser's storage for the export. The
  * library's own list of recordings mounts the same panel for each stored recording; this
  * entry point takes a recording handed to it whole (the library's `__deckhand.exportRecording`),
- * which is how the end-to-end tests and the benchmark export a recording they made.
+ * which is how the end-to-end tests export a recording they made without storing it.
  */
 import { formatClock } from "../lib/format.ts";
 import { h } from "../lib/dom.ts";
 import type { DeckStore } from "../storage/deck-store.ts";
 import { mountExportPanel, pickWithDialog, type ExportDeck, type ExportPanel, type ExportPanelOptions, type PickFile } from "./export-panel.ts";
-import { storedRecording, type StoredPiece, type StoredRecording } from "./recording-source.ts";
+import { givenRecording, type StoredPiece, type StoredRecording } from "./recording-source.ts";
 
 /** The deck of a recording as the export needs it: a fresh copy of its bytes, its notes layout and notes file. */
 export async function exportDeck(store: DeckStore, deckId: string): Promise<ExportDeck | null> {
@@ -24,17 +24,10 @@ export interface RecordingInput {
   record: StoredRecording;
   pieces: StoredPiece[];
   /**
-   * The picture track as a JSON file, read at each export as the store's pieces are (and
-   * forgotten after); its pieces then carry no events. How the benchmark hands an hour of it.
-   */
-  events?: Blob;
-  /**
    * Where files go: the browser's save dialog (the default), a download, or a file in the
    * origin's private file system (a test's stand-in for a picked file: the same writable API).
    */
   save?: "dialog" | "download" | "private-file";
-  /** Draw every frame, encode and save nothing (bench/export.ts's baseline). */
-  dryRun?: boolean;
 }
 
 export const PICKERS: Record<NonNullable<RecordingInput["save"]>, PickFile> = {
@@ -54,15 +47,9 @@ export function showRecording(list: HTMLElement, input: RecordingInput, store: D
   );
   card.append(row);
   return mountExportPanel(row, {
-    recording: storedRecording(input.record, async () => {
-      const events = input.events;
-      if (!events) return input.pieces;
-      const all = JSON.parse(await events.text()) as StoredPiece["events"];
-      return input.pieces.map((piece, i) => ({ ...piece, events: i === 0 ? all : [] }));
-    }),
+    recording: givenRecording(input.record, async () => input.pieces),
     deck: () => exportDeck(store, input.record.deckId),
     pickFile: PICKERS[input.save ?? "dialog"],
     ...(onSaved ? { onSaved } : {}),
-    ...(input.dryRun ? { dryRun: true } : {}),
   });
 }

@@ -1,12 +1,13 @@
 /**
  * @module client/export/recording-source
- * What an export reads of a recording, and nothing more: its title and length, its sound as
- * one Blob per segment (a MediaRecorder session) with the time that segment starts, and its
- * picture track. The recordings store (client/storage) keeps a recording as a record and
- * pieces of about a second, each with the audio and the events of that second; `storedRecording`
- * reads that shape, and a test or a benchmark can hand a recording it made itself.
+ * What a page knows of a recording it exports: its title and length, and where the export
+ * worker reads the rest. A stored recording (the recordings store keeps a record and pieces of
+ * about a second, each with the audio and the events of that second) is read by the worker
+ * itself, by id (client/export/stored-track); a test can hand a recording it made itself, whole,
+ * in the same shape of pieces (`givenRecording`).
  */
 import type { TimelineEvent } from "../record/timeline.ts";
+import type { RecordingRef } from "./export-protocol.ts";
 
 export interface RecordingMeta {
   id: string;
@@ -21,10 +22,8 @@ export interface RecordingMeta {
 
 export interface RecordingSource {
   meta: RecordingMeta;
-  /** Each segment's bytes (its pieces' audio in order, one playable file) and where it starts. */
-  segments(): AsyncIterable<{ startMs: number; bytes: Blob }>;
-  /** The picture track in time order. */
-  events(): Promise<TimelineEvent[]>;
+  /** Where the export worker reads the recording, at the moment an export starts. */
+  take(): Promise<RecordingRef>;
 }
 
 /** A recording as the recordings store keeps it (the fields the export reads). */
@@ -37,7 +36,7 @@ export interface StoredRecording {
   labels: string[];
 }
 
-/** One stored piece: about a second of a segment's audio and the events of that second. */
+/** One piece of a recording handed whole: about a second of a segment's audio and the events of that second. */
 export interface StoredPiece {
   seq: number;
   segment: number;
@@ -46,34 +45,34 @@ export interface StoredPiece {
   events: TimelineEvent[];
 }
 
+function metaOf(record: StoredRecording): RecordingMeta {
+  return { id: record.id, deckId: record.deckId, title: record.title, durationMs: record.durationMs, audioMime: record.audio?.mimeType ?? null, labels: record.labels };
+}
+
 /**
- * A stored recording as a source. `pieces` reads the recording's pieces (in any order; they
- * are put in `seq` order here); it is called once per read, so nothing is kept in memory
- * between an export's two passes but the Blob handles.
+ * A recording of the recordings store: the export worker reads it there itself (by id), so
+ * nothing of it is read into the page.
  */
-export function storedRecording(record: StoredRecording, pieces: () => Promise<readonly StoredPiece[]> | AsyncIterable<StoredPiece>): RecordingSource {
-  const ordered = async (): Promise<StoredPiece[]> => {
-    const got = pieces();
-    const list: StoredPiece[] = [];
-    if (Symbol.asyncIterator in got) for await (const piece of got) list.push(piece);
-    else list.push(...(await got));
-    return list.sort((a, b) => a.seq - b.seq);
-  };
+export function storedRecording(record: StoredRecording): RecordingSource {
+  return { meta: metaOf(record), take: async () => ({ from: "store", id: record.id }) };
+}
+
+/**
+ * A recording handed whole (a test's): `pieces` is read when an export starts (in any order;
+ * put in `seq` order here), and the page hands the worker the picture track and one Blob per
+ * segment.
+ */
+export function givenRecording(record: StoredRecording, pieces: () => Promise<readonly StoredPiece[]>): RecordingSource {
   return {
-    meta: { id: record.id, deckId: record.deckId, title: record.title, durationMs: record.durationMs, audioMime: record.audio?.mimeType ?? null, labels: record.labels },
-    async *segments() {
+    meta: metaOf(record),
+    async take() {
+      const ordered = [...(await pieces())].sort((a, b) => a.seq - b.seq);
       const bySegment = new Map<number, StoredPiece[]>();
-      for (const piece of await ordered()) {
-        if (!piece.audio) continue;
-        bySegment.set(piece.segment, [...(bySegment.get(piece.segment) ?? []), piece]);
-      }
-      for (const [, list] of [...bySegment].sort((a, b) => a[0] - b[0])) {
-        yield { startMs: list[0]!.startMs, bytes: new Blob(list.map((p) => p.audio!), { type: record.audio?.mimeType ?? "" }) };
-      }
-    },
-    async events() {
+      for (const piece of ordered) if (piece.audio) bySegment.set(piece.segment, [...(bySegment.get(piece.segment) ?? []), piece]);
+      const segments = [...bySegment].sort((a, b) => a[0] - b[0]).map(([, list]) => ({ startMs: list[0]!.startMs, blob: new Blob(list.map((p) => p.audio!), { type: record.audio?.mimeType ?? "" }) }));
       // Stable: events of one instant keep the order they were recorded in.
-      return (await ordered()).flatMap((p) => p.events).sort((a, b) => a.t - b.t);
+      const events = ordered.flatMap((p) => p.events).sort((a, b) => a.t - b.t);
+      return { from: "given", events, segments };
     },
   };
 }

@@ -92,6 +92,8 @@ const onSaved: NonNullable<ExportPanelOptions["onSaved"]> = (file) => {
 };
 /** Where Save video and Save audio write: the save dialog; a test picks a file of the origin's own. */
 let saveTo: NonNullable<RecordingInput["save"]> = "dialog";
+/** Draw every frame, encode and save nothing: the benchmark's baseline (bench/export.ts). */
+let dryRun = false;
 
 /** Each listed recording's Save video and Save audio, kept across refreshes: a running export goes on. */
 const exportPanels = new Map<string, { panel: ExportPanel; updatedAt: number }>();
@@ -101,10 +103,11 @@ function exportOf(record: RecordingRecord): HTMLElement {
   if (kept && (kept.updatedAt === record.updatedAt || kept.panel.element.dataset.export === "running")) return kept.panel.element;
   kept?.panel.destroy();
   const panel = mountExportPanel(h("div"), {
-    recording: storedRecording(record, () => store.recordings.pieces(record.id)),
+    recording: storedRecording(record),
     deck: () => exportDeck(store, record.deckId),
     pickFile: (name, kind) => PICKERS[saveTo](name, kind),
     onSaved,
+    dryRun: () => dryRun,
   });
   exportPanels.set(record.id, { panel, updatedAt: record.updatedAt });
   return panel.element;
@@ -344,12 +347,16 @@ async function main() {
     await refresh();
   });
   await refresh();
-  // A recording handed over whole (a test's, the benchmark's) is listed under its deck with Save
-  // video and Save audio; `saveTo` points every panel's saving at a file of the origin's own.
+  // A recording handed over whole (a test's) is listed under its deck with Save video and Save
+  // audio; `saveTo` points every panel's saving at a file of the origin's own, `dryRun` makes
+  // every panel's export draw and save nothing.
   (window as unknown as { __deckhand: unknown }).__deckhand = {
     saved,
     exportRecording: (input: RecordingInput) => !!showRecording(list, input, store, onSaved),
     saveTo: (where: NonNullable<RecordingInput["save"]>) => void (saveTo = where),
+    dryRun: (on: boolean) => void (dryRun = on),
+    // The recordings store, as the presenter's Record control writes through it (the benchmark stores its talk so).
+    recordings: () => store.recordings,
   };
   document.body.dataset.ready = "true";
 }

@@ -228,7 +228,7 @@ async function main() {
   player.wire();
   player.draw();
   // Save video and Save audio, as on the recording's row in the library.
-  mountExportPanel($("#play-actions"), { recording: storedRecording(record, () => store.recordings.pieces(id)), deck: () => exportDeck(store, record.deckId) });
+  mountExportPanel($("#play-actions"), { recording: storedRecording(record), deck: () => exportDeck(store, record.deckId) });
   (window as unknown as { __deckhand: unknown }).__deckhand = { player: () => ({ t: clock.now(), durationMs: clock.durationMs, playing: clock.playing(), soundMs: Number.isFinite(audio.duration) ? audio.duration * 1000 : null, spans }) };
   document.body.dataset.ready = "true";
 }

@@ -105,7 +105,7 @@ export interface SlideSpan {
  * the build steps of a slide are one span). Time before the first state counts to the first
  * slide shown; a blank screen does not end a span (the talk is still on that slide).
  */
-export function slideSpans(events: readonly TimelineEvent[], layout: DeckLayout, durationMs: number): SlideSpan[] {
+export function slideSpans(events: Iterable<TimelineEvent>, layout: DeckLayout, durationMs: number): SlideSpan[] {
   const spans: SlideSpan[] = [];
   for (const event of events) {
     if (event.m.type !== "state") continue;

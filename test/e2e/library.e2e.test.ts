@@ -133,10 +133,21 @@ describe("library", () => {
       db.close();
     });
     workers.length = 0;
+    // What the page said of its thumbnails, from its first moment: the render may end before the
+    // page says it is ready (it waits for the storage estimate), so it is not read afterwards.
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { __thumbnailStates: string[] }).__thumbnailStates = seen;
+      new MutationObserver(() => {
+        const state = document.body?.dataset.thumbnails;
+        if (state && seen.at(-1) !== state) seen.push(state);
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-thumbnails"] });
+    });
     await page.reload();
     await page.waitForSelector("body[data-ready='true']");
-    expect(await page.locator(".deck-card .deck-thumb:not(.has-image)").count()).toBe(1);
     await page.waitForSelector("body[data-thumbnails='done']", { timeout: 20_000 });
+    // The deck had none: the page rendered one, then was done.
+    expect(await page.evaluate(() => (window as unknown as { __thumbnailStates: string[] }).__thumbnailStates)).toEqual(["rendering", "done"]);
     expect(workers.filter((u) => u.includes("render-worker")).length).toBe(1);
     expect((await storedThumbnails()).map((t) => t.id)).toEqual(first.map((t) => t.id));
     const rendered = await thumbnail();

@@ -70,6 +70,10 @@ async function serve(options: { tty: boolean; args?: string[]; env?: Record<stri
 
 describe("on a terminal", () => {
   test("serve --host 0.0.0.0 prints the banner: URL, docs, the curl line, every network address and a QR code of the first; then readable request lines", async () => {
+    // The machine's addresses as the server starts, and again at the end: another test may add
+    // one meanwhile (podman's bridge, 10.88.0.1, came up beside this one in npm test's services
+    // stage), and the banner lists those of its start.
+    const before = networkAddresses(networkInterfaces());
     const run = await serve({ tty: true, args: ["--host", "0.0.0.0"] });
     await run.until("Ctrl+C stops the server.");
     const local = `http://127.0.0.1:${run.port}`;
@@ -80,12 +84,17 @@ describe("on a terminal", () => {
     expect(text).toContain(`is serving ${local}`);
     expect(text).toContain(`API docs:   ${local}/docs`);
     expect(text).toContain(`curl -F file=@talk.pdf ${local}/api/present`);
-    const addresses = networkAddresses(networkInterfaces());
-    if (addresses.length === 0) {
+    const after = networkAddresses(networkInterfaces());
+    const steady = before.filter((a) => after.includes(a));
+    if (before.length === 0 && after.length === 0) {
       expect(text).toContain("no network address found on this computer");
     } else {
-      for (const address of addresses) expect(text).toContain(`http://${address}:${run.port}/`);
-      expect(drawsQrOf(qrLines(text), `http://${addresses[0]}:${run.port}/`)).toBe(true);
+      for (const address of steady) expect(text).toContain(`http://${address}:${run.port}/`);
+      // The QR code is of the first address listed (the machine's first, when none came or went).
+      const first = /On your network:\s+(http:\/\/\S+)/.exec(text)?.[1];
+      expect(first).toBeDefined();
+      if (before.join() === after.join()) expect(first).toBe(`http://${before[0]}:${run.port}/`);
+      expect(drawsQrOf(qrLines(text), first!)).toBe(true);
     }
     expect(text).toMatch(new RegExp(`\\d\\d:\\d\\d:\\d\\d GET /healthz 200 [\\d.]+ ms [0-9a-f]{16}`));
     // Colour on a terminal, and no JSON lines.

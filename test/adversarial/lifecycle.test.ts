@@ -22,7 +22,10 @@ afterAll(() => space.cleanup());
 describe("shutdown", () => {
   test("SIGTERM with a trickling upload in flight: exit within the 10 s deadline, no temp file left", async () => {
     const server = await space.start({});
-    const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 200 });
+    // 1 KB every 200 ms: above the slowest rate the server keeps an upload for (2 KB/s), so
+    // only the shutdown's deadline can end it — a slower trickle is cut by the rate rule at the
+    // same 10 s, and the race decides which ends it.
+    const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 200, bytesPerTick: 1024 });
     const staged = () => readdirSync(join(server.dataDir, "staged"));
     await waitFor(() => staged().some((n) => n.endsWith(".tmp")), "the upload's temp file");
     expect(staged().some((n) => n.endsWith(".tmp"))).toBe(true);

@@ -282,6 +282,7 @@ async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane
     const failedIn = [...others, ...lanes.map((l) => l.stage)].filter((s) => s.code !== 0).map((s) => s.name);
     const files = [...new Set(reports.flatMap((r) => r.failed.map((f) => f.file)))];
     console.error(`\nnpm test: failed in ${failedIn.join(", ")}${files.length ? ` (${files.join(", ")})` : ""}; nothing is run again (only up to ${MAX_RETRIED_FILES} browser suites are, and only when nothing else failed).`);
+    printFailures(all);
     return 1;
   }
   const flaky = again.map(({ lane, file }) => {
@@ -311,7 +312,22 @@ async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane
   console.error(`\nnpm test: ${passed ? "FLAKY — failed, then passed when run again whole" : "failed again"}:`);
   for (const f of flaky) console.error(`  ${f.file} in ${f.lane}${f.crashed ? " (its WebKit MiniBrowser crashed)" : ""}\n${f.failures.map((m) => `    - ${m}`).join("\n")}`);
   if (passed) console.error("Every other file passed the first time. The list is in test-output/flaky.json.");
+  else printFailures(all);
   return passed ? 0 : 1;
+}
+
+/**
+ * Each failed test with its message, at the end of the output: in a stage's block the message
+ * sits far above, among a thousand passing lines, and a CI log shown by its tail loses it.
+ */
+function printFailures(stages: readonly Stage[]) {
+  const failed = stages.flatMap((s) => s.runs.flatMap((r) => r.failed.map((f) => ({ stage: s.name, ...f }))));
+  if (!failed.length) return;
+  console.error(`\nnpm test: what each failed test said (the whole output of a stage is in test-output/stages/):`);
+  for (const f of failed) {
+    const lines = f.message.split("\n");
+    console.error(`\n(${f.stage}) ${relative(root, resolve(root, f.file))} > ${f.name}\n${lines.slice(0, 30).map((l) => `    ${l}`).join("\n")}${lines.length > 30 ? `\n    … ${lines.length - 30} lines more` : ""}${f.at ? `\n    ${f.at}` : ""}`);
+  }
 }
 
 /** The run's figures: each stage's start, wall time, files and tests; the whole; the load. */

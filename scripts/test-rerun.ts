@@ -30,6 +30,8 @@ export interface Failure {
   /** The test's name (a hook's failure is named after the test it stopped). */
   name: string;
   message: string;
+  /** Where it failed: the first frame of the failure's stack in a test file (`*.test.ts`), when the report has one. */
+  at?: string;
 }
 
 /** What one browser lane's `bun test` reported: its failures and the crashes written down meanwhile. */
@@ -51,9 +53,10 @@ const unescape = (text: string) => text.replace(/&#10;/g, "\n").replace(/&quot;/
 export function failures(junit: string): Failure[] {
   const found: Failure[] = [];
   for (const match of junit.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const failure = /<failure\b[^>]*?message="([^"]*)"/.exec(match[2] ?? "");
+    const failure = /<failure\b[^>]*?message="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/failure>)/.exec(match[2] ?? "");
     if (!failure) continue;
-    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(failure[1]!) });
+    const at = /^\s*at .*\.test\.ts:\d+:\d+\)?$/m.exec(unescape(failure[2] ?? ""))?.[0].trim();
+    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(failure[1]!), ...(at ? { at } : {}) });
   }
   return found;
 }

@@ -36,6 +36,8 @@ describe("npm test's rerun rule", () => {
     expect(found.map((f) => f.file).sort()).toEqual(["a.test.ts", "b.test.ts"]);
     expect(found.find((f) => f.file === "b.test.ts")?.message).toBe("WebKit did not start a session within 60 s");
     expect(found.find((f) => f.file === "a.test.ts")?.name).toBe("fails");
+    // Where: the test file's line, for the summary npm test prints at its end.
+    expect(found.find((f) => f.file === "a.test.ts")?.at).toMatch(/^at .*a\.test\.ts:2:\d+\)?$/);
     expect(readSummary(stderr)).toEqual({ failCount: found.length, unhandled: false });
   });
 

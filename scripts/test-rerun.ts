@@ -47,16 +47,21 @@ export interface Rerun {
   file: string;
 }
 
-const unescape = (text: string) => text.replace(/&#10;/g, "\n").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const ENTITIES: Record<string, string> = { quot: '"', apos: "'", lt: "<", gt: ">", amp: "&" };
+const unescape = (text: string) => text.replace(/&(#x[0-9a-f]+|#\d+|quot|apos|lt|gt|amp);/gi, (whole, name: string) => (name[0] === "#" ? String.fromCodePoint(name[1]?.toLowerCase() === "x" ? parseInt(name.slice(2), 16) : Number(name.slice(1))) : (ENTITIES[name.toLowerCase()] ?? whole)));
 
 /** Every failed test case (hooks included) in a bun JUnit report. */
 export function failures(junit: string): Failure[] {
   const found: Failure[] = [];
   for (const match of junit.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const failure = /<failure\b[^>]*?message="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/failure>)/.exec(match[2] ?? "");
+    const failure = /<failure\b([^>]*?)(?:\/>|>([\s\S]*?)<\/failure>)/.exec(match[2] ?? "");
     if (!failure) continue;
-    const at = /^\s*at .*\.test\.ts:\d+:\d+\)?$/m.exec(unescape(failure[2] ?? ""))?.[0].trim();
-    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(failure[1]!), ...(at ? { at } : {}) });
+    // An error with an empty message (a WebDriver session gone: `NoSuchSessionError`) has no
+    // message attribute: its type and the first line of its stack say what it was.
+    const body = unescape(failure[2] ?? "");
+    const message = /\bmessage="([^"]*)"/.exec(failure[1]!)?.[1] ?? /\btype="([^"]*)"/.exec(failure[1]!)?.[1] ?? body.split("\n")[0] ?? "";
+    const at = /^\s*at .*\.test\.ts:\d+:\d+\)?$/m.exec(body)?.[0].trim();
+    found.push({ file: /\bfile="([^"]+)"/.exec(match[1]!)?.[1] ?? "(unknown)", name: unescape(/\bname="([^"]*)"/.exec(match[1]!)?.[1] ?? ""), message: unescape(message), ...(at ? { at } : {}) });
   }
   return found;
 }
@@ -86,8 +91,13 @@ export interface Summary {
 
 /** bun's summary and unhandled errors, read from its output (it writes its report to stderr). */
 export function readSummary(text: string): Summary {
-  const fails = [...text.matchAll(/^\s*(\d+) fail$/gm)].pop();
-  return { failCount: fails ? Number(fails[1]) : null, unhandled: /Unhandled error|^\s*\d+ errors?$/m.test(text) };
+  // The counts are read from bun's closing summary only (" N pass", " N fail", " N error(s)",
+  // " N expect() calls", "Ran …"): what a browser prints meanwhile may say "1 error" too (Skia's
+  // shader compiler does, as WebKit's web process dies).
+  const start = [...text.matchAll(/^[ \t]*\d+ pass$/gm)].pop()?.index;
+  const summary = start === undefined ? "" : text.slice(start);
+  const fails = /^[ \t]*(\d+) fail$/m.exec(summary);
+  return { failCount: fails ? Number(fails[1]) : null, unhandled: /^# Unhandled error/m.test(text) || /^[ \t]*\d+ errors?$/m.test(summary) };
 }
 
 /** What test/helpers/engine-webkit.ts says when WebKit could not start, twice. */

@@ -16,7 +16,17 @@ export interface MemoryStatus {
   anon: number;
   file: number;
   shmem: number;
+  /** Anonymous memory swapped out, bytes (0 on a machine without swap). */
+  swap: number;
 }
+
+/**
+ * A process's private memory footprint as Chromium counts it on Linux (its task manager's
+ * "Memory footprint"; `RenderProcessHostImpl::GetPrivateMemoryFootprint`): resident anonymous
+ * memory plus what of it is swapped out. Unlike RSS it leaves out the file-backed pages — the
+ * browser's own code, mapped into every one of its processes and dropped by the kernel at will.
+ */
+export const privateFootprint = (memory: MemoryStatus): number => memory.anon + (Number.isNaN(memory.swap) ? 0 : memory.swap);
 
 export function readMemory(pid: number): MemoryStatus | null {
   let text: string;
@@ -29,7 +39,7 @@ export function readMemory(pid: number): MemoryStatus | null {
     const match = new RegExp(`^${key}:\\s+(\\d+)\\s+kB`, "m").exec(text);
     return match ? Number(match[1]) * 1024 : Number.NaN;
   };
-  return { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile"), shmem: kb("RssShmem") };
+  return { rss: kb("VmRSS"), hwm: kb("VmHWM"), anon: kb("RssAnon"), file: kb("RssFile"), shmem: kb("RssShmem"), swap: kb("VmSwap") };
 }
 
 /**

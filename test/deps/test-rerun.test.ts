@@ -6,7 +6,7 @@
  * output of small files made for the purpose.
  */
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, reportedFiles, unreported, type Crash, type Failure } from "../../scripts/test-rerun.ts";
@@ -21,8 +21,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function run(files: Record<string, string>): { junit: string; stderr: string } {
   for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
   const out = join(dir, "junit.xml");
+  // bun writes no report when no file loads: the one an earlier run left must not stand in for it.
+  rmSync(out, { force: true });
   const proc = Bun.spawnSync([process.execPath, "test", "--reporter=junit", `--reporter-outfile=${out}`, ...Object.keys(files).map((f) => `./${f}`)], { cwd: dir, stderr: "pipe", stdout: "ignore" });
-  return { junit: readFileSync(out, "utf8"), stderr: proc.stderr.toString() };
+  return { junit: existsSync(out) ? readFileSync(out, "utf8") : "", stderr: proc.stderr.toString() };
 }
 
 describe("npm test's rerun rule", () => {
@@ -39,6 +41,16 @@ describe("npm test's rerun rule", () => {
     // Where: the test file's line, for the summary npm test prints at its end.
     expect(found.find((f) => f.file === "a.test.ts")?.at).toMatch(/^at .*a\.test\.ts:2:\d+\)?$/);
     expect(readSummary(stderr)).toEqual({ failCount: found.length, unhandled: false });
+  });
+
+  test("an error with no message (a WebDriver session gone) is a failure too, named by its type; a browser's own \"1 error\" above bun's summary is not bun's", () => {
+    const { junit, stderr } = run({
+      "h.test.ts": `import { describe, test } from "bun:test";\nclass NoSuchSessionError extends Error { name = "NoSuchSessionError"; }\ndescribe("rehearse and pace in webkit", () => {\n  test("gone", () => { console.error('Source/ThirdParty/skia/src/core/SkRuntimeEffectPriv.h:204: fatal error: "error: 1: integer is too large: 255\\n1 error\\n"'); throw new NoSuchSessionError(); });\n  test("fine", () => {});\n});`,
+    });
+    expect(stderr).toMatch(/^1 error$/m);
+    const found = failures(junit);
+    expect(found).toEqual([{ file: "h.test.ts", name: "gone", message: "NoSuchSessionError", at: expect.stringMatching(/h\.test\.ts:4:\d+/) }]);
+    expect(readSummary(stderr)).toEqual({ failCount: 1, unhandled: false });
   });
 
   test("a file that fails to load is in bun's count, not in the report: the two disagree, so nothing is retried", () => {

@@ -348,19 +348,26 @@ for (const name of ENGINES) {
       const qa = !(await isChecked("#talk-qa-open"));
       // Q&A is closed until the presenter opens it: this click opens it, so a viewer may ask.
       expect(qa).toBe(true);
+      // The box the click ticks is the page's own; the switch is drawn anew (a new element, the
+      // focus put back on it) only when the server's state says Q&A is open. The old one is
+      // marked, so that the wait below is for the server's answer, not for the click's tick: a
+      // viewer asking before the server has it is refused QA_CLOSED.
+      await presenter.evaluate(() => ((document.querySelector("#talk-qa-open") as HTMLInputElement & { __beforeClick?: boolean }).__beforeClick = true));
       await tap(presenter, "#talk-qa-open");
-      // The switch is drawn anew from the server's answer (and the focus put back on it).
-      await presenter.waitFor("Q&A switched by the click, as the server says", (want: boolean) => (document.querySelector("#talk-qa-open") as HTMLInputElement).checked === want && document.body.dataset.talkPanel === "open", [qa], 20_000);
-      await presenter.waitFor("the server's answer drawn", (want: boolean) => {
-        const box = document.querySelector("#talk-qa-open") as HTMLInputElement;
-        return box.checked === want && !box.disabled;
-      }, [qa]);
+      await presenter.waitFor("Q&A switched by the click, as the server says", (want: boolean) => {
+        const box = document.querySelector("#talk-qa-open") as HTMLInputElement & { __beforeClick?: boolean };
+        return !box.__beforeClick && box.checked === want && document.body.dataset.talkPanel === "open";
+      }, [qa], 20_000);
       // A viewer asks (a socket from another address): the question reaches the panel.
       const port = Number(new URL(server.url).port);
       const viewer = await crowdSocket(port, code, "127.0.0.2", `panel-keys-${name}`.padEnd(16, "x"));
       const asked = `Does the clicker still work, ${name}?`;
       viewer.send({ type: "ask", text: asked, name: "Grace" });
-      await presenter.waitFor("the viewer's question in the panel", (text: string) => [...document.querySelectorAll("#talk-questions .talk-q-text")].some((p) => p.textContent === text), [asked], 20_000);
+      await presenter
+        .waitFor("the viewer's question in the panel", (text: string) => [...document.querySelectorAll("#talk-questions .talk-q-text")].some((p) => p.textContent === text), [asked], 20_000)
+        .catch((error: Error) => {
+          throw new Error(`${error.message}; the server refused the viewer: ${viewer.refused.join(", ") || "nothing"}`);
+        });
       await pressToPage(presenter, "PageDown", 3);
       await audiencePainted(audience, 3);
       await pressToPage(presenter, "Space", 4);

@@ -162,9 +162,20 @@ for (const name of ENGINES) {
       expect(steps[steps.length - 1]).toBe(14);
       expect(steps).toEqual([...steps].sort((a, b) => a - b));
       expect(steps.length).toBeGreaterThanOrEqual(6);
-      // ← on a finished run steps back, and the run starts over from that step (pdfpc): back to 14 alone.
-      await pressTo(page, "ArrowLeft", 13);
-      await page.waitFor("the run again to page 14", () => document.body.dataset.slide === "14", [], 20_000);
+      // ← on a finished run steps back, and the run starts over from that step (pdfpc): back to 14
+      // alone. Page 13 stands for 0.2 s only, which a poll of the page can miss on a busy machine:
+      // the presenter's pages are logged as they are shown, and the log is read.
+      await page.evaluate(() => {
+        const log: string[] = [];
+        (window as unknown as { shownHere: string[] }).shownHere = log;
+        new MutationObserver(() => log.push(document.body.dataset.slide ?? "")).observe(document.body, { attributes: true, attributeFilter: ["data-slide"] });
+      });
+      await page.press("ArrowLeft");
+      await page.waitFor("page 13 after ArrowLeft, then the run again to page 14", () => {
+        const log = (window as unknown as { shownHere: string[] }).shownHere;
+        const back = log.indexOf("13");
+        return (back >= 0 && log.slice(back + 1).includes("14") && document.body.dataset.slide === "14") || JSON.stringify(log);
+      }, [], 20_000);
       expect(await audience.evaluate(() => document.body.textContent?.includes("Advances by itself") ?? false)).toBe(false);
       await audiencePainted(audience, 14);
       // A paused timer holds the run; the presenter (never the projector) says the page advances by itself once the timer runs.

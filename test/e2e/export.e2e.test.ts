@@ -26,6 +26,7 @@ import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
 import { engineSuite, stopSuite } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { openLibrary } from "../helpers/stage.ts";
 import { chapterList, countColour, decodesCleanly, difference, frameAt, loudness, meanColour, pngAt, probe, type Frame } from "../helpers/video-probe.ts";
 import { LASER, longTalkEvents, makeColourDeck, PEN, PROJECTOR, projectorEvents, SCRIPT, SLIDES, speechAac, speechOpus, speechWav, STROKE_POINTS, talkEvents } from "../fixtures/recording.ts";
 import { loadMupdf } from "../../src/pdf/mupdf.ts";
@@ -521,8 +522,7 @@ for (const engine of ENGINES) {
     let deckId = "";
 
     beforeAll(async () => {
-      await page().goto(`${suite.server.url}/`);
-      await page().waitFor("the library", () => document.body.dataset.ready === "true", [], 30_000);
+      await openLibrary(page(), suite.server.url);
       await page().upload("#file-input", DECK);
       await page().waitFor("the deck's card", () => !!document.querySelector(".deck-card"), [], 30_000);
       // The share screen scrolls into view smoothly: a click while the page moves misses its button.
@@ -542,8 +542,7 @@ for (const engine of ENGINES) {
       const events = talkEvents();
       talk.pieces = [0, 1, 2, 3, 4, 5, 6].map((seq) => ({ seq, segment: 0, startMs: seq * 1000, ...(seq === 0 ? { audio: opus.base64 } : {}), events: events.filter((e) => e.t >= seq * 1000 && (e.t < (seq + 1) * 1000 || seq === 6)) }));
       expect(await page().evaluate(storeRecording, talk)).toBe(true);
-      await page().goto(`${suite.server.url}/`);
-      await page().waitFor("the library", () => document.body.dataset.ready === "true", [], 30_000);
+      await openLibrary(page(), suite.server.url);
       await page().evaluate(() => (window as unknown as { __deckhand: { saveTo(where: string): void } }).__deckhand.saveTo("download"));
       await page().waitFor("the stored recording's row, its panel knowing the video encoder", recordingRow, ["r-talk"], 20_000);
     });

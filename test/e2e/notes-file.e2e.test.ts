@@ -18,6 +18,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { openLibrary } from "../helpers/stage.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { buildPptx } from "../fixtures/pptx.ts";
 import { OUTPUT } from "./fixtures.ts";
@@ -133,8 +134,7 @@ for (const name of ENGINES) {
       expect(((await after.json()) as { code: string }).code).toBe("HANDOFF_CLAIMED");
 
       // The library shows where the deck's notes came from.
-      await page.goto(`${suite.server.url}/`);
-      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await openLibrary(page, suite.server.url);
       const row = await page.evaluate((deck: string) => {
         const el = document.querySelector<HTMLElement>(`li[data-deck="${deck}"] .deck-notes`);
         return el ? { kind: el.dataset.notes, text: el.textContent } : null;
@@ -144,8 +144,7 @@ for (const name of ENGINES) {
     });
 
     it("(b) a PDF dropped in the library with its .pdfpc: the notes are kept with it and shown in the presenter", async () => {
-      await page.goto(`${suite.server.url}/`);
-      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await openLibrary(page, suite.server.url);
       expect(await dropFiles(page, [
         { name: "talk.pdfpc", type: "application/json", bytes: new TextEncoder().encode(PDFPC) },
         { name: "Local talk.pdf", type: "application/pdf", bytes: localDeck },
@@ -169,8 +168,7 @@ for (const name of ENGINES) {
     });
 
     it("(c) notes added to a stored deck: a refused file says why and changes nothing, a .pptx is kept (its slide count warned), shown, and removable", async () => {
-      await page.goto(`${suite.server.url}/`);
-      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await openLibrary(page, suite.server.url);
       await page.upload("#file-input", paths.laterPdf);
       await page.waitFor("the share screen", () => !document.querySelector("#share")!.hasAttribute("hidden"), [], 30_000);
       const id = await page.evaluate(() => decodeURIComponent(new URL((document.querySelector("#share-present") as HTMLAnchorElement).href).pathname.split("/").pop()!));
@@ -230,8 +228,7 @@ for (const name of ENGINES) {
       await shot("c-3-presenter-added-notes");
 
       // Remove: the deck stays, its notes file goes, and the presenter no longer shows it.
-      await page.goto(`${suite.server.url}/`);
-      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await openLibrary(page, suite.server.url);
       await page.evaluate(() => void (window.confirm = () => true));
       await page.click(`${card} button[data-notes-remove]`);
       await page.waitFor("the notes removed", (sel: string) => document.querySelector<HTMLElement>(`${sel} .deck-notes`)?.dataset.notes === "none", [card], 20_000);

@@ -22,7 +22,7 @@ import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { speechWav } from "../helpers/microphone.ts";
 import { recordedMs, startRecording, stopRecording, storedRecordings } from "../helpers/recording.ts";
-import { openAudience, pressToPage, tap } from "../helpers/stage.ts";
+import { openAudience, openLibrary, pressToPage, tap } from "../helpers/stage.ts";
 import { OUTPUT } from "./fixtures.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
 import { chapterList, decodesCleanly, frameAt, loudness, probe, type Frame } from "../helpers/video-probe.ts";
@@ -169,8 +169,7 @@ for (const name of ENGINES) {
 
     it("the library lists the recording with its length and size; the player plays it back in step and seeks by slide", async () => {
       const [recording] = await storedRecordings(presenter);
-      await presenter.goto(`${suite.server.url}/`);
-      await presenter.waitFor("the library", () => document.body.dataset.ready === "true");
+      await openLibrary(presenter, suite.server.url);
       const row = await presenter.evaluate((id: string) => {
         const el = document.querySelector<HTMLElement>(`.deck-recording[data-recording="${id}"]`);
         const meta = el?.querySelector<HTMLElement>(".deck-recording-meta");
@@ -369,8 +368,7 @@ for (const name of ENGINES) {
     });
 
     it("the library deletes a recording and its pieces; the others stay", async () => {
-      await presenter.goto(`${suite.server.url}/`);
-      await presenter.waitFor("the library", () => document.body.dataset.ready === "true");
+      await openLibrary(presenter, suite.server.url);
       const before = await storedRecordings(presenter);
       const doomed = before.at(-1)!;
       expect(await presenter.evaluate(() => document.querySelectorAll(".deck-recording").length)).toBe(before.length);

@@ -20,6 +20,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
+import { openLibrary } from "../helpers/stage.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
 import { doubleDeck, SLIDE } from "../fixtures/notes-layout-stage.ts";
@@ -66,8 +67,7 @@ for (const name of ENGINES) {
     });
 
     it("a password-protected PDF opened from this computer is refused with the server's own sentence", async () => {
-      await page.goto(`${suite.server.url}/`);
-      await page.waitFor("the library", () => document.body.dataset.ready === "true", [], 20_000);
+      await openLibrary(page, suite.server.url);
       await expectNoSeriousA11y(page, "library (empty)");
       await page.upload("#file-input", encryptedPath);
       await page.waitFor("the refusal", () => !!document.querySelector(".notice[data-code]"), [], 20_000);

@@ -1,7 +1,7 @@
 /**
  * Steps the stage suites share: open a handoff link as the presenter, open a deck's audience
- * window, move the presenter with a key and wait for its page, and wait for an audience window
- * to have painted a page.
+ * window, move the presenter with a key and wait for its page, wait for an audience window
+ * to have painted a page, and open the library.
  */
 import type { EnginePage } from "./engine.ts";
 
@@ -17,6 +17,20 @@ export async function openAudience(audience: EnginePage, serverUrl: string, deck
   await audience.goto(`${serverUrl}/view/${deckId}`);
   await audience.waitFor("the audience window", () => document.body.dataset.ready === "true", [], 30_000);
   await audiencePainted(audience, 1);
+}
+
+/**
+ * Open the library of the server at `serverUrl` in `page` and wait until it lists the stored
+ * decks; a timeout names the step the page stood at and any notice it shows.
+ */
+export async function openLibrary(page: EnginePage, serverUrl: string): Promise<void> {
+  await page.goto(`${serverUrl}/`);
+  await page.waitFor(
+    "the library",
+    () => document.body.dataset.ready === "true" || `${document.readyState} page at step "${document.body.dataset.boot ?? "not started"}"${[...document.querySelectorAll(".notice")].map((n) => `; notice: ${n.textContent}`).join("")}`,
+    [],
+    30_000,
+  );
 }
 
 /** Press `chord` in the presenter and wait until it shows PDF page `page`. */

@@ -100,7 +100,13 @@ export function loudness(file: string): { meanDb: number; maxDb: number } {
   return { meanDb: Number(mean), maxDb: Number(max) };
 }
 
-/** Decoding the whole file gives no error (every packet of every stream decodes). */
+/**
+ * Decoding the whole file gives no error (every packet of every stream decodes). The decoded
+ * frames keep the file's own time base (`-enc_time_base -1`): by default ffmpeg times them in
+ * steps of a frame rate it guesses from the file, and two frames of a variable-rate video closer
+ * than one step (a slide change 4 ms after a pen frame: both valid, a millisecond apart in the
+ * WebM) are then reported as "non monotonically increasing dts" by ffmpeg's own null muxer.
+ */
 export function decodesCleanly(file: string): string {
-  return run(["ffmpeg", "-v", "error", "-i", file, "-f", "null", "-"]).stderr.trim();
+  return run(["ffmpeg", "-v", "error", "-i", file, "-enc_time_base", "-1", "-f", "null", "-"]).stderr.trim();
 }

@@ -254,9 +254,14 @@ async function refresh() {
     document.body.dataset.thumbnails = "rendering";
     void renderThumbnails(missing);
   } else if (!thumbsRunning) document.body.dataset.thumbnails = "done";
+  // The usage line follows when the browser has counted: the list does not wait for it.
+  void showUsage(decks.length);
+}
+
+async function showUsage(decks: number) {
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
   if (estimate?.usage !== undefined && estimate.quota) {
-    replace($("#storage-usage"), `${decks.length} deck${decks.length === 1 ? "" : "s"} · using ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} available to this site`);
+    replace($("#storage-usage"), `${decks} deck${decks === 1 ? "" : "s"} · using ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} available to this site`);
   }
 }
 
@@ -315,6 +320,8 @@ async function main() {
     const el = offlineNotice(status);
     if (el) notices.prepend(el);
   });
+  // Where the page is on its way to ready, for whoever waits on it (a test that timed out names the step).
+  document.body.dataset.boot = "opening storage";
   try {
     store = await DeckStore.open();
   } catch {
@@ -346,6 +353,7 @@ async function main() {
     store = await DeckStore.open();
     await refresh();
   });
+  document.body.dataset.boot = "listing decks";
   await refresh();
   // A recording handed over whole (a test's) is listed under its deck with Save video and Save
   // audio; `saveTo` points every panel's saving at a file of the origin's own, `dryRun` makes
@@ -358,6 +366,7 @@ async function main() {
     // The recordings store, as the presenter's Record control writes through it (the benchmark stores its talk so).
     recordings: () => store.recordings,
   };
+  document.body.dataset.boot = "ready";
   document.body.dataset.ready = "true";
 }
 

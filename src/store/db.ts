@@ -18,19 +18,29 @@ export function openDatabase(path: string): Database {
   return db;
 }
 
-function migrate(db: Database): void {
+/** The stored `user_version`, and where it stands in the one numbering; a newer deckhand's schema is refused. */
+function versionOf(db: Database): { stored: number; current: number } {
   const stored = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
   const current = renumbered(stored, SQLITE_OLD_VERSIONS);
-  const latest = SQLITE_MIGRATIONS.length;
-  if (current > latest) {
+  if (current > SQLITE_MIGRATIONS.length) {
     throw new Error(`The database was written by a newer deckhand (schema ${current}); upgrade deckhand.`);
   }
-  if (current === latest && stored === latest) return;
+  return { stored, current };
+}
+
+function migrate(db: Database): void {
+  const latest = SQLITE_MIGRATIONS.length;
+  const upToDate = ({ stored, current }: { stored: number; current: number }) => current === latest && stored === latest;
+  if (upToDate(versionOf(db))) return;
   // Every pending migration in one transaction: one commit for a new database rather than one
   // per migration (a first start is part of the cold-start budget), and a failed one leaves the
-  // file as it was. An old number is rewritten in the same commit.
+  // file as it was. An old number is rewritten in the same commit. The version is read again
+  // under the write lock: another process (a second server, `deckhand token …`) may have
+  // migrated the file between the read above and the lock, and its steps must not run twice.
   db.transaction(() => {
-    for (const step of SQLITE_MIGRATIONS.slice(current)) if (hasStatements(step.sql)) db.run(step.sql);
+    const version = versionOf(db);
+    if (upToDate(version)) return;
+    for (const step of SQLITE_MIGRATIONS.slice(version.current)) if (hasStatements(step.sql)) db.run(step.sql);
     db.run(`PRAGMA user_version = ${latest}`);
   }).immediate();
 }

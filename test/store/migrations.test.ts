@@ -2,7 +2,8 @@
  * The one numbering of schema changes: both dialects list the same numbered, named files, every
  * file is embedded in the list, and a SQLite database at any version of the old numbering (its
  * steps verbatim: test/fixtures/old-migrations.ts) is brought to the new one without running a
- * step twice, with a new database's schema and its rows kept. (PostgreSQL's
+ * step twice, with a new database's schema and its rows kept; nor does a process that opens a
+ * new file while another migrates it. (PostgreSQL's
  * upgrade runs against a real server in postgres-s3.test.ts.)
  */
 import { Database } from "bun:sqlite";
@@ -125,5 +126,44 @@ describe("SQLite", () => {
     const check = new Database(odd);
     expect(versionOf(check)).toBe(8);
     check.close();
+  });
+
+  test("two processes opening a new file at once: the one that waited for the lock finds it migrated and runs no step again", async () => {
+    const file = path();
+    // Another process (a second server, `deckhand token …`) migrates the new file and holds its
+    // write lock a second before committing; this one opens the file meanwhile, reading version 0.
+    const other = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `const { Database } = require("bun:sqlite");
+         const { SQLITE_MIGRATIONS } = require(${JSON.stringify(join(dir, "sqlite.ts"))});
+         const { hasStatements } = require(${JSON.stringify(join(dir, "steps.ts"))});
+         const db = new Database(${JSON.stringify(file)}, { create: true });
+         db.run("PRAGMA journal_mode = WAL");
+         db.run("BEGIN IMMEDIATE");
+         for (const step of SQLITE_MIGRATIONS) if (hasStatements(step.sql)) db.run(step.sql);
+         db.run("PRAGMA user_version = " + SQLITE_MIGRATIONS.length);
+         console.log("locked");
+         await Bun.sleep(1000);
+         db.run("COMMIT");`,
+      ],
+      { stdout: "pipe", stderr: "pipe" },
+    );
+    const reader = other.stdout.getReader();
+    let said = "";
+    while (!said.includes("locked")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the other process ended before it held the lock: ${await new Response(other.stderr).text()}`);
+      said += new TextDecoder().decode(value);
+    }
+    // Before the fix this threw "table … already exists": the steps ran again after the wait.
+    const db = openDatabase(file);
+    expect(await other.exited).toBe(0);
+    expect(versionOf(db)).toBe(SQLITE_MIGRATIONS.length);
+    const fresh = openDatabase(path());
+    expect(schemaOf(db)).toEqual(schemaOf(fresh));
+    db.close();
+    fresh.close();
   });
 });

@@ -52,6 +52,8 @@ describe("library", () => {
     expect(uploads).toEqual([]);
     expect(await s.page.textContent("#share-deck")).toContain("5 slides");
     expect(await s.page.locator(".deck-card").count()).toBe(1);
+    // The usage line follows the list once the browser has counted (the list does not wait for it).
+    await s.page.waitForFunction(() => /^1 deck · using .+ of .+ available to this site$/.test(document.querySelector("#storage-usage")?.textContent ?? ""), undefined, { timeout: 10_000 });
     await s.page.screenshot({ path: join(SHOTS, "library-share-screen.png") });
 
     const [audience] = await Promise.all([s.context.waitForEvent("page"), s.page.click("#share-audience")]);
@@ -68,6 +70,7 @@ describe("library", () => {
     await s.page.click(".deck-card button:has-text('Delete')");
     await s.page.waitForSelector("#empty:not([hidden])");
     expect(await s.page.locator(".deck-card").count()).toBe(0);
+    await s.page.waitForFunction(() => document.querySelector("#storage-usage")?.textContent?.startsWith("0 decks · using ") === true, undefined, { timeout: 10_000 });
   });
 
   it("shows each deck's first page as a thumbnail, rendered once and kept in IndexedDB", async () => {
@@ -134,7 +137,7 @@ describe("library", () => {
     });
     workers.length = 0;
     // What the page said of its thumbnails, from its first moment: the render may end before the
-    // page says it is ready (it waits for the storage estimate), so it is not read afterwards.
+    // page says it is ready, so it is not read afterwards.
     await page.addInitScript(() => {
       const seen: string[] = [];
       (window as unknown as { __thumbnailStates: string[] }).__thumbnailStates = seen;

@@ -258,8 +258,13 @@ async function refresh() {
   void showUsage(decks.length);
 }
 
+/** The last usage line asked for: an earlier count that answers late is not shown over it. */
+let usageAsked = 0;
+
 async function showUsage(decks: number) {
+  const asked = ++usageAsked;
   const estimate = await navigator.storage?.estimate?.().catch(() => null);
+  if (asked !== usageAsked) return;
   if (estimate?.usage !== undefined && estimate.quota) {
     replace($("#storage-usage"), `${decks} deck${decks === 1 ? "" : "s"} · using ${formatBytes(estimate.usage)} of ${formatBytes(estimate.quota)} available to this site`);
   }

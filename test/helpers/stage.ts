@@ -27,7 +27,13 @@ export async function openLibrary(page: EnginePage, serverUrl: string): Promise<
   await page.goto(`${serverUrl}/`);
   await page.waitFor(
     "the library",
-    () => document.body.dataset.ready === "true" || `${document.readyState} page at step "${document.body.dataset.boot ?? "not started"}"${[...document.querySelectorAll(".notice")].map((n) => `; notice: ${n.textContent}`).join("")}`,
+    () => {
+      if (document.body.dataset.ready === "true") return true;
+      const notices = [...document.querySelectorAll(".notice")].map((n) => `; notice: ${n.textContent}`).join("");
+      const scripts = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".js")).map((e) => `${e.name.split("/").pop()} in ${Math.round(e.duration)} ms`);
+      const worker = navigator.serviceWorker?.controller?.state ?? "no service worker";
+      return `${document.readyState} page at step "${document.body.dataset.boot ?? "not started"}"${notices}; scripts loaded: ${scripts.join(", ") || "none"}; ${worker}`;
+    },
     [],
     30_000,
   );

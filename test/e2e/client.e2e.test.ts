@@ -12,7 +12,7 @@ import { mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
-import { launchBrowser, storedDecks, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, newWindow, storedDecks, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
 import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, NOTES, OUTPUT, recordClip } from "./fixtures.ts";
@@ -97,7 +97,7 @@ describe("claim a handoff and present offline", () => {
   });
 
   it("the same browser reopening the link goes straight to its stored deck", async () => {
-    const page = await a.context.newPage();
+    const page = await newWindow(a.context);
     await page.goto(handoff.url);
     await page.waitForURL(/\/present\//, { timeout: 15_000 });
     await page.close();
@@ -214,7 +214,7 @@ describe("claim a handoff and present offline", () => {
       await presenter.waitForFunction(() => document.querySelector("#offline-state")?.textContent?.includes("Offline"), undefined, { timeout: 10_000 });
       await shot(presenter, "presenter-offline-reload");
       // The library and the audience view load offline too.
-      const library = await a.context.newPage();
+      const library = await newWindow(a.context);
       await library.goto(`${server.url}/`);
       await library.waitForSelector("body[data-ready='true']", { timeout: 20_000 });
       expect(await library.locator(".deck-card").count()).toBe(1);

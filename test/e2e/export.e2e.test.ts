@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
-import { launchBrowser, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, newWindow, type BrowserSession } from "../helpers/browser.ts";
 import { engineSuite, stopSuite } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
@@ -357,7 +357,7 @@ if (ENGINES.includes("chromium")) {
       await page.screenshot({ path: join(OUT, "chromium-export-progress.png") });
 
       // A talk presented while the export runs: the presenter and its audience window follow every step.
-      const presenter = await session.context.newPage();
+      const presenter = await newWindow(session.context);
       await presenter.goto(`${server.url}/present/${deckId}`);
       await presenter.waitForSelector("body[data-ready='true']", { timeout: 30_000 });
       for (const slide of ["2", "3"]) {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { launchBrowser, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
+import { launchBrowser, newWindow, withChromiumPage, type BrowserSession } from "../helpers/browser.ts";
 import { presentPdf, stopSuite } from "../helpers/e2e-suite.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
@@ -234,7 +234,7 @@ describe("storage failures never consume the link", () => {
         throw new DOMException("The user denied permission to access the database.", "InvalidStateError");
       };
     });
-    const page = await s.context.newPage();
+    const page = await newWindow(s.context);
     await page.goto(handoff.url);
     await page.waitForSelector("body[data-screen='storage-unavailable']", { timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, "start-storage-refused.png") });
@@ -252,7 +252,7 @@ describe("storage failures never consume the link", () => {
         return put.call(this, value, key);
       };
     });
-    const page = await s.context.newPage();
+    const page = await newWindow(s.context);
     await page.goto(handoff.url);
     await page.waitForSelector("body[data-screen='storage-quota']", { timeout: 15_000 });
     await page.screenshot({ path: join(SHOTS, "start-storage-full.png") });

@@ -4,7 +4,7 @@
  * certificate. Offline is network emulation, which also stops the service worker's fetches.
  */
 import type { Page } from "playwright-core";
-import { launchBrowser } from "./browser.ts";
+import { launchBrowser, newWindow } from "./browser.ts";
 import { chromiumMicrophoneArgs } from "./microphone.ts";
 import { callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
 
@@ -57,7 +57,7 @@ export async function launchChromiumEngine(options: LaunchOptions): Promise<Engi
     name: "chromium",
     page: wrap(session.page),
     raw: session.page,
-    newPage: async () => wrap(await session.context.newPage()),
+    newPage: async () => wrap(await newWindow(session.context)),
     setOffline: (offline) => session.context.setOffline(offline),
     problems: session.problems,
     close: () => session.close(),

@@ -134,6 +134,24 @@ for (const name of ENGINES) {
       await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
     });
 
+    it("an idle presenter runs no animation: the cards over the step and next previews stand still", async () => {
+      // Slide 1 has no builds of its own: the step preview's place holds its card. A skeleton
+      // left shimmering under a card cost a style recalculation every frame, for as long as the
+      // card was up (an idle presenter kept both of WebKit's cores busy).
+      await presenter.waitFor("slide 1 painted", () => document.querySelector("#current-frame")?.getAttribute("data-state") === "painted");
+      await presenter.waitFor("the step preview's card", () => document.body.dataset.nextStep === "" && document.querySelector("#step-frame")?.getAttribute("data-state") === "card");
+      const stillness = () => {
+        const running = document.getAnimations().filter((a) => a.playState === "running");
+        return running.length === 0 || `running: ${running.map((a) => `${(a as CSSAnimation).animationName} on #${((a.effect as KeyframeEffect | null)?.target as Element | null)?.id}`).join(", ")}`;
+      };
+      await presenter.waitFor("no animation left running", stillness);
+      // The last slide: the next preview's place holds the end card, standing still too.
+      await go("End", 51);
+      await presenter.waitFor("the next preview's card", () => document.body.dataset.nextSlide === "" && document.querySelector("#next-frame")?.getAttribute("data-state") === "card");
+      await presenter.waitFor("no animation left running on the last slide", stillness);
+      await go("Home", 1);
+    });
+
     it("a typed number shows only in the presenter's footer; `4` `5` `Enter` jumps to slide 45 and the audience is told nothing but the jump", async () => {
       // The prompt, looked at (this may outlast the wait; Esc puts everything back either way).
       await presenter.press("4");

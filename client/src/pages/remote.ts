@@ -105,10 +105,7 @@ function render(): void {
     next.canvas.hidden = preview === null;
     document.body.dataset.nextSlide = String(preview ?? "");
     if (preview !== null) void next.show(preview, `Next: ${slideName(layout, preview)}`);
-    else {
-      next.clear();
-      next.size(page);
-    }
+    else next.card(page);
     replace($("#next-caption"), preview !== null ? `Next: ${positionOf(layout, preview).label}` : "End of deck");
     const p = positionOf(layout, page);
     replace($("#counter"), `Slide ${p.label} / ${p.lastLabel}`);

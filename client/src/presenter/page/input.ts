@@ -206,7 +206,7 @@ export function wireInput() {
     const page = presenter.current.page;
     const preview = previewPage(session.layout, page);
     if (preview !== null) void nextView.relayout(`Next: ${slideName(session.layout, preview)}`);
-    else nextView.size(page);
+    else nextView.card(page);
   }).observe(els.nextBox);
   new ResizeObserver(() => {
     if (!els.stepBox.hidden) showStep(presenter.current.page);

@@ -104,7 +104,7 @@ function showPreviews(page: number) {
   els.next.hidden = preview === null;
   document.body.dataset.nextSlide = String(preview ?? "");
   if (preview !== null) void nextView.show(preview, `Next: ${slideName(session.layout, preview)}`);
-  else nextView.size(page);
+  else nextView.card(page);
   // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.
   const backup = preview !== null && positionOf(session.layout, preview).backup;
   replace(els.nextLabel, backup ? "Next: a backup slide" : "Next slide");
@@ -122,7 +122,7 @@ export function showStep(page: number) {
   document.body.dataset.nextStep = String(step ?? "");
   if (step === null) {
     replace(els.stepEnd, stepEndText(positionOf(session.layout, page).steps, previewPage(session.layout, page) === null));
-    stepView.size(page);
+    stepView.card(page);
     return;
   }
   // A phone's layout leaves the preview out: nothing to render at no size (a resize brings it back).

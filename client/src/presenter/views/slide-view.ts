@@ -159,6 +159,19 @@ export class SlideView {
   }
 
   /**
+   * Size the frame for `page` with no slide to show in it — a card over it says why (the last
+   * slide, the last step) — and drop any render on its way. The frame stands still: a skeleton
+   * left under the card would shimmer for as long as the card is up, a style recalculation every
+   * frame (an idle presenter on a deck with builds kept a third of a core busy in Chromium, both
+   * cores in WebKit).
+   */
+  card(page: number): void {
+    this.clear();
+    this.size(page);
+    this.frame.dataset.state = "card";
+  }
+
+  /**
    * Blank the canvas now and drop any render on its way (the notes layout changed: what is
    * painted, or about to be, may be another split of the page). The page stays; show() paints it.
    */

@@ -17,6 +17,11 @@ import { scratch } from "../helpers/server.ts";
 // The timeout of each test and hook here: 30 s, as it starts processes (its tests set their own).
 setDefaultTimeout(30_000);
 
+// Each test has a server of its own and mostly waits out the server's windows (40 s of a steady
+// upload, 10–20 s of trickles), a byte at a time: those run side by side (`test.concurrent`), so
+// the file takes its longest test's time, not their sum. The one that measures /healthz under
+// its attack ("cannot take every slot") runs after them, with nothing beside it.
+
 const space = scratch();
 afterAll(() => space.cleanup());
 const binary = process.env.DECKHAND_BINARY ? { binary: process.env.DECKHAND_BINARY } : {};
@@ -44,7 +49,7 @@ function steadyRequest(port: number, request: Uint8Array, bytesPerTick: number, 
 }
 
 describe("an upload judged by its progress", () => {
-  test("a steady 4 KB/s upload of 160 KB (40 s) is read to its end and answered", async () => {
+  test.concurrent("a steady 4 KB/s upload of 160 KB (40 s) is read to its end and answered", async () => {
     const server = await space.start({ args: ["--rate-limit", "0"], ...binary });
     const started = performance.now();
     // A valid deck padded with blank lines after its end to 160 KB, sent at 800 bytes every 200 ms: 4 KB/s, never idle.
@@ -61,7 +66,7 @@ describe("an upload judged by its progress", () => {
     expect(seconds).toBeGreaterThan(35);
   }, 90_000);
 
-  test("a body that stalls gets 408 REQUEST_TIMEOUT with a problem body a client can read", async () => {
+  test.concurrent("a body that stalls gets 408 REQUEST_TIMEOUT with a problem body a client can read", async () => {
     const server = await space.start({ args: ["--rate-limit", "0", "--body-timeout", "3"], ...binary });
     const trickle = trickleUpload(server.port, "/api/present", { intervalMs: 60_000 });
     const response = await trickle.response;
@@ -72,7 +77,7 @@ describe("an upload judged by its progress", () => {
     expect(problem.detail).toContain("send the request again");
   }, 30_000);
 
-  test("a trickle of a byte a second loses its slot with 408 after the grace time, well before Bun's 30 s", async () => {
+  test.concurrent("a trickle of a byte a second loses its slot with 408 after the grace time, well before Bun's 30 s", async () => {
     const server = await space.start({ args: ["--rate-limit", "0"], ...binary });
     const started = performance.now();
     const trickle = trickleUpload(server.port, "/api/present", { bytesPerTick: 1, intervalMs: 1000 });
@@ -88,7 +93,7 @@ describe("an upload judged by its progress", () => {
 });
 
 describe("a burst, then a trickle", () => {
-  test("loses its slot with 408 once the burst has left the window the rate is judged over (before: 600 KB bought five minutes)", async () => {
+  test.concurrent("loses its slot with 408 once the burst has left the window the rate is judged over (before: 600 KB bought five minutes)", async () => {
     // --body-timeout 5: the rate is judged over the last 10 s (the idle timeout, at least 10 s).
     const server = await space.start({ args: ["--rate-limit", "0", "--body-timeout", "5"], ...binary });
     const started = performance.now();
@@ -106,7 +111,7 @@ describe("a burst, then a trickle", () => {
     expect(seconds).toBeLessThan(20);
   }, 60_000);
 
-  test("from four addresses holding every slot: once the bursts are 10 s old, honest uploads from other addresses get in at once, the slowest trickle evicted; the rest end at 20 s (the default --body-timeout's window)", async () => {
+  test.concurrent("from four addresses holding every slot: once the bursts are 10 s old, honest uploads from other addresses get in at once, the slowest trickle evicted; the rest end at 20 s (the default --body-timeout's window)", async () => {
     const server = await space.start({ args: ["--rate-limit", "0", "--max-uploads", "8", "--max-uploads-per-address", "2"], ...binary });
     const started = performance.now();
     const ended: number[] = [];

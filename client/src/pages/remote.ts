@@ -121,15 +121,14 @@ function render(): void {
 function tick(): void {
   const timer = (state as { timer?: unknown } | null)?.timer;
   const el = $("#remote-timer");
-  if (timer) {
-    const parsed = parseTimer(timer);
-    el.setAttribute("aria-label", "Elapsed");
-    el.textContent = formatClock(elapsedSeconds(parsed, Date.now()));
-    document.body.dataset.timer = parsed.status;
-  } else {
-    el.setAttribute("aria-label", "Clock");
-    el.textContent = new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  }
+  const parsed = timer ? parseTimer(timer) : null;
+  const label = parsed ? "Elapsed" : "Clock";
+  const text = parsed ? formatClock(elapsedSeconds(parsed, Date.now())) : new Date().toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  // Twice a second, but a change at most once a second: only a change is written (a rewrite
+  // of the same text lays out and paints the phone's page again for nothing).
+  if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+  if (el.textContent !== text) el.textContent = text;
+  if (parsed && document.body.dataset.timer !== parsed.status) document.body.dataset.timer = parsed.status;
 }
 
 function showStatus(): void {

@@ -19,17 +19,30 @@ export interface TimerEls {
 
 export function renderTimer(els: TimerEls, timer: TimerState, settings: TimerSettings, now = Date.now()): void {
   const elapsed = elapsedSeconds(timer, now);
-  replace(els.elapsed, formatClock(elapsed));
-  els.elapsed.dataset.status = timer.status;
-  els.toggle.textContent = timer.status === "running" ? "Pause" : timer.status === "paused" ? "Resume" : "Start";
+  setText(els.elapsed, formatClock(elapsed));
+  setData(els.elapsed, "status", timer.status);
+  setText(els.toggle, timer.status === "running" ? "Pause" : timer.status === "paused" ? "Resume" : "Start");
   const cd = countdown(settings, elapsed, new Date(now));
-  els.countdownBox.hidden = !cd;
+  if (els.countdownBox.hidden !== !cd) els.countdownBox.hidden = !cd;
   if (cd) {
     // Counting down, a started second is still there: 29:59.5 left reads 30:00, as on any countdown.
-    replace(els.countdown, formatClock(Math.ceil(cd.remainingSeconds)));
-    els.countdownBox.dataset.state = cd.state;
+    setText(els.countdown, formatClock(Math.ceil(cd.remainingSeconds)));
+    setData(els.countdownBox, "state", cd.state);
   }
-  replace(els.wallclock, new Date(now).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));
+  setText(els.wallclock, new Date(now).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));
+}
+
+/*
+ * The clocks are drawn every tick (twice a second) but change at most once a second, the wall
+ * clock once a minute: only a change is written, so a presenter left standing is not laid out
+ * and painted again twice a second for nothing.
+ */
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) replace(el, text);
+}
+
+function setData(el: HTMLElement, key: string, value: string): void {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
 }
 
 /** "8 min", "2 h 5 min", "3 days": how long a deck was closed, as the offer says it. */

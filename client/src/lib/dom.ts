@@ -37,6 +37,14 @@ export function replace(parent: Element, ...children: Child[]): void {
   append(parent, ...children);
 }
 
+/**
+ * Set `el`'s text only when it differs: a view drawn on a timer (the clocks, twice a second)
+ * would otherwise have the page laid out and painted again for the same text.
+ */
+export function setText(el: Element, text: string): void {
+  if (el.textContent !== text) replace(el, text);
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An SVG element (a chart drawn with DOM APIs, never markup): attributes as given, text as text nodes. */

@@ -4,7 +4,7 @@
  * duration or end time, and the wall clock. Each is a `role="timer"` with its own name. After
  * the presenter window was closed for long, a notice that the timer went on without that time.
  */
-import { h, replace } from "../../lib/dom.ts";
+import { h, setText } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import { countdown, elapsedSeconds, type TimerState } from "../../lib/timer.ts";
 import type { TimerSettings } from "../../../../src/deck/sidecar/types.ts";
@@ -32,15 +32,7 @@ export function renderTimer(els: TimerEls, timer: TimerState, settings: TimerSet
   setText(els.wallclock, new Date(now).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));
 }
 
-/*
- * The clocks are drawn every tick (twice a second) but change at most once a second, the wall
- * clock once a minute: only a change is written, so a presenter left standing is not laid out
- * and painted again twice a second for nothing.
- */
-function setText(el: HTMLElement, text: string): void {
-  if (el.textContent !== text) replace(el, text);
-}
-
+/** A data attribute set only when it differs (the clocks are drawn twice a second, change at most once). */
 function setData(el: HTMLElement, key: string, value: string): void {
   if (el.dataset[key] !== value) el.dataset[key] = value;
 }

@@ -6,12 +6,14 @@
  *   build ─┬─ typecheck   tsc -b (the four projects), then knip
  *          └─ unit        the test:unit files across the cores, then the files that rebuild the client
  *   then ─┬─ services    binary and service files side by side, each isolated; then the release build
- *          └─ e2e <engine> one bun test per engine, one browser reused across its files
+ *          ├─ e2e <engine> one bun test per engine, one browser reused across its files
+ *          └─ foreground   the files whose bounds are wall-clock times but which mostly wait, one by one
  *   then  alone            the files whose bounds are wall-clock times, with nothing beside them
  *
- * The services stage beside the browser lanes runs at a lower priority (BESIDE_LANES): the lanes
- * are the longest path, and their tests wait on browsers' timers. Which file runs where is read from the
- * files (scripts/test-plan.ts). Each stage's output is
+ * The services and the browser lanes run under SCHED_IDLE (YIELDING): the kernel gives them only
+ * the CPU that the foreground files leave, so those files' servers meet a machine that is theirs
+ * whenever they want it, and the lanes use the cores while those files wait. Which file runs where
+ * is read from the files (scripts/test-plan.ts). Each stage's output is
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
  * run; a line every minute says how far each stage is. At the end: each stage's start and wall
@@ -35,11 +37,14 @@ const bin = (name: string) => join(root, "node_modules", ".bin", name);
 const PROGRESS_MS = 60_000;
 
 /**
- * What the stages beside the browser lanes run under: a lower priority (nice 5, about a third of
- * a lane's share of a busy core), so the lanes — the longest stages, and the ones whose tests
- * wait on a browser's timers — get the cores first and the others fill what they leave.
+ * What the services and the browser lanes run under: the SCHED_IDLE policy (`chrt --idle 0`,
+ * inherited by every process they start; any user may take it). A task under it runs only when
+ * no ordinary task wants its core, and an ordinary task that wakes takes the core at once: the
+ * foreground files keep their wall-clock bounds while the lanes soak up what they leave. Among
+ * themselves such tasks share the cores evenly: nice counts for nothing under SCHED_IDLE, so the
+ * services no longer give way to the lanes (they are a tenth of the lanes' CPU, done by mid-run).
  */
-const BESIDE_LANES = ["nice", "-n", "5"] as const;
+const YIELDING = ["chrt", "--idle", "0"] as const;
 
 /** One `bun test` run: its exit code, its report, and bun's own summary. */
 interface BunRun {
@@ -71,7 +76,7 @@ class Stage {
 
   constructor(
     readonly name: string,
-    /** A command line prefix for each of its commands (BESIDE_LANES). */
+    /** A command line prefix for each of its commands (YIELDING). */
     private readonly prefix: readonly string[] = [],
   ) {
     this.log = join(output, "stages", `${name.replace(/\s+/g, "-")}.log`);
@@ -197,6 +202,10 @@ async function main(): Promise<number> {
   mkdirSync(join(output, "stages"), { recursive: true });
   mkdirSync(join(output, "junit"), { recursive: true });
   rmSync(join(output, "flaky.json"), { force: true });
+  if (!Bun.which(YIELDING[0])) {
+    console.error(`npm test: ${YIELDING[0]} is missing: it comes with util-linux (apt-get install -y util-linux), which every Debian has.`);
+    return 1;
+  }
   const plan = testPlan(engines());
   const loads: number[] = [loadavg()[0]!];
   const loadAtStart = loadavg()[0]!;
@@ -204,10 +213,11 @@ async function main(): Promise<number> {
   const build = new Stage("build");
   const typecheck = new Stage("typecheck");
   const unit = new Stage("unit");
-  const services = new Stage("services", BESIDE_LANES);
+  const services = new Stage("services", YIELDING);
+  const foreground = new Stage("foreground");
   const alone = new Stage("alone");
-  const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
-  const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage), alone];
+  const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`, YIELDING), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
+  const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage), foreground, alone];
 
   const progress = setInterval(() => {
     loads.push(loadavg()[0]!);
@@ -252,12 +262,14 @@ async function main(): Promise<number> {
           await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
         }),
       ),
+      // One after another: each file's server has the cores whenever it wants them.
+      staged(foreground, (s) => s.bunTest(plan.foreground, args)),
     ];
     const codes = [...first, ...(await Promise.all(stages))];
     // Wall-clock bounds of the server under its own load: nothing else runs meanwhile.
     codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;
-    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, alone], lanes, args, all);
+    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, foreground, alone], lanes, args, all);
     return finish(all, code, loadAtStart, loads);
   } finally {
     clearInterval(progress);

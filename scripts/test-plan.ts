@@ -16,6 +16,11 @@
  *   after every other stage, with nothing beside them; `npm run test:unit` still runs those of
  *   them that are unit files. A browser suite that names its own engine may say so too (the
  *   crowd's: its bounds are one browser's and the server's times under the crowd alone).
+ * - **foreground**: a file with such bounds that mostly waits (a trickled upload, a hung
+ *   dependency, a window of seconds waited out) says `// npm test: foreground — why`. It runs
+ *   from the start of the browser lanes, one file after another, at the normal priority, while
+ *   the lanes and the services run under SCHED_IDLE: the kernel gives them only the CPU it
+ *   leaves, so its server still has the cores whenever it wants them.
  * - **browser lanes**: the end-to-end suites (test/e2e/), one `bun test` process per engine
  *   (DECKHAND_ENGINES=<engine>), each reusing one browser across its files. A suite written
  *   once for every engine (it, or a module it imports, loops over `ENGINES`, the engines
@@ -46,6 +51,8 @@ export interface Plan {
   services: { concurrent: string[]; afterUnit: string[] };
   /** Files run after every other stage, with nothing beside them. */
   alone: string[];
+  /** Files run one after another beside the browser lanes, which yield the CPU to them. */
+  foreground: string[];
   lanes: Lane[];
 }
 
@@ -53,6 +60,9 @@ const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
 
 /** A file's own line saying it must run with nothing beside it. */
 const ALONE = /^\/\/ npm test: alone\b/m;
+
+/** A file's own line saying it must run in the foreground, the browser lanes yielding to it. */
+const FOREGROUND = /^\/\/ npm test: foreground\b/m;
 
 /** The module that reads DECKHAND_ENGINES into `ENGINES`. */
 export const ENGINE_MODULE = "test/helpers/engine.ts";
@@ -113,12 +123,17 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
   const isUnit = new Set([...units.parallel, ...units.alone]);
   const services: Plan["services"] = { concurrent: [], afterUnit: [] };
   const alone: string[] = [];
+  const foreground: string[] = [];
   const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [], env: { DECKHAND_ENGINES: engine, DECKHAND_REUSE_BROWSER: "1" } }]));
   for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
     const source = readFileSync(join(root, file), "utf8");
     // A browser suite may run alone too when it names its own engine (it then needs no lane).
     if (ALONE.test(source) && (!BROWSER_SUITES.test(file) || !readsEngines(file))) {
       alone.push(file);
+      continue;
+    }
+    if (FOREGROUND.test(source) && !BROWSER_SUITES.test(file)) {
+      foreground.push(file);
       continue;
     }
     if (isUnit.has(file)) continue;
@@ -129,8 +144,9 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
     if (readsEngines(file)) for (const lane of lanes.values()) lane.files.push(file);
     else lanes.get(onceLane)!.files.push(file);
   }
-  const unit = { parallel: units.parallel.filter((f) => !alone.includes(f)), alone: units.alone.filter((f) => !alone.includes(f)) };
-  return { unit, services, alone, lanes: [...lanes.values()] };
+  const apart = new Set([...alone, ...foreground]);
+  const unit = { parallel: units.parallel.filter((f) => !apart.has(f)), alone: units.alone.filter((f) => !apart.has(f)) };
+  return { unit, services, alone, foreground, lanes: [...lanes.values()] };
 }
 
 if (import.meta.main) {
@@ -140,6 +156,7 @@ if (import.meta.main) {
   show("unit, alone after them", plan.unit.alone);
   show("services, side by side", plan.services.concurrent);
   show("services, after the unit stage", plan.services.afterUnit);
+  show("foreground, beside the browser lanes (which yield the CPU to it)", plan.foreground);
   show("alone, after every other stage", plan.alone);
   for (const lane of plan.lanes) show(`browser lane ${lane.engine}`, lane.files);
 }

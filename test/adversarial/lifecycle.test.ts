@@ -3,7 +3,7 @@
  * deadline, not a 120 s wait), owner-only permissions in the data directory, one-line start-up
  * errors, and `deckhand check --json` through a pipe.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
+// npm test: foreground — its bounds are wall-clock times of the server under its own load; it mostly waits (a trickling upload at shutdown, a deadline), so it runs in the foreground, the browser lanes yielding the CPU to it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

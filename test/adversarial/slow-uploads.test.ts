@@ -7,7 +7,7 @@
  * Other client addresses come from the loopback network (127.0.0.2, …), which Linux routes to
  * the loopback interface: the server still listens on 127.0.0.1 only.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
+// npm test: foreground — its bounds are wall-clock times of the server under its own load; it mostly waits on bodies that stop arriving, so it runs in the foreground, the browser lanes yielding the CPU to it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";

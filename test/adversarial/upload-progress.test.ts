@@ -6,7 +6,7 @@
  * the grace time instead of holding it for as long as it likes; and so does a burst followed by
  * a trickle, judged by its recent rate, not its average since the start.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
+// npm test: foreground — its bounds are wall-clock times of the server under its own load; it mostly waits out trickled uploads, so it runs in the foreground, the browser lanes yielding the CPU to it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { connect } from "node:net";
 import { makeDeck } from "../fixtures/pdfs.ts";

@@ -41,6 +41,8 @@ function namesEngines(file: string, seen = new Set<string>()): boolean {
 /** The engines a browser suite runs under `plan`: per lane, DECKHAND_ENGINES when it reads that, else every engine it names. */
 /** A file that says it must run alone, with nothing beside it. */
 const runsAlone = (file: string) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, file), "utf8"));
+/** A file that says it runs in the foreground, the browser lanes yielding the CPU to it. */
+const runsInForeground = (file: string) => /^\/\/ npm test: foreground\b/m.test(readFileSync(join(root, file), "utf8"));
 
 function enginesRun(plan: Plan, file: string): { lanes: Engine[]; engines: Engine[] } {
   const lanes = plan.lanes.filter((l) => l.files.includes(file));
@@ -59,6 +61,7 @@ describe("npm test's plan", () => {
       "services, side by side": plan.services.concurrent,
       "services, after unit": plan.services.afterUnit,
       alone: plan.alone,
+      foreground: plan.foreground,
       "browser lanes": [...new Set(plan.lanes.flatMap((l) => l.files))],
     };
     const where = new Map<string, string[]>();
@@ -69,6 +72,12 @@ describe("npm test's plan", () => {
     for (const file of found.filter(runsAlone)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["alone"] });
     expect(plan.alone).toContain("test/adversarial/hostile-pdfs.test.ts");
     expect(plan.alone).toContain("test/pdf/pool.test.ts");
+    // A file that says it runs in the foreground runs there, beside the lanes, and nowhere else.
+    for (const file of found.filter(runsInForeground)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["foreground"] });
+    expect(plan.foreground).toContain("test/adversarial/upload-progress.test.ts");
+    expect(plan.foreground).toContain("test/store/dependency-outage.test.ts");
+    // The files that keep the cores busy (PDFs read past their deadline, a crowd) stay alone.
+    for (const busy of ["test/adversarial/fair-pdf.test.ts", "test/adversarial/hostile-pdfs.test.ts", "test/pdf/pool.test.ts", "test/e2e/audience-flood.e2e.test.ts"]) expect(plan.foreground).not.toContain(busy);
     // No lane runs a file twice.
     for (const lane of plan.lanes) expect(new Set(lane.files).size).toBe(lane.files.length);
   });

@@ -3,7 +3,7 @@
  * unknown properties into a talk (stored, saved, sent to late joiners or relayed to the
  * presenter), and ink is bounded by bytes, not only by counts.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
+// npm test: foreground — its bounds are wall-clock times of the server under its own load; it is two seconds of messages, so it runs in the foreground, the browser lanes yielding the CPU to it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { makeDeck } from "../fixtures/pdfs.ts";

@@ -7,7 +7,7 @@
  * cap read from it. Addresses here come through X-Forwarded-For (--trust-proxy): IPv6 and
  * dozens of networks; rooms.test.ts counts real loopback peers.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
+// npm test: foreground — its bounds are wall-clock times of the server under its own load; it is a second of sockets, so it runs in the foreground, the browser lanes yielding the CPU to it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { parseServeArgs } from "../../src/base/config.ts";
 import { defaultMaxLiveSockets, descriptorLimit } from "../../src/live/socket-cap.ts";

@@ -5,7 +5,7 @@
  * Retry-After within seconds, /healthz answers 503 "unavailable" with each dependency's state,
  * the log says so once per change, and everything recovers when the dependency is back.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
+// npm test: foreground — its bounds are wall-clock times of the server under its own load; it mostly waits on a hung or dead dependency, so it runs in the foreground, the browser lanes yielding the CPU to it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { makeDeck } from "../fixtures/pdfs.ts";

@@ -1,8 +1,8 @@
 /**
  * @module pdf/watchdog
  * The bounds of a PDF read that runs in this process (pdf/in-process): a thread that watches
- * the wall clock and the process's resident set while a job is armed and, past either bound,
- * writes the job's last words and ends the whole process.
+ * the wall clock and the process's resident set while a job is armed (and sleeps between jobs)
+ * and, past either bound, writes the job's last words and ends the whole process.
  *
  * Why a thread that ends the process: mupdf's WASM runs on the main thread, so no timer of
  * the main thread fires while it is stuck, and neither `Worker.terminate()` nor anything else
@@ -36,9 +36,20 @@ const WATCH_INTERVAL_MS = 20;
 const THREAD_SOURCE = `
 let armed = null;
 let ending = false;
+// The thread looks only while a job is armed: between jobs nothing grows and nothing is late,
+// and a timer ticking fifty times a second would keep an idle process waking for nothing.
+let ticking = null;
 // Checked at once when armed too: a small file can be read in less than one interval, and a
 // resident set already past the bound must not slip through by being quick.
-onmessage = (event) => { armed = event.data; look(); };
+onmessage = (event) => {
+  armed = event.data;
+  if (armed && ticking === null) ticking = setInterval(look, ${WATCH_INTERVAL_MS});
+  if (!armed && ticking !== null) {
+    clearInterval(ticking);
+    ticking = null;
+  }
+  look();
+};
 function exitNow(code) {
   try {
     const { dlopen, FFIType } = require("bun:ffi");
@@ -65,7 +76,6 @@ function look() {
   if (Date.now() > armed.until) return void end(armed.late);
   if (armed.memoryBytes > 0 && process.memoryUsage.rss() > armed.memoryBytes) end(armed.big);
 }
-setInterval(look, ${WATCH_INTERVAL_MS});
 `;
 
 export interface Watchdog {

@@ -21,18 +21,37 @@ import { type JobRequest, MEMORY_ENV, type WorkerMessage } from "./protocol.ts";
 /** How often the watchdog samples the resident set; a job grows far less than the bound in this time. */
 const WATCH_INTERVAL_MS = 20;
 
-function startWatchdog(limitBytes: number): void {
-  if (!(limitBytes > 0)) return;
+/** Tells the watchdog thread that a job runs (true) or has ended (false); nothing without a bound. */
+type Watching = (running: boolean) => void;
+
+/**
+ * The watchdog samples only while a job runs: between jobs the worker's resident set does not
+ * grow, and a timer ticking fifty times a second would wake every idle worker for nothing (an
+ * idle worker used 1% of a core; now it sleeps). The message reaches the thread even while the
+ * main thread is stuck in WASM, since it is posted before the job starts.
+ */
+function startWatchdog(limitBytes: number): Watching {
+  if (!(limitBytes > 0)) return () => {};
   // A Blob-URL worker needs no file of its own, so it works the same inside the compiled binary.
   const source = `
     const limit = ${Math.floor(limitBytes)};
-    setInterval(() => {
+    const look = () => {
       if (process.memoryUsage.rss() > limit) process.kill(process.pid, "SIGKILL");
-    }, ${WATCH_INTERVAL_MS});
+    };
+    let ticking = null;
+    onmessage = (event) => {
+      if (event.data && ticking === null) ticking = setInterval(look, ${WATCH_INTERVAL_MS});
+      if (!event.data && ticking !== null) {
+        clearInterval(ticking);
+        ticking = null;
+      }
+      look();
+    };
   `;
   const watchdog = new Worker(URL.createObjectURL(new Blob([source], { type: "text/javascript" })));
   // Bun's Worker can be unref'd (not in the DOM typings): it must not keep the process alive.
   (watchdog as Worker & { unref?: () => void }).unref?.();
+  return (running) => watchdog.postMessage(running);
 }
 
 function send(message: WorkerMessage): void {
@@ -47,7 +66,8 @@ async function inspect(job: Extract<JobRequest, { kind: "inspect" }>): Promise<I
   return judged ? { ...info, notes: judged } : info;
 }
 
-async function run(job: JobRequest): Promise<void> {
+async function run(job: JobRequest, watching: Watching): Promise<void> {
+  watching(true);
   try {
     // A report can be megabytes: turned into text here, it crosses to the server as one string
     // that the server sends on as is, instead of being cloned and serialised on its event loop.
@@ -57,16 +77,18 @@ async function run(job: JobRequest): Promise<void> {
     const appError = isAppError(error) ? error : new AppError("PDF_UNREADABLE", undefined, { cause: error });
     const cause = appError.cause instanceof Error ? `${appError.cause.name}: ${appError.cause.message}` : undefined;
     send({ type: "failed", id: job.id, code: appError.code, detail: appError.detail, rss: process.memoryUsage.rss(), ...(cause ? { cause } : {}) });
+  } finally {
+    watching(false);
   }
 }
 
 export async function runPdfWorker(): Promise<void> {
-  startWatchdog(Number(process.env[MEMORY_ENV]));
+  const watching = startWatchdog(Number(process.env[MEMORY_ENV]));
   // Jobs arrive one at a time (the pool never sends a second before the first is answered),
   // but queue them anyway so a message is never lost.
   let chain = Promise.resolve();
   process.on("message", (job: JobRequest) => {
-    chain = chain.then(() => run(job));
+    chain = chain.then(() => run(job, watching));
   });
   // The server is gone (exited or killed): nothing left to work for.
   process.on("disconnect", () => process.exit(0));

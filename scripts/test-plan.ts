@@ -17,7 +17,8 @@
  *   them that are unit files. A browser suite that names its own engine may say so too (the
  *   crowd's: its bounds are one browser's and the server's times under the crowd alone).
  * - **foreground**: a file with such bounds that mostly waits (a trickled upload, a hung
- *   dependency, a window of seconds waited out) says `// npm test: foreground — why`. It runs
+ *   dependency, a window of seconds waited out), or that counts what a loaded machine would add
+ *   to (an idle worker's wake-ups), says `// npm test: foreground — why`. It runs
  *   from the start of the browser lanes, one file after another, at the normal priority, while
  *   the lanes and the services run under SCHED_IDLE: the kernel gives them only the CPU it
  *   leaves, so its server still has the cores whenever it wants them.

@@ -11,6 +11,7 @@ import type { Subprocess } from "bun";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { handOver, waitHealthy } from "../helpers/handoff-client.ts";
 import { freePort, scratch } from "../helpers/server.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 // The timeout of each test and hook here: 30 s, as it starts processes (its tests set their own).
 setDefaultTimeout(30_000);
@@ -40,13 +41,8 @@ function check(command: string[], env?: Record<string, string>): string {
 }
 
 /** Poll `file` until it mentions `needle` (proxies write their access log a moment later). */
-async function logWith(file: string, needle: string): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const text = existsSync(file) ? readFileSync(file, "utf8") : "";
-    if (text.includes(needle) || Date.now() > deadline) return text;
-    await Bun.sleep(100);
-  }
+function logWith(file: string, needle: string): Promise<string> {
+  return readUntil(() => (existsSync(file) ? readFileSync(file, "utf8") : ""), (text) => text.includes(needle), 10_000, 100);
 }
 
 /**

@@ -36,6 +36,7 @@ import { buildPptx } from "../fixtures/pptx.ts";
 import { recordStageClip } from "../fixtures/stage-deck.ts";
 import { writeBytes } from "../fixtures/sidecar-builder.ts";
 import { OUTPUT } from "./fixtures.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
 setDefaultTimeout(120_000);
@@ -108,13 +109,8 @@ async function pixelInMedium(page: EnginePage, file: string, id: string, fx: num
  * then fails on it). WebKit's screenshot of a window that is not in front can show a frame from
  * before its latest paint; what the page itself says (the movie playing) is awaited before.
  */
-async function pixelInMediumWhen(page: EnginePage, file: string, id: string, fx: number, fy: number, ok: (rgb: number[]) => boolean): Promise<number[]> {
-  const deadline = Date.now() + 6000;
-  for (;;) {
-    const rgb = await pixelInMedium(page, file, id, fx, fy);
-    if (ok(rgb) || Date.now() > deadline) return rgb;
-    await Bun.sleep(250);
-  }
+function pixelInMediumWhen(page: EnginePage, file: string, id: string, fx: number, fy: number, ok: (rgb: number[]) => boolean): Promise<number[]> {
+  return readUntil(() => pixelInMedium(page, file, id, fx, fy), ok, 6000);
 }
 
 /** Go live from the presenter, and open the phone remote's link in a phone-sized window. */

@@ -22,6 +22,7 @@ import { catchDownloads, downloaded } from "../helpers/downloads.ts";
 import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck, TOOLS_LABELS } from "../fixtures/tools-deck.ts";
+import { readUntil } from "../helpers/wait.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
 setDefaultTimeout(120_000);
@@ -60,13 +61,8 @@ async function capture(page: EnginePage, file: string): Promise<Image> {
  * that follow then fail on it). WebKit's screenshot of a window that was not in front can show
  * a frame from before the latest paint; the page's own state is already awaited by then.
  */
-async function captureWhen(page: EnginePage, file: string, ok: (img: Image) => boolean): Promise<Image> {
-  const deadline = Date.now() + 6000;
-  for (;;) {
-    const img = await capture(page, file);
-    if (ok(img) || Date.now() > deadline) return img;
-    await Bun.sleep(250);
-  }
+function captureWhen(page: EnginePage, file: string, ok: (img: Image) => boolean): Promise<Image> {
+  return readUntil(() => capture(page, file), ok, 6000);
 }
 
 /** Pixels inside `box` (CSS px; the screenshot is at the page's device pixel ratio) that differ clearly. */

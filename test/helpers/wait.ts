@@ -23,6 +23,21 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
 }
 
 /**
+ * Reads `read()` until `ok` holds for what it gave, and resolves with that reading — or with the
+ * last one after `timeoutMs`, for the assertion that follows to fail on, naming what it saw (a
+ * screenshot, a log file). For a reading that is the evidence itself, where waitFor's bare
+ * timeout would say less.
+ */
+export async function readUntil<T>(read: () => Promise<T> | T, ok: (value: T) => boolean, timeoutMs: number, everyMs = 250): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (ok(value) || Date.now() > deadline) return value;
+    await Bun.sleep(everyMs);
+  }
+}
+
+/**
  * Resolves once every promise reaction queued so far has run, and those they queued in turn:
  * one turn of the event loop (setImmediate runs only after the microtask queue is empty). When
  * the code under test reacts through promises and queueMicrotask only (fakes that answer in a

@@ -45,6 +45,11 @@ export function setText(el: Element, text: string): void {
   if (el.textContent !== text) replace(el, text);
 }
 
+/** Set `el`'s data attribute `key` only when it differs (setText's reason: a view drawn on a timer). */
+export function setData(el: HTMLElement, key: string, value: string): void {
+  if (el.dataset[key] !== value) el.dataset[key] = value;
+}
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** An SVG element (a chart drawn with DOM APIs, never markup): attributes as given, text as text nodes. */

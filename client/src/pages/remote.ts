@@ -16,7 +16,7 @@
  * (../live/remote/held-command.ts).
  */
 import type { LiveServerMessageT, LiveStateT } from "../../../src/shared/live-protocol.ts";
-import { $, h, replace, setText } from "../lib/dom.ts";
+import { $, h, replace, setData, setText } from "../lib/dom.ts";
 import { Renderer } from "../lib/renderer.ts";
 import { formatClock } from "../lib/format.ts";
 import { elapsedSeconds, parseTimer } from "../lib/timer.ts";
@@ -128,7 +128,7 @@ function tick(): void {
   // of the same text lays out and paints the phone's page again for nothing).
   if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
   setText(el, text);
-  if (parsed && document.body.dataset.timer !== parsed.status) document.body.dataset.timer = parsed.status;
+  if (parsed) setData(document.body, "timer", parsed.status);
 }
 
 function showStatus(): void {

@@ -4,7 +4,7 @@
  * duration or end time, and the wall clock. Each is a `role="timer"` with its own name. After
  * the presenter window was closed for long, a notice that the timer went on without that time.
  */
-import { h, setText } from "../../lib/dom.ts";
+import { h, setData, setText } from "../../lib/dom.ts";
 import { formatClock } from "../../lib/format.ts";
 import { countdown, elapsedSeconds, type TimerState } from "../../lib/timer.ts";
 import type { TimerSettings } from "../../../../src/deck/sidecar/types.ts";
@@ -30,11 +30,6 @@ export function renderTimer(els: TimerEls, timer: TimerState, settings: TimerSet
     setData(els.countdownBox, "state", cd.state);
   }
   setText(els.wallclock, new Date(now).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }));
-}
-
-/** A data attribute set only when it differs (the clocks are drawn twice a second, change at most once). */
-function setData(el: HTMLElement, key: string, value: string): void {
-  if (el.dataset[key] !== value) el.dataset[key] = value;
 }
 
 /** "8 min", "2 h 5 min", "3 days": how long a deck was closed, as the offer says it. */

@@ -12,6 +12,40 @@ import { REUSE_BROWSER, reused } from "./browser-reuse.ts";
 
 export const CHROMIUM = process.env.DECKHAND_CHROMIUM ?? "/usr/bin/chromium";
 
+/**
+ * The features playwright-core turns off (its chromiumSwitches: network noise at start-up, paint
+ * holding, storage partitioning, …). Chromium reads only the last `--disable-features`, so ours
+ * below repeats them; test/deps/chromium-features.test.ts fails when an upgrade of
+ * playwright-core adds one that is not here.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * The address bar's suggestion pop-up drawn as a web page. Chromium 156 loads it
+ * (chrome://omnibox-popup.top-chrome/, in a renderer of its own) for every new window, headless
+ * too, though no test ever types into an address bar: 0.85 CPU-seconds a window, measured — 1.06
+ * with it, 0.21 without. The browser lanes open a window for every browser context and every
+ * second page (./browser.ts newWindow), some sixty in Chromium's lane.
+ */
+const OMNIBOX_WEBUI = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup", "WebUIOmniboxFullPopup"];
+
 /** Flags for a quiet, reproducible headless Chromium in a container (no GPU, no sandbox). */
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -22,6 +56,7 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--no-first-run",
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_WEBUI].join(",")}`,
 ];
 
 export interface BrowserSession {

@@ -31,6 +31,9 @@ async function startFirefox(prefs: Record<string, unknown>): Promise<{ browser: 
     headless: true,
     userDataDir: profile,
     acceptInsecureCerts: true,
+    // No test reads Firefox's network events; subscribed, they ran Firefox's network observer
+    // (JavaScript in the parent process) for every request of every page.
+    networkEnabled: false,
     // Service workers and IndexedDB stay on in automation; pop-ups are the tests' own.
     extraPrefsFirefox: { "dom.disable_open_during_load": false, "media.autoplay.default": 0, "media.autoplay.blocking_policy": 0, ...prefs },
   });

@@ -3,16 +3,17 @@
  * `npm test`: every check and every test file, in stages that run side by side on the two-core
  * machine, then the browser suites' one rule (scripts/test-rerun.ts), then each stage's time.
  *
- *   build ─┬─ typecheck   tsc -b (the four projects), then knip
- *          └─ unit        the test:unit files across the cores, then the files that rebuild the client
- *   then ─┬─ services    binary and service files side by side, each isolated; then the release build
- *          ├─ e2e <engine> one bun test per engine, one browser reused across its files
- *          └─ foreground   the files whose bounds are wall-clock times but which mostly wait, one by one
- *   then  alone            the files whose bounds are wall-clock times, with nothing beside them
+ *   build ─┬─ e2e <engine>  one bun test per engine, one browser reused across its files (SCHED_IDLE)
+ *          ├─ typecheck    tsc -b (the four projects), then knip
+ *          └─ unit         the test:unit files across the cores, then the files that rebuild the client
+ *            then ─┬─ services    binary and service files side by side, each isolated; then the release build (SCHED_IDLE)
+ *                  └─ foreground  the files whose bounds are wall-clock times and which mostly wait, one by one;
+ *                     then alone  those that keep the cores busy, one by one
  *
  * The services and the browser lanes run under SCHED_IDLE (YIELDING): the kernel gives them only
- * the CPU that the foreground files leave, so those files' servers meet a machine that is theirs
- * whenever they want it, and the lanes use the cores while those files wait. Which file runs where
+ * the CPU that the ordinary tasks leave — the type checks, the unit files, then the foreground and
+ * alone files one at a time — so those meet a machine that is theirs whenever they want it, and
+ * the lanes use the cores while they wait. Which file runs where
  * is read from the files (scripts/test-plan.ts). Each stage's output is
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
@@ -234,9 +235,17 @@ async function main(): Promise<number> {
     });
     if (built !== 0) return finish(all, built, loadAtStart, loads);
 
-    // Type checks and the unit files first, with the cores to themselves: beside the browser
-    // lanes (load 15–45 on two cores) unit tests' own timeouts were missed; alone they take
-    // about three minutes.
+    // The browser lanes start at once: they drive the compiled binary (its client built in),
+    // never client-dist/, and under SCHED_IDLE they take only the CPU the type checks and the
+    // unit files leave.
+    const laneRuns = lanes.map(({ lane, stage, crashLog }) =>
+      staged(stage, async (s) => {
+        rmSync(crashLog, { force: true });
+        assertBrowser(lane);
+        await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
+      }),
+    );
+    // Type checks and the unit files at the normal priority: the lanes yield the cores to them.
     const first = await Promise.all([
       staged(typecheck, async (s) => {
         await s.run([bin("tsc"), "-b"]);
@@ -255,19 +264,12 @@ async function main(): Promise<number> {
         // The release build rebuilds client-dist/ (the unit files' servers read it: they are done).
         await s.bunTest(plan.services.afterUnit, args);
       }),
-      ...lanes.map(({ lane, stage, crashLog }) =>
-        staged(stage, async (s) => {
-          rmSync(crashLog, { force: true });
-          assertBrowser(lane);
-          await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
-        }),
-      ),
-      // One after another: each file's server has the cores whenever it wants them.
-      staged(foreground, (s) => s.bunTest(plan.foreground, args)),
+      ...laneRuns,
+      // One after another, at the normal priority: each file's server has the cores whenever it
+      // wants them; the files that keep the cores busy last, the lanes waiting meanwhile.
+      (async () => [await staged(foreground, (s) => s.bunTest(plan.foreground, args)), await staged(alone, (s) => s.bunTest(plan.alone, args))])(),
     ];
-    const codes = [...first, ...(await Promise.all(stages))];
-    // Wall-clock bounds of the server under its own load: nothing else runs meanwhile.
-    codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
+    const codes = [...first, ...(await Promise.all(stages)).flat()];
     let code = codes.find((c) => c !== 0) ?? 0;
     if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, foreground, alone], lanes, args, all);
     return finish(all, code, loadAtStart, loads);

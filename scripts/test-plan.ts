@@ -12,16 +12,18 @@
  *   empties client-dist/, which the unit tests' in-process servers read from.
  * - **alone**: a file that says so on a line of its own (`// npm test: alone — why`): its
  *   bounds are wall-clock times of the server under its own load (a /healthz p99 while a bomb
- *   is read, a deadline waited out), which the other stages' load would break. Such files run
- *   after every other stage, with nothing beside them; `npm run test:unit` still runs those of
- *   them that are unit files. A browser suite that names its own engine may say so too (the
- *   crowd's: its bounds are one browser's and the server's times under the crowd alone).
+ *   is read, a deadline waited out), which other ordinary work would break, and it keeps the
+ *   cores busy. Such files run one after another after the foreground files, at the normal
+ *   priority, with nothing of that priority beside them: the lanes and the services yield
+ *   (SCHED_IDLE) and wait while they work. `npm run test:unit` still runs those of them that are
+ *   unit files. A browser suite that names its own engine may say so too (the crowd's: its
+ *   bounds are one browser's and the server's times under the crowd alone).
  * - **foreground**: a file with such bounds that mostly waits (a trickled upload, a hung
  *   dependency, a window of seconds waited out), or that counts what a loaded machine would add
  *   to (an idle worker's wake-ups), says `// npm test: foreground — why`. It runs
- *   from the start of the browser lanes, one file after another, at the normal priority, while
- *   the lanes and the services run under SCHED_IDLE: the kernel gives them only the CPU it
- *   leaves, so its server still has the cores whenever it wants them.
+ *   once the unit files are done, one file after another, at the normal priority, while the
+ *   lanes and the services run under SCHED_IDLE: the kernel gives them only the CPU it leaves,
+ *   so its server still has the cores whenever it wants them.
  * - **browser lanes**: the end-to-end suites (test/e2e/), one `bun test` process per engine
  *   (DECKHAND_ENGINES=<engine>), each reusing one browser across its files. A suite written
  *   once for every engine (it, or a module it imports, loops over `ENGINES`, the engines
@@ -50,7 +52,7 @@ export interface Plan {
   unit: { parallel: string[]; alone: string[] };
   /** Files run side by side once the build is there, and files that wait for the unit stage. */
   services: { concurrent: string[]; afterUnit: string[] };
-  /** Files run after every other stage, with nothing beside them. */
+  /** Files run one by one after the foreground files, the lanes and the services yielding the CPU to them. */
   alone: string[];
   /** Files run one after another beside the browser lanes, which yield the CPU to them. */
   foreground: string[];
@@ -59,7 +61,7 @@ export interface Plan {
 
 const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
 
-/** A file's own line saying it must run with nothing beside it. */
+/** A file's own line saying it must run with nothing of the normal priority beside it. */
 const ALONE = /^\/\/ npm test: alone\b/m;
 
 /** A file's own line saying it must run in the foreground, the browser lanes yielding to it. */
@@ -158,6 +160,6 @@ if (import.meta.main) {
   show("services, side by side", plan.services.concurrent);
   show("services, after the unit stage", plan.services.afterUnit);
   show("foreground, beside the browser lanes (which yield the CPU to it)", plan.foreground);
-  show("alone, after every other stage", plan.alone);
+  show("alone, after the foreground files (the lanes and the services yield the CPU to them)", plan.alone);
   for (const lane of plan.lanes) show(`browser lane ${lane.engine}`, lane.files);
 }

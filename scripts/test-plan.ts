@@ -50,7 +50,7 @@ export interface Lane {
 
 export interface Plan {
   unit: { parallel: string[]; alone: string[] };
-  /** Files run side by side once the build is there, and files that wait for the unit stage. */
+  /** Files run side by side, and after them the files that rebuild client-dist/ (scripts/test-all.ts starts both once the unit files are done: their in-process servers read client-dist/). */
   services: { concurrent: string[]; afterUnit: string[] };
   /** Files run one by one after the foreground files, the lanes and the services yielding the CPU to them. */
   alone: string[];

@@ -7,13 +7,15 @@
  *          ├─ typecheck    tsc -b (the four projects), then knip
  *          └─ unit         the test:unit files across the cores, then the files that rebuild the client
  *            then ─┬─ services    binary and service files side by side, each isolated; then the release build (SCHED_IDLE)
- *                  └─ foreground  the files whose bounds are wall-clock times and which mostly wait, one by one;
- *                     then alone  those that keep the cores busy, one by one
+ *                  └─ foreground  the files whose bounds are wall-clock times and which mostly wait, one by one
+ *   then  alone    the files whose bounds are wall-clock times and which keep the cores busy, with nothing beside them
  *
  * The services and the browser lanes run under SCHED_IDLE (YIELDING): the kernel gives them only
- * the CPU that the ordinary tasks leave — the type checks, the unit files, then the foreground and
- * alone files one at a time — so those meet a machine that is theirs whenever they want it, and
- * the lanes use the cores while they wait. Which file runs where
+ * the CPU that the ordinary tasks leave — the type checks, the unit files, then the foreground
+ * files one at a time — so those meet a machine that is theirs whenever they want it, and the
+ * lanes use the cores while they wait. The alone files keep the cores busy themselves: beside the
+ * yielding lanes their bounds still failed (a check's 1.5 s deadline ran out), so they come last,
+ * alone. Which file runs where
  * is read from the files (scripts/test-plan.ts). Each stage's output is
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
@@ -265,11 +267,12 @@ async function main(): Promise<number> {
         await s.bunTest(plan.services.afterUnit, args);
       }),
       ...laneRuns,
-      // One after another, at the normal priority: each file's server has the cores whenever it
-      // wants them; the files that keep the cores busy last, the lanes waiting meanwhile.
-      (async () => [await staged(foreground, (s) => s.bunTest(plan.foreground, args)), await staged(alone, (s) => s.bunTest(plan.alone, args))])(),
+      // One after another, at the normal priority: each file's server has the cores whenever it wants them.
+      staged(foreground, (s) => s.bunTest(plan.foreground, args)),
     ];
-    const codes = [...first, ...(await Promise.all(stages)).flat()];
+    const codes = [...first, ...(await Promise.all(stages))];
+    // Wall-clock bounds of the server under its own load, keeping the cores busy: nothing else runs meanwhile.
+    codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;
     if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, foreground, alone], lanes, args, all);
     return finish(all, code, loadAtStart, loads);

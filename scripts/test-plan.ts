@@ -12,12 +12,11 @@
  *   empties client-dist/, which the unit tests' in-process servers read from.
  * - **alone**: a file that says so on a line of its own (`// npm test: alone — why`): its
  *   bounds are wall-clock times of the server under its own load (a /healthz p99 while a bomb
- *   is read, a deadline waited out), which other ordinary work would break, and it keeps the
- *   cores busy. Such files run one after another after the foreground files, at the normal
- *   priority, with nothing of that priority beside them: the lanes and the services yield
- *   (SCHED_IDLE) and wait while they work. `npm run test:unit` still runs those of them that are
- *   unit files. A browser suite that names its own engine may say so too (the crowd's: its
- *   bounds are one browser's and the server's times under the crowd alone).
+ *   is read, a deadline waited out), which the other stages' load would break — the browser
+ *   lanes' too, yielding as they do: beside them a check's 1.5 s deadline ran out. Such files
+ *   run after every other stage, with nothing beside them; `npm run test:unit` still runs those
+ *   of them that are unit files. A browser suite that names its own engine may say so too (the
+ *   crowd's: its bounds are one browser's and the server's times under the crowd alone).
  * - **foreground**: a file with such bounds that mostly waits (a trickled upload, a hung
  *   dependency, a window of seconds waited out), or that counts what a loaded machine would add
  *   to (an idle worker's wake-ups), says `// npm test: foreground — why`. It runs
@@ -52,7 +51,7 @@ export interface Plan {
   unit: { parallel: string[]; alone: string[] };
   /** Files run side by side, and after them the files that rebuild client-dist/ (scripts/test-all.ts starts both once the unit files are done: their in-process servers read client-dist/). */
   services: { concurrent: string[]; afterUnit: string[] };
-  /** Files run one by one after the foreground files, the lanes and the services yielding the CPU to them. */
+  /** Files run after every other stage, with nothing beside them. */
   alone: string[];
   /** Files run one after another beside the browser lanes, which yield the CPU to them. */
   foreground: string[];
@@ -61,7 +60,7 @@ export interface Plan {
 
 const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
 
-/** A file's own line saying it must run with nothing of the normal priority beside it. */
+/** A file's own line saying it must run with nothing beside it. */
 const ALONE = /^\/\/ npm test: alone\b/m;
 
 /** A file's own line saying it must run in the foreground, the browser lanes yielding to it. */
@@ -160,6 +159,6 @@ if (import.meta.main) {
   show("services, side by side", plan.services.concurrent);
   show("services, after the unit stage", plan.services.afterUnit);
   show("foreground, beside the browser lanes (which yield the CPU to it)", plan.foreground);
-  show("alone, after the foreground files (the lanes and the services yield the CPU to them)", plan.alone);
+  show("alone, after every other stage", plan.alone);
   for (const lane of plan.lanes) show(`browser lane ${lane.engine}`, lane.files);
 }

@@ -9,7 +9,7 @@
  *
  * Addresses are told apart by X-Forwarded-For under --trust-proxy (the server's last hop).
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so nothing of the normal priority runs beside it (the browser lanes yield).
+// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -9,7 +9,7 @@
  * had 160,000), and `bench/availability.ts`
  * measures those sizes with the server's default deadline.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so nothing of the normal priority runs beside it (the browser lanes yield).
+// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";

@@ -39,7 +39,7 @@ function namesEngines(file: string, seen = new Set<string>()): boolean {
 }
 
 /** The engines a browser suite runs under `plan`: per lane, DECKHAND_ENGINES when it reads that, else every engine it names. */
-/** A file that says it must run alone, with nothing of the normal priority beside it. */
+/** A file that says it must run alone, with nothing beside it. */
 const runsAlone = (file: string) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, file), "utf8"));
 /** A file that says it runs in the foreground, the browser lanes yielding the CPU to it. */
 const runsInForeground = (file: string) => /^\/\/ npm test: foreground\b/m.test(readFileSync(join(root, file), "utf8"));
@@ -68,7 +68,7 @@ describe("npm test's plan", () => {
     for (const [stage, files] of Object.entries(stages)) for (const f of files) where.set(f, [...(where.get(f) ?? []), stage]);
     expect([...where.keys()].sort()).toEqual(found);
     for (const file of found) expect({ file, stages: where.get(file) }).toEqual({ file, stages: [file.startsWith("test/e2e/") && !runsAlone(file) ? "browser lanes" : expect.any(String)] });
-    // A file that says it must run alone runs in the alone stage (after the foreground files, the lanes yielding).
+    // A file that says it must run alone runs after the others, with nothing beside it.
     for (const file of found.filter(runsAlone)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["alone"] });
     expect(plan.alone).toContain("test/adversarial/hostile-pdfs.test.ts");
     expect(plan.alone).toContain("test/pdf/pool.test.ts");
@@ -85,7 +85,7 @@ describe("npm test's plan", () => {
   test("each browser suite runs every engine it ran before (then: one process, DECKHAND_ENGINES unset, all three)", () => {
     expect(plan.lanes.map((l) => l.engine).sort()).toEqual([...ALL]);
     for (const lane of plan.lanes) expect(lane.env).toEqual({ DECKHAND_ENGINES: lane.engine, DECKHAND_REUSE_BROWSER: "1" });
-    // The crowd's suite names its own engine and runs alone (not in a lane): once, in Chromium.
+    // The crowd's suite names its own engine and runs alone, after the lanes: once, in Chromium.
     expect(plan.alone).toContain("test/e2e/audience-flood.e2e.test.ts");
     expect(namesEngines("test/e2e/audience-flood.e2e.test.ts")).toBe(false);
     for (const file of browserSuites.filter((f) => !runsAlone(f))) {

@@ -2,7 +2,7 @@
  * Large /mcp calls: only a few are processed at once (the rest wait, unread, for a slot, or
  * get 503 SERVER_BUSY with Retry-After), and a server's memory stays bounded under them.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so nothing of the normal priority runs beside it (the browser lanes yield).
+// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

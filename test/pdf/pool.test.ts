@@ -5,7 +5,7 @@
  * no process behind; each owner's budget, the fair line, the reserve, and a reader whose next
  * file is refused at its turn offered the rest of the line at once.
  */
-// npm test: alone — its bounds are wall-clock times of the server under its own load, so nothing of the normal priority runs beside it (the browser lanes yield).
+// npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { checkPdfFile } from "../../src/pdf/check.ts";
 import { inspectPdf } from "../../src/pdf/open.ts";

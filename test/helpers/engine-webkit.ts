@@ -3,7 +3,9 @@
  * (`--automation`) on its own Xvfb display, through selenium-webdriver. The display number
  * comes from `Xvfb -displayfd`, so parallel runs never collide. WebKitWebDriver has no
  * network emulation and no console-log endpoint: offline tests stop the servers
- * (Engine.setOffline is null) and console errors are not collected here.
+ * (Engine.setOffline is null) and console errors are not collected here. WebKit draws without
+ * its DMA-BUF renderer (RENDERER), so screenshots are read from Xvfb's screen by ffmpeg, each
+ * window in a slot of its own (WINDOW_SLOT).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -15,6 +17,26 @@ import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type Lau
 
 const SLOW_COMMAND_MS = 5_000;
 const SCREENSHOT_MS = 30_000;
+
+/**
+ * Where each window of a session stands on Xvfb's screen: side by side, never over one another,
+ * for the screenshots are read from the screen (see `screenshotFromScreen`). A slot holds
+ * the largest window a suite asks for (a 1920×1080 viewport under MiniBrowser's 38 px toolbar);
+ * the screen holds WINDOW_SLOTS of them. A new window takes the first slot no open window holds.
+ */
+const WINDOW_SLOT = { width: 1940, height: 1140 };
+const WINDOW_SLOTS = 6;
+const SCREEN = `${WINDOW_SLOT.width * WINDOW_SLOTS}x${WINDOW_SLOT.height}x24`;
+
+/**
+ * WebKit's renderer without DMA-BUF buffers. On this machine (no GPU) the DMA-BUF renderer
+ * composites every frame with Mesa's software OpenGL (llvmpipe): in the stage suite 33 of the web
+ * process's 51 CPU-seconds, up to 1.75 cores while a video plays. Without it the suite needed
+ * 42–47 CPU-seconds instead of 75–79 (measured one after the other, the same tests passing). WebDriver's screenshot
+ * then waits for a frame the window may never be shown, so screenshots are read from the X
+ * server instead (`screenshotFromScreen`).
+ */
+const RENDERER = { WEBKIT_DISABLE_DMABUF_RENDERER: "1" };
 
 export const MINIBROWSER = process.env.DECKHAND_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 
@@ -49,7 +71,7 @@ const KEYS: Record<string, string> = {
 
 /** Start Xvfb on the first free display; resolves with the display number it chose. */
 function startXvfb(): Promise<{ display: string; proc: ChildProcess }> {
-  const proc = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1600x1000x24", "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  const proc = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", SCREEN, "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error("Xvfb did not report a display within 10 s (apt-get install -y xvfb)")), 10_000);
@@ -85,6 +107,8 @@ interface Started {
   output: OutputTail;
   /** The process group WebKitWebDriver leads: MiniBrowser and its web processes are in it. */
   group: number;
+  /** Xvfb's display number (`:N`): the screenshots are read from it. */
+  display: string;
   stop(): void;
 }
 
@@ -122,7 +146,7 @@ async function startWebkit(options: LaunchOptions): Promise<Started> {
   const xvfb = await startXvfb();
   const port = await freePort();
   const output = new OutputTail();
-  const driverProc = spawn(BINARIES.webkit.path, [`--port=${port}`], { env: { ...process.env, DISPLAY: `:${xvfb.display}` }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const driverProc = spawn(BINARIES.webkit.path, [`--port=${port}`], { env: { ...process.env, DISPLAY: `:${xvfb.display}`, ...RENDERER }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   driverProc.stdout!.on("data", (chunk: Buffer) => output.add(chunk));
   driverProc.stderr!.on("data", (chunk: Buffer) => output.add(chunk));
   const stop = () => {
@@ -152,13 +176,34 @@ async function startWebkit(options: LaunchOptions): Promise<Started> {
       })(),
       deadline,
     ]);
-    return { driver, output, group: driverProc.pid!, stop };
+    return { driver, output, group: driverProc.pid!, display: xvfb.display, stop };
   } catch (error) {
     stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\nWebKitWebDriver and MiniBrowser said:\n${output}`);
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The current window's viewport as the X server shows it, written to `path` as a PNG (ffmpeg's
+ * x11grab); false when the window is not wholly on the screen (the caller asks WebDriver then).
+ * The windows stand side by side (WINDOW_SLOT), so what the screen shows there is this window;
+ * two frames are waited for first, so the page has drawn what the test did last.
+ */
+async function screenshotFromScreen(driver: WebDriver, display: string, path: string): Promise<boolean> {
+  const [width, height] = (await driver.executeAsyncScript(
+    "const done = arguments[arguments.length - 1]; const size = () => done([innerWidth, innerHeight]); setTimeout(size, 500); requestAnimationFrame(() => requestAnimationFrame(size));",
+  )) as [number, number];
+  const rect = await driver.manage().window().getRect();
+  // MiniBrowser's toolbar is above the viewport: the viewport is the window's bottom.
+  const left = rect.x + rect.width - width;
+  const top = rect.y + rect.height - height;
+  const [screenWidth, screenHeight] = SCREEN.split("x").map(Number) as [number, number];
+  if (left < 0 || top < 0 || left + width > screenWidth || top + height > screenHeight) return false;
+  const grab = Bun.spawn(["ffmpeg", "-v", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size", `${width}x${height}`, "-i", `:${display}+${left},${top}`, "-frames:v", "1", "-y", path], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  if ((await grab.exited) !== 0) throw new Error(`webkit: a screenshot read from the X server failed: ${await new Response(grab.stderr).text()}`);
+  return true;
 }
 
 export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine> {
@@ -171,7 +216,7 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
     console.error(`webkit: the first start failed, starting again: ${error instanceof Error ? error.message : String(error)}`);
     started = await startWebkit(options);
   }
-  const { driver, output, group, stop } = started;
+  const { driver, output, group, display, stop } = started;
   // The test file this engine serves (bun test sets Bun.main to the file it runs).
   const testFile = Bun.main;
   // When the browser goes away mid-file, every later command fails at once: what it said last
@@ -193,7 +238,17 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
     }
   };
   const viewport = options.viewport ?? { width: 1440, height: 900 };
-  await driver.manage().window().setRect({ width: viewport.width, height: viewport.height });
+  await driver.manage().window().setRect({ x: 0, y: 0, width: viewport.width, height: viewport.height });
+  /** The slot on the screen of each window opened (WINDOW_SLOT): the first window's is 0. */
+  const slots = new Map<string, number>([[await driver.getWindowHandle(), 0]]);
+  const freeSlot = async (): Promise<number> => {
+    const open = new Set(await driver.getAllWindowHandles());
+    for (const handle of slots.keys()) if (!open.has(handle)) slots.delete(handle);
+    const taken = new Set(slots.values());
+    let slot = 0;
+    while (taken.has(slot)) slot++;
+    return slot;
+  };
   // A page load that hangs (a server stopped mid-test) fails after this instead of forever.
   await driver.manage().setTimeouts({ pageLoad: 45_000, script: 30_000 });
   // One driver, several windows: every command first switches to its page's window.
@@ -346,13 +401,15 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       },
       screenshot: (path) =>
         timed(`screenshot ${path.split("/").pop()}`, async () => {
-          // WebKit's snapshot waits for the window's next paint, which a window behind the
-          // other may not get: switch to it first even when it is the current one (WebKit
-          // brings the window forward). A screenshot is evidence, not an assertion, so one
-          // that does not come within SCREENSHOT_MS is given up (and said) rather than hold
-          // the test forever.
+          // The viewport as the X server shows it (screenshotFromScreen). A window not wholly
+          // on the screen is left to WebDriver's snapshot, which waits for the window's next
+          // frame and, without the DMA-BUF renderer, may wait for ever: a screenshot is
+          // evidence, not an assertion, so one that does not come within SCREENSHOT_MS is given
+          // up (and said) rather than hold the test.
           await driver.switchTo().window(handle);
           active = handle;
+          if (await screenshotFromScreen(driver, display, path)) return;
+          console.error(`webkit: ${path.split("/").pop()}: the window is not wholly on Xvfb's screen (${SCREEN}); asking WebDriver for it`);
           const shot = driver.takeScreenshot();
           const late = Symbol("late");
           let timer: ReturnType<typeof setTimeout> | undefined;
@@ -388,7 +445,9 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         throw error;
       });
       active = await driver.getWindowHandle();
-      await driver.manage().window().setRect({ width: viewport.width, height: viewport.height });
+      const slot = await freeSlot();
+      slots.set(active, slot);
+      await driver.manage().window().setRect({ x: slot * WINDOW_SLOT.width, y: 0, width: viewport.width, height: viewport.height });
       return wrap(active);
     },
     setOffline: null,

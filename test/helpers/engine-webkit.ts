@@ -32,9 +32,9 @@ const SCREEN = `${WINDOW_SLOT.width * WINDOW_SLOTS}x${WINDOW_SLOT.height}x24`;
  * WebKit's renderer without DMA-BUF buffers. On this machine (no GPU) the DMA-BUF renderer
  * composites every frame with Mesa's software OpenGL (llvmpipe): in the stage suite 33 of the web
  * process's 51 CPU-seconds, up to 1.75 cores while a video plays. Without it the suite needed
- * 42–47 CPU-seconds instead of 75–79 (measured one after the other, the same tests passing). WebDriver's screenshot
- * then waits for a frame the window may never be shown, so screenshots are read from the X
- * server instead (`screenshotFromScreen`).
+ * 42–47 CPU-seconds instead of 75–79 (measured one after the other, the same tests passing).
+ * WebDriver's screenshot then waits for a frame the window may never be shown, so screenshots
+ * are read from the X server instead (`screenshotFromScreen`).
  */
 const RENDERER = { WEBKIT_DISABLE_DMABUF_RENDERER: "1" };
 

@@ -26,7 +26,7 @@ const SCREENSHOT_MS = 30_000;
  */
 const WINDOW_SLOT = { width: 1940, height: 1140 };
 const WINDOW_SLOTS = 6;
-const SCREEN = `${WINDOW_SLOT.width * WINDOW_SLOTS}x${WINDOW_SLOT.height}x24`;
+const SCREEN = { width: WINDOW_SLOT.width * WINDOW_SLOTS, height: WINDOW_SLOT.height };
 
 /**
  * WebKit's renderer without DMA-BUF buffers. On this machine (no GPU) the DMA-BUF renderer
@@ -71,7 +71,7 @@ const KEYS: Record<string, string> = {
 
 /** Start Xvfb on the first free display; resolves with the display number it chose. */
 function startXvfb(): Promise<{ display: string; proc: ChildProcess }> {
-  const proc = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", SCREEN, "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  const proc = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", `${SCREEN.width}x${SCREEN.height}x24`, "-nolisten", "tcp"], { stdio: ["ignore", "ignore", "pipe", "pipe"] });
   return new Promise((resolve, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error("Xvfb did not report a display within 10 s (apt-get install -y xvfb)")), 10_000);
@@ -199,8 +199,7 @@ async function screenshotFromScreen(driver: WebDriver, display: string, path: st
   // MiniBrowser's toolbar is above the viewport: the viewport is the window's bottom.
   const left = rect.x + rect.width - width;
   const top = rect.y + rect.height - height;
-  const [screenWidth, screenHeight] = SCREEN.split("x").map(Number) as [number, number];
-  if (left < 0 || top < 0 || left + width > screenWidth || top + height > screenHeight) return false;
+  if (left < 0 || top < 0 || left + width > SCREEN.width || top + height > SCREEN.height) return false;
   const grab = Bun.spawn(["ffmpeg", "-v", "error", "-f", "x11grab", "-draw_mouse", "0", "-video_size", `${width}x${height}`, "-i", `:${display}+${left},${top}`, "-frames:v", "1", "-y", path], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
   if ((await grab.exited) !== 0) throw new Error(`webkit: a screenshot read from the X server failed: ${await new Response(grab.stderr).text()}`);
   return true;
@@ -409,7 +408,7 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
           await driver.switchTo().window(handle);
           active = handle;
           if (await screenshotFromScreen(driver, display, path)) return;
-          console.error(`webkit: ${path.split("/").pop()}: the window is not wholly on Xvfb's screen (${SCREEN}); asking WebDriver for it`);
+          console.error(`webkit: ${path.split("/").pop()}: the window is not wholly on Xvfb's screen (${SCREEN.width}×${SCREEN.height}); asking WebDriver for it`);
           const shot = driver.takeScreenshot();
           const late = Symbol("late");
           let timer: ReturnType<typeof setTimeout> | undefined;

@@ -186,15 +186,19 @@ async function startWebkit(options: LaunchOptions): Promise<Started> {
 }
 
 /**
+ * An async WebDriver script: the viewport's size, once the page has drawn two frames (half a
+ * second at most: a window nobody looks at may get no frames).
+ */
+const AFTER_TWO_FRAMES = "const done = arguments[arguments.length - 1]; const size = () => done([innerWidth, innerHeight]); setTimeout(size, 500); requestAnimationFrame(() => requestAnimationFrame(size));";
+
+/**
  * The current window's viewport as the X server shows it, written to `path` as a PNG (ffmpeg's
  * x11grab); false when the window is not wholly on the screen (the caller asks WebDriver then).
  * The windows stand side by side (WINDOW_SLOT), so what the screen shows there is this window;
  * two frames are waited for first, so the page has drawn what the test did last.
  */
 async function screenshotFromScreen(driver: WebDriver, display: string, path: string): Promise<boolean> {
-  const [width, height] = (await driver.executeAsyncScript(
-    "const done = arguments[arguments.length - 1]; const size = () => done([innerWidth, innerHeight]); setTimeout(size, 500); requestAnimationFrame(() => requestAnimationFrame(size));",
-  )) as [number, number];
+  const [width, height] = (await driver.executeAsyncScript(AFTER_TWO_FRAMES)) as [number, number];
   const rect = await driver.manage().window().getRect();
   // MiniBrowser's toolbar is above the viewport: the viewport is the window's bottom.
   const left = rect.x + rect.width - width;
@@ -363,8 +367,7 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         // WebKit gives innerWidth the new size before its media queries and layout follow: two
         // frames later the page is laid out for it (a laptop window once still showed the
         // phone's menu button right after a resize).
-        // (A window behind another may get no frames: half a second at most.)
-        await driver.executeAsyncScript("const done = arguments[arguments.length - 1]; setTimeout(done, 500); requestAnimationFrame(() => requestAnimationFrame(() => done()));");
+        await driver.executeAsyncScript(AFTER_TWO_FRAMES);
       },
       swipe: async (selector, dx) => {
         // A WebDriver touch pointer. WebKitWebDriver delivers it as mouse events (see the phone test).

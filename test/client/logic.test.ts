@@ -6,7 +6,7 @@ import { looksLikePdf, titleFromFilename } from "../../client/src/lib/local-deck
 import { embedUrl, kindOf, playableUrl } from "../../client/src/lib/media.ts";
 import { deckIdFromPath } from "../../client/src/lib/deck-path.ts";
 import { countdown, elapsedSeconds, IDLE_TIMER, parseTimer, pauseTimer, startTimer } from "../../client/src/lib/timer.ts";
-import { isImmutableAsset, shellFor } from "../../client/src/sw/shell.ts";
+import { isImmutableAsset, isVersionedAsset, shellFor } from "../../client/src/sw/shell.ts";
 import type { SlideMedia } from "../../src/deck/sidecar/types.ts";
 
 describe("timer", () => {
@@ -100,6 +100,12 @@ describe("layout and files", () => {
     expect(shellFor("/present/")).toBeNull();
     expect(isImmutableAsset("/assets/app-1.css")).toBe(true);
     expect(isImmutableAsset("/api/check")).toBe(false);
+    // Precached from the HTTP cache: only what never changes under its URL, not the icon.
+    expect(isVersionedAsset("/vendor/mupdf-1.28.1/mupdf-wasm.wasm")).toBe(true);
+    expect(isVersionedAsset("/assets/app-1.css")).toBe(true);
+    expect(isImmutableAsset("/favicon.svg")).toBe(true);
+    expect(isVersionedAsset("/favicon.svg")).toBe(false);
+    expect(isVersionedAsset("/present/_")).toBe(false);
   });
 });
 

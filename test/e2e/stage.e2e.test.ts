@@ -4,16 +4,17 @@
  * origin of the test's own. Each scenario is written once against test/helpers/engine.ts
  * and runs per engine; where an engine cannot do a thing, the code says so at that place.
  *
- * Covered, by issue item: claim → present → offline reload (every engine); 1 URL media play,
- * are kept for offline, and offline the audience sees the slide; 2 the audience window never
- * shows text; 3 timer semantics; 4 page labels and overlays; 5 overview from the keyboard;
- * 6 notes size, scroll and math; 7 black/white screens pause the audience's media; 8 media
- * follow play, pause and seek and an undecodable file is told to the presenter only; 9 phone
- * layouts, swipe and wheel; 10 an encrypted local PDF is refused; 11 the skeleton; 12 axe.
+ * Covered: claim → present → offline reload (every engine); the first visit downloads each
+ * file of the shell once; URL media play, are kept for offline, and offline the audience sees
+ * the slide; the audience window never shows text; timer semantics; page labels and overlays;
+ * overview from the keyboard; notes size, scroll and math; black/white screens pause the
+ * audience's media; media follow play, pause and seek and an undecodable file is told to the
+ * presenter only; the skeleton's size; axe. Phone layouts, an encrypted local PDF and the
+ * skeleton's frames are test/e2e/stage-pages.e2e.test.ts's.
  * Screenshots of each state go to test-output/stage/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { seriousViolations } from "../helpers/axe.ts";
 import { withChromiumPage } from "../helpers/browser.ts";
@@ -21,7 +22,6 @@ import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startMediaServer, type MediaServer } from "../helpers/media-server.ts";
 import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
-import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { animatedGif, makeStageDeck, OUTPUT, recordStageClip, RECTS } from "../fixtures/stage-deck.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -33,14 +33,10 @@ const STEP_MS = 180_000;
 const it = (name: string, fn: () => Promise<void>) => test(name, fn, STEP_MS);
 
 let clip: Uint8Array;
-let encryptedPath: string;
 
 beforeAll(async () => {
-  mkdirSync(join(OUTPUT, "fixtures"), { recursive: true });
   // The clip is recorded by Chromium (MediaRecorder) and remuxed in code: no binary is committed.
   clip = await withChromiumPage("about:blank", recordStageClip);
-  encryptedPath = join(OUTPUT, "fixtures", "password-protected.pdf");
-  writeFileSync(encryptedPath, await makeEncryptedDeck());
 }, STEP_MS);
 
 /** What any window's visible text is: the audience window must have none, ever. */
@@ -113,6 +109,23 @@ for (const name of ENGINES) {
       await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready");
       await shot(presenter, "01-presenter-slide-1");
       await expectNoSeriousA11y(presenter, "presenter");
+    });
+
+    it("the first visit downloads each file of the shell once: the service worker takes the versioned ones from the browser's HTTP cache", async () => {
+      // In control means installed and active: it activates only once every file of the shell is stored.
+      await presenter.waitFor("the service worker in control", () => navigator.serviceWorker.controller !== null, [], 30_000);
+      const gets = suite.server
+        .logs()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as { event?: string; method?: string; path?: string })
+        .filter((e) => e.event === "request" && e.method === "GET" && /^\/(assets|vendor)\//.test(e.path ?? ""))
+        .map((e) => e.path!);
+      expect(gets.filter((p) => p.endsWith("/mupdf-wasm.wasm"))).toHaveLength(name === "webkit" ? 2 : 1);
+      const twice = [...new Set(gets.filter((p, i) => gets.indexOf(p) !== i))];
+      // WebKit's test browser (MiniBrowser in automation mode) answers its service worker from
+      // the network, never from the page's HTTP cache: there the versioned files come twice.
+      if (name !== "webkit") expect(twice).toEqual([]);
     });
 
     it("opens the audience window, which shows the slide and no text at all", async () => {

@@ -13,7 +13,15 @@ export function shellFor(pathname: string): string | null {
   return null;
 }
 
+/**
+ * Content-hashed bundles and the versioned mupdf folder: the server marks them immutable, so a
+ * copy in the browser's HTTP cache is byte for byte the file the URL names.
+ */
+export function isVersionedAsset(pathname: string): boolean {
+  return pathname.startsWith("/assets/") || pathname.startsWith("/vendor/");
+}
+
 /** Requests the service worker answers from its cache first (content-hashed or versioned). */
 export function isImmutableAsset(pathname: string): boolean {
-  return pathname.startsWith("/assets/") || pathname.startsWith("/vendor/") || pathname === "/favicon.svg";
+  return isVersionedAsset(pathname) || pathname === "/favicon.svg";
 }

@@ -6,7 +6,7 @@
  * worker never touches. Each build has its own cache; activating a new one deletes only
  * older shell caches.
  */
-import { isImmutableAsset, shellFor } from "./shell.ts";
+import { isImmutableAsset, isVersionedAsset, shellFor } from "./shell.ts";
 
 declare const self: ServiceWorkerGlobalScope;
 
@@ -19,7 +19,10 @@ self.addEventListener("install", (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(CACHE);
-      await cache.addAll(__DH_PRECACHE__.map((url) => new Request(url, { cache: "reload" })));
+      // The first page has just loaded much of the shell itself (mupdf's 4.7 MB of WASM among
+      // it): a versioned file is taken from the browser's HTTP cache when it is there, not
+      // downloaded twice. Page shells and the icon, whose URLs outlive a build, are fetched anew.
+      await cache.addAll(__DH_PRECACHE__.map((url) => new Request(url, { cache: isVersionedAsset(url) ? "default" : "reload" })));
       await self.skipWaiting();
     })(),
   );

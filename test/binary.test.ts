@@ -153,7 +153,9 @@ describe("embedded documents and commands", () => {
     expect(both.code).toBe(0);
     expect(JSON.parse(both.stdout).map((e: { file: string; report: { ok: boolean } }) => [e.file, e.report.ok])).toEqual([[deck, true], [deck, true]]);
     // The watchdog thread ends the process from inside the binary, with the CLI's exit status.
-    const stopped = run("check", "--json", "--pdf-timeout", "0.5", deck, bomb, deck);
+    // 3 s: the small deck's read must fit on a loaded machine (this file runs beside the browser
+    // lanes, yielding to them); the bomb's repair runs ~14 s.
+    const stopped = run("check", "--json", "--pdf-timeout", "3", deck, bomb, deck);
     expect(stopped.code).toBe(2);
     const entries = JSON.parse(stopped.stdout);
     expect(entries).toHaveLength(2);

@@ -40,11 +40,11 @@ interface Armed {
 /** How often the thread looks; a job grows far less than the memory bound in this time. */
 const WATCH_INTERVAL_MS = 20;
 
-// Runs in the thread. A Blob-URL worker needs no file of its own, so it works the same inside
-// the compiled binary (as pdf/worker/main's memory watchdog).
 /** The shared state when the thread has taken the armed job and is ending the process (jobs are numbered from 1; 0 is none armed). */
 const ENDING = -1;
 
+// Runs in the thread. A Blob-URL worker needs no file of its own, so it works the same inside
+// the compiled binary (as pdf/worker/main's memory watchdog).
 const THREAD_SOURCE = `
 let armed = null;
 let ending = false;

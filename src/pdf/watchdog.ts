@@ -47,7 +47,6 @@ const ENDING = -1;
 // the compiled binary (as pdf/worker/main's memory watchdog).
 const THREAD_SOURCE = `
 let armed = null;
-let ending = false;
 /** The number of the armed job, 0 when none is, ${ENDING} once this thread has taken it. */
 let state = null;
 // The thread looks only while a job is armed: between jobs nothing grows and nothing is late,
@@ -81,7 +80,6 @@ function exitNow(code) {
   process.kill(process.pid, "SIGKILL");
 }
 async function end(words) {
-  ending = true;
   try {
     if (words.err) await Bun.write(Bun.stderr, words.err);
     if (words.out) await Bun.write(Bun.stdout, words.out);
@@ -90,7 +88,7 @@ async function end(words) {
   }
 }
 function look() {
-  if (!armed || ending) return;
+  if (!armed) return;
   const words = Date.now() > armed.until ? armed.late : armed.memoryBytes > 0 && process.memoryUsage.rss() > armed.memoryBytes ? armed.big : null;
   // The job may have finished meanwhile (its disarm not read yet), or another may be armed: the
   // last words are this job's only while the shared state still names it.

@@ -284,7 +284,7 @@ async function main(): Promise<number> {
 /**
  * The browser suites' rule (scripts/test-rerun.ts): when only browser lanes failed, every
  * failure there is in the JUnit report (bun's count agrees, no error outside a test), and the
- * files not explained by a MiniBrowser crash are at most MAX_RETRIED_FILES, each such file runs
+ * files not explained by a MiniBrowser crash or hang are at most MAX_RETRIED_FILES, each such file runs
  * once more, whole, in the lane it failed in; the run passes only if they all pass then.
  */
 async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane; stage: Stage; crashLog: string }[], args: readonly string[], all: Stage[]): Promise<number> {
@@ -295,7 +295,7 @@ async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane
   const again = others.every((s) => s.code === 0) && accounted ? filesToRerun(reports, root) : [];
   const rel = (f: string) => relative(root, resolve(root, f));
   if (!again.length) {
-    for (const r of reports) if (r.crashes.length) console.error(`\nnpm test: MiniBrowser crashed in the ${r.lane} lane during ${[...new Set(r.crashes.map((c) => rel(c.file)))].join(", ")}.`);
+    for (const r of reports) if (r.crashes.length) console.error(`\nnpm test: MiniBrowser crashed or hung in the ${r.lane} lane during ${[...new Set(r.crashes.map((c) => rel(c.file)))].join(", ")}.`);
     const failedIn = [...others, ...lanes.map((l) => l.stage)].filter((s) => s.code !== 0).map((s) => s.name);
     const files = [...new Set(reports.flatMap((r) => r.failed.map((f) => f.file)))];
     console.error(`\nnpm test: failed in ${failedIn.join(", ")}${files.length ? ` (${files.join(", ")})` : ""}; nothing is run again (only up to ${MAX_RETRIED_FILES} browser suites are, and only when nothing else failed).`);
@@ -327,7 +327,7 @@ async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane
   const passed = codes.every((c) => c === 0);
   writeFileSync(join(output, "flaky.json"), `${JSON.stringify({ passedWhenRunAgain: passed, files: flaky }, null, 2)}\n`);
   console.error(`\nnpm test: ${passed ? "FLAKY — failed, then passed when run again whole" : "failed again"}:`);
-  for (const f of flaky) console.error(`  ${f.file} in ${f.lane}${f.crashed ? " (its WebKit MiniBrowser crashed)" : ""}\n${f.failures.map((m) => `    - ${m}`).join("\n")}`);
+  for (const f of flaky) console.error(`  ${f.file} in ${f.lane}${f.crashed ? " (its WebKit MiniBrowser crashed or hung)" : ""}\n${f.failures.map((m) => `    - ${m}`).join("\n")}`);
   if (passed) console.error("Every other file passed the first time. The list is in test-output/flaky.json.");
   else printFailures(all);
   return passed ? 0 : 1;

@@ -6,7 +6,8 @@
 import type { Page } from "playwright-core";
 import { launchBrowser, newWindow } from "./browser.ts";
 import { chromiumMicrophoneArgs } from "./microphone.ts";
-import { callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+import { callSource, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+import { pollUntil } from "./poll.ts";
 
 function wrap(page: Page): EnginePage {
   return {

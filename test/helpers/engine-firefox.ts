@@ -13,7 +13,8 @@ import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { REUSE_BROWSER, reused } from "./browser-reuse.ts";
 import { FIREFOX_MICROPHONE_PREFS } from "./microphone.ts";
-import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+import { BINARIES, callSource, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+import { pollUntil } from "./poll.ts";
 
 /** puppeteer's key names for the chords the key map writes. */
 function keys(chord: string): { mods: string[]; key: string } {

@@ -13,10 +13,18 @@ import { dirname, join } from "node:path";
 import { Builder, By, Key, type WebDriver } from "selenium-webdriver";
 import { freePort } from "./server.ts";
 import { WEBKIT_MICROPHONE_ARGS } from "./microphone.ts";
-import { BINARIES, callSource, pollUntil, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+import { BINARIES, callSource, type Engine, type EnginePage, type LaunchOptions } from "./engine.ts";
+import { pollUntil } from "./poll.ts";
 
 const SLOW_COMMAND_MS = 5_000;
 const SCREENSHOT_MS = 30_000;
+/**
+ * A command not answered within this has hung: the session's own bounds end a page load at
+ * 45 s and a script at 30 s, and a screenshot is given up at SCREENSHOT_MS, when the web
+ * process answers at all. DECKHAND_WEBKIT_HUNG_MS shortens it for the test of what a hang does
+ * (test/e2e/webkit-crash.e2e.test.ts).
+ */
+const hungMs = () => Number(process.env.DECKHAND_WEBKIT_HUNG_MS) || 60_000;
 
 /**
  * Where each window of a session stands on Xvfb's screen: side by side, never over one another,
@@ -118,8 +126,9 @@ interface Started {
  */
 export const webkitCrashLog = () => process.env.DECKHAND_WEBKIT_CRASH_LOG ?? join(import.meta.dir, "..", "..", "test-output", "webkit-crashes.jsonl");
 
-/** Whether a MiniBrowser process is still running in process group `group` (read from /proc). */
-function miniBrowserAlive(group: number): boolean {
+/** The processes of process group `group` (read from /proc): pid, name and state. */
+function groupProcesses(group: number): { pid: number; comm: string; state: string }[] {
+  const found: { pid: number; comm: string; state: string }[] = [];
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -130,11 +139,45 @@ function miniBrowserAlive(group: number): boolean {
     }
     // "pid (comm) state ppid pgrp …": comm may hold spaces, so read around its parentheses.
     const close = stat.lastIndexOf(")");
-    const comm = stat.slice(stat.indexOf("(") + 1, close);
-    const pgrp = Number(stat.slice(close + 2).split(" ")[2]);
-    if (pgrp === group && comm.startsWith("MiniBrowser")) return true;
+    const [state, , pgrp] = stat.slice(close + 2).split(" ");
+    if (Number(pgrp) === group) found.push({ pid: Number(pid), comm: stat.slice(stat.indexOf("(") + 1, close), state: state! });
   }
-  return false;
+  return found;
+}
+
+/** Whether a MiniBrowser process is still running in process group `group`. */
+const miniBrowserAlive = (group: number) => groupProcesses(group).some((p) => p.comm.startsWith("MiniBrowser"));
+
+/**
+ * What each process of a hung browser is doing, one line each: its threads' states and the
+ * kernel function each sleeps in, and its CPU time — the clue to why a command got no answer.
+ */
+function describeHang(group: number): string {
+  return groupProcesses(group)
+    .map(({ pid, comm }) => {
+      const threads: string[] = [];
+      let ticks = 0;
+      try {
+        for (const tid of readdirSync(`/proc/${pid}/task`)) {
+          try {
+            const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+            const close = stat.lastIndexOf(")");
+            const fields = stat.slice(close + 2).split(" ");
+            ticks += Number(fields[11]) + Number(fields[12]);
+            const wchan = readFileSync(`/proc/${pid}/task/${tid}/wchan`, "utf8");
+            threads.push(`${stat.slice(stat.indexOf("(") + 1, close)}:${fields[0]}${wchan && wchan !== "0" ? `@${wchan}` : ""}`);
+          } catch {
+            // The thread ended meanwhile.
+          }
+        }
+      } catch {
+        return `${pid} ${comm}: gone`;
+      }
+      // The main thread, and any other thread running or in an uninterruptible wait.
+      const shown = threads.filter((t, i) => i === 0 || /:[RD]/.test(t));
+      return `${pid} ${comm} (${(ticks / 100).toFixed(1)} CPU-s, ${threads.length} threads): ${shown.join(" ")}`;
+    })
+    .join("\n");
 }
 
 /**
@@ -228,17 +271,18 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
   // libc, the same address each time; seen in dmesg here, and once in CI) — and the crash is
   // written down for `npm test`, which runs such a file once more (scripts/test-all.ts).
   let told = false;
+  const writeCrash = (error: string) => {
+    const log = webkitCrashLog();
+    mkdirSync(dirname(log), { recursive: true });
+    appendFileSync(log, `${JSON.stringify({ file: testFile, at: new Date().toISOString(), error, output: String(output) })}\n`);
+  };
   const tell = (error: unknown) => {
     const name = error instanceof Error ? error.name : "";
     if (told || !/NoSuchSession|NoSuchWindow|SessionNotCreated|ECONNREFUSED|Timeout/i.test(`${name} ${String(error)}`)) return;
     told = true;
     const crashed = !miniBrowserAlive(group);
     console.error(`webkit: ${name || String(error)}${crashed ? " — MiniBrowser crashed (no MiniBrowser process left)" : ""} — WebKitWebDriver and MiniBrowser said last:\n${output}`);
-    if (crashed) {
-      const log = webkitCrashLog();
-      mkdirSync(dirname(log), { recursive: true });
-      appendFileSync(log, `${JSON.stringify({ file: testFile, at: new Date().toISOString(), error: name || String(error), output: String(output) })}\n`);
-    }
+    if (crashed) writeCrash(name || String(error));
   };
   const viewport = options.viewport ?? { width: 1440, height: 900 };
   await driver.manage().window().setRect({ x: 0, y: 0, width: viewport.width, height: viewport.height });
@@ -257,17 +301,40 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
   // One driver, several windows: every command first switches to its page's window.
   let active = await driver.getWindowHandle();
   // WebKit's commands wait for the page's main thread; on a loaded machine they can take
-  // seconds, and one has been seen never to return. Slow ones are told on stderr, and one
-  // still waiting is told every 20 s, so a step that runs out of time shows where it went.
+  // seconds, and some have been seen never to return (a script waited on for three minutes, its
+  // web process busy). Slow ones are told on stderr, and one still waiting is told every 20 s,
+  // so a step that runs out of time shows where it went. One not answered within HUNG_MS ends
+  // the browser: what its processes were doing is told, the hang is written down as a crash
+  // (`npm test` runs the file again), and the browser is killed, so this command and every
+  // later one of the file fail at once instead of each waiting out its test's time.
+  let hung: Error | null = null;
+  const HUNG_MS = hungMs();
   const timed = async <T>(what: string, command: () => Promise<T>): Promise<T> => {
+    if (hung) throw hung;
     const t0 = performance.now();
     const waiting = setInterval(() => console.error(`webkit: ${what} still waiting after ${((performance.now() - t0) / 1000).toFixed(0)} s`), 20_000);
+    let bound: ReturnType<typeof setTimeout> | undefined;
+    const answer = command();
     try {
-      return await command();
+      return await Promise.race([
+        answer,
+        new Promise<never>((_, reject) => {
+          bound = setTimeout(() => {
+            hung = new Error(`WebKit hung: ${what} got no answer within ${HUNG_MS / 1000} s; the browser was killed`);
+            console.error(`webkit: ${hung.message}. Its processes (thread:state@kernel wait, the main thread and those running):\n${describeHang(group)}\nWebKitWebDriver and MiniBrowser said last:\n${output}`);
+            writeCrash(hung.message);
+            told = true;
+            stop();
+            reject(hung);
+          }, HUNG_MS);
+        }),
+      ]);
     } catch (error) {
+      answer.catch(() => {});
       tell(error);
       throw error;
     } finally {
+      clearTimeout(bound);
       clearInterval(waiting);
       const ms = performance.now() - t0;
       if (ms > SLOW_COMMAND_MS) console.error(`webkit: ${what} took ${(ms / 1000).toFixed(1)} s`);
@@ -283,7 +350,7 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
       }
     };
     const run = (source: string) =>
-      timed(`script ${source.slice(0, 80)}`, async () => {
+      timed(`script ${source.replace(/\s+/g, " ").slice(0, 80)}`, async () => {
         await focus();
         return driver.executeScript(`return ${source}`);
       });

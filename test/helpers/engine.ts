@@ -112,21 +112,6 @@ export function callSource(fn: (...args: never[]) => unknown, args: unknown[]): 
   return `(${fn.toString()})(...${JSON.stringify(args)})`;
 }
 
-/** Poll with any evaluate until true or the deadline; the error names what was awaited. */
-export async function pollUntil(evaluate: () => Promise<unknown>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      if ((last = await evaluate()) === true) return;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what} (last: ${String(last)})`);
-    await Bun.sleep(100);
-  }
-}
-
 export async function launchEngine(name: EngineName, options: LaunchOptions = {}): Promise<Engine> {
   assertInstalled(name);
   if (name === "chromium") return (await import("./engine-chromium.ts")).launchChromiumEngine(options);

@@ -1,0 +1,41 @@
+/**
+ * The browser suites' one wait (test/helpers/poll.ts): it ends with its check holding, at its
+ * deadline with the last answer in its message, and — the case a hung browser makes — when the
+ * page never answers a check, once the deadline and the grace for a last answer have passed,
+ * so no wait outlives the test that started it.
+ */
+import { expect, test } from "bun:test";
+import { pollUntil } from "../helpers/poll.ts";
+
+test("a check that comes to hold ends the wait", async () => {
+  let checks = 0;
+  await pollUntil(async () => ++checks === 3, "the third check", 5_000);
+  expect(checks).toBe(3);
+});
+
+test("past the deadline the wait fails with what it waited for and the page's last answer", async () => {
+  const failed = await pollUntil(async () => "still on slide 2", "slide 3", 300).catch((error: Error) => error);
+  expect(String(failed)).toContain("Timed out after 300 ms waiting for: slide 3 (last: still on slide 2)");
+});
+
+test("a check the page never answers ends the wait once the deadline and the grace have passed, and its late failure is nobody's error", async () => {
+  let rejectLate!: (error: Error) => void;
+  const started = performance.now();
+  const failed = await pollUntil(() => new Promise((_, reject) => (rejectLate = reject)), "the presenter", 200, 300).catch((error: Error) => error);
+  const waited = performance.now() - started;
+  expect(String(failed)).toContain("Timed out after 200 ms waiting for: the presenter (the page did not answer a check within 0.3 s after that)");
+  expect(waited).toBeGreaterThanOrEqual(450);
+  // The browser killed afterwards fails the check that was never answered: caught, not an unhandled rejection.
+  rejectLate(new Error("ECONNREFUSED"));
+  await Bun.sleep(10);
+});
+
+test("an answer that comes after the deadline, within the grace, still counts", async () => {
+  const answer = await pollUntil(() => Bun.sleep(250).then(() => true), "a slow page", 100, 1_000).then(() => "held");
+  expect(answer).toBe("held");
+});
+
+test("a check that throws is an answer too: the wait goes on and names the error at its deadline", async () => {
+  const failed = await pollUntil(() => Promise.reject(new Error("Execution context was destroyed")), "the library", 250).catch((error: Error) => error);
+  expect(String(failed)).toContain("(last: Error: Execution context was destroyed)");
+});

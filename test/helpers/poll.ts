@@ -1,0 +1,44 @@
+/**
+ * @module test/helpers/poll
+ * The one way the browser suites wait: a check run in the page, polled until it holds. Apart
+ * from the engines, so its own test runs without a browser.
+ */
+
+/**
+ * How long past its deadline a wait still waits for the page's answer to its last check: a
+ * check sent just before the deadline on a loaded machine may take seconds to answer.
+ */
+const LAST_ANSWER_MS = 10_000;
+
+/**
+ * Poll with any evaluate until true or the deadline; the error names what was awaited. A check
+ * the page never answers (a hung browser: WebKit's has been seen to) ends the wait too, once the
+ * deadline and LAST_ANSWER_MS have passed, so a wait never outlives its test: a wait left
+ * running after bun gave up on its test fails later as an error between tests, which fails the
+ * whole run (scripts/test-rerun.ts) where a failed test would be run again.
+ */
+export async function pollUntil(evaluate: () => Promise<unknown>, what: string, timeoutMs: number, lastAnswerMs = LAST_ANSWER_MS): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const unanswered = Symbol("unanswered");
+  let last: unknown;
+  for (;;) {
+    const asked = Promise.resolve().then(evaluate);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<typeof unanswered>((resolve) => (timer = setTimeout(() => resolve(unanswered), Math.max(0, deadline - Date.now()) + lastAnswerMs)));
+    try {
+      last = await Promise.race([asked, late]);
+    } catch (error) {
+      last = error;
+    } finally {
+      clearTimeout(timer);
+    }
+    if (last === true) return;
+    if (last === unanswered) {
+      // Its answer (or the error of a browser killed meanwhile) may still come: nobody awaits it.
+      asked.catch(() => {});
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what} (the page did not answer a check within ${lastAnswerMs / 1000} s after that)`);
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what} (last: ${String(last)})`);
+    await Bun.sleep(100);
+  }
+}

@@ -126,9 +126,9 @@ interface Started {
  */
 export const webkitCrashLog = () => process.env.DECKHAND_WEBKIT_CRASH_LOG ?? join(import.meta.dir, "..", "..", "test-output", "webkit-crashes.jsonl");
 
-/** The processes of process group `group` (read from /proc): pid, name and state. */
-function groupProcesses(group: number): { pid: number; comm: string; state: string }[] {
-  const found: { pid: number; comm: string; state: string }[] = [];
+/** The processes of process group `group` (read from /proc): pid and name. */
+function groupProcesses(group: number): { pid: number; comm: string }[] {
+  const found: { pid: number; comm: string }[] = [];
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     let stat: string;
@@ -139,8 +139,8 @@ function groupProcesses(group: number): { pid: number; comm: string; state: stri
     }
     // "pid (comm) state ppid pgrp …": comm may hold spaces, so read around its parentheses.
     const close = stat.lastIndexOf(")");
-    const [state, , pgrp] = stat.slice(close + 2).split(" ");
-    if (Number(pgrp) === group) found.push({ pid: Number(pid), comm: stat.slice(stat.indexOf("(") + 1, close), state: state! });
+    const pgrp = Number(stat.slice(close + 2).split(" ")[2]);
+    if (pgrp === group) found.push({ pid: Number(pid), comm: stat.slice(stat.indexOf("(") + 1, close) });
   }
   return found;
 }

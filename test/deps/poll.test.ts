@@ -35,6 +35,13 @@ test("an answer that comes after the deadline, within the grace, still counts", 
   expect(answer).toBe("held");
 });
 
+test("a check that throws before it gives a promise is an answer too", async () => {
+  const failed = await pollUntil(() => {
+    throw new TypeError("no page");
+  }, "the start page", 150).catch((error: Error) => error);
+  expect(String(failed)).toContain("(last: TypeError: no page)");
+});
+
 test("a check that throws is an answer too: the wait goes on and names the error at its deadline", async () => {
   const failed = await pollUntil(() => Promise.reject(new Error("Execution context was destroyed")), "the library", 250).catch((error: Error) => error);
   expect(String(failed)).toContain("(last: Error: Execution context was destroyed)");

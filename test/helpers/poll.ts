@@ -22,7 +22,14 @@ export async function pollUntil(evaluate: () => Promise<unknown>, what: string, 
   const unanswered = Symbol("unanswered");
   let last: unknown;
   for (;;) {
-    const asked = Promise.resolve().then(evaluate);
+    // Called here, not from a promise's callback: puppeteer reads its caller from the call's
+    // stack, which a callback's is too short for (Firefox's evaluate then throws a TypeError).
+    let asked: Promise<unknown>;
+    try {
+      asked = evaluate();
+    } catch (error) {
+      asked = Promise.reject(error);
+    }
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<typeof unanswered>((resolve) => (timer = setTimeout(() => resolve(unanswered), Math.max(0, deadline - Date.now()) + lastAnswerMs)));
     try {

@@ -18,7 +18,7 @@ import { withChromiumPage } from "../helpers/browser.ts";
 import { presentPdf } from "../helpers/e2e-suite.ts";
 import { launchEngine, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { BINARY, startBinary, type BinaryServer, type StartOptions } from "../helpers/server.ts";
-import { openPresenter } from "../helpers/stage.ts";
+import { openPresenter, waitReady } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT, recordClip } from "./fixtures.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -511,7 +511,7 @@ describe("going live on a --require-auth server", () => {
   it("a deck claimed through a handoff link goes live with the claim's grant, without asking for a token", async () => {
     const handoff = await presentPdf(authServer.url, await makePresentationDeck(new Uint8Array(0), { pages: 2 }), "Granted.pdf", { headers: { Authorization: `Bearer ${token}` } });
     await page.goto(handoff.url);
-    await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+    await waitReady(page, "the presenter", 45_000);
     // The claim kept the server's grant with the deck.
     const grant = await page.evaluate(async () => {
       const db = await new Promise<IDBDatabase>((resolve, reject) => {
@@ -544,7 +544,7 @@ describe("going live on a --require-auth server", () => {
     await page.upload("#file-input", path);
     await page.waitFor("the share screen", () => !(document.querySelector("#share") as HTMLElement).hidden, [], 20_000);
     await page.click("#share-present");
-    await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 45_000);
+    await waitReady(page, "the presenter", 45_000, "/present/");
     await page.click("#btn-live");
     await page.waitFor("the token dialog", () => (document.querySelector("#live-token") as HTMLElement).hidden === false, [], 20_000);
     const dialog = await page.evaluate(() => ({ label: (document.querySelector("#live-token-input") as HTMLInputElement).labels?.[0]?.textContent, focused: document.activeElement?.id }));

@@ -18,7 +18,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { openLibrary } from "../helpers/stage.ts";
+import { openLibrary, waitReady } from "../helpers/stage.ts";
 import { makeDeck } from "../fixtures/pdfs.ts";
 import { buildPptx } from "../fixtures/pptx.ts";
 import { OUTPUT } from "./fixtures.ts";
@@ -115,7 +115,7 @@ for (const name of ENGINES) {
       expect((await fetch(`${suite.server.url}/api/sessions/${handoff.id}/notes`, { headers: { "x-controller-token": "wrong" } })).status).toBe(403);
 
       await page.goto(handoff.url);
-      await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 60_000);
+      await waitReady(page, "the presenter", 60_000, "/present/");
       const id = await deckIdOf(page);
       const stored = await storedNotes(page, id);
       expect(stored?.completed).toBe(true);
@@ -160,7 +160,7 @@ for (const name of ENGINES) {
       expect((await storedNotes(page, id))?.notes).toEqual({ filename: "talk.pdfpc", kind: "pdfpc", pdfpc: expect.any(String) });
 
       await page.click("#share-present");
-      await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(page, "the presenter", 30_000, "/present/");
       await waitForNotes(page, PDFPC_NOTES[0]!);
       await page.press("ArrowRight");
       await waitForNotes(page, PDFPC_NOTES[1]!);
@@ -221,7 +221,7 @@ for (const name of ENGINES) {
       await shot("c-2b-library-overview");
 
       await page.goto(`${suite.server.url}/present/${encodeURIComponent(id)}`);
-      await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(page, "the presenter", 30_000);
       await waitForNotes(page, ADDED_NOTES[0]!);
       await page.press("ArrowRight");
       await waitForNotes(page, ADDED_NOTES[1]!);
@@ -234,7 +234,7 @@ for (const name of ENGINES) {
       await page.waitFor("the notes removed", (sel: string) => document.querySelector<HTMLElement>(`${sel} .deck-notes`)?.dataset.notes === "none", [card], 20_000);
       expect((await storedNotes(page, id))?.notes).toBeNull();
       await page.goto(`${suite.server.url}/present/${encodeURIComponent(id)}`);
-      await page.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(page, "the presenter", 30_000);
       await page.waitFor("the notes pane settled", () => (document.querySelector("#notes")?.textContent ?? "").length > 0, [], 20_000);
       expect(await page.evaluate(() => document.querySelector("#notes")!.textContent)).not.toContain(ADDED_NOTES[0]!);
     });

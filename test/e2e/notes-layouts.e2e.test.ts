@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { join } from "node:path";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
-import { audiencePainted, pressToPage } from "../helpers/stage.ts";
+import { audiencePainted, pressToPage, waitReady } from "../helpers/stage.ts";
 import { removeBeamerDecks } from "../fixtures/beamer.ts";
 import { BEAMER_NOTES, BEAMER_PAGES, beamerDeck, doubleDeck, noteText, PAGES, SLIDE } from "../fixtures/notes-layout-stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
@@ -88,7 +88,7 @@ for (const name of ENGINES) {
     async function openAudience(): Promise<EnginePage> {
       audience ??= await suite.engine.newPage();
       await audience.goto(`${suite.server.url}/view/${deckId}`);
-      await audience.waitFor("the audience window", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(audience, "the audience window", 30_000);
       return audience;
     }
 
@@ -140,7 +140,7 @@ for (const name of ENGINES) {
       expect(picture.magenta).toBeGreaterThan(0);
       await shot(presenter, "top-presenter-notes-picture");
       await presenter.goto(await presenter.href());
-      await presenter.waitFor("the presenter again", () => document.body.dataset.ready === "true", [], 60_000);
+      await waitReady(presenter, "the presenter again", 60_000);
       await presenter.waitFor("the notes picture after the reload", () => document.body.dataset.notesView === "picture" && !!document.querySelector("#notes canvas.notes-picture"));
       await presenter.click("#btn-notes-picture");
       await presenter.waitFor("the notes text again", () => document.body.dataset.notesView === "text" && (document.querySelector("#notes")?.textContent ?? "").includes("SPEAK-"));

@@ -22,7 +22,7 @@ import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { speechWav } from "../helpers/microphone.ts";
 import { recordedMs, startRecording, stopRecording, storedRecordings } from "../helpers/recording.ts";
-import { openAudience, openLibrary, pressToPage, tap } from "../helpers/stage.ts";
+import { openAudience, openLibrary, pressToPage, tap, waitReady } from "../helpers/stage.ts";
 import { OUTPUT } from "./fixtures.ts";
 import { makeToolsDeck } from "../fixtures/tools-deck.ts";
 import { chapterList, decodesCleanly, frameAt, loudness, probe, type Frame } from "../helpers/video-probe.ts";
@@ -101,7 +101,7 @@ for (const name of ENGINES) {
     it("records three slides with a pen stroke: REC in the presenter only, the timeline and the sound kept", async () => {
       const handoff = await presentPdf(suite.server.url, await makeToolsDeck(), "Recorded talk.pdf");
       await presenter.goto(handoff.url);
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter", 45_000);
       presentUrl = await presenter.href();
       deckId = presentUrl.split("/").pop()!;
       audience = await suite.engine.newPage();
@@ -241,7 +241,7 @@ for (const name of ENGINES) {
     /** The presenter again, on the deck's first page, ready. */
     async function openPresenter() {
       await presenter.goto(presentUrl);
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter", 45_000);
       await presenter.waitFor("the notes and timer", () => document.body.dataset.extras === "ready");
       await pressToPage(presenter, "Home", 1);
     }
@@ -263,7 +263,7 @@ for (const name of ENGINES) {
       // The clock as the indicator last drew it (≤ 200 ms behind), then at once the reload.
       const atReload = await recordedMs(presenter);
       await presenter.goto(presentUrl);
-      await presenter.waitFor("the presenter after the reload", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter after the reload", 45_000);
       await presenter.waitFor("the offer to continue", () => !!document.querySelector(".record-offer"));
       const interrupted = (await storedRecordings(presenter)).at(-1)!;
       expect(interrupted.state).toBe("interrupted");
@@ -290,7 +290,7 @@ for (const name of ENGINES) {
       expect(continued.durationMs).toBeGreaterThan(interrupted.durationMs + 3000);
 
       await presenter.goto(`${suite.server.url}/play/${continued.id}`);
-      await presenter.waitFor("the player", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the player", 45_000);
       const info = await presenter.evaluate(() => (window as unknown as { __deckhand: { player(): { durationMs: number; soundMs: number | null } } }).__deckhand.player());
       // One file from the two segments, as long as the recording (the lost second filled with
       // silence) — within 2.5 s: at a load of 30 on two cores the recorder's last slices come
@@ -358,7 +358,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("the plan from the recorded rehearsal", () => /recorded, \d+:\d\d/.test(document.querySelector("#pace-rehearsal-hint")?.textContent ?? "") || (document.querySelector("#pace-rehearsal-hint")?.textContent ?? "none"));
       await presenter.press("Escape");
       await presenter.goto(`${suite.server.url}/play/${rehearsal.id}`);
-      await presenter.waitFor("the player", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the player", 45_000);
       expect(await presenter.evaluate(() => document.body.dataset.sound)).toBe("none");
       await tap(presenter, "#play-slides li:nth-child(2) button");
       await presenter.waitFor("slide 2 in the player", () => document.querySelector("#stage-box")?.getAttribute("data-slide") === "2");

@@ -27,7 +27,7 @@ import type { Page, Route } from "playwright-core";
 import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
-import { audiencePainted, openAudience, pressToPage, tap } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, pressToPage, tap, waitReady } from "../helpers/stage.ts";
 import { keysPageOf, makeKeysDeck } from "../fixtures/keys-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 
@@ -119,7 +119,7 @@ for (const name of ENGINES) {
         release!();
       }
       await opening;
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
+      await waitReady(presenter, "the presenter", 90_000);
       if (raw) await raw.unroute(/\/api\/sessions\/[^/]+\/handoff\/complete/);
       deckId = (await presenter.href()).split("/").pop()!;
       const counter = await presenter.evaluate(() => ({ text: document.querySelector("#counter")!.textContent, pages: document.querySelector("#counter-pages")!.textContent, label: document.querySelector("#counter")!.getAttribute("aria-label") }));
@@ -351,8 +351,8 @@ for (const name of ENGINES) {
     it("Tab walks the controls from the page and never opens the overview; a button reached by Tab takes Enter; axe passes", async () => {
       // A keyboard user arriving: a fresh presenter page, nothing focused.
       await presenter.goto(await presenter.href());
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 90_000);
-      await audience.waitFor("the audience", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(presenter, "the presenter", 90_000);
+      await waitReady(audience, "the audience", 30_000);
       const reached: string[] = [];
       for (let i = 0; i < 16; i++) {
         await presenter.press("Tab");

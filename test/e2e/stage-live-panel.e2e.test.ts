@@ -24,7 +24,7 @@ import { ENGINES, launchEngine, type Engine, type EnginePage } from "../helpers/
 import { svgDrawsQrOf } from "../helpers/qr.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { crowdSocket } from "../helpers/crowd.ts";
-import { audiencePainted, openAudience, openPresenter, pressToPage, tap } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, openPresenter, pressToPage, tap, waitReady } from "../helpers/stage.ts";
 import { makePresentationDeck, OUTPUT } from "./fixtures.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -268,7 +268,7 @@ for (const name of ENGINES) {
       await tap(presenter, "#live-project");
       await audience.waitFor("shown", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden === false);
       await audience.goto(`${server.url}/view/${presenterUrl.split("/").pop()}`);
-      await audience.waitFor("the reopened audience window", () => document.body.dataset.ready === "true", [], 60_000);
+      await waitReady(audience, "the reopened audience window", 60_000);
       await audience.waitFor("the join card in the reopened window", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden === false);
       await tap(presenter, "#live-project");
       await audience.waitFor("hidden from the panel's button", () => (document.querySelector("#join-card") as HTMLElement | null)?.hidden !== false);

@@ -27,7 +27,7 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { PRESENCE_BEAT_MS } from "../../client/src/lib/timer.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
-import { audiencePainted, openAudience, openPresenter, pressToPage } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, openPresenter, pressToPage, waitReady } from "../helpers/stage.ts";
 import { freePort } from "../helpers/server.ts";
 import { BLOCKED_PAGE, BLOCKED_RECTS, makeBlockedMediaDeck, PLACEHOLDER_RGB, type BlockedRect } from "../fixtures/blocked-media-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
@@ -247,7 +247,7 @@ for (const name of ENGINES) {
 
       presenter = await suite.engine.newPage();
       await presenter.goto(`${suite.server.url}/present/${deckId}`);
-      await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter reopened", 45_000);
       await presenter.waitFor("the notice after the gap", () => !!document.querySelector("#timer-away") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await settled(presenter);
       expect(await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"))).toBe("running");
@@ -284,7 +284,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("the running timer saved", () => document.body.dataset.savedTimer === "running");
       const before = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
       await presenter.goto(await presenter.href());
-      await presenter.waitFor("the presenter reloaded", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter reloaded", 45_000);
       await presenter.waitFor("the timer still running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running" || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       expect(await presenter.evaluate(() => !!document.querySelector("#timer-away"))).toBe(false);
       const after = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
@@ -297,7 +297,7 @@ for (const name of ENGINES) {
       expect(await moveProgressBack(audience, deckId, 24 * 60 * MINUTE)).toBe("running");
       presenter = await suite.engine.newPage();
       await presenter.goto(`${suite.server.url}/present/${deckId}`);
-      await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter reopened", 45_000);
       await presenter.waitFor("the notice after the gap", () => /closed for 24 h/.test(document.querySelector("#timer-away-text")?.textContent ?? "") || `timer ${document.querySelector("#elapsed")?.getAttribute("data-status")} ${document.querySelector("#elapsed")?.textContent}, notice ${document.querySelector("#timer-away-text")?.textContent ?? "none"}, page ${document.body.dataset.slide}`);
       await settled(presenter);
       await presenter.click("#timer-restart");
@@ -316,7 +316,7 @@ for (const name of ENGINES) {
         await (suite.engine as Engine & { raw: Page }).raw.context().clock.fastForward(gapMs);
         presenter = await suite.engine.newPage();
         await presenter.goto(`${suite.server.url}/present/${deckId}`);
-        await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
+        await waitReady(presenter, "the presenter reopened", 45_000);
         await settled(presenter);
         const status = await presenter.evaluate(() => document.querySelector("#elapsed")?.getAttribute("data-status"));
         const after = seconds((await presenter.evaluate(() => document.querySelector("#elapsed")?.textContent)) ?? "");
@@ -331,7 +331,7 @@ for (const name of ENGINES) {
         await raw.context().clock.install();
         presenter = await suite.engine.newPage();
         await presenter.goto(`${suite.server.url}/present/${deckId}`);
-        await presenter.waitFor("the presenter reopened", () => document.body.dataset.ready === "true", [], 45_000);
+        await waitReady(presenter, "the presenter reopened", 45_000);
         await presenter.waitFor("the timer running", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "running");
 
         const short = await closeFor(40_000);

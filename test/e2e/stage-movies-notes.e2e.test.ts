@@ -29,7 +29,7 @@ import { decode } from "fast-png";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { withChromiumPage } from "../helpers/browser.ts";
-import { audiencePainted, openAudience, openPresenter, pressToPage, tap } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, openPresenter, pressToPage, tap, waitReady } from "../helpers/stage.ts";
 import { buildBeamerDeck, removeBeamerDecks } from "../fixtures/beamer.ts";
 import { buildPolyluxStyleDeck, polyluxPdfpc } from "../fixtures/slide-tool-decks.ts";
 import { buildPptx } from "../fixtures/pptx.ts";
@@ -196,7 +196,7 @@ for (const name of ENGINES) {
       const check = await suite.engine.newPage();
       await check.goto(`${suite.server.url}/check`);
       await check.upload("#file-input", writeBytes(notesDeck, "notes-as-written.pdf").path);
-      await check.waitFor("the report", () => document.body.dataset.ready === "true", [], 60_000);
+      await waitReady(check, "the report", 60_000);
       const rendered = await check.evaluate(() => [...document.querySelectorAll(".rendered-notes")].map((el) => ({ format: (el as HTMLElement).dataset.format, text: (el as HTMLElement).innerText.trim(), h1: el.querySelector("h1")?.textContent ?? null })));
       expect(rendered).toEqual([
         { format: "text", text: ITEMS, h1: null },

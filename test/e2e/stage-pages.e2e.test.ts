@@ -20,7 +20,7 @@ import { launchBrowser } from "../helpers/browser.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startBinary, type BinaryServer } from "../helpers/server.ts";
-import { openLibrary } from "../helpers/stage.ts";
+import { openLibrary, waitReady } from "../helpers/stage.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
 import { doubleDeck, SLIDE } from "../fixtures/notes-layout-stage.ts";
@@ -85,7 +85,7 @@ for (const name of ENGINES) {
       await expectNoSeriousA11y(page, "library");
       await shot("02-library");
       await page.click("#share-present");
-      await page.waitFor("the presenter", () => location.pathname.startsWith("/present/") && document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(page, "the presenter", 30_000, "/present/");
       expect(await page.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("1 / 6");
       await page.press("?");
       await page.waitFor("the key panel", () => !document.querySelector("#help")!.hasAttribute("hidden"));
@@ -194,11 +194,11 @@ for (const name of ENGINES) {
     it("the audience and check pages have no serious accessibility violation", async () => {
       const href = await page.href();
       await page.goto(href.replace("/present/", "/view/"));
-      await page.waitFor("the audience", () => location.pathname.startsWith("/view/") && document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(page, "the audience", 30_000, "/view/");
       await expectNoSeriousA11y(page, "audience");
       await page.goto(`${suite.server.url}/check`);
       await page.upload("#file-input", deckPath);
-      await page.waitFor("the check report", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(page, "the check report", 30_000);
       await expectNoSeriousA11y(page, "check");
       await shot("06-check-report");
     });

@@ -15,6 +15,7 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+import { waitReady } from "../helpers/stage.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
 setDefaultTimeout(120_000);
@@ -158,7 +159,7 @@ for (const name of ENGINES) {
       const handoff = await presentPdf(suite.server.url, deck, "Phone talk.pdf");
       await presenter.resize(LANDSCAPE.width, LANDSCAPE.height);
       await presenter.goto(handoff.url);
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter", 45_000);
       await presenter.waitFor("the notes", () => document.body.dataset.extras === "ready" && (document.querySelector("#notes")?.textContent ?? "").includes("Paragraph 30"), [], 45_000);
     }, STEP_MS);
 

@@ -19,7 +19,7 @@ import { seriousViolations } from "../helpers/axe.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { catchDownloads, downloaded } from "../helpers/downloads.ts";
-import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, pressToPage, waitReady } from "../helpers/stage.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
 import { makeToolsDeck, TOOLS_LABELS } from "../fixtures/tools-deck.ts";
 import { readUntil } from "../helpers/wait.ts";
@@ -168,7 +168,7 @@ for (const name of ENGINES) {
     it("claims the deck and opens presenter and audience; the toolbox names every tool", async () => {
       const handoff = await presentPdf(suite.server.url, await makeToolsDeckBytes(), "Stage tools.pdf");
       await presenter.goto(handoff.url);
-      await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter", 45_000);
       deckId = (await presenter.href()).split("/").pop()!;
       const tools = await presenter.evaluate(() => Array.from(document.querySelectorAll("#toolbox button")).map((b) => b.textContent?.trim()).filter(Boolean));
       for (const label of ["Normal", "Pointer", "Pen", "Eraser", "Spotlight", "Clear", "Undo", "Redo"]) expect(tools).toContain(label);
@@ -267,8 +267,8 @@ for (const name of ENGINES) {
       await presenter.waitFor("the ink stored", () => document.body.dataset.savedInk === "1");
       await suite.server.stop();
       for (const page of [presenter, audience]) await page.goto(await page.href());
-      await presenter.waitFor("the presenter offline", () => document.body.dataset.ready === "true", [], 45_000);
-      await audience.waitFor("the audience offline", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter offline", 45_000);
+      await waitReady(audience, "the audience offline", 45_000);
       await presenterInk(1);
       await audienceAt(1);
       await audienceInk(1);
@@ -368,7 +368,7 @@ for (const name of ENGINES) {
     it("export from the library: the same deck with the ink kept in this browser, offline", async () => {
       const library = await suite.engine.newPage();
       await library.goto(`${suite.server.url}/`);
-      await library.waitFor("the library (offline: the server is stopped)", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(library, "the library (offline: the server is stopped)", 30_000);
       await catchDownloads(library);
       await library.click(`li[data-deck="${deckId}"] summary`);
       await library.click(`li[data-deck="${deckId}"] [data-download="ink"]`);
@@ -441,7 +441,7 @@ for (const name of ENGINES) {
       await presenter.press("Escape");
       await presenter.waitFor("the editor closed", () => document.querySelector("#help")!.hasAttribute("hidden"));
       await presenter.goto(await presenter.href());
-      await presenter.waitFor("the presenter after reload", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(presenter, "the presenter after reload", 30_000);
       await presenter.press("b");
       await notBlankedBy(presenter);
       await presenter.press("k");
@@ -469,7 +469,7 @@ for (const name of ENGINES) {
       await expectNoSeriousA11y(presenter, "layout editor");
       const before = await boxOf(presenter, ".current-pane");
       await presenter.goto(await presenter.href());
-      await presenter.waitFor("the presenter after reload", () => document.body.dataset.ready === "true", [], 30_000);
+      await waitReady(presenter, "the presenter after reload", 30_000);
       const after = await boxOf(presenter, ".current-pane");
       expect(await presenter.evaluate(() => document.querySelector("#main")!.getAttribute("data-side"))).toBe("left");
       expect(Math.abs(after.x - before.x)).toBeLessThan(2);

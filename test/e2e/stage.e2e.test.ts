@@ -21,7 +21,7 @@ import { withChromiumPage } from "../helpers/browser.ts";
 import { engineSuite, presentPdf } from "../helpers/e2e-suite.ts";
 import { ENGINES, type EnginePage } from "../helpers/engine.ts";
 import { startMediaServer, type MediaServer } from "../helpers/media-server.ts";
-import { audiencePainted, openAudience, pressToPage } from "../helpers/stage.ts";
+import { audiencePainted, openAudience, pressToPage, waitReady } from "../helpers/stage.ts";
 import { animatedGif, makeStageDeck, OUTPUT, recordStageClip, RECTS } from "../fixtures/stage-deck.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -80,7 +80,7 @@ for (const name of ENGINES) {
     it("claims a handoff link, stores the deck and opens the presenter at slide 1 of 6 (page labels)", async () => {
       const handoff = await presentPdf(suite.server.url, deck, "Presenting on stage.pdf");
       await presenter.goto(handoff.url);
-      await presenter.waitFor("the presenter to be ready", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(presenter, "the presenter to be ready", 45_000);
       expect(await presenter.href()).toMatch(/\/present\/[0-9a-f]{16}$/);
       deckId = (await presenter.href()).split("/").pop()!;
       expect(readdirSync(join(suite.server.dataDir, "staged")).filter((f) => !f.startsWith("."))).toEqual([]);
@@ -389,7 +389,7 @@ for (const name of ENGINES) {
       for (const page of [presenter, audience]) await page.goto(await page.href());
       // Wait for rendered pages, never for text that depends on navigator.onLine.
       await presenter.waitFor("the presenter offline", () => document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 45_000);
-      await audience.waitFor("the audience offline", () => document.body.dataset.ready === "true", [], 45_000);
+      await waitReady(audience, "the audience offline", 45_000);
       expect(await presenter.evaluate(() => document.querySelector("#counter")?.textContent)).toBe("3 / 6");
       await audienceAt(5);
       for (const page of [presenter, audience]) {

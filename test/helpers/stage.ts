@@ -1,42 +1,53 @@
 /**
- * Steps the stage suites share: open a handoff link as the presenter, open a deck's audience
- * window, move the presenter with a key and wait for its page, wait for an audience window
- * to have painted a page, and open the library.
+ * Steps the stage suites share: wait for a page to be ready, open a handoff link as the
+ * presenter, open a deck's audience window, move the presenter with a key and wait for its page,
+ * wait for an audience window to have painted a page, and open the library.
  */
 import type { EnginePage } from "./engine.ts";
+
+/**
+ * Wait until the page in `page` says it is ready (`data-ready` on its body, which every page of
+ * the client sets once it shows what it is for) — at a path starting with `path`, when given
+ * (a claim that goes on to the presenter). Until then each check reads where the page stands —
+ * its load state and path, its step (`data-boot`, where the page marks one), any notice, the
+ * scripts it has loaded, its service worker — so a wait that runs out says why, not only "false".
+ */
+export function waitReady(page: EnginePage, what: string, timeoutMs: number, path = "/"): Promise<void> {
+  return page.waitFor(
+    what,
+    (at: string) => {
+      if (location.pathname.startsWith(at) && document.body?.dataset.ready === "true") return true;
+      const notices = [...document.querySelectorAll(".notice, [role=alert]")].map((n) => `; notice: ${n.textContent?.trim()}`).join("");
+      const scripts = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".js")).map((e) => `${e.name.split("/").pop()} in ${Math.round(e.duration)} ms`);
+      const worker = navigator.serviceWorker?.controller?.state ?? "no service worker";
+      return `${document.readyState} ${location.pathname}${document.body?.dataset.ready === "true" ? " (ready)" : ""} at step "${document.body?.dataset.boot ?? "not marked"}"${notices}; scripts loaded: ${scripts.join(", ") || "none"}; ${worker}`;
+    },
+    [path],
+    timeoutMs,
+  );
+}
 
 /** Open handoff link `url` in `presenter` and wait for the presenter it claims, notes and media loaded. */
 export async function openPresenter(presenter: EnginePage, url: string): Promise<void> {
   await presenter.goto(url);
-  await presenter.waitFor("the presenter", () => document.body.dataset.ready === "true", [], 45_000);
+  await waitReady(presenter, "the presenter", 45_000);
   await presenter.waitFor("the notes and media", () => document.body.dataset.extras === "ready");
 }
 
 /** Open deck `deckId`'s audience window in `audience` and wait until it has painted page 1. */
 export async function openAudience(audience: EnginePage, serverUrl: string, deckId: string): Promise<void> {
   await audience.goto(`${serverUrl}/view/${deckId}`);
-  await audience.waitFor("the audience window", () => document.body.dataset.ready === "true", [], 30_000);
+  await waitReady(audience, "the audience window", 30_000);
   await audiencePainted(audience, 1);
 }
 
 /**
  * Open the library of the server at `serverUrl` in `page` and wait until it lists the stored
- * decks; a timeout names the step the page stood at and any notice it shows.
+ * decks; a timeout names the step the page stood at and any notice it shows (`waitReady`).
  */
 export async function openLibrary(page: EnginePage, serverUrl: string): Promise<void> {
   await page.goto(`${serverUrl}/`);
-  await page.waitFor(
-    "the library",
-    () => {
-      if (document.body.dataset.ready === "true") return true;
-      const notices = [...document.querySelectorAll(".notice")].map((n) => `; notice: ${n.textContent}`).join("");
-      const scripts = performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".js")).map((e) => `${e.name.split("/").pop()} in ${Math.round(e.duration)} ms`);
-      const worker = navigator.serviceWorker?.controller?.state ?? "no service worker";
-      return `${document.readyState} page at step "${document.body.dataset.boot ?? "not started"}"${notices}; scripts loaded: ${scripts.join(", ") || "none"}; ${worker}`;
-    },
-    [],
-    30_000,
-  );
+  await waitReady(page, "the library", 30_000);
 }
 
 /** Press `chord` in the presenter and wait until it shows PDF page `page`. */

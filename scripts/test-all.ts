@@ -13,10 +13,9 @@
  * The services and the browser lanes run under SCHED_IDLE (YIELDING): the kernel gives them only
  * the CPU that the ordinary tasks leave — the type checks, the unit files, then the foreground
  * files one at a time — so those meet a machine that is theirs whenever they want it, and the
- * lanes use the cores while they wait. The WebKit lane runs at nice 19 instead (WEBKIT_LANE). The
- * alone files keep the cores busy themselves: beside the
- * yielding lanes their bounds still failed (a check's 1.5 s deadline ran out), so they come last,
- * alone. Which file runs where
+ * lanes use the cores while they wait; the WebKit lane runs at nice 19 instead (WEBKIT_LANE).
+ * The alone files keep the cores busy themselves: beside the yielding lanes their bounds still
+ * failed (a check's 1.5 s deadline ran out), so they come last, alone. Which file runs where
  * is read from the files (scripts/test-plan.ts). Each stage's output is
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
@@ -298,8 +297,8 @@ async function main(): Promise<number> {
 /**
  * The browser suites' rule (scripts/test-rerun.ts): when only browser lanes failed, every
  * failure there is in the JUnit report (bun's count agrees, no error outside a test), and the
- * files not explained by a MiniBrowser crash or hang are at most MAX_RETRIED_FILES, each such file runs
- * once more, whole, in the lane it failed in; the run passes only if they all pass then.
+ * files not explained by a MiniBrowser crash or hang are at most MAX_RETRIED_FILES, each such
+ * file runs once more, whole, in the lane it failed in; the run passes only if they all pass then.
  */
 async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane; stage: Stage; crashLog: string }[], args: readonly string[], all: Stage[]): Promise<number> {
   const failedLanes = lanes.filter((l) => l.stage.code !== 0);

@@ -8,10 +8,11 @@
  * segfaults now and then mid-file, whatever the page does — in libc, at the same address each
  * time (seen in dmesg on the development machine, and once in CI, where the file's WebKit tests
  * then all failed at once), and its web process has been seen never to answer a command. The
- * engine (test/helpers/engine-webkit.ts) writes each such crash or hang down with its test file. So, like Playwright's `retries` on CI: when the run failed and every
- * failure is in a browser suite (test/e2e/), in at most MAX_RETRIED_FILES files (files whose
- * MiniBrowser crashed or hung do not count against it), those files run once more, whole, in each
- * browser lane they failed in (a lane is one engine: scripts/test-plan.ts), and the run passes
+ * engine (test/helpers/engine-webkit.ts) writes each such crash or hang down with its test
+ * file. So, like Playwright's `retries` on CI: when the run failed and every failure is in a
+ * browser suite (test/e2e/), in at most MAX_RETRIED_FILES files (files whose MiniBrowser crashed
+ * or hung do not count against it), those files run once more, whole, in each browser lane they
+ * failed in (a lane is one engine: scripts/test-plan.ts), and the run passes
  * only if they then pass. Each such file is named as flaky, with its lane and its failures, at
  * the end of the run and in test-output/flaky.json, so it is seen and fixed. Any failure outside
  * the browser suites, an error outside any test, a planned file with no result in the report,
@@ -111,8 +112,8 @@ export const MAX_RETRIED_FILES = 3;
 
 /**
  * The files to run once more, each in the lane it failed in: all the failed ones, when each is a
- * browser suite and at most MAX_RETRIED_FILES files did not have their MiniBrowser crash (or hang) in that
- * lane (or, after a crash in that lane, could not start WebKit at all, every failure of the file
+ * browser suite and at most MAX_RETRIED_FILES files did not have their MiniBrowser crash (or
+ * hang) in that lane (or, after a crash in that lane, could not start WebKit at all, every failure of the file
  * there saying so); otherwise none, and the run fails as it is. A file that failed in two lanes
  * is one file against the limit, run again in both. Paths compare relative to `base`.
  */

@@ -23,6 +23,8 @@ import { pollUntil } from "../helpers/poll.ts";
 // A browser start and a handful of commands: 10× what they take on the loaded machine.
 setDefaultTimeout(120_000);
 
+const pgrep = (...args: string[]) => Bun.spawnSync(["pgrep", ...args]).stdout.toString().trim().split("\n").filter(Boolean);
+
 // WebKit only, whatever DECKHAND_ENGINES says: a suite that names its engine runs once in
 // `npm test` (scripts/test-plan.ts), and in every browser lane it would have no test to report.
 describe("a MiniBrowser crash in WebKit", () => {
@@ -50,7 +52,6 @@ describe("a MiniBrowser crash in WebKit", () => {
     expect(existsSync(log)).toBe(false);
 
     // Ours: the MiniBrowser in the process group of the WebKitWebDriver this test process started.
-    const pgrep = (...args: string[]) => Bun.spawnSync(["pgrep", ...args]).stdout.toString().trim().split("\n").filter(Boolean);
     const [driver] = pgrep("-P", String(process.pid), "-x", "WebKitWebDriver");
     const ours = pgrep("-g", driver!, "-x", "MiniBrowser");
     expect(ours).toHaveLength(1);
@@ -88,7 +89,6 @@ describe("a hung WebKit web process", () => {
 
   test("a script the page never finishes is given up after the bound: the browser is killed, the hang written down, and later commands fail at once", async () => {
     await engine.page.goto("data:text/html,<title>busy</title><p>busy</p>");
-    const pgrep = (...args: string[]) => Bun.spawnSync(["pgrep", ...args]).stdout.toString().trim().split("\n").filter(Boolean);
     const [driver] = pgrep("-P", String(process.pid), "-x", "WebKitWebDriver");
     expect(pgrep("-g", driver!, "-x", "MiniBrowser")).toHaveLength(1);
 
@@ -112,7 +112,14 @@ describe("a hung WebKit web process", () => {
     // zombie waiting for its parent to read its status runs nothing), and the next command fails
     // at once, saying why.
     const running = () => Bun.spawnSync(["ps", "-o", "pid=,stat=,comm=", "-g", driver!]).stdout.toString().trim().split("\n").filter((l) => l && !/^\s*\d+\s+Z/.test(l));
-    await pollUntil(async () => running().length === 0 || running().join("; "), "the hung browser's processes to end", 5_000);
+    await pollUntil(
+      async () => {
+        const left = running();
+        return left.length === 0 || left.join("; ");
+      },
+      "the hung browser's processes to end",
+      5_000,
+    );
     const next = performance.now();
     await expect(engine.page.evaluate(() => document.title)).rejects.toThrow("WebKit hung");
     expect(performance.now() - next).toBeLessThan(1_000);

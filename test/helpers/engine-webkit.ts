@@ -330,7 +330,6 @@ export async function launchWebkitEngine(options: LaunchOptions): Promise<Engine
         }),
       ]);
     } catch (error) {
-      answer.catch(() => {});
       tell(error);
       throw error;
     } finally {

@@ -40,9 +40,9 @@ export async function pollUntil(evaluate: () => Promise<unknown>, what: string, 
       clearTimeout(timer);
     }
     if (last === true) return;
+    // Its answer (or the error of a browser killed meanwhile) may still come: the race has
+    // handled it, so a late failure is nobody's error.
     if (last === unanswered) {
-      // Its answer (or the error of a browser killed meanwhile) may still come: nobody awaits it.
-      asked.catch(() => {});
       throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what} (the page did not answer a check within ${lastAnswerMs / 1000} s after that)`);
     }
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for: ${what} (last: ${String(last)})`);

@@ -122,9 +122,10 @@ for (const name of ENGINES) {
       expect(file.name).toBe("Pace — slide times.csv");
       return csvRows(file.bytes.toString("utf8"));
     };
+    /** Choose the plan, and wait until it is stored too: a window closed before that reopens with the choice before. */
     const choose = async (value: string) => {
       await tap(presenter, `input[name='pace'][value='${value}']`);
-      await presenter.waitFor(`the plan ${value}`, (v: string) => (window as unknown as { __deckhand: { state(): { pace: string } } }).__deckhand.state().pace === v, [value]);
+      await presenter.waitFor(`the plan ${value}, stored`, (v: string) => (window as unknown as { __deckhand: { state(): { pace: string } } }).__deckhand.state().pace === v && document.body.dataset.savedPace === v, [value]);
     };
 
     it("before any run: the plan is the deck's 10 minutes spread evenly, said under the clocks", async () => {
@@ -219,7 +220,6 @@ for (const name of ENGINES) {
       await choose("duration");
       await closeTimes();
       await expectPaceLine(presenter, "ahead", "duration");
-      await presenter.waitFor("the choice saved", () => document.body.dataset.savedPace === "duration");
       await presenter.goto(await presenter.href());
       await presenter.waitFor("the presenter reloaded", () => document.body.dataset.ready === "true" && document.body.dataset.extras === "ready", [], 45_000);
       await expectPaceLine(presenter, "ahead", "duration");
@@ -230,9 +230,9 @@ for (const name of ENGINES) {
       await choose("rehearsal");
       await closeTimes();
       await expectPaceLine(presenter, "behind");
-      // Back to an idle timer for what follows.
+      // Back to an idle timer for what follows, stored: the next test closes this window.
       await presenter.press("r");
-      await presenter.waitFor("the timer reset", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "idle");
+      await presenter.waitFor("the timer reset and stored", () => document.querySelector("#elapsed")?.getAttribute("data-status") === "idle" && document.body.dataset.savedTimer === "idle" && document.body.dataset.savedPace === "rehearsal");
     });
 
     if (name !== "chromium") return;

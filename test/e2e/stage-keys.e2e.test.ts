@@ -11,7 +11,8 @@
  *   lone `5` left alone becomes the spotlight (then, and only then, on the audience); `3` and
  *   a click draw a dot; turned off, digits are numbers only again.
  * - a clicker's F5 and Shift+F5 never reload the presenter: not with the overview open, not
- *   with the focus in a text field (a mark left on the window survives, the key is taken).
+ *   with the focus in a text field (a mark left on the window survives, the key is taken); nor
+ *   the audience window, even with F5 taken off "Full screen" in Keys.
  * - clicked buttons keep no keys: after *Black* is clicked with the mouse, `Space` and `Enter`
  *   step the talk and the audience stays black; a button reached with Tab still takes Enter.
  * - a newcomer finds everything: Tab from the page walks the controls and never opens the
@@ -293,7 +294,7 @@ for (const name of ENGINES) {
       await presenter.waitFor("back in the history", () => document.body.dataset.slide === "1" && document.body.dataset.panel === "none");
     });
 
-    it("a clicker's F5 and Shift+F5 never reload the presenter: not with the overview open, not with the focus in a text field", async () => {
+    it("a clicker's F5 and Shift+F5 never reload the presenter (not with the overview open, not with the focus in a text field) nor the audience window (not with F5 off Full screen)", async () => {
       await go("Home", 1);
       // A mark on this window (a reload would take it), and whether each F5 was taken from the browser.
       await presenter.evaluate(() => {
@@ -326,6 +327,29 @@ for (const name of ENGINES) {
       await presenter.press("Escape");
       await presenter.waitFor("the go-to panel closed", () => document.body.dataset.panel === "none");
       expect((await state()).page).toBe(1);
+
+      // The projector's window too, with F5 taken off "Full screen" in Keys: the map is stored
+      // from the presenter's window, and the audience window reads it when another window does.
+      await audience.evaluate(() => {
+        const w = window as unknown as { __stayed: boolean; __f5: boolean[]; __mapRead: boolean };
+        w.__stayed = true;
+        w.__f5 = [];
+        w.__mapRead = false;
+        window.addEventListener("keydown", (e) => void (e.key === "F5" && w.__f5.push(e.defaultPrevented)));
+        // After the page's own listener, added at its start: once this runs, the page has read the map.
+        window.addEventListener("storage", (e) => void (e.key === "deckhand:keymap" && (w.__mapRead = true)));
+        return true;
+      });
+      const mapRead = (what: string) => audience.waitFor(what, () => (window as unknown as { __mapRead?: boolean }).__mapRead === true);
+      await presenter.evaluate(() => (localStorage.setItem("deckhand:keymap", JSON.stringify({ v: 1, bindings: { fullscreen: ["Shift+f"] } })), true));
+      await mapRead("the audience window reading the map without F5");
+      await audience.press("F5");
+      await audience.press("Shift+F5");
+      await audience.waitFor("both F5s seen in the audience window", () => (window as unknown as { __f5?: boolean[] }).__f5?.length === 2, [], 5_000);
+      expect(await audience.evaluate(() => ({ stayed: (window as unknown as { __stayed?: boolean }).__stayed === true, f5: (window as unknown as { __f5: boolean[] }).__f5, fullscreen: document.fullscreenElement !== null }))).toEqual({ stayed: true, f5: [true, true], fullscreen: false });
+      await audience.evaluate(() => ((window as unknown as { __mapRead: boolean }).__mapRead = false, true));
+      await presenter.evaluate(() => (localStorage.removeItem("deckhand:keymap"), true));
+      await mapRead("the audience window back on the default map");
     });
 
     it("after Black is clicked with the mouse, Space and Enter step the talk; the audience stays black", async () => {

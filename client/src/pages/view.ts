@@ -23,7 +23,7 @@ import { getAction } from "../presenter/actions.ts";
 import type { AudienceState } from "../presenter/audience.ts";
 import { AudienceStage } from "../presenter/audience-stage.ts";
 import { parseNotesPosition } from "../model/deck-settings.ts";
-import { resolveKey } from "../presenter/keymap.ts";
+import { chordOf, pageKeepsKey, resolveKey } from "../presenter/keymap.ts";
 import { browserStorage, KEYMAP_STORAGE_KEY, loadKeymap } from "../presenter/keymap-store.ts";
 import { parseStrokes } from "../presenter/ink.ts";
 import { NO_OVERLAYS } from "../presenter/state.ts";
@@ -92,6 +92,9 @@ function wireInput() {
     if (event.origin === location.origin && (event.data as { type?: string } | null)?.type === "deckhand-fullscreen") void document.documentElement.requestFullscreen?.().catch(() => {});
   });
   document.addEventListener("keydown", (event) => {
+    // A clicker's F5 and Shift+F5 would reload the projector mid-talk: never the browser's here
+    // either, whatever the key map binds them to (nothing, when the presenter took them off).
+    if (pageKeepsKey(chordOf(event))) event.preventDefault();
     const resolved = resolveKey(event, { entry: false }, bindings);
     if (!resolved) return;
     if (resolved.action === "fullscreen") toggleFullscreen();

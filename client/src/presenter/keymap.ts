@@ -54,7 +54,8 @@ export const RESERVED_KEYS: readonly string[] = ["Tab", "Shift+Tab"];
 
 /**
  * What a clicker's "start the show" button sends, and a browser takes as a reload: never the
- * browser's in this window, whatever the binding, the focus or the open panel (`pageKeepsKey`).
+ * browser's in the presenter's window nor the audience window, whatever the binding, the focus
+ * or the open panel (`pageKeepsKey`).
  */
 const CLICKER_RELOAD_KEYS: ReadonlySet<string> = new Set(["F5", "Shift+F5"]);
 
@@ -318,7 +319,7 @@ export const CONTROL = "button, a, summary, input, select";
 
 /**
  * Whether the page takes a key from the browser before anyone else decides: a clicker's F5 and
- * Shift+F5, which would reload the presenter mid-talk. Asked before the field and the panel
+ * Shift+F5, which would reload the presenter (or the projector's window) mid-talk. Asked before the field and the panel
  * (they may keep the key from the talk — in a text field or an open modal panel F5 does
  * nothing — but never give it to the browser); unbound, they do nothing either.
  */

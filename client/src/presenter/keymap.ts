@@ -319,9 +319,10 @@ export const CONTROL = "button, a, summary, input, select";
 
 /**
  * Whether the page takes a key from the browser before anyone else decides: a clicker's F5 and
- * Shift+F5, which would reload the presenter (or the projector's window) mid-talk. Asked before the field and the panel
- * (they may keep the key from the talk — in a text field or an open modal panel F5 does
- * nothing — but never give it to the browser); unbound, they do nothing either.
+ * Shift+F5, which would reload the presenter (or the projector's window) mid-talk. Asked
+ * before the field and the panel (they may keep the key from the talk — in a text field or an
+ * open modal panel F5 does nothing — but never give it to the browser); unbound, they do
+ * nothing either.
  */
 export function pageKeepsKey(chord: string | null): boolean {
   return chord !== null && CLICKER_RELOAD_KEYS.has(chord);

@@ -31,6 +31,7 @@ import { ENGINES, type Engine, type EnginePage } from "../helpers/engine.ts";
 import { audiencePainted, openAudience, pressToPage, tap, waitReady } from "../helpers/stage.ts";
 import { keysPageOf, makeKeysDeck } from "../fixtures/keys-deck.ts";
 import { OUTPUT } from "../fixtures/stage-deck.ts";
+import { KEYMAP_STORAGE_KEY } from "../../client/src/presenter/keymap-store.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
 setDefaultTimeout(120_000);
@@ -330,25 +331,25 @@ for (const name of ENGINES) {
 
       // The projector's window too, with F5 taken off "Full screen" in Keys: the map is stored
       // from the presenter's window, and the audience window reads it when another window does.
-      await audience.evaluate(() => {
+      await audience.evaluate((key: string) => {
         const w = window as unknown as { __stayed: boolean; __f5: boolean[]; __mapRead: boolean };
         w.__stayed = true;
         w.__f5 = [];
         w.__mapRead = false;
         window.addEventListener("keydown", (e) => void (e.key === "F5" && w.__f5.push(e.defaultPrevented)));
         // After the page's own listener, added at its start: once this runs, the page has read the map.
-        window.addEventListener("storage", (e) => void (e.key === "deckhand:keymap" && (w.__mapRead = true)));
+        window.addEventListener("storage", (e) => void (e.key === key && (w.__mapRead = true)));
         return true;
-      });
+      }, KEYMAP_STORAGE_KEY);
       const mapRead = (what: string) => audience.waitFor(what, () => (window as unknown as { __mapRead?: boolean }).__mapRead === true);
-      await presenter.evaluate(() => (localStorage.setItem("deckhand:keymap", JSON.stringify({ v: 1, bindings: { fullscreen: ["Shift+f"] } })), true));
+      await presenter.evaluate((key: string) => (localStorage.setItem(key, JSON.stringify({ v: 1, bindings: { fullscreen: ["Shift+f"] } })), true), KEYMAP_STORAGE_KEY);
       await mapRead("the audience window reading the map without F5");
       await audience.press("F5");
       await audience.press("Shift+F5");
       await audience.waitFor("both F5s seen in the audience window", () => (window as unknown as { __f5?: boolean[] }).__f5?.length === 2, [], 5_000);
       expect(await audience.evaluate(() => ({ stayed: (window as unknown as { __stayed?: boolean }).__stayed === true, f5: (window as unknown as { __f5: boolean[] }).__f5, fullscreen: document.fullscreenElement !== null }))).toEqual({ stayed: true, f5: [true, true], fullscreen: false });
       await audience.evaluate(() => ((window as unknown as { __mapRead: boolean }).__mapRead = false, true));
-      await presenter.evaluate(() => (localStorage.removeItem("deckhand:keymap"), true));
+      await presenter.evaluate((key: string) => (localStorage.removeItem(key), true), KEYMAP_STORAGE_KEY);
       await mapRead("the audience window back on the default map");
     });
 

@@ -31,6 +31,7 @@ import { testPlan, type Engine, type Lane } from "./test-plan.ts";
 import { BINARIES } from "../test/helpers/engine.ts";
 import { failures, filesToRerun, MAX_RETRIED_FILES, readSummary, reportedFiles, unreported, type Crash, type Failure, type LaneReport, type Rerun, type Summary } from "./test-rerun.ts";
 import { timings } from "./test-unit.ts";
+import { LATEX_CACHE_ENV } from "../test/fixtures/beamer.ts";
 
 const root = join(import.meta.dir, "..");
 const output = join(root, "test-output");
@@ -218,6 +219,10 @@ async function main(): Promise<number> {
   mkdirSync(join(output, "stages"), { recursive: true });
   mkdirSync(join(output, "junit"), { recursive: true });
   rmSync(join(output, "flaky.json"), { force: true });
+  // The run's pdflatex decks, built once for every stage (test/fixtures/beamer.ts): this run builds its own.
+  const latexCache = join(output, "latex-cache");
+  rmSync(latexCache, { recursive: true, force: true });
+  process.env[LATEX_CACHE_ENV] = latexCache;
   if (!Bun.which(YIELDING[0])) {
     console.error(`npm test: ${YIELDING[0]} is missing: it comes with util-linux (apt-get install -y util-linux), which every Debian has.`);
     return 1;

@@ -20,7 +20,8 @@
  * kept whole — printed as one block when the stage ends, and written as it comes to
  * test-output/stages/<stage>.log — so a failure's message sits with its test, as in one serial
  * run; a line every minute says how far each stage is. At the end: each stage's start and wall
- * time, its files and tests, the load average, in test-output/test-times.json too.
+ * time, its files and tests, how much of the machine stood idle meanwhile, the load average, in
+ * test-output/test-times.json too.
  *
  *   bun run scripts/test-all.ts [bun test flags…]
  */
@@ -82,6 +83,9 @@ class Stage {
   private text = "";
   startedAt = 0;
   endedAt = 0;
+  /** The machine's CPU times when it started and ended (cpuTimes). */
+  cpuAtStart: CpuTimes | null = null;
+  cpuAtEnd: CpuTimes | null = null;
   code = 0;
   readonly runs: BunRun[] = [];
   /** Files whose results bun has begun to print (bun names each file before its tests). */
@@ -175,9 +179,37 @@ function clock(ms: number): string {
 const t0 = performance.now();
 const now = () => performance.now() - t0;
 
+/** The machine's CPU time since boot, all cores: idle (idle and iowait) and in all, in clock ticks. */
+interface CpuTimes {
+  idle: number;
+  total: number;
+}
+
+/** From /proc/stat's first line; null where there is none (not Linux). */
+function cpuTimes(): CpuTimes | null {
+  try {
+    const ticks = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { idle: ticks[3]! + ticks[4]!, total: ticks.reduce((a, b) => a + b, 0) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How much of the machine stood idle while `stage` ran, in percent: the cores nobody used. The
+ * stages overlap, so this is the machine's, not the stage's own — high for a stage that runs
+ * alone and mostly waits, near 0 while the lanes keep every core busy.
+ */
+function idleShare(stage: Stage): string {
+  const [a, b] = [stage.cpuAtStart, stage.cpuAtEnd];
+  if (!a || !b || b.total <= a.total) return "";
+  return `${Math.round((100 * (b.idle - a.idle)) / (b.total - a.total))} %`;
+}
+
 /** Run `body` as stage `stage`, printing its block when it ends; resolves with its exit code. */
 async function staged(stage: Stage, body: (s: Stage) => Promise<unknown>): Promise<number> {
   stage.startedAt = now();
+  stage.cpuAtStart = cpuTimes();
   try {
     await body(stage);
   } catch (error) {
@@ -185,6 +217,7 @@ async function staged(stage: Stage, body: (s: Stage) => Promise<unknown>): Promi
     stage.note(String(error));
   }
   stage.endedAt = now();
+  stage.cpuAtEnd = cpuTimes();
   process.stdout.write(stage.block());
   return stage.code;
 }
@@ -381,6 +414,7 @@ function finish(stages: readonly Stage[], code: number, loadAtStart: number, loa
     files: s.runs.reduce((n, r) => n + r.files.length, 0),
     tests: s.runs.reduce((n, r) => n + r.tests, 0),
     failed: s.runs.reduce((n, r) => n + r.failed.length, 0),
+    idle: idleShare(s),
     result: s.code === 0 ? "passed" : "FAILED",
   }));
   const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
@@ -388,8 +422,9 @@ function finish(stages: readonly Stage[], code: number, loadAtStart: number, loa
   writeFileSync(join(output, "test-times.json"), `${JSON.stringify(figures, null, 2)}\n`);
   const pad = (v: string | number, n: number) => String(v).padStart(n);
   console.log(`\nnpm test ${code === 0 ? "passed" : "FAILED"}: ${tests} tests in ${files.size} files (a browser suite counts once, its tests in every lane), ${clock(total)} in all; load average ${loadAtStart.toFixed(1)} at the start, ${mean.toFixed(1)} on average.`);
-  console.log(`  ${"stage".padEnd(16)} ${pad("start", 6)} ${pad("wall", 6)} ${pad("files", 6)} ${pad("tests", 6)} ${pad("failed", 6)}`);
-  for (const r of rows) console.log(`  ${r.stage.padEnd(16)} ${pad(r.start, 6)} ${pad(r.wall, 6)} ${pad(r.files || "", 6)} ${pad(r.tests || "", 6)} ${pad(r.failed || "", 6)}  ${r.result}`);
+  console.log(`  ${"stage".padEnd(16)} ${pad("start", 6)} ${pad("wall", 6)} ${pad("files", 6)} ${pad("tests", 6)} ${pad("failed", 6)} ${pad("idle", 6)}`);
+  for (const r of rows) console.log(`  ${r.stage.padEnd(16)} ${pad(r.start, 6)} ${pad(r.wall, 6)} ${pad(r.files || "", 6)} ${pad(r.tests || "", 6)} ${pad(r.failed || "", 6)} ${pad(r.idle, 6)}  ${r.result}`);
+  console.log("  (idle: the share of the machine's cores that stood idle while the stage ran, whatever ran beside it)");
   console.log(silent.length ? `  ${silent.length} of the ${planned.size} planned files have no result: ${silent.join(", ")}` : `  every one of the ${planned.size} planned test files has its result in the JUnit reports.`);
   console.log("  (each stage's whole output: test-output/stages/; these figures: test-output/test-times.json)");
   return code;

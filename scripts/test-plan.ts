@@ -9,7 +9,9 @@
  *   podman, wine, caddy, nginx, servers killed and restarted. Each takes its own free port,
  *   data directory and container name, so they run side by side, each file isolated. A file
  *   that rebuilds the client (scripts/release.ts does) waits for the unit stage: the build
- *   empties client-dist/, which the unit tests' in-process servers read from.
+ *   replaces client-dist/, which the unit tests' in-process servers read from (file by file, each
+ *   whole, so a reader never finds it empty — the browser lanes import the generated module
+ *   whenever a file first needs it).
  * - **alone**: a file that says so on a line of its own (`// npm test: alone — why`): its
  *   bounds are wall-clock times of the server under its own load (a /healthz p99 while a bomb
  *   is read, a deadline waited out), which the other stages' load would break — the browser

@@ -5,7 +5,7 @@
  * podman, wine, caddy, nginx), run by `bun test` across the machine's cores. A file is left
  * to `npm test` when it imports a helper or names a tool that needs one of those (NEEDS
  * below), so a new test file joins the loop unless it reaches for them — nothing to
- * register. A file that rebuilds the client runs after the others, alone: the build empties
+ * register. A file that rebuilds the client runs after the others, alone: the build replaces
  * client-dist/, which the parallel workers' servers read from.
  *
  *   bun run scripts/test-unit.ts [--list | --left-out] [bun test flags…]

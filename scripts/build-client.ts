@@ -27,8 +27,23 @@ const genFile = join(root, "src/http/client-assets.gen.ts");
 export const PAGES = ["library", "start", "present", "view", "check", "live", "remote", "play"] as const;
 
 const started = performance.now();
+// A build killed before it put its files in place left its directory: gone, once its process is.
+for (const name of readdirSync(root)) {
+  const pid = Number(/^\.client-dist-build-(\d+)$/.exec(name)?.[1]);
+  if (pid && !processAlive(pid)) rmSync(join(root, name), { recursive: true, force: true });
+}
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(join(outDir, "assets"), { recursive: true });
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 function hash(data: string | Uint8Array, length = 10): string {
   return createHash("sha256").update(data).digest("hex").slice(0, length);

@@ -15,6 +15,7 @@
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
+import { processAlive } from "../src/base/process-alive.ts";
 
 const root = resolve(import.meta.dir, "..");
 const clientDir = join(root, "client");
@@ -34,16 +35,6 @@ for (const name of readdirSync(root)) {
 }
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(join(outDir, "assets"), { recursive: true });
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function hash(data: string | Uint8Array, length = 10): string {
   return createHash("sha256").update(data).digest("hex").slice(0, length);

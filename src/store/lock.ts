@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { processAlive } from "../base/process-alive.ts";
 
 export const LOCK_FILE = "deckhand.lock";
 
@@ -16,11 +17,7 @@ export class DataDirLockedError extends Error {
 /** Is `pid` a live deckhand? (A recycled pid of another program does not hold the lock.) */
 function isLiveDeckhand(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as { code?: string }).code !== "EPERM") return false;
-  }
+  if (!processAlive(pid)) return false;
   try {
     const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
     return /deckhand|main\.ts/.test(cmdline);

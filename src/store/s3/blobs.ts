@@ -22,6 +22,7 @@ import type { S3Client } from "bun";
 import type { BlobStore, ByteRange, OpenedBlob, TempFile } from "../../core/blobs.ts";
 import { withDeadline } from "../dependencies.ts";
 import { TempSpool } from "../temp-spool.ts";
+import { processAlive } from "../../base/process-alive.ts";
 
 /** Multipart part size: S3's minimum (5 MiB), so an upload holds little memory. */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -51,15 +52,6 @@ export function parseS3Url(url: string): S3Location | null {
 function isMissing(error: unknown): boolean {
   const code = (error as { code?: string; name?: string } | null)?.code;
   return code === "NoSuchKey" || code === "NotFound" || code === "ERR_S3_FILE_NOT_FOUND";
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: string }).code === "EPERM";
-  }
 }
 
 export interface S3BlobStoreOptions {
@@ -230,7 +222,7 @@ export class S3BlobStore implements BlobStore {
     for (const name of await readdir(this.spoolRoot)) {
       if (name === this.spoolName || !name.startsWith(host)) continue;
       const pid = Number(name.slice(host.length));
-      if (!Number.isInteger(pid) || isAlive(pid)) continue;
+      if (!Number.isInteger(pid) || processAlive(pid)) continue;
       const dir = join(this.spoolRoot, name);
       removed += (await readdir(dir)).length;
       await rm(dir, { recursive: true, force: true });

@@ -238,7 +238,7 @@ for (const name of ENGINES) {
       const controlUrl = await presenter.evaluate(() => (document.querySelector("#live-control-url") as HTMLAnchorElement).href);
       const remote = await suite.engine.newPage();
       await remote.goto(controlUrl);
-      await remote.waitFor("the remote connected", () => document.body.dataset.screen === "live" && document.body.dataset.slide === "1", [], 60_000);
+      await remote.waitFor("the remote connected", () => (document.body.dataset.screen === "live" && document.body.dataset.slide === "1") || `screen ${document.body.dataset.screen}, slide ${document.body.dataset.slide}, notice: ${document.querySelector(".notice, [role=alert]")?.textContent?.trim() ?? "none"}`, [], 60_000);
       await remote.waitFor("the remote's notes", (t: string) => (document.querySelector("#notes")?.textContent ?? "").includes(t), [BEAMER_NOTES[0]!]);
       expect(await remote.evaluate(() => document.body.dataset.notesPosition)).toBe("right");
       await remote.waitFor("the remote's slide painted", () => document.querySelector("#current-frame")?.getAttribute("data-state") === "painted");

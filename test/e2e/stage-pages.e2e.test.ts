@@ -23,6 +23,7 @@ import { startBinary, type BinaryServer } from "../helpers/server.ts";
 import { openLibrary, waitReady } from "../helpers/stage.ts";
 import { makeEncryptedDeck } from "../fixtures/pdfs.ts";
 import { makeStageDeck, OUTPUT, PAGE, recordStageClip } from "../fixtures/stage-deck.ts";
+import { makeToolsDeck } from "../fixtures/tools-deck.ts";
 import { doubleDeck, SLIDE } from "../fixtures/notes-layout-stage.ts";
 
 // The timeout of each test and hook here: 120 s, as in every end-to-end suite (browsers and the binary; longer steps set their own).
@@ -510,5 +511,55 @@ if (ENGINES.includes("chromium")) describe("the first paint after a claim (Chrom
     expect(frames.filter((f) => f.state === "prepainted")).toEqual([]);
     for (const f of frames) expect(f.counter).not.toMatch(/^1 \//);
     expect(await page.evaluate(() => document.body.dataset.slide)).toBe("3");
+  }, STEP_MS);
+
+  test("the side column is laid out before its previews are drawn: the next slide is sized, rendered and painted once (a deck with builds and a duration)", async () => {
+    // The step box (the deck has builds) and the countdown and pace line (its .pdfpc gives 20
+    // minutes) each take height from the next slide. Drawn before them, its frame took three
+    // sizes in the first second and the render worker rendered it at each.
+    const page = await session.context.newPage();
+    // A laptop's screen, where the column is tall enough for the previews to follow its rows.
+    await page.setViewportSize({ width: 1440, height: 900 });
+    try {
+      await page.addInitScript(() => {
+        if (!location.pathname.startsWith("/present/")) return;
+        const seen = { frame: [] as string[], painted: [] as number[], rendered: [] as number[] };
+        (window as unknown as { __column: typeof seen }).__column = seen;
+        // What the page asks of its render worker: the next slide's preview asks at priority 90.
+        const post = Worker.prototype.postMessage;
+        Worker.prototype.postMessage = function (this: Worker, message: { type?: string; priority?: number; width?: number }, ...rest: unknown[]) {
+          if (message?.type === "render" && message.priority === 90) seen.rendered.push(Math.round(message.width ?? 0));
+          return (post as (...args: unknown[]) => void).call(this, message, ...rest);
+        } as typeof Worker.prototype.postMessage;
+        new MutationObserver((changes) => {
+          for (const change of changes) {
+            const target = change.target as HTMLElement;
+            if (target.id === "next" && change.attributeName === "width") seen.painted.push((target as HTMLCanvasElement).width);
+            if (target.id === "next-frame" && change.attributeName === "style" && target.style.width && seen.frame.at(-1) !== target.style.width) seen.frame.push(target.style.width);
+          }
+        }).observe(document, { attributes: true, subtree: true, attributeFilter: ["width", "style"] });
+      });
+      const handoff = await presentPdf(server.url, await makeToolsDeck(), "Column.pdf");
+      await page.goto(handoff.url);
+      await page.waitForSelector("body[data-ready='true'][data-extras='ready']", { timeout: 45_000 });
+      // Until the next slide is painted at the device pixels of its box as it finally stands.
+      await page.waitForFunction(() => {
+        const frame = document.querySelector<HTMLElement>("#next-frame")!;
+        const canvas = document.querySelector<HTMLCanvasElement>("#next")!;
+        return frame.dataset.state === "painted" && Math.abs(canvas.width - frame.getBoundingClientRect().width * Math.min(window.devicePixelRatio || 1, 3)) <= 2;
+      }, null, { timeout: 20_000 });
+      const column = await page.evaluate(() => ({
+        stepBox: !document.querySelector<HTMLElement>("#step-box")!.hidden,
+        countdown: !document.querySelector<HTMLElement>("#countdown-box")!.hidden,
+        pace: !document.querySelector<HTMLElement>("#pace-box")!.hidden,
+        ...(window as unknown as { __column: { frame: string[]; painted: number[]; rendered: number[] } }).__column,
+      }));
+      expect({ stepBox: column.stepBox, countdown: column.countdown, pace: column.pace }).toEqual({ stepBox: true, countdown: true, pace: true });
+      expect({ frame: column.frame.length, rendered: column.rendered.length, painted: column.painted.length }).toEqual({ frame: 1, rendered: 1, painted: 1 });
+      expect(column.rendered[0]).toBe(column.painted[0]!);
+      await page.screenshot({ path: join(OUTPUT, "stage-pages", "side-column-laid-out.png") });
+    } finally {
+      await page.close();
+    }
   }, STEP_MS);
 });

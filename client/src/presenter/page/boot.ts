@@ -42,7 +42,7 @@ import { renderPaceLine, wirePace } from "./pace.ts";
 import { save, saveProgress } from "./persistence.ts";
 import { recordedChannel, wireRecording } from "./recording.ts";
 import { presenter, timerAway } from "./presenter.ts";
-import { mountPageMedia, noteFirstSlide, onlyOverlays, render, renderNotesPane, applyTalk, scheduleOverlays } from "./render.ts";
+import { mountPageMedia, noteFirstSlide, onlyOverlays, render, renderNotesPane, applyTalk, scheduleOverlays, showPreviews } from "./render.ts";
 import { mediaCtx, metrics, notesFile, savedInk, session, timerSettings } from "./session.ts";
 import { wireDeckSettings } from "./settings.ts";
 import { currentView } from "./views.ts";
@@ -148,16 +148,26 @@ function adoptOpened(opened: { pageCount: number; firstPage: { w: number; h: num
   if (!same) void session.store.setDeckLayout(session.deck.id, { pageSize: opened.firstPage, labels: session.layout.labels }).catch(() => {});
 }
 
-/** Notes, media and the pdfpc timer arrive after the first slide; then URL media are kept for offline. */
-async function loadExtras() {
+/**
+ * Notes, media and the pdfpc timer arrive after the first slide; then URL media are kept for
+ * offline. The previews wait for `rehearsalRead` too: a rehearsal may bring the pace line.
+ */
+async function loadExtras(rehearsalRead: Promise<void>) {
   session.extras = await session.renderer!.extras(notesFile()).catch(() => EMPTY_EXTRAS);
+  // The talk's layout (its hidden pages and end slide) first: the previews wait for the clocks.
   applyTalk();
   const state = presenter.current;
   renderNotesPane(state);
   renderTimer(timerEls(), state.timer, timerSettings());
   // The deck's duration may be the plan: the pace line as soon as it is known.
   renderPaceLine(state);
-  if (!session.stopReporting) await mountPageMedia(state.page);
+  // With the deck's rehearsal read too, the clocks have their rows: the previews are drawn at
+  // their final size, once.
+  await rehearsalRead;
+  session.columnReady = true;
+  const page = presenter.current.page;
+  showPreviews(page);
+  if (!session.stopReporting) await mountPageMedia(page);
   // Before the talk: the movies that will show only their posters (a file beside the PDF).
   const movies = missingMoviesNotice(session.extras.media, (page) => `slide ${positionOf(session.layout, page).label}`);
   if (movies) notice(movies, "warn", "movies-missing");
@@ -335,7 +345,7 @@ export async function startPresenter() {
   wireInput();
   wireDeckSettings();
   wirePace();
-  wireRecording();
+  const rehearsalRead = wireRecording();
   presenter.subscribe(onChange);
   render(presenter.current, null);
   if (restored.awayMs !== null) timerAway.show(restored.awayMs, restored.timer);
@@ -344,5 +354,5 @@ export async function startPresenter() {
     renderTimer(timerEls(), presenter.current.timer, timerSettings());
     renderPaceLine();
   }, TICK_MS);
-  void loadExtras();
+  void loadExtras(rehearsalRead);
 }

@@ -34,8 +34,12 @@ async function loadRehearsal(): Promise<void> {
   renderPaceLine();
 }
 
-/** Make the Record control (once the deck and the channel are open) and offer what a reload interrupted. */
-export function wireRecording(): RecordControl {
+/**
+ * Make the Record control (once the deck and the channel are open) and offer what a reload
+ * interrupted. Resolves once the deck's rehearsal has been read the first time (or found
+ * unreadable): the pace line it may bring is in the clocks from then on.
+ */
+export function wireRecording(): Promise<void> {
   const recorder = new Recorder({
     store: session.store.recordings,
     deck: () => ({ id: session.deck.id, title: session.deck.title, labels: session.layout.labels }),
@@ -71,6 +75,5 @@ export function wireRecording(): RecordControl {
     if (kept.kind === "rehearsal") void loadRehearsal().catch(() => {});
   });
   // After the offers (they mark what a crash left as interrupted: such a rehearsal counts for what it has).
-  void control.offerInterrupted().then(loadRehearsal).catch(() => {});
-  return control;
+  return control.offerInterrupted().then(loadRehearsal).catch(() => {});
 }

@@ -97,21 +97,28 @@ export async function showPage(page: number) {
  * The next slide finished and, in a deck with builds, pdfpc's next-step preview: the page the
  * next click shows on this slide, or a card saying the next click leaves the slide. A deck
  * without builds never shows the step box (its space stays with the next slide).
+ *
+ * The column is laid out first — the step box in or out — and the previews are drawn only once
+ * it is ready (`session.columnReady`): until the deck's extras are read, its timer may still add
+ * the countdown and the pace line to the clocks, which takes height from the previews. Drawn
+ * before, the next slide's frame shrank on screen as the step box and then the clocks came, and
+ * the render worker rendered it at each size (326, 266 and 245 device pixels wide at 1440×900).
  */
-function showPreviews(page: number) {
+export function showPreviews(page: number) {
   const preview = previewPage(session.layout, page);
-  els.endCard.hidden = preview !== null;
-  els.next.hidden = preview === null;
-  document.body.dataset.nextSlide = String(preview ?? "");
-  if (preview !== null) void nextView.show(preview, `Next: ${slideName(session.layout, preview)}`);
-  else nextView.card(page);
-  // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.
-  const backup = preview !== null && positionOf(session.layout, preview).backup;
-  replace(els.nextLabel, backup ? "Next: a backup slide" : "Next slide");
   const builds = session.layout.slides.length < session.layout.pageCount;
   els.stepLabel.hidden = els.stepBox.hidden = !builds;
   $("#previews").classList.toggle("has-step", builds);
+  els.endCard.hidden = preview !== null;
+  els.next.hidden = preview === null;
+  document.body.dataset.nextSlide = String(preview ?? "");
+  // Past pdfpc's end slide come the backup slides: the speaker sees where the talk ends.
+  const backup = preview !== null && positionOf(session.layout, preview).backup;
+  replace(els.nextLabel, backup ? "Next: a backup slide" : "Next slide");
   if (builds) showStep(page);
+  if (!session.columnReady) return;
+  if (preview !== null) void nextView.show(preview, `Next: ${slideName(session.layout, preview)}`);
+  else nextView.card(page);
 }
 
 /** The next-step preview for `page`: the page the next click shows on this slide, or a card. */
@@ -120,8 +127,9 @@ export function showStep(page: number) {
   els.stepEnd.hidden = step !== null;
   els.step.hidden = step === null;
   document.body.dataset.nextStep = String(step ?? "");
+  if (step === null) replace(els.stepEnd, stepEndText(positionOf(session.layout, page).steps, previewPage(session.layout, page) === null));
+  if (!session.columnReady) return;
   if (step === null) {
-    replace(els.stepEnd, stepEndText(positionOf(session.layout, page).steps, previewPage(session.layout, page) === null));
     stepView.card(page);
     return;
   }

@@ -57,6 +57,12 @@ export interface Session {
   layout: DeckLayout;
   sizes: PageSizes | null;
   extras: DeckExtras;
+  /**
+   * The side column has its final rows: the deck's extras are read, so the clocks show the
+   * countdown and the pace line if the deck's timer asks for them. The previews are drawn from
+   * then on (./render.ts showPreviews), once, at the size the clocks leave them.
+   */
+  columnReady: boolean;
   channel: Channel | null;
   /** Stops the media report of the page on screen (media-sync.ts). */
   stopReporting: (() => void) | null;
@@ -94,6 +100,7 @@ export const session: Session = {
   layout: plainLayout(1),
   sizes: null,
   extras: EMPTY_EXTRAS,
+  columnReady: false,
   channel: null,
   stopReporting: null,
   stepStartedAt: 0,

@@ -43,7 +43,8 @@ export interface PaceView {
 export function renderPace(els: PaceEls, view: PaceView, layout: DeckLayout, timer: TimerState, page: number, now = Date.now()): void {
   const slide = slideIndexOf(layout, page);
   const labelOf = (i: number) => layout.slides[i]?.label ?? String(i + 1);
-  els.box.hidden = !view.plan;
+  // `hidden` is written only when it changes: this runs with every tick of the clocks.
+  if (els.box.hidden !== !view.plan) els.box.hidden = !view.plan;
   if (view.plan) {
     const line = paceLine(view.plan, timer, slide, now, labelOf);
     // The figure first; what follows " · " is left out on a phone's narrow clock pane (CSS).
@@ -53,7 +54,7 @@ export function renderPace(els: PaceEls, view: PaceView, layout: DeckLayout, tim
     els.box.title = `Paced by ${planSourceText(view.plan)}: ${formatClock(Math.round(view.plan.total))} in all. Slide times (Shift+T) chooses the plan.`;
   }
   const long = view.long.has(slide) && view.rehearsal ? view.rehearsal[slide] : undefined;
-  els.long.hidden = long === undefined;
+  if (els.long.hidden !== (long === undefined)) els.long.hidden = long === undefined;
   const text = long === undefined ? "" : `Ran long in rehearsal: ${formatClock(Math.round(long))}`;
   // "in rehearsal" is left out on a phone's narrow footer (CSS): "Ran long: 2:00".
   if (els.long.textContent !== text) replace(els.long, ...(long === undefined ? [] : ["Ran long", h("span", { class: "counter-long-more" }, " in rehearsal"), `: ${formatClock(Math.round(long))}`]));

@@ -3,9 +3,10 @@
  * library, presenter (with the key panel open), audience and check pages; a
  * password-protected PDF opened locally is refused with the server's own sentence; the `?`
  * panel lists the one key map; phone layouts, swipe and wheel; the first
- * paint of the presenter after a claim, and the first slide painted by the claim's own
- * page while the deck is stored (Chromium, which can watch every frame from before the page's
- * scripts run and hold the claim's confirmation back). Screenshots go to
+ * paint of the presenter after a claim, the first slide painted by the claim's own page while
+ * the deck is stored, and the side column laid out before its previews are drawn (Chromium,
+ * which can watch every frame and worker message from before the page's scripts run and hold
+ * the claim's confirmation back). Screenshots go to
  * test-output/stage-pages/<engine>/.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";

@@ -280,12 +280,12 @@ export type LiveServerMessageT = Static<typeof LiveServerMessage>;
  * WebSocket close codes the server uses (4000 + the HTTP status it corresponds to); the
  * reason text is the `LiveErrorCode`. A client must not reconnect after 4403, 4404, 4409,
  * 4410 or 4503 (it shows the matching screen); after any other close it reconnects with backoff.
+ * A bad or forbidden message (`BAD_MESSAGE`, `NOT_ALLOWED`) closes nothing: it is an `error`
+ * message and a strike, and too many strikes close the socket as `RATE_LIMITED`.
  */
 export const LIVE_CLOSE = {
-  BAD_MESSAGE: 4400,
   AUTH_FAILED: 4403,
   CONTROL_ROTATED: 4403,
-  NOT_ALLOWED: 4403,
   NOT_FOUND: 4404,
   JOIN_TIMEOUT: 4408,
   REPLACED: 4409,

@@ -2,7 +2,7 @@
  * The browser suites' one wait (test/helpers/poll.ts): it ends with its check holding, at its
  * deadline with the last answer in its message, and — the case a hung browser makes — when the
  * page never answers a check, once the deadline and the grace for a last answer have passed,
- * so no wait outlives the test that started it.
+ * so no wait outlives the test that started it; and at once when the browser session is gone.
  */
 import { expect, test } from "bun:test";
 import { pollUntil } from "../helpers/poll.ts";
@@ -45,4 +45,21 @@ test("a check that throws before it gives a promise is an answer too", async () 
 test("a check that throws is an answer too: the wait goes on and names the error at its deadline", async () => {
   const failed = await pollUntil(() => Promise.reject(new Error("Execution context was destroyed")), "the library", 250).catch((error: Error) => error);
   expect(String(failed)).toContain("(last: Error: Execution context was destroyed)");
+});
+
+test("a browser session that is gone ends the wait at once, saying so, where a page between two documents does not", async () => {
+  const gone = Object.assign(new Error("invalid session id"), { name: "NoSuchSessionError" });
+  const started = performance.now();
+  const failed = await pollUntil(() => Promise.reject(gone), "the presenter", 30_000).catch((error: Error) => error);
+  expect(performance.now() - started).toBeLessThan(5_000);
+  expect(String(failed)).toContain("Gave up waiting for: the presenter — the browser session is gone (NoSuchSessionError: invalid session id)");
+  const closed = await pollUntil(() => Promise.reject(new Error("page.evaluate: Target page, context or browser has been closed")), "the library", 30_000).catch((error: Error) => error);
+  expect(String(closed)).toContain("the browser session is gone");
+  // A navigation's destroyed context is only "not yet": the wait goes on until it holds.
+  let checks = 0;
+  await pollUntil(async () => {
+    if (++checks < 3) throw new Error("Execution context was destroyed, most likely because of a navigation");
+    return true;
+  }, "the new page", 5_000);
+  expect(checks).toBe(3);
 });

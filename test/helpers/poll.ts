@@ -11,6 +11,18 @@
 const LAST_ANSWER_MS = 10_000;
 
 /**
+ * An error that says the browser session or the page itself is gone — WebDriver's
+ * NoSuchSessionError (WebKit's web process or MiniBrowser died), Playwright's "Target page,
+ * context or browser has been closed", puppeteer's "Connection closed" — not a page between two
+ * documents: no later check can be answered, so waiting out the deadline (45 s in a lane once)
+ * only delays the failure.
+ */
+function sessionGone(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return error.name === "NoSuchSessionError" || /invalid session id|has been closed|Connection closed/i.test(error.message);
+}
+
+/**
  * Poll with any evaluate until true or the deadline; the error names what was awaited. A check
  * the page never answers (a hung browser: WebKit's has been seen to) ends the wait too, once the
  * deadline and LAST_ANSWER_MS have passed, so a wait never outlives its test: a wait left
@@ -40,6 +52,7 @@ export async function pollUntil(evaluate: () => Promise<unknown>, what: string, 
       clearTimeout(timer);
     }
     if (last === true) return;
+    if (sessionGone(last)) throw new Error(`Gave up waiting for: ${what} — the browser session is gone (${String(last)})`);
     // Its answer (or the error of a browser killed meanwhile) may still come: the race has
     // handled it, so a late failure is nobody's error.
     if (last === unanswered) {

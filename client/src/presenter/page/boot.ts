@@ -49,6 +49,8 @@ import { currentView } from "./views.ts";
 
 /** How often the clocks redraw. */
 const TICK_MS = 500;
+/** Longest the side column's previews wait for the deck's rehearsal to be read (IndexedDB: milliseconds). */
+const REHEARSAL_WAIT_MS = 1000;
 /** Longest the render worker waits for the claim's picture to be painted (decoded beside the compile, it took ~500 ms on a loaded 2-core machine). */
 const WORKER_HOLD_MS = 250;
 
@@ -162,8 +164,9 @@ async function loadExtras(rehearsalRead: Promise<void>) {
   // The deck's duration may be the plan: the pace line as soon as it is known.
   renderPaceLine(state);
   // With the deck's rehearsal read too, the clocks have their rows: the previews are drawn at
-  // their final size, once.
-  await rehearsalRead;
+  // their final size, once. (Bounded: a storage read that never ends costs the pace line's
+  // place at worst, never the previews, the media or the notes.)
+  await Promise.race([rehearsalRead, new Promise((resolve) => setTimeout(resolve, REHEARSAL_WAIT_MS))]);
   session.columnReady = true;
   const page = presenter.current.page;
   showPreviews(page);

@@ -59,6 +59,10 @@ async function callTool(name: string, pdf: Uint8Array): Promise<{ isError: boole
   return { isError: message.result.isError === true, text: message.result.content[0]!.text, ...(message.result.structuredContent ? { structured: message.result.structuredContent } : {}) };
 }
 
+/**
+ * `work` with /healthz watched throughout, its answers bounded. The hostile file is made before:
+ * this process reads /healthz's answers, and its own work would count as the server's.
+ */
 async function whileWatching<T>(work: () => Promise<T>): Promise<T> {
   const health = watchHealth(server.url);
   try {
@@ -106,7 +110,8 @@ describe("an object-stream repair bomb (mupdf's repair is quadratic in its objec
 
 describe("check amplification: the work of a check is bounded by what it does", () => {
   test("one annotation repeated on every page, all pointing at one file: read once, capped per deck", async () => {
-    const answer = await whileWatching(async () => upload("/api/check", await annotationFanOut(500, 3000)));
+    const pdf = await annotationFanOut(500, 3000);
+    const answer = await whileWatching(() => upload("/api/check", pdf));
     expect(answer.status).toBe(200);
     const issues = (answer.body.issues as { code: string }[]).map((i) => i.code);
     expect(issues).toContain("ANNOTATIONS_TOO_MANY");
@@ -116,7 +121,8 @@ describe("check amplification: the work of a check is bounded by what it does", 
   });
 
   test("1,000 notes sidecars sharing one 1 MB stream: decoded once, 32 MiB of sidecar text at most, the report capped", async () => {
-    const answer = await whileWatching(async () => upload("/api/check", await sharedStreamNotes(1000, 1_000_000)));
+    const pdf = await sharedStreamNotes(1000, 1_000_000);
+    const answer = await whileWatching(() => upload("/api/check", pdf));
     expect(answer.status).toBe(200);
     const pages = answer.body.pages as { notes: { issues: { code: string }[] } | null }[];
     const budgetStopped = pages.filter((p) => p.notes?.issues.some((i) => i.code === "DECODE_BUDGET_EXCEEDED")).length;
@@ -127,7 +133,8 @@ describe("check amplification: the work of a check is bounded by what it does", 
   });
 
   test("3,000 text annotations of 300 KB on one slide: one annotation read once, 64 Ki characters of notes", async () => {
-    const answer = await whileWatching(async () => upload("/api/check", await hugeTextNotes(3000, 300_000)));
+    const pdf = await hugeTextNotes(3000, 300_000);
+    const answer = await whileWatching(() => upload("/api/check", pdf));
     expect(answer.status).toBe(200);
     const page = (answer.body.pages as { presenterNotes: { text: string } | null }[])[0]!;
     expect(page.presenterNotes!.text.length).toBeLessThanOrEqual(64 * 1024 + 1);
@@ -136,7 +143,8 @@ describe("check amplification: the work of a check is bounded by what it does", 
   });
 
   test("MCP check_pdf of the same fan-out answers the same report", async () => {
-    const result = await whileWatching(async () => callTool("check_pdf", await annotationFanOut(500, 3000)));
+    const pdf = await annotationFanOut(500, 3000);
+    const result = await whileWatching(() => callTool("check_pdf", pdf));
     expect(result.isError).toBe(false);
     expect((result.structured!.issues as { code: string }[]).map((i) => i.code)).toContain("ANNOTATIONS_TOO_MANY");
   });

@@ -3,17 +3,20 @@
  * `npm test`: every check and every test file, in stages that run side by side on the two-core
  * machine, then the browser suites' one rule (scripts/test-rerun.ts), then each stage's time.
  *
- *   build ─┬─ e2e <engine>  one bun test per engine, one browser reused across its files (SCHED_IDLE; WebKit's at nice 19)
- *          ├─ typecheck    tsc -b (the four projects), then knip
- *          └─ unit         the test:unit files across the cores, then the files that rebuild the client
- *            then ─┬─ services    binary and service files side by side, each isolated; then the release build (SCHED_IDLE)
- *                  └─ foreground  the files whose bounds are wall-clock times and which mostly wait, one by one
+ *   build ─┬─ first        the files whose bounds are wall-clock times and which keep a fraction of the machine busy (the crowd)
+ *          ├─ typecheck    tsc -b (the four projects), then knip (SCHED_IDLE)
+ *          └─ unit         the test:unit files across the cores, then the files that rebuild the client (SCHED_IDLE)
+ *   then ─┬─ e2e <engine>  one bun test per engine, one browser reused across its files (SCHED_IDLE; WebKit's at nice 19)
+ *         ├─ services      binary and service files side by side, each isolated; then the release build (SCHED_IDLE)
+ *         └─ foreground    the files whose bounds are wall-clock times and which mostly wait, one by one
  *   then  alone    the files whose bounds are wall-clock times and which keep the cores busy, with nothing beside them
  *
  * The services and the browser lanes run under SCHED_IDLE (YIELDING): the kernel gives them only
- * the CPU that the ordinary tasks leave — the type checks, the unit files, then the foreground
- * files one at a time — so those meet a machine that is theirs whenever they want it, and the
- * lanes use the cores while they wait; the WebKit lane runs at nice 19 instead (WEBKIT_LANE).
+ * the CPU that the ordinary tasks leave — the foreground files, one at a time — so those meet a
+ * machine that is theirs whenever they want it, and the lanes use the cores while they wait; the
+ * WebKit lane runs at nice 19 instead (WEBKIT_LANE). Before them, the type checks and the unit
+ * files run under SCHED_IDLE beside the first files in the same way: the crowd's file keeps a
+ * fifth of the machine busy for its minute, and at the end of the run, alone, it left the rest idle.
  * The alone files keep the cores busy themselves: beside the yielding lanes their bounds still
  * failed (a check's 1.5 s deadline ran out), so they come last, alone. Which file runs where
  * is read from the files (scripts/test-plan.ts). Each stage's output is
@@ -265,13 +268,14 @@ async function main(): Promise<number> {
   const loadAtStart = loadavg()[0]!;
 
   const build = new Stage("build");
-  const typecheck = new Stage("typecheck");
-  const unit = new Stage("unit");
+  const first = new Stage("first");
+  const typecheck = new Stage("typecheck", YIELDING);
+  const unit = new Stage("unit", YIELDING);
   const services = new Stage("services", YIELDING);
   const foreground = new Stage("foreground");
   const alone = new Stage("alone");
   const lanes = plan.lanes.map((lane) => ({ lane, stage: new Stage(`e2e ${lane.engine}`, lane.engine === "webkit" ? WEBKIT_LANE : YIELDING), crashLog: join(output, `webkit-crashes-${lane.engine}.jsonl`) }));
-  const all: Stage[] = [build, typecheck, unit, services, ...lanes.map((l) => l.stage), foreground, alone];
+  const all: Stage[] = [build, first, typecheck, unit, services, ...lanes.map((l) => l.stage), foreground, alone];
 
   const progress = setInterval(() => {
     loads.push(loadavg()[0]!);
@@ -288,18 +292,11 @@ async function main(): Promise<number> {
     });
     if (built !== 0) return finish(all, built, loadAtStart, loads);
 
-    // The browser lanes start at once: they drive the compiled binary (its client built in),
-    // never client-dist/, and under SCHED_IDLE they take only the CPU the type checks and the
-    // unit files leave.
-    const laneRuns = lanes.map(({ lane, stage, crashLog }) =>
-      staged(stage, async (s) => {
-        rmSync(crashLog, { force: true });
-        assertBrowser(lane);
-        await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
-      }),
-    );
-    // Type checks and the unit files at the normal priority: the lanes yield the cores to them.
-    const first = await Promise.all([
+    // The first files at the normal priority; the type checks and the unit files under
+    // SCHED_IDLE beside them, using the cores they leave. Nothing else runs meanwhile: beside
+    // the browser lanes, yielding as they do, the crowd's bounds failed.
+    const opening = await Promise.all([
+      staged(first, (s) => s.bunTest(plan.first, args)),
       staged(typecheck, async (s) => {
         await s.run([bin("tsc"), "-b"]);
         await s.run([bin("knip")]);
@@ -310,6 +307,15 @@ async function main(): Promise<number> {
         await s.bunTest(plan.unit.alone, args);
       }),
     ]);
+    // The browser lanes drive the compiled binary (its client built in), never client-dist/;
+    // under SCHED_IDLE they take only the CPU the foreground files leave.
+    const laneRuns = lanes.map(({ lane, stage, crashLog }) =>
+      staged(stage, async (s) => {
+        rmSync(crashLog, { force: true });
+        assertBrowser(lane);
+        await s.bunTest(lane.files, args, laneEnv(lane, crashLog));
+      }),
+    );
     const stages = [
       staged(services, async (s) => {
         // Each file isolated in a worker; each takes its own port, data directory and container name.
@@ -321,11 +327,11 @@ async function main(): Promise<number> {
       // One after another, at the normal priority: each file's server has the cores whenever it wants them.
       staged(foreground, (s) => s.bunTest(plan.foreground, args)),
     ];
-    const codes = [...first, ...(await Promise.all(stages))];
+    const codes = [...opening, ...(await Promise.all(stages))];
     // Wall-clock bounds of the server under its own load, keeping the cores busy: nothing else runs meanwhile.
     codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;
-    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, foreground, alone], lanes, args, all);
+    if (code !== 0) code = await rerunFlaky([build, first, typecheck, unit, services, foreground, alone], lanes, args, all);
     return finish(all, code, loadAtStart, loads);
   } finally {
     clearInterval(progress);

@@ -17,8 +17,14 @@
  *   is read, a deadline waited out), which the other stages' load would break — the browser
  *   lanes' too, yielding as they do: beside them a check's 1.5 s deadline ran out. Such files
  *   run after every other stage, with nothing beside them; `npm run test:unit` still runs those
- *   of them that are unit files. A browser suite that names its own engine may say so too (the
- *   crowd's: its bounds are one browser's and the server's times under the crowd alone).
+ *   of them that are unit files. A browser suite that names its own engine may say so too, or
+ *   say `first` (below).
+ * - **first**: a file with such bounds that keeps only a fraction of the machine busy yet fails
+ *   beside the browser lanes, yielding as they are (the crowd's: a fifth of the machine for its
+ *   minute, its presenter's 500 ms bound broken beside the lanes in one run of three), says
+ *   `// npm test: first — why`. It runs right after the build, at the normal priority, with only
+ *   the type checks and the unit files beside it, under SCHED_IDLE: they use the cores it leaves
+ *   idle, and the lanes start once all of them are done.
  * - **foreground**: a file with such bounds that mostly waits (a trickled upload, a hung
  *   dependency, a window of seconds waited out), or that counts what a loaded machine would add
  *   to (an idle worker's wake-ups), says `// npm test: foreground — why`. It runs
@@ -54,6 +60,8 @@ export interface Plan {
   unit: { parallel: string[]; alone: string[] };
   /** Files run side by side, and after them the files that rebuild client-dist/ (scripts/test-all.ts starts both once the unit files are done: their in-process servers read client-dist/). */
   services: { concurrent: string[]; afterUnit: string[] };
+  /** Files run first, beside only the type checks and the unit files (which yield the CPU to them), before the browser lanes start. */
+  first: string[];
   /** Files run after every other stage, with nothing beside them. */
   alone: string[];
   /** Files run one after another beside the browser lanes, which yield the CPU to them. */
@@ -65,6 +73,9 @@ const BROWSER_SUITES = /^test\/e2e\/.*\.e2e\.test\.ts$/;
 
 /** A file's own line saying it must run with nothing beside it. */
 const ALONE = /^\/\/ npm test: alone\b/m;
+
+/** A file's own line saying it runs first, before the browser lanes, the unit files yielding to it. */
+const FIRST = /^\/\/ npm test: first\b/m;
 
 /** A file's own line saying it must run in the foreground, the browser lanes yielding to it. */
 const FOREGROUND = /^\/\/ npm test: foreground\b/m;
@@ -127,13 +138,19 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
   const units = unitTestFiles();
   const isUnit = new Set([...units.parallel, ...units.alone]);
   const services: Plan["services"] = { concurrent: [], afterUnit: [] };
+  const first: string[] = [];
   const alone: string[] = [];
   const foreground: string[] = [];
   const lanes = new Map<Engine, Lane>(laneOrder.map((engine) => [engine, { engine, files: [], env: { DECKHAND_ENGINES: engine, DECKHAND_REUSE_BROWSER: "1" } }]));
   for (const file of [...new Glob("test/**/*.test.ts").scanSync({ cwd: root })].sort()) {
     const source = readFileSync(join(root, file), "utf8");
-    // A browser suite may run alone too when it names its own engine (it then needs no lane).
-    if (ALONE.test(source) && (!BROWSER_SUITES.test(file) || !readsEngines(file))) {
+    // A browser suite may run first or alone too when it names its own engine (it then needs no lane).
+    const ownEngine = !BROWSER_SUITES.test(file) || !readsEngines(file);
+    if (FIRST.test(source) && ownEngine) {
+      first.push(file);
+      continue;
+    }
+    if (ALONE.test(source) && ownEngine) {
       alone.push(file);
       continue;
     }
@@ -149,10 +166,10 @@ export function testPlan(engines: readonly Engine[] = ALL_ENGINES): Plan {
     if (readsEngines(file)) for (const lane of lanes.values()) lane.files.push(file);
     else lanes.get(onceLane)!.files.push(file);
   }
-  const apart = new Set([...alone, ...foreground]);
+  const apart = new Set([...first, ...alone, ...foreground]);
   const unit = { parallel: units.parallel.filter((f) => !apart.has(f)), alone: units.alone.filter((f) => !apart.has(f)) };
   const staggered = [...lanes.values()].map((lane, i, all) => ({ ...lane, files: rotated(lane.files, Math.floor((i * lane.files.length) / all.length)) }));
-  return { unit, services, alone, foreground, lanes: staggered };
+  return { unit, services, first, alone, foreground, lanes: staggered };
 }
 
 /**
@@ -173,6 +190,7 @@ if (import.meta.main) {
   show("unit, alone after them", plan.unit.alone);
   show("services, side by side", plan.services.concurrent);
   show("services, after the unit stage", plan.services.afterUnit);
+  show("first, beside the type checks and the unit files (which yield the CPU to it)", plan.first);
   show("foreground, beside the browser lanes (which yield the CPU to it)", plan.foreground);
   show("alone, after every other stage", plan.alone);
   for (const lane of plan.lanes) show(`browser lane ${lane.engine}`, lane.files);

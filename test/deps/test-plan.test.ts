@@ -41,6 +41,8 @@ function namesEngines(file: string, seen = new Set<string>()): boolean {
 /** The engines a browser suite runs under `plan`: per lane, DECKHAND_ENGINES when it reads that, else every engine it names. */
 /** A file that says it must run alone, with nothing beside it. */
 const runsAlone = (file: string) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, file), "utf8"));
+/** A file that says it runs first, before the browser lanes. */
+const runsFirst = (file: string) => /^\/\/ npm test: first\b/m.test(readFileSync(join(root, file), "utf8"));
 /** A file that says it runs in the foreground, the browser lanes yielding the CPU to it. */
 const runsInForeground = (file: string) => /^\/\/ npm test: foreground\b/m.test(readFileSync(join(root, file), "utf8"));
 
@@ -60,6 +62,7 @@ describe("npm test's plan", () => {
       "unit, alone": plan.unit.alone,
       "services, side by side": plan.services.concurrent,
       "services, after unit": plan.services.afterUnit,
+      first: plan.first,
       alone: plan.alone,
       foreground: plan.foreground,
       "browser lanes": [...new Set(plan.lanes.flatMap((l) => l.files))],
@@ -67,17 +70,18 @@ describe("npm test's plan", () => {
     const where = new Map<string, string[]>();
     for (const [stage, files] of Object.entries(stages)) for (const f of files) where.set(f, [...(where.get(f) ?? []), stage]);
     expect([...where.keys()].sort()).toEqual(found);
-    for (const file of found) expect({ file, stages: where.get(file) }).toEqual({ file, stages: [file.startsWith("test/e2e/") && !runsAlone(file) ? "browser lanes" : expect.any(String)] });
+    for (const file of found) expect({ file, stages: where.get(file) }).toEqual({ file, stages: [file.startsWith("test/e2e/") && !runsAlone(file) && !runsFirst(file) ? "browser lanes" : expect.any(String)] });
     // A file that says it must run alone runs after the others, with nothing beside it.
     for (const file of found.filter(runsAlone)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["alone"] });
-    expect(plan.alone).toContain("test/adversarial/hostile-pdfs.test.ts");
-    expect(plan.alone).toContain("test/pdf/pool.test.ts");
+    // A file that says it runs first runs there, before the lanes, and nowhere else.
+    for (const file of found.filter(runsFirst)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["first"] });
     // A file that says it runs in the foreground runs there, beside the lanes, and nowhere else.
     for (const file of found.filter(runsInForeground)) expect({ file, stages: where.get(file) }).toEqual({ file, stages: ["foreground"] });
     expect(plan.foreground).toContain("test/adversarial/upload-progress.test.ts");
     expect(plan.foreground).toContain("test/store/dependency-outage.test.ts");
-    // The files that keep the cores busy (PDFs read past their deadline, a crowd) stay alone.
-    for (const busy of ["test/adversarial/fair-pdf.test.ts", "test/adversarial/hostile-pdfs.test.ts", "test/pdf/pool.test.ts", "test/e2e/audience-flood.e2e.test.ts"]) expect(plan.foreground).not.toContain(busy);
+    // The files that keep the cores busy (PDFs read past their deadline) stay alone; the crowd runs before the lanes.
+    for (const busy of ["test/adversarial/fair-pdf.test.ts", "test/adversarial/hostile-pdfs.test.ts", "test/pdf/pool.test.ts"]) expect({ busy, alone: plan.alone.includes(busy) }).toEqual({ busy, alone: true });
+    expect(plan.first).toEqual(["test/e2e/audience-flood.e2e.test.ts"]);
     // No lane runs a file twice.
     for (const lane of plan.lanes) expect(new Set(lane.files).size).toBe(lane.files.length);
   });
@@ -85,10 +89,10 @@ describe("npm test's plan", () => {
   test("each browser suite runs every engine it ran before (then: one process, DECKHAND_ENGINES unset, all three)", () => {
     expect(plan.lanes.map((l) => l.engine).sort()).toEqual([...ALL]);
     for (const lane of plan.lanes) expect(lane.env).toEqual({ DECKHAND_ENGINES: lane.engine, DECKHAND_REUSE_BROWSER: "1" });
-    // The crowd's suite names its own engine and runs alone, after the lanes: once, in Chromium.
-    expect(plan.alone).toContain("test/e2e/audience-flood.e2e.test.ts");
+    // The crowd's suite names its own engine and runs before the lanes: once, in Chromium.
+    expect(plan.first).toContain("test/e2e/audience-flood.e2e.test.ts");
     expect(namesEngines("test/e2e/audience-flood.e2e.test.ts")).toBe(false);
-    for (const file of browserSuites.filter((f) => !runsAlone(f))) {
+    for (const file of browserSuites.filter((f) => !runsAlone(f) && !runsFirst(f))) {
       // A suite that reads the list ran all three engines; it now runs one per lane, in every lane.
       // One that names its own engines never read the variable: it runs once, with the engines it names.
       const { lanes, engines } = enginesRun(plan, file);
@@ -130,7 +134,7 @@ describe("npm test's plan", () => {
   test("a run narrowed to one engine has one lane, with every browser suite in it", () => {
     const narrowed = testPlan(["chromium"]);
     expect(narrowed.lanes.map((l) => l.engine)).toEqual(["chromium"]);
-    expect(narrowed.lanes[0]!.files).toEqual(browserSuites.filter((f) => !runsAlone(f)));
+    expect(narrowed.lanes[0]!.files).toEqual(browserSuites.filter((f) => !runsAlone(f) && !runsFirst(f)));
     expect(() => testPlan(["safari" as never])).toThrow("DECKHAND_ENGINES names an unknown engine: safari");
   });
 });

@@ -14,7 +14,7 @@
  * DECKHAND_FLOOD_SCALE (default 1: the sizes above) scales the crowd for a quicker run.
  * Screenshots of the presenter's panel and the viewer's list go to test-output/audience-flood/.
  */
-// npm test: alone — its bounds (a slide change at a viewer within 1 s, the presenter answering within 500 ms) are wall-clock times of one browser and the server under the crowd alone.
+// npm test: first — its bounds (a slide change at a viewer within 1 s, the presenter answering within 500 ms) are wall-clock times of one browser and the server under the crowd; it keeps a fifth of the machine busy, and beside the browser lanes its presenter answered too late, so it runs before them, the type checks and the unit files yielding to it.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

@@ -266,6 +266,7 @@ async function main(): Promise<number> {
   const plan = testPlan(engines());
   const loads: number[] = [loadavg()[0]!];
   const loadAtStart = loadavg()[0]!;
+  const cpuAtStart = cpuTimes();
 
   const build = new Stage("build");
   const first = new Stage("first");
@@ -290,7 +291,7 @@ async function main(): Promise<number> {
       if ((await s.run([process.execPath, "run", "scripts/preflight.ts"])) !== 0) return;
       await s.run([process.execPath, "run", "scripts/build.ts"]);
     });
-    if (built !== 0) return finish(all, built, loadAtStart, loads);
+    if (built !== 0) return finish(all, built, loadAtStart, loads, cpuAtStart);
 
     // The first files at the normal priority; the type checks and the unit files under
     // SCHED_IDLE beside them, using the cores they leave. Nothing else runs meanwhile: beside
@@ -332,7 +333,7 @@ async function main(): Promise<number> {
     codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;
     if (code !== 0) code = await rerunFlaky([build, first, typecheck, unit, services, foreground, alone], lanes, args, all);
-    return finish(all, code, loadAtStart, loads);
+    return finish(all, code, loadAtStart, loads, cpuAtStart);
   } finally {
     clearInterval(progress);
   }
@@ -405,8 +406,23 @@ function printFailures(stages: readonly Stage[]) {
 }
 
 /** The run's figures: each stage's start, wall time, files and tests; the whole; the load. */
-function finish(stages: readonly Stage[], code: number, loadAtStart: number, loads: number[]): number {
+/** Linux's unit of /proc/stat's times (USER_HZ): 100 a second. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * What the machine's cores did from `from` to now, in core-seconds: busy (the work, which takes
+ * longer on a slower day) and idle (what the stages' order left unused).
+ */
+function coreSeconds(from: CpuTimes | null): { busy: number; idle: number } | null {
+  const to = cpuTimes();
+  if (!from || !to) return null;
+  const idle = (to.idle - from.idle) / TICKS_PER_SECOND;
+  return { busy: Math.round((to.total - from.total) / TICKS_PER_SECOND - idle), idle: Math.round(idle) };
+}
+
+function finish(stages: readonly Stage[], code: number, loadAtStart: number, loads: number[], cpuAtStart: CpuTimes | null): number {
   loads.push(loadavg()[0]!);
+  const cores = coreSeconds(cpuAtStart);
   const total = now();
   const ran = stages.filter((s) => s.startedAt > 0 || s.endedAt > 0);
   const files = new Set(ran.flatMap((s) => s.runs.flatMap((r) => r.files.map((f) => relative(root, resolve(root, f))))));
@@ -424,13 +440,14 @@ function finish(stages: readonly Stage[], code: number, loadAtStart: number, loa
     result: s.code === 0 ? "passed" : "FAILED",
   }));
   const mean = loads.reduce((a, b) => a + b, 0) / loads.length;
-  const figures = { date: new Date().toISOString(), result: code === 0 ? "passed" : "failed", totalSeconds: Math.round(total / 1000), tests, files: files.size, plannedFiles: planned.size, filesWithoutResult: silent, load: { atStart: loadAtStart, mean: Number(mean.toFixed(2)), atEnd: loadavg()[0] }, stages: rows };
+  const figures = { date: new Date().toISOString(), result: code === 0 ? "passed" : "failed", totalSeconds: Math.round(total / 1000), tests, files: files.size, plannedFiles: planned.size, filesWithoutResult: silent, load: { atStart: loadAtStart, mean: Number(mean.toFixed(2)), atEnd: loadavg()[0] }, coreSeconds: cores, stages: rows };
   writeFileSync(join(output, "test-times.json"), `${JSON.stringify(figures, null, 2)}\n`);
   const pad = (v: string | number, n: number) => String(v).padStart(n);
   console.log(`\nnpm test ${code === 0 ? "passed" : "FAILED"}: ${tests} tests in ${files.size} files (a browser suite counts once, its tests in every lane), ${clock(total)} in all; load average ${loadAtStart.toFixed(1)} at the start, ${mean.toFixed(1)} on average.`);
   console.log(`  ${"stage".padEnd(16)} ${pad("start", 6)} ${pad("wall", 6)} ${pad("files", 6)} ${pad("tests", 6)} ${pad("failed", 6)} ${pad("idle", 6)}`);
   for (const r of rows) console.log(`  ${r.stage.padEnd(16)} ${pad(r.start, 6)} ${pad(r.wall, 6)} ${pad(r.files || "", 6)} ${pad(r.tests || "", 6)} ${pad(r.failed || "", 6)} ${pad(r.idle, 6)}  ${r.result}`);
   console.log("  (idle: the share of the machine's cores that stood idle while the stage ran, whatever ran beside it)");
+  if (cores) console.log(`  the machine's cores over the run: ${cores.busy.toLocaleString("en-US")} core-seconds busy, ${cores.idle.toLocaleString("en-US")} idle (the busy figure is the work: higher on a slower day; the idle one is what the stages' order left unused).`);
   console.log(silent.length ? `  ${silent.length} of the ${planned.size} planned files have no result: ${silent.join(", ")}` : `  every one of the ${planned.size} planned test files has its result in the JUnit reports.`);
   console.log("  (each stage's whole output: test-output/stages/; these figures: test-output/test-times.json)");
   return code;

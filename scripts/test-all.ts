@@ -332,7 +332,7 @@ async function main(): Promise<number> {
     // Wall-clock bounds of the server under its own load, keeping the cores busy: nothing else runs meanwhile.
     codes.push(await staged(alone, (s) => s.bunTest(plan.alone, args)));
     let code = codes.find((c) => c !== 0) ?? 0;
-    if (code !== 0) code = await rerunFlaky([build, first, typecheck, unit, services, foreground, alone], lanes, args, all);
+    if (code !== 0) code = await rerunFlaky([build, typecheck, unit, services, foreground, alone], lanes, first, args, all);
     return finish(all, code, loadAtStart, loads, cpuAtStart);
   } finally {
     clearInterval(progress);
@@ -340,21 +340,26 @@ async function main(): Promise<number> {
 }
 
 /**
- * The browser suites' rule (scripts/test-rerun.ts): when only browser lanes failed, every
- * failure there is in the JUnit report (bun's count agrees, no error outside a test), and the
- * files not explained by a MiniBrowser crash or hang are at most MAX_RETRIED_FILES, each such
- * file runs once more, whole, in the lane it failed in; the run passes only if they all pass then.
+ * The browser suites' rule (scripts/test-rerun.ts): when only browser lanes (and the first stage,
+ * whose files are browser suites too) failed, every failure there is in the JUnit report (bun's
+ * count agrees, no error outside a test), and the files not explained by a MiniBrowser crash or
+ * hang are at most MAX_RETRIED_FILES, each such file runs once more, whole, in the lane it failed
+ * in; a first file after those, with nothing beside it. The run passes only if they all pass then.
  */
-async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane; stage: Stage; crashLog: string }[], args: readonly string[], all: Stage[]): Promise<number> {
+async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane; stage: Stage; crashLog: string }[], first: Stage, args: readonly string[], all: Stage[]): Promise<number> {
   const failedLanes = lanes.filter((l) => l.stage.code !== 0);
+  const failedFirst = first.code !== 0 ? [first] : [];
   // Every failure must be one the report names: an error outside any test, a file with no result or a lane that failed before its tests is never retried.
-  const accounted = failedLanes.every(({ stage }) => stage.runs.length === 1 && !stage.runs[0]!.summary.unhandled && stage.runs[0]!.summary.failCount === stage.runs[0]!.failed.length && !stage.runs[0]!.unreported.length);
-  const reports: LaneReport[] = failedLanes.map(({ lane, stage, crashLog }) => ({ lane: lane.engine, failed: stage.runs[0]?.failed ?? [], crashes: readCrashes(crashLog) }));
+  const accounted = [...failedLanes.map((l) => l.stage), ...failedFirst].every((stage) => stage.runs.length === 1 && !stage.runs[0]!.summary.unhandled && stage.runs[0]!.summary.failCount === stage.runs[0]!.failed.length && !stage.runs[0]!.unreported.length);
+  const reports: LaneReport[] = [
+    ...failedLanes.map(({ lane, stage, crashLog }) => ({ lane: lane.engine, failed: stage.runs[0]?.failed ?? [], crashes: readCrashes(crashLog) })),
+    ...failedFirst.map((stage) => ({ lane: stage.name, failed: stage.runs[0]?.failed ?? [], crashes: [] })),
+  ];
   const again = others.every((s) => s.code === 0) && accounted ? filesToRerun(reports, root) : [];
   const rel = (f: string) => relative(root, resolve(root, f));
   if (!again.length) {
     for (const r of reports) if (r.crashes.length) console.error(`\nnpm test: MiniBrowser crashed or hung in the ${r.lane} lane during ${[...new Set(r.crashes.map((c) => rel(c.file)))].join(", ")}.`);
-    const failedIn = [...others, ...lanes.map((l) => l.stage)].filter((s) => s.code !== 0).map((s) => s.name);
+    const failedIn = [...others, first, ...lanes.map((l) => l.stage)].filter((s) => s.code !== 0).map((s) => s.name);
     const files = [...new Set(reports.flatMap((r) => r.failed.map((f) => f.file)))];
     console.error(`\nnpm test: failed in ${failedIn.join(", ")}${files.length ? ` (${files.join(", ")})` : ""}; nothing is run again (only up to ${MAX_RETRIED_FILES} browser suites are, and only when nothing else failed).`);
     printFailures(all);
@@ -382,6 +387,12 @@ async function rerunFlaky(others: readonly Stage[], lanes: readonly { lane: Lane
         return staged(stage, (s) => s.bunTest(byLane.get(lane.engine)!.map((r) => r.file), args, laneEnv(lane, crashLog)));
       }),
   );
+  // A first file's bounds hold only with no browser beside it: after the lanes' files, alone.
+  if (byLane.has(first.name)) {
+    const stage = new Stage(`${first.name} again`);
+    all.push(stage);
+    codes.push(await staged(stage, (s) => s.bunTest(byLane.get(first.name)!.map((r) => r.file), args)));
+  }
   const passed = codes.every((c) => c === 0);
   writeFileSync(join(output, "flaky.json"), `${JSON.stringify({ passedWhenRunAgain: passed, files: flaky }, null, 2)}\n`);
   console.error(`\nnpm test: ${passed ? "FLAKY — failed, then passed when run again whole" : "failed again"}:`);
@@ -405,7 +416,6 @@ function printFailures(stages: readonly Stage[]) {
   }
 }
 
-/** The run's figures: each stage's start, wall time, files and tests; the whole; the load. */
 /** Linux's unit of /proc/stat's times (USER_HZ): 100 a second. */
 const TICKS_PER_SECOND = 100;
 
@@ -420,6 +430,7 @@ function coreSeconds(from: CpuTimes | null): { busy: number; idle: number } | nu
   return { busy: Math.round((to.total - from.total) / TICKS_PER_SECOND - idle), idle: Math.round(idle) };
 }
 
+/** The run's figures: each stage's start, wall time, files and tests; the whole; the load; the cores' core-seconds. */
 function finish(stages: readonly Stage[], code: number, loadAtStart: number, loads: number[], cpuAtStart: CpuTimes | null): number {
   loads.push(loadavg()[0]!);
   const cores = coreSeconds(cpuAtStart);

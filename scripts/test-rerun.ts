@@ -12,7 +12,8 @@
  * file. So, like Playwright's `retries` on CI: when the run failed and every failure is in a
  * browser suite (test/e2e/), in at most MAX_RETRIED_FILES files (files whose MiniBrowser crashed
  * or hung do not count against it), those files run once more, whole, in each browser lane they
- * failed in (a lane is one engine: scripts/test-plan.ts), and the run passes
+ * failed in (a lane is one engine: scripts/test-plan.ts; a browser suite of the first stage, which
+ * runs before the lanes, runs again after the lanes' files, alone), and the run passes
  * only if they then pass. Each such file is named as flaky, with its lane and its failures, at
  * the end of the run and in test-output/flaky.json, so it is seen and fixed. Any failure outside
  * the browser suites, an error outside any test, a planned file with no result in the report,

@@ -96,7 +96,8 @@ export class LocalBlobStore implements BlobStore {
     return this.spool.sweep();
   }
 
-  close(): Promise<void> {
-    return this.dirSync.close();
+  async close(): Promise<void> {
+    await this.spool.discardAll();
+    await this.dirSync.close();
   }
 }

@@ -64,6 +64,17 @@ export class TempSpool {
     this.live.delete(path);
   }
 
+  /**
+   * Remove every temp file still in use: the store is closing, so the uploads writing them (cut
+   * by a forced shutdown) can no longer finish, and their own discards may not run before the
+   * process exits.
+   */
+  async discardAll(): Promise<void> {
+    const paths = [...this.live];
+    this.live.clear();
+    await Promise.all(paths.map((path) => rm(path, { force: true })));
+  }
+
   /** Remove `.tmp` files not in use by this process; returns how many. */
   async sweep(): Promise<number> {
     let removed = 0;

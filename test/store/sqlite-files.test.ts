@@ -1,6 +1,6 @@
 /** The storage contract on the embedded default: SQLite in the data dir and files beside it. */
-import { setDefaultTimeout } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SOLE_INSTANCE } from "../../src/core/coordination.ts";
@@ -39,4 +39,24 @@ describeStorageContract("SQLite + files", {
       },
     };
   },
+});
+
+test("closing the store removes the temp files still in use: a forced shutdown leaves no upload's temp behind", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "deckhand-close-"));
+  try {
+    const blobs = new LocalBlobStore(dataDir);
+    const cut = blobs.createTemp();
+    writeFileSync(cut.path, "half an upload");
+    const kept = blobs.createTemp();
+    writeFileSync(kept.path, "a whole deck");
+    await blobs.commit(kept, "deck");
+    blobs.settle("deck");
+    await blobs.close();
+    expect(existsSync(cut.path)).toBe(false);
+    expect(readdirSync(join(dataDir, "staged"))).toEqual(["deck.pdf"]);
+    // The upload's own discard, running late, finds nothing to do.
+    await cut.discard();
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

@@ -3,9 +3,13 @@
  * binary; docs/performance.md) and has the export the table names; the binary's extra entrypoints are
  * exactly those modules and the threads. test/binary.test.ts runs them in the compiled binary.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { COMMANDS, isCommand, loadCommand, PROCESS_MODULES, type CommandName } from "../src/binary/commands.ts";
 import { THREAD_MODULES } from "../src/binary/threads.ts";
+
+// The timeout of each test and hook here: its slowest test imports every command's module (0.4 s
+// on the quiet machine, over 5 s in the services stage, yielding beside the browser lanes): 60 s.
+setDefaultTimeout(60_000);
 
 describe("commands", () => {
   test("each command loads from its own module with a runner and, but for serve, its help", async () => {

@@ -6,10 +6,14 @@
  * address bar's pop-up (`--top-chrome-webui`), the 0.85 CPU-seconds a window that the flag
  * saves, and playwright-core's features are still off in the pages' renderers.
  */
-import { afterAll, expect, test } from "bun:test";
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { CHROMIUM_ARGS, PLAYWRIGHT_DISABLED_FEATURES, launchBrowser, newWindow, type BrowserSession } from "../helpers/browser.ts";
+
+// The timeout of each test and hook here: 60 s, as for the browser it launches and closes in the
+// services stage, yielding beside the browser lanes (3 s for the launch there, the close in the hook).
+setDefaultTimeout(60_000);
 
 /** The string literals of playwright-core's `disabledFeatures = [ … ]`. */
 function playwrightDisabledFeatures(): string[] {
@@ -63,4 +67,4 @@ test("a window of the test Chromium draws no address-bar pop-up, and playwright-
     expect(features).toContain("WebUIOmniboxPopup");
     expect(features).toContain("PaintHolding");
   }
-}, 60_000);
+});

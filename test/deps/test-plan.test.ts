@@ -126,6 +126,13 @@ describe("npm test's plan", () => {
     expect(readsEngines("test/e2e/cycle.e2e.test.ts", read)).toBe(false);
   });
 
+  test("every file outside the unit stage sets its own timeout: there it yields beside the browser lanes, or holds the machine, where Bun's 5 s ran out", () => {
+    const outside = [...plan.services.concurrent, ...plan.services.afterUnit, ...plan.first, ...plan.alone, ...plan.foreground, ...new Set(plan.lanes.flatMap((l) => l.files))];
+    expect(outside.length).toBeGreaterThan(50);
+    const without = outside.filter((file) => !/^setDefaultTimeout\(/m.test(readFileSync(join(root, file), "utf8")));
+    expect(without).toEqual([]);
+  });
+
   test("the release build, which empties client-dist/, waits for the unit stage, whose servers read it", () => {
     expect(plan.services.afterUnit).toContain("test/release.test.ts");
     expect(plan.unit.alone).toContain("test/client/controller.test.ts");

@@ -4,10 +4,14 @@
  * dist/deckhand `npm test` builds. When they drift, `npm run release && bun run
  * scripts/docs-figures.ts` rewrites both.
  */
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { documentedBinaryBytes, documentedLinuxTotal, INSTALL_DOC, megabytes, RELEASE_DOC, replaceBetweenMarkers } from "../../scripts/docs-figures.ts";
+
+// The timeout of each test and hook here: 30 s. Its tests take a millisecond, but it runs in the
+// services stage (it reads the built binary), yielding beside the browser lanes.
+setDefaultTimeout(30_000);
 
 const BUILT = join(import.meta.dir, "..", "..", "dist", "deckhand");
 /** install.md rounds to 0.1 MB and a cross-compiled binary differs a little from the host's. */

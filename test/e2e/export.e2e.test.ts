@@ -599,9 +599,13 @@ for (const engine of ENGINES) {
       await page().waitFor("the AAC recording's row", recordingRow, ["r-aac"], 20_000);
       const row = '.deck-recording[data-recording="r-aac"]';
       await page().click(`${row} [data-export-kind='audio']`);
+      // Once in a loaded run, Firefox's export stayed running for the whole wait (the run after
+      // passed in 2 s): the failure says how far it got — 0 % is before the file's first second
+      // (the recording read, its sound converted, the deck opened).
       await page().waitFor("the AAC export to end", (sel: string) => {
         const state = document.querySelector(`${sel} .export-panel`)?.getAttribute("data-export");
-        return state === "done" || state === "failed" || `export ${state}`;
+        const done = document.querySelector(`${sel} .export-panel [role=progressbar]`)?.getAttribute("aria-valuenow");
+        return state === "done" || state === "failed" || `export ${state} at ${done ?? "?"} %`;
       }, [row], 110_000);
       const [state, code, text] = await page().evaluate((sel: string) => [document.querySelector(`${sel} .export-panel`)!.getAttribute("data-export"), document.querySelector(`${sel} .export-result`)!.getAttribute("data-code"), document.querySelector(`${sel} .export-result`)!.textContent], row);
       // WebKitGTK's WebCodecs has no AAC decoder (AudioDecoder.isConfigSupported("mp4a.40.2") is false).

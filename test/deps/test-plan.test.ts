@@ -38,7 +38,6 @@ function namesEngines(file: string, seen = new Set<string>()): boolean {
     .some((p) => namesEngines(relative(root, resolve(root, dirname(file), p)), seen));
 }
 
-/** The engines a browser suite runs under `plan`: per lane, DECKHAND_ENGINES when it reads that, else every engine it names. */
 /** A file that says it must run alone, with nothing beside it. */
 const runsAlone = (file: string) => /^\/\/ npm test: alone\b/m.test(readFileSync(join(root, file), "utf8"));
 /** A file that says it runs first, before the browser lanes. */
@@ -46,6 +45,21 @@ const runsFirst = (file: string) => /^\/\/ npm test: first\b/m.test(readFileSync
 /** A file that says it runs in the foreground, the browser lanes yielding the CPU to it. */
 const runsInForeground = (file: string) => /^\/\/ npm test: foreground\b/m.test(readFileSync(join(root, file), "utf8"));
 
+/** The plan's files by stage, the browser lanes' together. */
+function stagesOf(plan: Plan): Record<string, readonly string[]> {
+  return {
+    "unit, in parallel": plan.unit.parallel,
+    "unit, alone": plan.unit.alone,
+    "services, side by side": plan.services.concurrent,
+    "services, after unit": plan.services.afterUnit,
+    first: plan.first,
+    alone: plan.alone,
+    foreground: plan.foreground,
+    "browser lanes": [...new Set(plan.lanes.flatMap((l) => l.files))],
+  };
+}
+
+/** The engines a browser suite runs under `plan`: per lane, DECKHAND_ENGINES when it reads that, else every engine it names. */
 function enginesRun(plan: Plan, file: string): { lanes: Engine[]; engines: Engine[] } {
   const lanes = plan.lanes.filter((l) => l.files.includes(file));
   const engines = namesEngines(file) ? lanes.map((l) => l.env.DECKHAND_ENGINES) : lanes.length === 1 ? [...ALL] : [];
@@ -57,16 +71,7 @@ describe("npm test's plan", () => {
 
   test("every test file `find` lists runs in exactly one stage; the browser suites in the browser lanes only", () => {
     expect(found.length).toBeGreaterThan(150);
-    const stages: Record<string, readonly string[]> = {
-      "unit, in parallel": plan.unit.parallel,
-      "unit, alone": plan.unit.alone,
-      "services, side by side": plan.services.concurrent,
-      "services, after unit": plan.services.afterUnit,
-      first: plan.first,
-      alone: plan.alone,
-      foreground: plan.foreground,
-      "browser lanes": [...new Set(plan.lanes.flatMap((l) => l.files))],
-    };
+    const stages = stagesOf(plan);
     const where = new Map<string, string[]>();
     for (const [stage, files] of Object.entries(stages)) for (const f of files) where.set(f, [...(where.get(f) ?? []), stage]);
     expect([...where.keys()].sort()).toEqual(found);
@@ -127,7 +132,7 @@ describe("npm test's plan", () => {
   });
 
   test("every file outside the unit stage sets its own timeout: there it yields beside the browser lanes, or holds the machine, where Bun's 5 s ran out", () => {
-    const outside = [...plan.services.concurrent, ...plan.services.afterUnit, ...plan.first, ...plan.alone, ...plan.foreground, ...new Set(plan.lanes.flatMap((l) => l.files))];
+    const outside = Object.entries(stagesOf(plan)).flatMap(([stage, files]) => (stage.startsWith("unit") ? [] : files));
     expect(outside.length).toBeGreaterThan(50);
     const without = outside.filter((file) => !/^setDefaultTimeout\(/m.test(readFileSync(join(root, file), "utf8")));
     expect(without).toEqual([]);

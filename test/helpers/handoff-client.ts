@@ -9,12 +9,24 @@ import type { HandoffRecord } from "../../src/shared/handoff-record.ts";
 
 const insecure = { tls: { rejectUnauthorized: false } };
 
-/** present → download → complete through `base`; returns the record for further checks. */
-export async function handOver(base: string, pdf: Uint8Array, filename = "talk.pdf"): Promise<HandoffRecord> {
+/**
+ * present → download → complete through `base`; returns the record for further checks.
+ * `retryBusyMs`: for that long, a 503 with Retry-After (the server's PDF readers still
+ * starting, as under an emulator on a loaded machine) is sent again after the wait it asks
+ * for, as a well-behaved client does; 0 (the default) takes the first answer.
+ */
+export async function handOver(base: string, pdf: Uint8Array, filename = "talk.pdf", retryBusyMs = 0): Promise<HandoffRecord> {
   const form = new FormData();
   form.append("file", new Blob([pdf as BlobPart], { type: "application/pdf" }), filename);
-  const present = await fetch(`${base}/api/present`, { method: "POST", body: form, ...insecure });
-  expect(present.status).toBe(200);
+  const giveUp = Date.now() + retryBusyMs;
+  let present = await fetch(`${base}/api/present`, { method: "POST", body: form, ...insecure });
+  const refusals: string[] = [];
+  for (let wait = retryAfterMs(present); present.status === 503 && wait !== null && Date.now() + wait <= giveUp; wait = retryAfterMs(present)) {
+    refusals.push(await present.text());
+    await Bun.sleep(wait);
+    present = await fetch(`${base}/api/present`, { method: "POST", body: form, ...insecure });
+  }
+  if (present.status !== 200) throw new Error(`POST /api/present answered ${present.status}: ${await present.text()}${refusals.length ? ` (after ${refusals.length} earlier 503s: ${refusals.join(" | ")})` : ""}`);
   const record = (await present.json()) as HandoffRecord;
   const token = new URL(record.url).hash.replace(/^#t=/, "");
   const download = await fetch(`${base}/api/sessions/${record.id}/handoff?t=${encodeURIComponent(token)}`, insecure);
@@ -33,6 +45,12 @@ export async function handOver(base: string, pdf: Uint8Array, filename = "talk.p
   const again = await fetch(`${base}/api/sessions/${record.id}/handoff?t=${encodeURIComponent(token)}`, insecure);
   expect(again.status).toBe(410);
   return record;
+}
+
+/** The wait a response's Retry-After asks for (ms), or null without one. */
+function retryAfterMs(response: Response): number | null {
+  const seconds = Number(response.headers.get("retry-after") ?? Number.NaN);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
 }
 
 /** Wait (bounded) until `url` answers 200. */

@@ -1,9 +1,10 @@
 /**
  * The PDF worker pool with real worker processes: results equal the in-process reader's, a
  * job past its deadline or its memory bound is killed and answers PDF_TOO_COMPLEX while the
- * pool goes on with a fresh worker, the line of waiting jobs is bounded, and close() leaves
- * no process behind; each owner's budget, the fair line, the reserve, and a reader whose next
- * file is refused at its turn offered the rest of the line at once.
+ * pool goes on with a fresh worker, the line of waiting jobs is bounded (a job that waited
+ * while the readers were starting is told so), and close() leaves no process behind; each
+ * owner's budget, the fair line, the reserve, and a reader whose next file is refused at its
+ * turn offered the rest of the line at once.
  */
 // npm test: alone — its bounds are wall-clock times of the server under its own load, so it runs with nothing beside it.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -153,6 +154,19 @@ describe("PdfPool", () => {
     expect(await waiting).toMatchObject({ code: "SERVER_BUSY" });
     expect((await waiting).detail).toContain("within 0.5 s");
     expect(await running).toMatchObject({ code: "PDF_TOO_COMPLEX" });
+  });
+
+  test("a job that waits out its wait before any reader has loaded mupdf is told the readers are still starting", async () => {
+    // A worker's start (a process, then mupdf's WASM) takes hundreds of milliseconds; the wait is 50.
+    const p = pool({ workers: 1, maxWaitMs: 50 });
+    const deck = writeBytes(await makeDeck({ pages: 1 }));
+    const refused = await failure(p.inspect(deck.path));
+    expect(refused).toMatchObject({ code: "SERVER_BUSY", status: 503 });
+    expect(refused.detail).toContain("still starting its PDF readers (none was ready within 0.1 s)");
+    expect((refused as unknown as { headers: Record<string, string> }).headers["retry-after"]).toBe("5");
+    // The reader goes on starting, and then takes the next file at once.
+    await waitFor(() => p.stats.ready === 1, "the reader to load mupdf");
+    expect(await p.inspect(deck.path)).toMatchObject({ pageCount: 1 });
   });
 
   test("close() fails the waiting jobs and leaves no worker process behind", async () => {

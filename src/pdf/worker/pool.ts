@@ -71,7 +71,7 @@ export class PdfPool implements PdfReader {
   constructor(options: Partial<PdfPoolOptions> = {}) {
     this.options = { ...PDF_POOL_DEFAULTS, ...options };
     if (!(this.options.workers >= 1)) throw new RangeError("a PDF pool needs at least one worker");
-    this.line = new WaitingLine(this.options.maxWaitMs);
+    this.line = new WaitingLine(this.options.maxWaitMs, () => [...this.slots].some((slot) => slot.ready && slot.killedFor === null));
     const { timeoutMs, strikeLimit } = this.options;
     this.refillPerMs = (REFILL_DEADLINES_PER_MINUTE * timeoutMs) / 60_000;
     this.budget = new ReaderBudget({

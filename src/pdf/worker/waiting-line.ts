@@ -1,7 +1,7 @@
 /**
  * @module pdf/worker/waiting-line
  * The jobs waiting for a PDF reader (pdf/worker/pool): each waits at most `maxWaitMs` (503
- * SERVER_BUSY past it); a full line makes room for an owner holding less of it than another
+ * SERVER_BUSY past it, saying whether the readers were busy or still starting); a full line makes room for an owner holding less of it than another
  * (that one's newest job gives way), so many addresses still each get a place; an owner that
  * spent its budget has its waiting jobs refused at once. Which job goes next is
  * pdf/worker/fair-line's rule; the pool takes it from here.
@@ -37,6 +37,16 @@ export function busy(reason: string): AppError {
   });
 }
 
+/**
+ * 503 SERVER_BUSY for a job that waited `seconds` while no reader had loaded mupdf yet: the
+ * server has just started (or its readers are being replaced), not busy with other files.
+ */
+function starting(seconds: number): AppError {
+  return new AppError("SERVER_BUSY", `The server is still starting its PDF readers (none was ready within ${seconds} s); retry in ${RETRY_AFTER_SECONDS} s.`, {
+    headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+  });
+}
+
 /** Answer `job` (its wait is over). */
 export function finish(job: Job, outcome: Outcome): void {
   clearTimeout(job.waitTimer);
@@ -47,7 +57,11 @@ export class WaitingLine {
   /** In arrival order (jobs put back after giving their reader away come last). */
   readonly jobs: Job[] = [];
 
-  constructor(private readonly maxWaitMs: number) {}
+  /** `anyReady`: whether some reader has mupdf loaded (else a job that waited too long is told they are starting). */
+  constructor(
+    private readonly maxWaitMs: number,
+    private readonly anyReady: () => boolean,
+  ) {}
 
   get length(): number {
     return this.jobs.length;
@@ -59,7 +73,8 @@ export class WaitingLine {
       const at = this.jobs.indexOf(job);
       if (at === -1) return;
       this.jobs.splice(at, 1);
-      finish(job, { ok: false, error: busy(`no reader free within ${Math.round(this.maxWaitMs / 100) / 10} s`) });
+      const seconds = Math.round(this.maxWaitMs / 100) / 10;
+      finish(job, { ok: false, error: this.anyReady() ? busy(`no reader free within ${seconds} s`) : starting(seconds) });
     }, this.maxWaitMs);
     this.jobs.push(job);
   }

@@ -1,10 +1,11 @@
 /**
  * @module pdf/worker/waiting-line
  * The jobs waiting for a PDF reader (pdf/worker/pool): each waits at most `maxWaitMs` (503
- * SERVER_BUSY past it, saying whether the readers were busy or still starting); a full line makes room for an owner holding less of it than another
- * (that one's newest job gives way), so many addresses still each get a place; an owner that
- * spent its budget has its waiting jobs refused at once. Which job goes next is
- * pdf/worker/fair-line's rule; the pool takes it from here.
+ * SERVER_BUSY past it, saying whether the readers were busy or still starting); a full line
+ * makes room for an owner holding less of it than another (that one's newest job gives way),
+ * so many addresses still each get a place; an owner that spent its budget has its waiting
+ * jobs refused at once. Which job goes next is pdf/worker/fair-line's rule; the pool takes it
+ * from here.
  */
 import { AppError } from "../../base/errors.ts";
 import type { InspectResult } from "../../core/pdf-reader.ts";

@@ -31,11 +31,16 @@ export interface Job {
   waitTimer?: ReturnType<typeof setTimeout>;
 }
 
-/** 503 SERVER_BUSY with a Retry-After, saying why. */
-export function busy(reason: string): AppError {
-  return new AppError("SERVER_BUSY", `The server is busy reading other PDFs (${reason}); retry in ${RETRY_AFTER_SECONDS} s.`, {
+/** 503 SERVER_BUSY with a Retry-After: `sentence`, then when to retry. */
+function refusal(sentence: string): AppError {
+  return new AppError("SERVER_BUSY", `${sentence}; retry in ${RETRY_AFTER_SECONDS} s.`, {
     headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
   });
+}
+
+/** 503 SERVER_BUSY with a Retry-After, saying why. */
+export function busy(reason: string): AppError {
+  return refusal(`The server is busy reading other PDFs (${reason})`);
 }
 
 /**
@@ -43,9 +48,7 @@ export function busy(reason: string): AppError {
  * server has just started (or its readers are being replaced), not busy with other files.
  */
 function starting(seconds: number): AppError {
-  return new AppError("SERVER_BUSY", `The server is still starting its PDF readers (none was ready within ${seconds} s); retry in ${RETRY_AFTER_SECONDS} s.`, {
-    headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
-  });
+  return refusal(`The server is still starting its PDF readers (none was ready within ${seconds} s)`);
 }
 
 /** Answer `job` (its wait is over). */

@@ -21,6 +21,14 @@ import type { VideoChoice } from "./video-codec.ts";
  */
 const ENCODE_QUEUE = 1;
 
+/**
+ * How often a wait for the encoder's queue to shrink looks at it again without a `dequeue`
+ * event. The event alone is not enough: WebCodecs may update `encodeQueueSize` in a later task
+ * than the one that fires the event (w3c/webcodecs#724), so an event seen while the size still
+ * reads 2 can be the last one, and a wait on events alone then never ends.
+ */
+const DEQUEUE_RECHECK_MS = 25;
+
 export class VideoTrack {
   frames = 0;
   keyframes = 0;
@@ -31,6 +39,8 @@ export class VideoTrack {
   private firstPacket = true;
   /** The last frame drawn: a repeat is made from it. */
   private last: VideoFrame | null = null;
+  /** Ends the current wait for the queue to shrink: the encoder's error does not leave it waiting. */
+  private wake: (() => void) | null = null;
 
   /**
    * `durations`: each frame's time on screen by its timestamp (ms). `muxer` null: a dry run —
@@ -45,6 +55,8 @@ export class VideoTrack {
       output: (chunk, meta) => this.output(chunk, meta),
       error: (error) => {
         this.failure ??= error;
+        // A closed encoder sends no more dequeue events.
+        this.wake?.();
       },
     });
     if (muxer) this.encoder.configure(choice.config);
@@ -71,8 +83,11 @@ export class VideoTrack {
       this.repeats++;
       if (!this.muxer) return;
       const image = new VideoFrame(this.last, init);
-      await this.encode(image, frame.key);
-      image.close();
+      try {
+        await this.encode(image, frame.key);
+      } finally {
+        image.close();
+      }
       return;
     }
     const image = new VideoFrame(canvas, init);
@@ -82,8 +97,24 @@ export class VideoTrack {
   }
 
   private async encode(image: VideoFrame, key: boolean): Promise<void> {
-    while (this.encoder.encodeQueueSize > ENCODE_QUEUE) await new Promise((resolve) => this.encoder.addEventListener("dequeue", resolve, { once: true }));
+    while (this.encoder.encodeQueueSize > ENCODE_QUEUE && !this.failure) await this.dequeued();
+    if (this.failure) throw this.failure;
     this.encoder.encode(image, this.choice.frameOptions(key));
+  }
+
+  /** The encoder's next `dequeue` event, its error or DEQUEUE_RECHECK_MS, whichever comes first. */
+  private dequeued(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.encoder.removeEventListener("dequeue", done);
+        this.wake = null;
+        resolve();
+      };
+      const timer = setTimeout(done, DEQUEUE_RECHECK_MS);
+      this.encoder.addEventListener("dequeue", done);
+      this.wake = done;
+    });
   }
 
   /** Every packet out and in the muxer. */

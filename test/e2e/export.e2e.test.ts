@@ -549,9 +549,12 @@ for (const engine of ENGINES) {
 
     async function save(kind: "video" | "audio"): Promise<{ path: string; result: Saved["result"] }> {
       await page().click(`[data-export-kind='${kind}']`);
+      // A failed wait says how far the export got: 0 % is before the file's first second (the
+      // recording read, its sound converted, the deck opened).
       await page().waitFor(`${kind} saved`, () => {
         const state = document.querySelector(".export-panel")?.getAttribute("data-export");
-        return state === "done" || state === "failed" || `export ${state}`;
+        const done = document.querySelector(".export-panel [role=progressbar]")?.getAttribute("aria-valuenow");
+        return state === "done" || state === "failed" || `export ${state} at ${done ?? "?"} %`;
       }, [], 110_000);
       const state = await page().evaluate(() => [document.querySelector(".export-panel")!.getAttribute("data-export"), document.querySelector(".export-result")!.textContent]);
       expect(state[0], state[1] ?? "").toBe("done");

@@ -105,10 +105,11 @@ function state(): string {
   return `crowd ${crowd.length}, closed ${crowd.filter((s) => s.closed).length}, refused ${JSON.stringify(Object.fromEntries(refused))}; observer: ${observer?.votes.size ?? 0} questions, ${votes} votes, ${observer?.states.length ?? 0} states${observer?.closed ? `, closed ${observer.closed}` : ""}`;
 }
 
-/** Slide changes every SLIDE_EVERY_MS until stopped: the latency of each to the observer's socket and to the viewer page. */
-function pressing() {
+/** Slide changes every SLIDE_EVERY_MS until stopped: the latency of each to the observer's socket (less this process's own stalls meanwhile, `lag`) and to the viewer page. */
+function pressing(lag: Lag) {
   let running = true;
   const toSocket: number[] = [];
+  const toSocketTimed: number[] = [];
   const pressedAt: { page: number; at: number; wall: number }[] = [];
   // Where the talk is now (the last slide a viewer got): → from slide 1, ← from slide 2.
   let page = observer.states.at(-1)?.page ?? 1;
@@ -123,7 +124,9 @@ function pressing() {
         const seen = await presenter.evaluate(() => ({ live: document.body.dataset.live, slide: document.body.dataset.slide, active: document.activeElement?.id || document.activeElement?.tagName, sent: (window as unknown as { stateSent: unknown[] }).stateSent.slice(-2) }));
         throw new Error(`${(error as Error).message}; the presenter: ${JSON.stringify(seen)}`);
       });
-      toSocket.push(observer.states.slice(from).find((s) => s.page === next)!.at - at);
+      const arrived = observer.states.slice(from).find((s) => s.page === next)!.at;
+      toSocketTimed.push(arrived - at);
+      toSocket.push(ownStallDiscounted(lag, at, arrived));
       page = next;
       await Bun.sleep(Math.max(0, SLIDE_EVERY_MS - (performance.now() - at)));
     }
@@ -132,20 +135,23 @@ function pressing() {
     stop: async () => {
       running = false;
       await done;
-      return { toSocket, pressedAt };
+      return { toSocket, toSocketTimed, pressedAt };
     },
   };
 }
 
-/** A script round trip to the presenter every PROBE_EVERY_MS until stopped: how long each took. */
-function probing() {
+/**
+ * A script round trip to the presenter every PROBE_EVERY_MS until stopped: how long each took,
+ * as timed here and less this process's own stalls meanwhile (`lag`).
+ */
+function probing(lag: Lag) {
   let running = true;
-  const times: number[] = [];
+  const spans: { at: number; end: number }[] = [];
   const done = (async () => {
     while (running) {
       const at = performance.now();
       await presenter.evaluate(() => document.body.dataset.talkPanel);
-      times.push(performance.now() - at);
+      spans.push({ at, end: performance.now() });
       await Bun.sleep(PROBE_EVERY_MS);
     }
   })();
@@ -153,7 +159,7 @@ function probing() {
     stop: async () => {
       running = false;
       await done;
-      return times;
+      return { timed: spans.map((s) => s.end - s.at), answered: spans.map((s) => ownStallDiscounted(lag, s.at, s.end)) };
     },
   };
 }
@@ -169,26 +175,39 @@ function watchLongTasks(page: EnginePage): Promise<void> {
   });
 }
 
-/** The longest of the page's long tasks since the last call, and how many there were. */
-async function longTasks(page: EnginePage): Promise<string> {
-  const tasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.splice(0));
-  return tasks.length ? `${tasks.length} long tasks, longest ${Math.max(...tasks)} ms` : "no long task";
+/** The page's long tasks (ms) since the last call. */
+function longTasks(page: EnginePage): Promise<number[]> {
+  return page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks.splice(0));
 }
 
-/** How late this process's own 20 ms timer fired, at worst, until stopped: a stall here delays every probe it times. */
+const tasksSummary = (tasks: number[]) => (tasks.length ? `${tasks.length} long tasks, longest ${Math.max(...tasks)} ms` : "no long task");
+
+/**
+ * This process's own stalls: a 20 ms timer that fires late marks a span in which this process ran
+ * nothing — no probe's answer, no socket's message was read then, however soon it came. The
+ * crowd's sockets live in this process too, and under the flood it was once late by 434 ms while
+ * the presenter's longest task was 146 ms: a round trip timed here then measures this process.
+ */
 function lagging() {
-  let worst = 0;
+  const stalls: { from: number; to: number }[] = [];
   let last = performance.now();
   const timer = setInterval(() => {
     const now = performance.now();
-    worst = Math.max(worst, now - last - 20);
+    if (now - last > 20) stalls.push({ from: last + 20, to: now });
     last = now;
   }, 20);
-  return () => {
-    clearInterval(timer);
-    return Math.round(worst);
+  return {
+    /** The worst lateness so far (ms). */
+    worst: () => Math.round(Math.max(0, ...stalls.map((s) => s.to - s.from))),
+    /** How much of [from, to] this process spent stalled (ms). */
+    within: (from: number, to: number) => stalls.reduce((sum, s) => sum + Math.max(0, Math.min(to, s.to) - Math.max(from, s.from)), 0),
+    stop: () => clearInterval(timer),
   };
 }
+type Lag = ReturnType<typeof lagging>;
+
+/** A time measured by this process from `from` to `to`, less the part this process was stalled. */
+const ownStallDiscounted = (lag: Lag, from: number, to: number) => to - from - lag.within(from, to);
 
 /** The presenter page notes when it sent each state on its live socket (its own clock, Date.now()): a slow slide change, split into the presenter's part and the server's. */
 function watchPresenterSends(): Promise<void> {
@@ -272,25 +291,29 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
   it(`${ASK_ADDRESSES * ASKERS_PER_ADDRESS * QUESTIONS_PER_ASKER} questions from ${ASK_ADDRESSES} addresses, then ${ASK_ADDRESSES * VIEWERS_PER_ADDRESS} viewers up-voting ${VOTES_PER_SECOND}× a second for ${VOTE_SECONDS} s: every slide change reaches a viewer within 1 s, the presenter answers within 500 ms`, async () => {
     const groups = await crowdOf(server.port, code, loopbackAddresses(10, ASK_ADDRESSES), VIEWERS_PER_ADDRESS, "flood-a");
     crowd.push(...groups.flat());
-    const slides = pressing();
-    const probes = probing();
     const lag = lagging();
+    const slides = pressing(lag);
+    const probes = probing(lag);
     const asked = await askRounds(groups.flatMap((g) => g.slice(0, ASKERS_PER_ADDRESS)), QUESTIONS_PER_ASKER, ASK_WINDOW_MS);
     await until(`${asked} questions at the observer`, () => observer.votes.size === asked, 30_000);
     const ids = [...observer.votes.keys()];
     const votes = await voteRounds(groups.flat(), ids, VOTES_PER_SECOND, VOTE_SECONDS);
     await until(`${votes} up-votes counted at the observer`, () => [...observer.votes.values()].reduce((a, b) => a + b, 0) === votes, 30_000);
-    const { toSocket, pressedAt } = await slides.stop();
+    const { toSocket, toSocketTimed, pressedAt } = await slides.stop();
     const probed = await probes.stop();
+    lag.stop();
     const toViewer = await viewerLatencies(pressedAt);
     const sent = await presenterSendLatencies(pressedAt);
-    console.log(`flood: ${asked} questions, ${votes} up-votes; key press → the presenter's state sent ${summary(sent)}; slide change → viewer socket ${summary(toSocket)}; → viewer page ${summary(toViewer)}; presenter probe ${summary(probed)}; presenter: ${await longTasks(presenter)}; viewer: ${await longTasks(viewer)}; this process's timer late by ${lag()} ms at worst`);
+    const presenterTasks = await longTasks(presenter);
+    console.log(`flood: ${asked} questions, ${votes} up-votes; key press → the presenter's state sent ${summary(sent)}; slide change → viewer socket ${summary(toSocket)} (as timed here ${summary(toSocketTimed)}); → viewer page ${summary(toViewer)}; presenter probe ${summary(probed.answered)} (as timed here ${summary(probed.timed)}); presenter: ${tasksSummary(presenterTasks)}; viewer: ${tasksSummary(await longTasks(viewer))}; this process's timer late by ${lag.worst()} ms at worst`);
 
     // The honest crowd was refused nothing.
     expect(crowd.flatMap((s) => s.refused)).toEqual([]);
     expect(toSocket.length).toBeGreaterThanOrEqual(Math.floor((ASK_WINDOW_MS + VOTE_SECONDS * 1000) / SLIDE_EVERY_MS) - 2);
     expect(toSocket.filter((ms) => ms > SLIDE_BOUND_MS)).toEqual([]);
-    expect(probed.filter((ms) => ms > PROBE_BOUND_MS)).toEqual([]);
+    expect(probed.answered.filter((ms) => ms > PROBE_BOUND_MS)).toEqual([]);
+    // The presenter's own main thread, by its own clock: never held longer than a probe may wait.
+    expect(presenterTasks.filter((ms) => ms > PROBE_BOUND_MS)).toEqual([]);
     expect(toViewer.filter((ms) => ms > SLIDE_BOUND_MS)).toEqual([]);
 
     // The panel: 50 rows and the rest counted; after the next re-sort the most voted leads, with the votes the server counted.
@@ -316,8 +339,10 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     // questions at once (within the server's burst) and leaves — the room's questions still
     // reach every viewer, but this process does not read 1,400 × 300 frames of them.
     for (const socket of crowd.splice(0)) socket.close();
-    const probes = probing();
+    // The long tasks of the test before (its screenshots among them) are not this test's.
+    await longTasks(presenter);
     const lag = lagging();
+    const probes = probing(lag);
     for (const address of loopbackAddresses(10 + ASK_ADDRESSES, more)) {
       const [askers] = await crowdOf(server.port, code, [address], ASKERS_PER_ADDRESS, "flood-b");
       await askRounds(askers!, QUESTIONS_PER_ASKER, 0);
@@ -329,19 +354,22 @@ describe("a crowd never freezes the presenter nor a viewer (Chromium)", () => {
     for (const socket of crowd) socket.close();
     await until(`${TOTAL_QUESTIONS} questions at the observer`, () => observer.votes.size >= TOTAL_QUESTIONS, 30_000);
     await viewer.waitFor(`the viewer holding ${TOTAL_QUESTIONS} questions`, (n: number) => Number(document.body.dataset.questions) >= n, [TOTAL_QUESTIONS], 30_000);
-    const slides = pressing();
+    const slides = pressing(lag);
     await Bun.sleep(4 * SLIDE_EVERY_MS);
-    const { toSocket, pressedAt } = await slides.stop();
+    const { toSocket, toSocketTimed, pressedAt } = await slides.stop();
     const probed = await probes.stop();
+    lag.stop();
     const toViewer = await viewerLatencies(pressedAt);
     const sent = await presenterSendLatencies(pressedAt);
+    const presenterTasks = await longTasks(presenter);
     console.log(`key press → the presenter's state sent ${summary(sent)}`);
-    console.log(`viewer holding ${TOTAL_QUESTIONS}: slide change → viewer page ${summary(toViewer)}; → viewer socket ${summary(toSocket)}; presenter probe ${summary(probed)}; presenter: ${await longTasks(presenter)}; viewer: ${await longTasks(viewer)}; this process's timer late by ${lag()} ms at worst`);
+    console.log(`viewer holding ${TOTAL_QUESTIONS}: slide change → viewer page ${summary(toViewer)}; → viewer socket ${summary(toSocket)} (as timed here ${summary(toSocketTimed)}); presenter probe ${summary(probed.answered)} (as timed here ${summary(probed.timed)}); presenter: ${tasksSummary(presenterTasks)}; viewer: ${tasksSummary(await longTasks(viewer))}; this process's timer late by ${lag.worst()} ms at worst`);
     expect(refusedB).toEqual([]);
     expect(toViewer.length).toBeGreaterThanOrEqual(3);
     expect(toViewer.filter((ms) => ms > SLIDE_BOUND_MS)).toEqual([]);
     expect(toSocket.filter((ms) => ms > SLIDE_BOUND_MS)).toEqual([]);
-    expect(probed.filter((ms) => ms > PROBE_BOUND_MS)).toEqual([]);
+    expect(probed.answered.filter((ms) => ms > PROBE_BOUND_MS)).toEqual([]);
+    expect(presenterTasks.filter((ms) => ms > PROBE_BOUND_MS)).toEqual([]);
 
     // 50 rows drawn, the rest a count away; the button draws 50 more.
     const list = () => viewer.evaluate(() => ({ rows: document.querySelectorAll("#qa-list > li.question").length, more: (document.querySelector("#qa-more") as HTMLElement).hidden ? null : document.querySelector("#qa-more .question-more-count")?.textContent }));

@@ -183,10 +183,12 @@ function longTasks(page: EnginePage): Promise<number[]> {
 const tasksSummary = (tasks: number[]) => (tasks.length ? `${tasks.length} long tasks, longest ${Math.max(...tasks)} ms` : "no long task");
 
 /**
- * This process's own stalls: a 20 ms timer that fires late marks a span in which this process ran
- * nothing — no probe's answer, no socket's message was read then, however soon it came. The
- * crowd's sockets live in this process too, and under the flood it was once late by 434 ms while
- * the presenter's longest task was 146 ms: a round trip timed here then measures this process.
+ * This process's own stalls: a 20 ms timer that fires late marks a span in which this process's
+ * event loop was held (by its own work or by the scheduler), so a probe's answer or a socket's
+ * message that came then mostly waited too. The crowd's sockets live in this process, and under
+ * the flood it was once late by 434 ms while the presenter's longest task was 146 ms: a round
+ * trip timed here then measures this process. A time less these spans can also hide a stall of
+ * the presenter's at the same moment, so the presenter's own longest task is bounded as well.
  */
 function lagging() {
   const stalls: { from: number; to: number }[] = [];

@@ -2,11 +2,11 @@
  * The geometry and text of an exported frame (client/export/picture-paint, card-paint), the
  * parts that need no canvas (Bun has no OffscreenCanvas; the drawing itself is checked in the
  * browser, test/e2e/export.e2e.test.ts): where the slide goes in the picture, which region of
- * the page is on screen, how card text wraps; and the time left an export shows.
+ * the page is on screen, how card text wraps; and the time left and the line an export shows.
  */
 import { describe, expect, test } from "bun:test";
 import { wrapText } from "../../client/src/export/card-paint.ts";
-import { formatLeft, timeLeft } from "../../client/src/export/export-client.ts";
+import { exportStatus, formatLeft, timeLeft } from "../../client/src/export/export-client.ts";
 import { slideBox, viewOf } from "../../client/src/export/picture-paint.ts";
 import { NO_OVERLAYS } from "../../client/src/presenter/state.ts";
 import { EMPTY_PICTURE } from "../../client/src/record/timeline.ts";
@@ -60,5 +60,20 @@ describe("time left", () => {
     expect(formatLeft(42_000)).toBe("about 40 s left");
     expect(formatLeft(150_000)).toBe("about 3 min left");
     expect(formatLeft(3_900_000)).toBe("about 1 h 5 min left");
+  });
+});
+
+describe("the line under the bar", () => {
+  test("each step before the file says what it does; converting says how far it is", () => {
+    expect(exportStatus("video", { step: "reading", fraction: null, leftMs: null })).toEqual({ percent: null, text: "Reading the recording…" });
+    expect(exportStatus("audio", { step: "converting", fraction: 0.409, leftMs: null })).toEqual({ percent: 40, text: "Converting the sound to Opus… 40 %" });
+    expect(exportStatus("video", { step: "opening", fraction: null, leftMs: null })).toEqual({ percent: null, text: "Opening the deck…" });
+  });
+
+  test("saving the file: its share, and the time left once there is a pace", () => {
+    expect(exportStatus("video", { step: "saving", fraction: 0, leftMs: null })).toEqual({ percent: 0, text: "Saving the video… 0 %" });
+    expect(exportStatus("audio", { step: "saving", fraction: 0.25, leftMs: 150_000 })).toEqual({ percent: 25, text: "Saving the audio… 25 % · about 3 min left" });
+    // A share past the ends (a last packet after the talk's end) stays within the bar.
+    expect(exportStatus("video", { step: "saving", fraction: 1.2, leftMs: 0 }).percent).toBe(100);
   });
 });

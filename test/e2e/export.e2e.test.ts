@@ -118,12 +118,43 @@ function savedFile(name: string): Promise<string | null> | null {
   })();
 }
 
+/**
+ * In the page: keep every line the export panel in `sel` shows under its bar, in order, from now
+ * on (`exportLines` reads them). A worker's message is a task of its own, so no step is missed.
+ */
+function watchExportLines(sel: string): void {
+  const status = document.querySelector(`${sel} .export-status`)!;
+  const lines: string[] = [];
+  (window as unknown as { __exportLines: string[] }).__exportLines = lines;
+  new MutationObserver(() => {
+    const line = status.textContent ?? "";
+    if (lines.at(-1) !== line) lines.push(line);
+  }).observe(status, { childList: true, characterData: true, subtree: true });
+}
+
+function exportLines(): string[] {
+  return (window as unknown as { __exportLines: string[] }).__exportLines;
+}
+
+/**
+ * The steps an export showed before its file, in order, with what they end with: reading the
+ * recording, converting its sound (only when `converted`), opening the deck, then saving.
+ */
+function expectSteps(lines: string[], kind: "video" | "audio", converted: boolean): void {
+  const step = (line: string) => line.replace(/… .*$|…$/, "");
+  const steps = lines.map(step).filter((s, i, all) => all[i - 1] !== s);
+  expect(steps).toEqual(["Reading the recording", ...(converted ? ["Converting the sound to Opus"] : []), "Opening the deck", kind === "video" ? "Saving the video" : "Saving the audio"]);
+  if (converted) expect(lines.filter((l) => l.startsWith("Converting")).every((l) => /^Converting the sound to Opus… \d{1,3} %$/.test(l))).toBe(true);
+}
+
 /** The file name the panel gives a recording's export. */
 const fileName = (title: string, kind: "video" | "audio") => `${title}${kind === "audio" ? " (audio)" : ""}.webm`;
 
 interface Saved {
   path: string;
   inPlace: boolean;
+  /** The lines the panel showed under its bar, in order. */
+  lines: string[];
   result: { frames: number; keyframes: number; repeats: number; chapters: number; audioPackets: number; audioConverted: boolean; video: { codec: string } | null };
 }
 
@@ -244,6 +275,7 @@ if (ENGINES.includes("chromium")) {
     /** Save a file from the panel of recording `title` and read it back to disk. */
     async function save(title: string, kind: "video" | "audio"): Promise<Saved> {
       const panel = `.deck-recording[data-recording="r-${title}"]`;
+      await page.evaluate(watchExportLines, panel);
       await page.click(`${panel} [data-export-kind='${kind}']`);
       await page.waitForSelector(`${panel} .export-panel[data-export='done'], ${panel} .export-panel[data-export='failed']`, { timeout: 110_000 });
       expect(await page.getAttribute(`${panel} .export-panel`, "data-export"), (await page.textContent(`${panel} .export-result`)) ?? "").toBe("done");
@@ -251,7 +283,7 @@ if (ENGINES.includes("chromium")) {
       const saved = JSON.parse(json!) as { base64: string; inPlace: boolean; result: Saved["result"] };
       const path = join(OUT, `chromium-${title}-${kind}.webm`);
       writeFileSync(path, Buffer.from(saved.base64, "base64"));
-      return { path, inPlace: saved.inPlace, result: saved.result };
+      return { path, inPlace: saved.inPlace, result: saved.result, lines: await page.evaluate(exportLines) };
     }
 
     test("records across three slides with a pen stroke; the video has both tracks, its length, a chapter per slide, the right pictures and a voice", async () => {
@@ -340,6 +372,8 @@ if (ENGINES.includes("chromium")) {
       await page.waitForFunction(recordingRow, "r-in-place");
       const saved = await save("in-place", "video");
       expect(saved.inPlace).toBe(true);
+      // Opus is copied as recorded: no conversion step.
+      expectSteps(saved.lines, "video", false);
       expect(probe(saved.path).streams).toHaveLength(2);
       expectChapters(saved.path, 6500);
       expect(decodesCleanly(saved.path)).toBe("");
@@ -453,6 +487,7 @@ if (ENGINES.includes("chromium")) {
       await page.waitForFunction(recordingRow, "r-aac");
       const saved = await save("aac", "audio");
       expect(saved.result.audioConverted).toBe(true);
+      expectSteps(saved.lines, "audio", true);
       expect(probe(saved.path).streams.map((s) => s.codec_name)).toEqual(["opus"]);
       expectChapters(saved.path, 6500);
       expect(loudness(saved.path).meanDb).toBeGreaterThan(-45);
@@ -548,16 +583,17 @@ for (const engine of ENGINES) {
     });
 
     async function save(kind: "video" | "audio"): Promise<{ path: string; result: Saved["result"] }> {
+      await page().evaluate(watchExportLines, ".export-panel");
       await page().click(`[data-export-kind='${kind}']`);
-      // A failed wait says how far the export got: 0 % is before the file's first second (the
-      // recording read, its sound converted, the deck opened).
+      // A failed wait says how far the export got: the panel's lines, each step before the file's
+      // first second (the recording read, its sound converted, the deck opened), then the share saved.
       await page().waitFor(`${kind} saved`, () => {
         const state = document.querySelector(".export-panel")?.getAttribute("data-export");
-        const done = document.querySelector(".export-panel [role=progressbar]")?.getAttribute("aria-valuenow");
-        return state === "done" || state === "failed" || `export ${state} at ${done ?? "?"} %`;
+        return state === "done" || state === "failed" || `export ${state}: ${(window as unknown as { __exportLines: string[] }).__exportLines.join(" → ")}`;
       }, [], 110_000);
       const state = await page().evaluate(() => [document.querySelector(".export-panel")!.getAttribute("data-export"), document.querySelector(".export-result")!.textContent]);
       expect(state[0], state[1] ?? "").toBe("done");
+      expectSteps(await page().evaluate(exportLines), kind, false);
       const json = (await page().evaluate(savedFile, fileName("talk", kind)))!;
       const saved = JSON.parse(json) as { base64: string; result: Saved["result"] };
       const path = join(OUT, `${engine}-${kind}.webm`);
@@ -601,14 +637,14 @@ for (const engine of ENGINES) {
       expect(await page().evaluate(handRecording, onePiece(deckId, "aac", 6500, aac, talkEvents()))).toBe(true);
       await page().waitFor("the AAC recording's row", recordingRow, ["r-aac"], 20_000);
       const row = '.deck-recording[data-recording="r-aac"]';
+      await page().evaluate(watchExportLines, row);
       await page().click(`${row} [data-export-kind='audio']`);
       // Once in a loaded run, Firefox's export stayed running for the whole wait (the run after
-      // passed in 2 s): the failure says how far it got — 0 % is before the file's first second
-      // (the recording read, its sound converted, the deck opened).
+      // passed in 2 s): the failure says how far it got, by the panel's lines — each step before
+      // the file's first second (the recording read, its sound converted, the deck opened).
       await page().waitFor("the AAC export to end", (sel: string) => {
         const state = document.querySelector(`${sel} .export-panel`)?.getAttribute("data-export");
-        const done = document.querySelector(`${sel} .export-panel [role=progressbar]`)?.getAttribute("aria-valuenow");
-        return state === "done" || state === "failed" || `export ${state} at ${done ?? "?"} %`;
+        return state === "done" || state === "failed" || `export ${state}: ${(window as unknown as { __exportLines: string[] }).__exportLines.join(" → ")}`;
       }, [row], 110_000);
       const [state, code, text] = await page().evaluate((sel: string) => [document.querySelector(`${sel} .export-panel`)!.getAttribute("data-export"), document.querySelector(`${sel} .export-result`)!.getAttribute("data-code"), document.querySelector(`${sel} .export-result`)!.textContent], row);
       // WebKitGTK's WebCodecs has no AAC decoder (AudioDecoder.isConfigSupported("mp4a.40.2") is false).
@@ -619,6 +655,7 @@ for (const engine of ENGINES) {
         return;
       }
       expect([state, text]).toEqual(["done", expect.stringContaining("converted to Opus")]);
+      expectSteps(await page().evaluate(exportLines), "audio", true);
       const json = (await page().evaluate(savedFile, fileName("aac", "audio")))!;
       const path = join(OUT, `${engine}-aac-audio.webm`);
       writeFileSync(path, Buffer.from((JSON.parse(json) as { base64: string }).base64, "base64"));

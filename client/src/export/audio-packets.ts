@@ -38,24 +38,28 @@ interface OpenSegment {
   input: Input;
 }
 
+/** Told how much of the conversion to Opus is done (0–1). */
+export type ConvertProgress = (fraction: number) => void;
+
 /** Convert a segment's sound to Opus in memory (an hour is ~29 MB at the bitrate above). */
-async function toOpus(blob: Blob, codec: string | null): Promise<Input> {
+async function toOpus(blob: Blob, codec: string | null, onProgress: ConvertProgress): Promise<Input> {
   const input = new Input({ source: new BlobSource(blob), formats: RECORDED });
   const output = new Output({ format: new WebMOutputFormat(), target: new BufferTarget() });
   const conversion = await Conversion.init({ input, output, video: { discard: true }, audio: { codec: "opus", bitrate: CONVERTED_BITS_PER_SECOND }, showWarnings: false });
   if (!conversion.isValid) throw new AudioNotConvertible(codec);
+  conversion.onProgress = (fraction) => onProgress(fraction);
   await conversion.execute();
   return new Input({ source: new BufferSource(output.target.buffer!), formats: RECORDED });
 }
 
-async function openSegment(segment: { startMs: number; blob: Blob }): Promise<{ open: OpenSegment | null; converted: boolean }> {
+async function openSegment(segment: { startMs: number; blob: Blob }, onConvert: ConvertProgress): Promise<{ open: OpenSegment | null; converted: boolean }> {
   let input = new Input({ source: new BlobSource(segment.blob), formats: RECORDED });
   let track = await input.getPrimaryAudioTrack().catch(() => null);
   if (!track) return { open: null, converted: false };
   let converted = false;
   if (track.codec !== "opus") {
     const codec = track.codec;
-    input = await toOpus(segment.blob, codec).catch((error: unknown) => {
+    input = await toOpus(segment.blob, codec, onConvert).catch((error: unknown) => {
       throw error instanceof AudioNotConvertible ? error : new AudioNotConvertible(codec);
     });
     track = await input.getPrimaryAudioTrack();
@@ -68,12 +72,15 @@ async function openSegment(segment: { startMs: number; blob: Blob }): Promise<{ 
 /**
  * The recording's sound, or null when it has none (a rehearsal without the microphone, or
  * segments with no audio track). Throws AudioNotConvertible for sound this browser cannot turn into Opus.
+ * `onConvert` hears how far a conversion has got, as a share of all the segments (a segment
+ * copied as it is counts as done at once).
  */
-export async function recordedAudio(segments: readonly { startMs: number; blob: Blob }[]): Promise<RecordedAudio | null> {
+export async function recordedAudio(segments: readonly { startMs: number; blob: Blob }[], onConvert: ConvertProgress = () => {}): Promise<RecordedAudio | null> {
   const opened: OpenSegment[] = [];
   let converted = false;
-  for (const segment of [...segments].sort((a, b) => a.startMs - b.startMs)) {
-    const result = await openSegment(segment);
+  const sorted = [...segments].sort((a, b) => a.startMs - b.startMs);
+  for (const [i, segment] of sorted.entries()) {
+    const result = await openSegment(segment, (fraction) => onConvert((i + Math.min(1, Math.max(0, fraction))) / sorted.length));
     if (result.open) opened.push(result.open);
     converted ||= result.converted;
   }

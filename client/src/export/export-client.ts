@@ -1,10 +1,11 @@
 /**
  * @module client/export/export-client
  * The page's side of an export: a worker of its own per export (client/export/export-worker),
- * the job handed over, progress with the time left, the file or a problem at the end, and
- * cancel — which ends the worker at once, its render worker and half-written file with it.
+ * the job handed over, each step before the file, then the file's progress with the time left,
+ * the file or a problem at the end, and cancel — which ends the worker at once, its render
+ * worker and half-written file with it.
  */
-import type { ExportJob, ExportMessage, ExportProblemCode } from "./export-protocol.ts";
+import type { ExportJob, ExportKind, ExportMessage, ExportProblemCode, ExportStep } from "./export-protocol.ts";
 
 export type ExportDone = Extract<ExportMessage, { type: "done" }>;
 
@@ -17,9 +18,11 @@ export class ExportProblem extends Error {
 }
 
 export interface ExportProgress {
-  /** 0–1. */
-  fraction: number;
-  /** Milliseconds left, by the pace so far; null until there is a pace to go by. */
+  /** A step before the file's first second (client/export/export-protocol), then the file itself. */
+  step: ExportStep | "saving";
+  /** 0–1 of the step; null where the step cannot tell (reading the recording, opening the deck). */
+  fraction: number | null;
+  /** Milliseconds left to save the file, by the pace of saving so far; null until there is a pace to go by. */
   leftMs: number | null;
 }
 
@@ -43,6 +46,21 @@ export function formatLeft(ms: number): string {
   return `about ${Math.floor(min / 60)} h ${min % 60} min left`;
 }
 
+const DOING: Record<ExportKind, string> = { video: "Saving the video", audio: "Saving the audio" };
+const STEP: Record<ExportStep, string> = { reading: "Reading the recording", converting: "Converting the sound to Opus", opening: "Opening the deck" };
+
+/**
+ * What the progress bar and its line show: the share of the step in whole percent (null where
+ * the step cannot tell), and the line — "Converting the sound to Opus… 40 %", then "Saving the
+ * video… 12 % · about 3 min left".
+ */
+export function exportStatus(kind: ExportKind, progress: ExportProgress): { percent: number | null; text: string } {
+  const percent = progress.fraction === null ? null : Math.floor(Math.min(1, Math.max(0, progress.fraction)) * 100);
+  const doing = progress.step === "saving" ? DOING[kind] : STEP[progress.step];
+  const left = progress.step === "saving" && progress.leftMs !== null ? ` · ${formatLeft(progress.leftMs)}` : "";
+  return { percent, text: `${doing}…${percent === null ? "" : ` ${percent} %`}${left}` };
+}
+
 export interface RunningExport {
   done: Promise<ExportDone>;
   cancel(): void;
@@ -50,14 +68,18 @@ export interface RunningExport {
 
 export function startExport(job: ExportJob, onProgress: (progress: ExportProgress) => void): RunningExport {
   const worker = new Worker(__DH_EXPORT_WORKER_URL__, { type: "module", name: "deckhand-export" });
-  const started = performance.now();
+  /** When the file's first second began: the pace counts from there, not from the steps before it. */
+  let savingSince: number | null = null;
   let settle: { resolve: (done: ExportDone) => void; reject: (error: Error) => void };
   const done = new Promise<ExportDone>((resolve, reject) => (settle = { resolve, reject }));
   const end = () => worker.terminate();
   worker.onmessage = (event: MessageEvent<ExportMessage>) => {
     const message = event.data;
-    if (message.type === "progress") onProgress({ fraction: message.totalMs > 0 ? message.doneMs / message.totalMs : 0, leftMs: timeLeft(message.doneMs, message.totalMs, performance.now() - started) });
-    else if (message.type === "done") {
+    if (message.type === "step") onProgress({ step: message.step, fraction: message.fraction, leftMs: null });
+    else if (message.type === "progress") {
+      savingSince ??= performance.now();
+      onProgress({ step: "saving", fraction: message.totalMs > 0 ? message.doneMs / message.totalMs : 0, leftMs: timeLeft(message.doneMs, message.totalMs, performance.now() - savingSince) });
+    } else if (message.type === "done") {
       end();
       settle.resolve(message);
     } else {

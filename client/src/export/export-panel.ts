@@ -1,7 +1,8 @@
 /**
  * @module client/export/export-panel
- * *Save video* and *Save audio* for one recording: the two buttons, a progress bar with the
- * time left and Cancel while an export runs, then what was saved — or, where this browser
+ * *Save video* and *Save audio* for one recording: the two buttons, a progress bar with what
+ * the export does (reading the recording, converting its sound, opening the deck, then saving
+ * with the time left) and Cancel while an export runs, then what was saved — or, where this browser
  * has no video encoder, a sentence under *Save video* that says so (Save audio still works).
  * The library's list of recordings and the player mount it (`mountExportPanel`); it reads the
  * recording through a RecordingSource and the deck through a callback, so it works on any page.
@@ -14,7 +15,7 @@ import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import { h } from "../lib/dom.ts";
 import { safeFilename, saveFile } from "../lib/download.ts";
 import { formatBytes } from "../lib/format.ts";
-import { ExportProblem, formatLeft, startExport, type ExportDone, type RunningExport } from "./export-client.ts";
+import { ExportProblem, exportStatus, startExport, type ExportDone, type ExportProgress, type RunningExport } from "./export-client.ts";
 import type { ExportKind } from "./export-protocol.ts";
 import type { RecordingSource } from "./recording-source.ts";
 import { chooseVideoCodec } from "./video-codec.ts";
@@ -57,7 +58,6 @@ export const pickWithDialog: PickFile = async (suggestedName, kind) => {
 };
 
 const LABEL: Record<ExportKind, string> = { video: "Save video", audio: "Save audio" };
-const DOING: Record<ExportKind, string> = { video: "Saving the video", audio: "Saving the audio" };
 
 export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions): ExportPanel {
   const { recording } = options;
@@ -99,11 +99,14 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
     buttons[kind].setAttribute("aria-describedby", `${kind}-note-${meta.id}`);
     notes[kind].id = `${kind}-note-${meta.id}`;
   };
-  const showProgress = (kind: ExportKind, fraction: number, leftMs: number | null) => {
-    const percent = Math.floor(Math.min(1, Math.max(0, fraction)) * 100);
-    bar.style.width = `${percent}%`;
-    track.setAttribute("aria-valuenow", String(percent));
-    status.textContent = `${DOING[kind]}… ${percent} %${leftMs === null ? "" : ` · ${formatLeft(leftMs)}`}`;
+  const showProgress = (kind: ExportKind, progress: ExportProgress) => {
+    const { percent, text } = exportStatus(kind, progress);
+    // A step that cannot tell how far it is leaves the bar empty and indeterminate; the line says what it does.
+    bar.style.width = `${percent ?? 0}%`;
+    if (percent === null) track.removeAttribute("aria-valuenow");
+    else track.setAttribute("aria-valuenow", String(percent));
+    track.setAttribute("aria-valuetext", text);
+    status.textContent = text;
   };
 
   if (!meta.audioMime) unavailableBecause("audio", "This recording has no sound (it was made without a microphone): there is nothing to save as audio.");
@@ -125,7 +128,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
     cancelled = false;
     result.textContent = "";
     delete result.dataset.code;
-    showProgress(kind, 0, null);
+    showProgress(kind, { step: "reading", fraction: null, leftMs: null });
     const dryRun = options.dryRun?.() ?? false;
     try {
       const deck = await options.deck();
@@ -139,7 +142,7 @@ export function mountExportPanel(host: HTMLElement, options: ExportPanelOptions)
           file: picked,
           ...(dryRun ? { dryRun: true } : {}),
         },
-        (p) => showProgress(kind, p.fraction, p.leftMs),
+        (p) => showProgress(kind, p),
       );
       if (cancelled) running.cancel();
       const done = await running.done;

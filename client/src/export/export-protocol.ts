@@ -47,7 +47,20 @@ export interface ExportJob {
 /** Why an export stopped: a stable code and a sentence that says what to do. */
 export type ExportProblemCode = "VIDEO_ENCODER_MISSING" | "AUDIO_NOT_CONVERTIBLE" | "NO_AUDIO" | "DECK_UNREADABLE" | "WRITE_FAILED" | "EXPORT_FAILED";
 
+/**
+ * What an export does before its file's first second: read the recording, convert its sound to
+ * Opus (only sound recorded in another format: seconds a minute of it on a slow machine), open
+ * the deck. The page says which, so a wait there reads as work, not as a stuck 0 %.
+ */
+export type ExportStep = "reading" | "converting" | "opening";
+
 export type ExportMessage =
+  | {
+      type: "step";
+      step: ExportStep;
+      /** How much of the step is done (0–1) where it can tell (converting), else null. */
+      fraction: number | null;
+    }
   | { type: "progress"; doneMs: number; totalMs: number }
   | {
       type: "done";

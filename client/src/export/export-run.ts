@@ -1,7 +1,8 @@
 /**
  * @module client/export/export-run
  * One export, from the job to the file, in the export worker: read the recording (a stored
- * one from this browser's storage: client/export/stored-track), open the deck in a render
+ * one from this browser's storage: client/export/stored-track), convert its sound to Opus where
+ * it was recorded in another format (each step told to the page), open the deck in a render
  * worker of its own (mupdf: the slides, their labels and the outline for the chapter titles),
  * cut the recording into chapters, demux the recorded Opus packets, and — for a video —
  * replay the picture track, drawing and encoding a frame only at the instants the schedule
@@ -100,10 +101,19 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
     video = await chooseVideoCodec();
     if (!video) throw new Stop("VIDEO_ENCODER_MISSING", "This browser cannot encode video (it has no VP9 or VP8 encoder), so Save video is not available here. Save audio works, and the recording plays in deckhand.");
   }
+  post({ type: "step", step: "reading", fraction: null });
   const track = await readTrack(recording.source);
-  const audio = await recordedAudio(track.segments);
+  // Not 0: a worker's clock starts with the worker, and its first report must not wait.
+  let lastConvert = -Infinity;
+  const audio = await recordedAudio(track.segments, (fraction) => {
+    const now = performance.now();
+    if (now - lastConvert < PROGRESS_MS) return;
+    lastConvert = now;
+    post({ type: "step", step: "converting", fraction });
+  });
   if (job.kind === "audio" && !audio) throw new Stop("NO_AUDIO", "This recording has no sound (it was made without a microphone): there is nothing to save as audio. Save video gives the slides and the ink.");
 
+  post({ type: "step", step: "opening", fraction: null });
   const renderer = new Renderer();
   try {
     const opened = await renderer.open(job.deck.bytes, { transfer: true, ...(job.deck.notesPosition ? { notesPosition: job.deck.notesPosition } : {}), ...(job.deck.notesFile ? { notesFile: job.deck.notesFile } : {}) }).catch(() => {
@@ -119,7 +129,7 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
     const muxer = sink ? await WebmMuxer.start({ sink, video: video?.codec ?? null, audio: !!audio, chapters, title: job.title }) : null;
     // The baseline renders frames only: no sound read either.
     const feed = new AudioFeed(job.dryRun ? null : audio, muxer, total / 1000);
-    let lastProgress = 0;
+    let lastProgress = -Infinity;
     const progress = (doneMs: number) => {
       const now = performance.now();
       if (now - lastProgress < PROGRESS_MS) return;

@@ -10,7 +10,8 @@
  * file in src/ is over 400 lines, and the browser client takes from src/ only the shared
  * vocabulary and the browser-safe deck reader. In the client: the layers below the roles
  * (lib/, storage/, worker/, model/) name no role, model/ is the vocabulary at the bottom,
- * live/ is split by who uses it, and no file in client/src/ is over 400 lines either.
+ * live/ is split by who uses it, the export's worker starts no worker of its own, and no file
+ * in client/src/ is over 400 lines either.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -126,6 +127,20 @@ describe("client layers", () => {
       const others = roles.filter((r) => r !== role);
       expect(importOffenders([role.slice(0, -1)], (target) => !inside(inClient(target), others), CLIENT)).toEqual([]);
     }
+  });
+
+  test("the export's worker starts no worker: it reaches the render worker the page started over a port", () => {
+    // Firefox's Worker constructor, called in a worker, sometimes never returned: the export
+    // stood at "Opening the deck" for good (client/export/export-protocol's ExportStart).
+    const modules = [...closure(join(CLIENT, "export/export-worker.ts")).modules];
+    expect(modules).toContain(join(CLIENT, "lib/renderer.ts"));
+    const offenders = modules.flatMap((file) => {
+      const text = readFileSync(file, "utf8");
+      // The renderer starts a worker only when it is given no port: what a page does.
+      const starts = file === join(CLIENT, "lib/renderer.ts") ? [] : [...text.matchAll(/new (?:Shared)?Worker\(/g)];
+      return [...starts, ...text.matchAll(/new Renderer\(\s*\)/g)].map((m) => `${relative(CLIENT, file)}: ${m[0]}`);
+    });
+    expect(offenders).toEqual([]);
   });
 
   test("no file in client/src/ is over 400 lines: a longer one holds more than one job, and is split by job", () => {

@@ -1,11 +1,12 @@
 /**
  * @module client/export/export-client
- * The page's side of an export: a worker of its own per export (client/export/export-worker),
- * the job handed over, each step before the file, then the file's progress with the time left,
- * the file or a problem at the end, and cancel — which ends the worker at once, its render
- * worker and half-written file with it.
+ * The page's side of an export: a worker of its own per export (client/export/export-worker)
+ * and the render worker it reaches over a port, the job handed over, each step before the
+ * file, then the file's progress with the time left, the file or a problem at the end, and
+ * cancel — which ends both workers at once, the half-written file with them.
  */
-import type { ExportJob, ExportKind, ExportMessage, ExportProblemCode, ExportStep } from "./export-protocol.ts";
+import type { ServeMessage } from "../worker/protocol.ts";
+import type { ExportJob, ExportKind, ExportMessage, ExportProblemCode, ExportStart, ExportStep } from "./export-protocol.ts";
 
 export type ExportDone = Extract<ExportMessage, { type: "done" }>;
 
@@ -68,11 +69,20 @@ export interface RunningExport {
 
 export function startExport(job: ExportJob, onProgress: (progress: ExportProgress) => void): RunningExport {
   const worker = new Worker(__DH_EXPORT_WORKER_URL__, { type: "module", name: "deckhand-export" });
+  // The export's render worker is started here and reached over a port: a worker that starts
+  // one itself sometimes hung in Firefox (ExportStart).
+  const render = new Worker(__DH_WORKER_URL__, { type: "module", name: "deckhand-render" });
+  const channel = new MessageChannel();
+  const serve: ServeMessage = { type: "serve", port: channel.port1 };
+  render.postMessage(serve, [channel.port1]);
   /** When the file's first second began: the pace counts from there, not from the steps before it. */
   let savingSince: number | null = null;
   let settle: { resolve: (done: ExportDone) => void; reject: (error: Error) => void };
   const done = new Promise<ExportDone>((resolve, reject) => (settle = { resolve, reject }));
-  const end = () => worker.terminate();
+  const end = () => {
+    worker.terminate();
+    render.terminate();
+  };
   worker.onmessage = (event: MessageEvent<ExportMessage>) => {
     const message = event.data;
     if (message.type === "step") onProgress({ step: message.step, fraction: message.fraction, leftMs: null });
@@ -87,12 +97,13 @@ export function startExport(job: ExportJob, onProgress: (progress: ExportProgres
       settle.reject(new ExportProblem(message.code, message.message));
     }
   };
-  worker.onerror = (event) => {
+  worker.onerror = render.onerror = (event) => {
     end();
     settle.reject(new ExportProblem("EXPORT_FAILED", `The export could not start (${event.message || "the worker failed"}). Reload the page and try again.`));
   };
   // The deck's bytes are handed over (the caller gives a copy it no longer needs); Blobs go by reference.
-  worker.postMessage({ type: "start", job }, [job.deck.bytes]);
+  const start: ExportStart = { type: "start", job, render: channel.port2 };
+  worker.postMessage(start, [job.deck.bytes, channel.port2]);
   return {
     done,
     cancel: () => {

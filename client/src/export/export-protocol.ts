@@ -44,6 +44,17 @@ export interface ExportJob {
   dryRun?: boolean;
 }
 
+/**
+ * The page's one message to the export worker: the job, and a port to a render worker the page
+ * started for it (client/worker/protocol's ServeMessage) — in Firefox, a Worker constructed
+ * inside a worker sometimes never returned, and the export stood at "Opening the deck" for good.
+ */
+export interface ExportStart {
+  type: "start";
+  job: ExportJob;
+  render: MessagePort;
+}
+
 /** Why an export stopped: a stable code and a sentence that says what to do. */
 export type ExportProblemCode = "VIDEO_ENCODER_MISSING" | "AUDIO_NOT_CONVERTIBLE" | "NO_AUDIO" | "DECK_UNREADABLE" | "WRITE_FAILED" | "EXPORT_FAILED";
 

@@ -2,8 +2,8 @@
  * @module client/export/export-run
  * One export, from the job to the file, in the export worker: read the recording (a stored
  * one from this browser's storage: client/export/stored-track), convert its sound to Opus where
- * it was recorded in another format (each step told to the page), open the deck in a render
- * worker of its own (mupdf: the slides, their labels and the outline for the chapter titles),
+ * it was recorded in another format (each step told to the page), open the deck in the render
+ * worker the page started for it (mupdf: the slides, their labels and the outline for the chapter titles),
  * cut the recording into chapters, demux the recorded Opus packets, and — for a video —
  * replay the picture track, drawing and encoding a frame only at the instants the schedule
  * names, while the muxer interleaves both tracks by time and streams the file to the sink.
@@ -83,9 +83,10 @@ async function sinkFor(job: ExportJob, type: string): Promise<ByteSink> {
   }
 }
 
-export async function runExport(job: ExportJob, post: Post): Promise<void> {
+/** `render`: the port to the render worker the page started for this export. */
+export async function runExport(job: ExportJob, render: MessagePort, post: Post): Promise<void> {
   try {
-    await exportFile(job, post);
+    await exportFile(job, render, post);
   } catch (error) {
     if (error instanceof Stop) post({ type: "failed", code: error.code, message: error.message });
     else if (error instanceof AudioNotConvertible) post({ type: "failed", code: "AUDIO_NOT_CONVERTIBLE", message: `This recording's sound is ${error.codec ? error.codec.toUpperCase() : "in a format this browser cannot read"}, and this browser cannot convert it to Opus, the sound of a WebM file. The recording still plays in deckhand.` });
@@ -93,7 +94,7 @@ export async function runExport(job: ExportJob, post: Post): Promise<void> {
   }
 }
 
-async function exportFile(job: ExportJob, post: Post): Promise<void> {
+async function exportFile(job: ExportJob, render: MessagePort, post: Post): Promise<void> {
   const { recording } = job;
   const total = recording.durationMs;
   let video: VideoChoice | null = null;
@@ -114,7 +115,7 @@ async function exportFile(job: ExportJob, post: Post): Promise<void> {
   if (job.kind === "audio" && !audio) throw new Stop("NO_AUDIO", "This recording has no sound (it was made without a microphone): there is nothing to save as audio. Save video gives the slides and the ink.");
 
   post({ type: "step", step: "opening", fraction: null });
-  const renderer = new Renderer();
+  const renderer = new Renderer(render);
   try {
     const opened = await renderer.open(job.deck.bytes, { transfer: true, ...(job.deck.notesPosition ? { notesPosition: job.deck.notesPosition } : {}), ...(job.deck.notesFile ? { notesFile: job.deck.notesFile } : {}) }).catch(() => {
       throw new Stop("DECK_UNREADABLE", "The deck of this recording cannot be read any more. Open it in the library once to check it, then export again.");

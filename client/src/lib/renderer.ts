@@ -39,17 +39,23 @@ function openFields(options: OpenOptions): { notesPosition?: NotesPosition; note
   return { ...(options.notesPosition ? { notesPosition: options.notesPosition } : {}), ...(options.notesFile ? { notesFile: options.notesFile } : {}) };
 }
 
+/**
+ * Where a renderer's requests go: a render worker of its own, or a port to one another context
+ * started (client/worker/protocol's ServeMessage: how the export's worker reaches one).
+ */
+type Endpoint = { kind: "worker"; worker: Worker } | { kind: "port"; port: MessagePort };
+
 export class Renderer {
-  private worker: Worker;
+  private endpoint: Endpoint;
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private cache = new Map<string, Promise<RenderResult>>();
   /** Generation of the notes layout; the worker stamps each render with the one it used. */
   private gen = 0;
 
-  constructor() {
-    this.worker = new Worker(__DH_WORKER_URL__, { type: "module", name: "deckhand-render" });
-    this.worker.onmessage = (event: MessageEvent<WorkerResponse>) => {
+  /** `port`: a render worker started elsewhere, which serves it; without it, a render worker of its own (pages only). */
+  constructor(port?: MessagePort) {
+    const onmessage = (event: MessageEvent<WorkerResponse>) => {
       const message = event.data;
       const pending = this.pending.get(message.id);
       if (!pending) return;
@@ -57,18 +63,31 @@ export class Renderer {
       if (message.ok) pending.resolve(message.result);
       else pending.reject(new RenderError(message.error, message.code));
     };
-    this.worker.onerror = (event) => {
+    if (port) {
+      this.endpoint = { kind: "port", port };
+      port.onmessage = onmessage;
+      return;
+    }
+    const worker = new Worker(__DH_WORKER_URL__, { type: "module", name: "deckhand-render" });
+    this.endpoint = { kind: "worker", worker };
+    worker.onmessage = onmessage;
+    worker.onerror = (event) => {
       const error = new Error(event.message || "The render worker failed to start.");
       for (const p of this.pending.values()) p.reject(error);
       this.pending.clear();
     };
   }
 
+  private post(message: unknown, transfer: Transferable[]): void {
+    if (this.endpoint.kind === "port") this.endpoint.port.postMessage(message, transfer);
+    else this.endpoint.worker.postMessage(message, transfer);
+  }
+
   private call<T>(body: Body, transfer: Transferable[] = []): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.worker.postMessage({ ...body, id }, transfer);
+      this.post({ ...body, id }, transfer);
     });
   }
 
@@ -92,7 +111,7 @@ export class Renderer {
     const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
     const buffer = (whole ? chunk.buffer : chunk.slice().buffer) as ArrayBuffer;
     const message: ReceiveMessage = { type: "receive", chunk: buffer, at, total };
-    this.worker.postMessage(message, [buffer]);
+    this.post(message, [buffer]);
   }
 
   /** Open the deck the worker received (`receive`): `length` bytes in all, or the open fails. */
@@ -197,8 +216,10 @@ export class Renderer {
     return this.call<Uint8Array | null>({ type: "attachment", name });
   }
 
+  /** End its worker; a port is closed instead (the worker behind it is its starter's to end). */
   terminate(): void {
-    this.worker.terminate();
+    if (this.endpoint.kind === "port") this.endpoint.port.close();
+    else this.endpoint.worker.terminate();
   }
 }
 

@@ -134,6 +134,16 @@ export interface ReceiveMessage {
   total: number | null;
 }
 
+/**
+ * The worker's client from now on: the port, in place of the page that started the worker. The
+ * export worker is handed the other end: it reaches a render worker the page started, and never
+ * starts one itself (Firefox's Worker constructor, called in a worker, sometimes never returned).
+ */
+export interface ServeMessage {
+  type: "serve";
+  port: MessagePort;
+}
+
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
   /** `code` is set when the deck is refused by the shared rule (src/deck/accept.ts). */

@@ -16,8 +16,11 @@
  * heap: a 20 MB deck copied there cost 150–250 ms of fresh memory before the first slide. The
  * claim's probe sends the bytes as they download (`receive`, handled on arrival, not queued),
  * so the deck is here the moment the last byte is.
+ *
+ * A worker serves one client: the page that started it, or the port that page hands it
+ * (`serve`: an export's worker reaches its render worker so).
  */
-import type { Clip, LayoutResult, OpenResult, ReceiveMessage, RenderedPixels, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import type { Clip, LayoutResult, OpenResult, ReceiveMessage, RenderedPixels, ServeMessage, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { writeInkAnnotations } from "./ink-annotations.ts";
 import { ReceivedDeck } from "./received-deck.ts";
 import { EMPTY_EXTRAS } from "./protocol.ts";
@@ -273,8 +276,11 @@ async function attachment(name: string): Promise<Uint8Array | null> {
 const queue: WorkerRequest[] = [];
 let draining = false;
 
+/** Who the answers go to: the page that started this worker, or the port it handed over (`serve`). */
+let client: { postMessage(message: unknown, transfer: Transferable[]): void } = self;
+
 function reply(message: WorkerResponse, transfer: Transferable[] = []) {
-  self.postMessage(message, transfer);
+  client.postMessage(message, transfer);
 }
 
 async function handle(request: WorkerRequest): Promise<void> {
@@ -363,10 +369,17 @@ function priorityOf(request: WorkerRequest): number {
   }
 }
 
-self.onmessage = (event: MessageEvent<WorkerRequest | ReceiveMessage>) => {
+function onRequest(event: MessageEvent<WorkerRequest | ReceiveMessage | ServeMessage>): void {
   const message = event.data;
+  if (message.type === "serve") {
+    client = message.port;
+    message.port.onmessage = onRequest;
+    return;
+  }
   // Kept at once, in order: a queue's turn per chunk would leave the last ones waiting after the download.
   if (message.type === "receive") return received.receive(message.chunk, message.at, message.total);
   queue.push(message);
   void drain();
-};
+}
+
+self.onmessage = onRequest;

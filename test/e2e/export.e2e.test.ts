@@ -639,9 +639,9 @@ for (const engine of ENGINES) {
       const row = '.deck-recording[data-recording="r-aac"]';
       await page().evaluate(watchExportLines, row);
       await page().click(`${row} [data-export-kind='audio']`);
-      // Once in a loaded run, Firefox's export stayed running for the whole wait (the run after
-      // passed in 2 s): the failure says how far it got, by the panel's lines — each step before
-      // the file's first second (the recording read, its sound converted, the deck opened).
+      // Firefox's export once stayed running for the whole wait: its worker hung starting a render
+      // worker of its own (the page starts that worker now). A failure says how far it got, by the
+      // panel's lines — each step before the file's first second, then the share saved.
       await page().waitFor("the AAC export to end", (sel: string) => {
         const state = document.querySelector(`${sel} .export-panel`)?.getAttribute("data-export");
         return state === "done" || state === "failed" || `export ${state}: ${(window as unknown as { __exportLines: string[] }).__exportLines.join(" → ")}`;

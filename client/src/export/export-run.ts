@@ -3,10 +3,10 @@
  * One export, from the job to the file, in the export worker: read the recording (a stored
  * one from this browser's storage: client/export/stored-track), convert its sound to Opus where
  * it was recorded in another format (each step told to the page), open the deck in the render
- * worker the page started for it (mupdf: the slides, their labels and the outline for the chapter titles),
- * cut the recording into chapters, demux the recorded Opus packets, and — for a video —
- * replay the picture track, drawing and encoding a frame only at the instants the schedule
- * names, while the muxer interleaves both tracks by time and streams the file to the sink.
+ * worker the page started for it (mupdf: the slides, their labels and the outline for the
+ * chapter titles), cut the recording into chapters, demux the recorded Opus packets, and —
+ * for a video — replay the picture track, drawing and encoding a frame only at the instants the
+ * schedule names, while the muxer interleaves both tracks by time and streams the file to the sink.
  * Audio and video are fed in step (each frame after the sound up to its time), so the muxer
  * never holds more than a few seconds of either.
  */

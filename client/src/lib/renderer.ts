@@ -8,7 +8,7 @@
 import type { NotesPosition } from "../../../src/deck/notes-layout.ts";
 import type { DeckExtras } from "../../../src/deck/sidecar/types.ts";
 import type { OutlineEntry } from "../../../src/deck/outline.ts";
-import type { Clip, LayoutResult, OpenResult, PageInk, ReceiveMessage, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
+import type { Clip, LayoutResult, OpenResult, PageInk, PostTarget, ReceiveMessage, RenderedPixels, RenderResult, WorkerRequest, WorkerResponse } from "../worker/protocol.ts";
 
 /** Rendered slides kept per renderer; at 1920 px wide one slide is ~8 MB of pixels. */
 const CACHE_LIMIT = 10;
@@ -39,14 +39,14 @@ function openFields(options: OpenOptions): { notesPosition?: NotesPosition; note
   return { ...(options.notesPosition ? { notesPosition: options.notesPosition } : {}), ...(options.notesFile ? { notesFile: options.notesFile } : {}) };
 }
 
-/**
- * Where a renderer's requests go: a render worker of its own, or a port to one another context
- * started (client/worker/protocol's ServeMessage: how the export's worker reaches one).
- */
-type Endpoint = { kind: "worker"; worker: Worker } | { kind: "port"; port: MessagePort };
-
 export class Renderer {
-  private endpoint: Endpoint;
+  /**
+   * Where its requests go: a render worker of its own, or a port to one another context started
+   * (client/worker/protocol's ServeMessage: how the export's worker reaches one).
+   */
+  private readonly target: PostTarget;
+  /** Ends its worker; a port is closed instead (the worker behind it is its starter's to end). */
+  private readonly end: () => void;
   private nextId = 1;
   private pending = new Map<number, Pending>();
   private cache = new Map<string, Promise<RenderResult>>();
@@ -64,12 +64,14 @@ export class Renderer {
       else pending.reject(new RenderError(message.error, message.code));
     };
     if (port) {
-      this.endpoint = { kind: "port", port };
       port.onmessage = onmessage;
+      this.target = port;
+      this.end = () => port.close();
       return;
     }
     const worker = new Worker(__DH_WORKER_URL__, { type: "module", name: "deckhand-render" });
-    this.endpoint = { kind: "worker", worker };
+    this.target = worker;
+    this.end = () => worker.terminate();
     worker.onmessage = onmessage;
     worker.onerror = (event) => {
       const error = new Error(event.message || "The render worker failed to start.");
@@ -78,16 +80,11 @@ export class Renderer {
     };
   }
 
-  private post(message: unknown, transfer: Transferable[]): void {
-    if (this.endpoint.kind === "port") this.endpoint.port.postMessage(message, transfer);
-    else this.endpoint.worker.postMessage(message, transfer);
-  }
-
   private call<T>(body: Body, transfer: Transferable[] = []): Promise<T> {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      this.post({ ...body, id }, transfer);
+      this.target.postMessage({ ...body, id }, transfer);
     });
   }
 
@@ -111,7 +108,7 @@ export class Renderer {
     const whole = chunk.byteOffset === 0 && chunk.byteLength === chunk.buffer.byteLength;
     const buffer = (whole ? chunk.buffer : chunk.slice().buffer) as ArrayBuffer;
     const message: ReceiveMessage = { type: "receive", chunk: buffer, at, total };
-    this.post(message, [buffer]);
+    this.target.postMessage(message, [buffer]);
   }
 
   /** Open the deck the worker received (`receive`): `length` bytes in all, or the open fails. */
@@ -216,10 +213,8 @@ export class Renderer {
     return this.call<Uint8Array | null>({ type: "attachment", name });
   }
 
-  /** End its worker; a port is closed instead (the worker behind it is its starter's to end). */
   terminate(): void {
-    if (this.endpoint.kind === "port") this.endpoint.port.close();
-    else this.endpoint.worker.terminate();
+    this.end();
   }
 }
 

@@ -144,6 +144,11 @@ export interface ServeMessage {
   port: MessagePort;
 }
 
+/** What a request or an answer is posted to: a worker, the worker's own scope, or a port. */
+export interface PostTarget {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+}
+
 export type WorkerResponse =
   | { id: number; ok: true; result: unknown }
   /** `code` is set when the deck is refused by the shared rule (src/deck/accept.ts). */

@@ -20,7 +20,7 @@
  * A worker serves one client: the page that started it, or the port that page hands it
  * (`serve`: an export's worker reaches its render worker so).
  */
-import type { Clip, LayoutResult, OpenResult, ReceiveMessage, RenderedPixels, ServeMessage, WorkerRequest, WorkerResponse } from "./protocol.ts";
+import type { Clip, LayoutResult, OpenResult, PostTarget, ReceiveMessage, RenderedPixels, ServeMessage, WorkerRequest, WorkerResponse } from "./protocol.ts";
 import { writeInkAnnotations } from "./ink-annotations.ts";
 import { ReceivedDeck } from "./received-deck.ts";
 import { EMPTY_EXTRAS } from "./protocol.ts";
@@ -277,7 +277,7 @@ const queue: WorkerRequest[] = [];
 let draining = false;
 
 /** Who the answers go to: the page that started this worker, or the port it handed over (`serve`). */
-let client: { postMessage(message: unknown, transfer: Transferable[]): void } = self;
+let client: PostTarget = self;
 
 function reply(message: WorkerResponse, transfer: Transferable[] = []) {
   client.postMessage(message, transfer);

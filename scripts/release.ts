@@ -62,12 +62,15 @@ const queue = [...targets];
 await Promise.all(
   Array.from({ length: PACK_PARALLEL }, async () => {
     for (let t = queue.shift(); t; t = queue.shift()) {
+      const at = performance.now();
       await packBinary({ binary: join(out, t.binary), inArchive: t.inArchive, archive: join(out, t.archive), level, sourceDateEpoch: info.sourceDateEpoch });
+      console.log(`release: ${t.archive} (level ${level}) in ${Math.round(performance.now() - at)} ms`);
     }
   }),
 );
 
 const artefacts = targets.flatMap((t) => [t.binary, t.archive]).sort();
+const summing = performance.now();
 const sums: string[] = [];
 for (const name of artefacts) {
   const hasher = new Bun.CryptoHasher("sha256");
@@ -76,6 +79,7 @@ for (const name of artefacts) {
   sums.push(`${hasher.digest("hex")}  ${name}`);
 }
 await Bun.write(join(out, "SHA256SUMS"), `${sums.join("\n")}\n`);
+console.log(`release: SHA256SUMS over ${artefacts.length} files in ${Math.round(performance.now() - summing)} ms`);
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 for (const name of artefacts) console.log(`  ${name.padEnd(32)} ${String(statSync(join(out, name)).size).padStart(11)} bytes  ${mb(statSync(join(out, name)).size)}`);

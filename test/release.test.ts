@@ -25,8 +25,18 @@ const suite = scratch();
 let out: string;
 const running: Subprocess[] = [];
 
-/** Bounds: building five binaries and packing them; one emulated server's start. */
-const RELEASE_MS = 300_000;
+/**
+ * Bounds of the release build: one step of it, and the whole. `scripts/release.ts` prints a line
+ * as each step ends — the client built, each binary built and checked, each archive packed, the
+ * sums — and a step that ends nothing for STEP_MS is a hang. The bound is per step because the
+ * build's wall time is what the browser lanes leave it: in `npm test` it runs under SCHED_IDLE,
+ * each of its processes one thread among the lanes' dozens. On CI on 2026-12-01 the five
+ * compiles took 149 s there (44 s the slowest), and the archives and sums, some 20 CPU-seconds,
+ * had not ended when a 300 s bound on the whole ran out. The whole's bound only caps a build
+ * that creeps; its 12 steps took 40 s in all on a quiet machine here.
+ */
+const STEP_MS = 300_000;
+const RELEASE_MS = 1_800_000;
 const EMULATED_START_MS = 60_000;
 /**
  * How long the emulated server's present may be refused with 503 and sent again. Its first
@@ -48,10 +58,41 @@ function run(command: string[], options: { cwd?: string; env?: Record<string, st
   return { code: result.exitCode, stdout: result.stdout.toString(), stderr: result.stderr.toString() };
 }
 
-beforeAll(() => {
+/**
+ * Run `scripts/release.ts` into `dir`, killing it when a step ends nothing for STEP_MS. Its
+ * output is printed either way: each step's time is the figure to read when one is slow.
+ */
+async function release(dir: string): Promise<void> {
+  const started = performance.now();
+  const proc = Bun.spawn([process.execPath, join(root, "scripts/release.ts"), "--out", dir, "--level", "1"], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  let output = "";
+  let lastStep = performance.now();
+  const decoder = new TextDecoder();
+  const reading = (async () => {
+    for await (const chunk of proc.stdout) {
+      const text = decoder.decode(chunk, { stream: true });
+      output += text;
+      if (text.includes("\n")) lastStep = performance.now();
+    }
+  })();
+  const errors = new Response(proc.stderr).text();
+  let stalled = false;
+  const watch = setInterval(() => {
+    if (performance.now() - lastStep < STEP_MS) return;
+    stalled = true;
+    proc.kill("SIGKILL");
+  }, 1_000);
+  const code = await proc.exited.finally(() => clearInterval(watch));
+  await reading;
+  const said = `${output}${await errors}`;
+  console.log(said.trimEnd());
+  if (stalled) throw new Error(`scripts/release.ts ended no step for ${STEP_MS / 1000} s (killed after ${Math.round((performance.now() - started) / 1000)} s); the last step that ended is its last line above`);
+  if (code !== 0) throw new Error(`scripts/release.ts failed (exit ${code}):\n${said}`);
+}
+
+beforeAll(async () => {
   out = suite.dir("deckhand-release-");
-  const release = run([process.execPath, join(root, "scripts/release.ts"), "--out", out, "--level", "1"], { cwd: root, timeout: RELEASE_MS });
-  if (release.code !== 0) throw new Error(`scripts/release.ts failed (${release.code}):\n${release.stdout}\n${release.stderr}`);
+  await release(out);
 }, RELEASE_MS);
 
 afterAll(async () => {

@@ -105,13 +105,24 @@ export async function launchFirefoxEngine(options: LaunchOptions): Promise<Engin
       },
       resize: (width, height) => page.setViewport({ width, height }),
       swipe: async (selector, dx) => {
-        // Touch actions of WebDriver BiDi (input.performActions, pointerType "touch").
+        // Touch actions of WebDriver BiDi (input.performActions, pointerType "touch"), the whole
+        // gesture in one command: Firefox times its steps (five moves of 20 ms, a quick finger).
+        // puppeteer's touchscreen sends each step as a command of its own; on a machine at half
+        // speed those seven round trips took longer than the 800 ms a swipe may last, and the
+        // page rightly read a slow drag. puppeteer keeps the frame's BiDi context internal.
         const box = (await (await page.$(selector))!.boundingBox())!;
-        const x = box.x + box.width / 2;
-        const y = box.y + box.height / 2;
-        const touch = await page.touchscreen.touchStart(x, y);
-        for (let i = 1; i <= 5; i++) await touch.move(x + (dx * i) / 5, y);
-        await touch.end();
+        const x = Math.round(box.x + box.width / 2);
+        const y = Math.round(box.y + box.height / 2);
+        const moves = Array.from({ length: 5 }, (_, i) => ({ type: "pointerMove", x: Math.round(x + (dx * (i + 1)) / 5), y, duration: 20 }));
+        const frame = page.mainFrame() as unknown as { browsingContext: { performActions(actions: unknown[]): Promise<void> } };
+        await frame.browsingContext.performActions([
+          {
+            type: "pointer",
+            id: "deckhand_swipe",
+            parameters: { pointerType: "touch" },
+            actions: [{ type: "pointerMove", x, y }, { type: "pointerDown", button: 0 }, ...moves, { type: "pointerUp", button: 0 }],
+          },
+        ]);
       },
       wheel: async (selector, deltaY) => {
         const box = (await (await page.$(selector))!.boundingBox())!;

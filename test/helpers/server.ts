@@ -51,10 +51,18 @@ export interface StartOptions {
 }
 
 /**
+ * How long a server process may take to answer its first `/healthz` by default: a start that
+ * never comes, not a slow one. In `npm test` the services stage yields to the browser lanes;
+ * on a machine at half the usual speed (2026-12-01, load 20) an instance on PostgreSQL and S3
+ * had not answered within the 15 s this was.
+ */
+const HEALTHY_MS = 45_000;
+
+/**
  * Bounded wait for a server process's first healthy `/healthz`: throws with `output()` when
  * the process exits first, or kills it and throws after `timeoutMs`.
  */
-export async function waitForHealthy(url: string, proc: Subprocess, output: () => string | Promise<string>, timeoutMs = 15_000): Promise<void> {
+export async function waitForHealthy(url: string, proc: Subprocess, output: () => string | Promise<string>, timeoutMs = HEALTHY_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`deckhand exited with ${proc.exitCode}: ${await output()}`);

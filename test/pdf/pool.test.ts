@@ -286,7 +286,11 @@ describe("PdfPool: the reserve worker", () => {
 describe("PdfPool: a full line", () => {
   test("a newcomer's file takes the place of the newest waiting file of the address holding most of the line", async () => {
     const { asPdfOwner } = await import("../../src/pdf/worker/owner.ts");
-    const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2 });
+    // No owner costly before its file's deadline. At the default costlyMs (1 s, this deadline
+    // too) the bomb could also be stopped for the newcomer and run again, spending A's budget
+    // before A's waiting file, by whichever timer fires first: the likely cause of A's waiting
+    // file failing twice in about 30 runs here (its code was not shown then).
+    const readers = pool({ workers: 1, timeoutMs: 1000, maxWaiting: 2, costlyMs: 1e9 });
     const bomb = bombPath();
     const good = writeBytes(await makeDeck({ pages: 1 })).path;
     const settled = (p: Promise<unknown>) => p.then((v) => ({ ok: true, v }), (e: { code: string }) => ({ ok: false, code: e.code }));

@@ -124,6 +124,13 @@ export interface S3Server {
 /** s3rver's fixed credentials. */
 const S3RVER_KEY = "S3RVER";
 
+/**
+ * How long s3rver (a Node process) may take to listen: a start that never comes, not a slow
+ * one. In `npm test` the services stage yields to the browser lanes; on CI (2026-12-01) two
+ * files' s3rver had not listened within the 15 s this was.
+ */
+const S3_LISTEN_MS = 45_000;
+
 export async function startS3(bucket = "deckhand"): Promise<S3Server> {
   if (!existsSync(S3RVER)) throw new Error("s3rver is not installed: these tests need the `s3rver` devDependency (npm ci).");
   const dir = mkdtempSync(join(tmpdir(), "deckhand-s3-"));
@@ -134,7 +141,7 @@ export async function startS3(bucket = "deckhand"): Promise<S3Server> {
     stderr: "pipe",
   });
   const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + S3_LISTEN_MS;
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`s3rver exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
     try {
@@ -143,7 +150,7 @@ export async function startS3(bucket = "deckhand"): Promise<S3Server> {
     } catch {
       if (Date.now() > deadline) {
         proc.kill("SIGKILL");
-        throw new Error("s3rver did not listen within 15 s");
+        throw new Error(`s3rver did not listen within ${S3_LISTEN_MS / 1000} s`);
       }
       await Bun.sleep(50);
     }

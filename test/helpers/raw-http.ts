@@ -27,9 +27,17 @@ export function parseResponse(raw: string): RawResponse {
 
 export interface RawOptions {
   localAddress?: string;
-  /** Give up (resolve with what arrived) after this long. */
+  /** Give up (resolve with what arrived) after this long; RAW_ANSWER_MS by default. */
   timeoutMs?: number;
 }
+
+/**
+ * How long a request waits for its answer by default: an answer that never comes, not a slow
+ * one. So it is well past the server's 10 s for reading a PDF (--pdf-timeout), which an upload
+ * may spend in full after its body arrives and its turn at a worker comes. On CI (2026-12-01),
+ * in the services stage under load, a 2-page upload had no answer yet at the 10 s this was.
+ */
+const RAW_ANSWER_MS = 30_000;
 
 /** Send `request` as is on a fresh connection and read until the server closes it (or the timeout). */
 export function rawRequest(port: number, request: string | Uint8Array, options: RawOptions = {}): Promise<RawResponse & { raw: string }> {
@@ -42,7 +50,7 @@ export function rawRequest(port: number, request: string | Uint8Array, options: 
       const raw = Buffer.concat(chunks).toString("latin1");
       resolve({ ...parseResponse(raw), raw });
     };
-    const timer = setTimeout(done, options.timeoutMs ?? 10_000);
+    const timer = setTimeout(done, options.timeoutMs ?? RAW_ANSWER_MS);
     socket.on("connect", () => socket.write(request));
     socket.on("data", (chunk: Buffer) => {
       chunks.push(chunk);

@@ -234,7 +234,10 @@ describe("failure paths never consume the link", () => {
   it("an expired link shows the expired screen", async () => {
     const handoff = await present("Expired talk.pdf");
     const db = new Database(join(server.dataDir, "deckhand.db"));
-    db.run("UPDATE sessions SET expires_at = 1 WHERE id = ?", [handoff.id]);
+    // Expired a second ago, as a link nobody opened in time. Not at 1 (1970): the server's sweep
+    // (every minute) would mark it expired and purge it at once, its tombstone older than a
+    // week, and the page would rightly say the server does not know the link.
+    db.run("UPDATE sessions SET expires_at = ? WHERE id = ?", [Date.now() - 1000, handoff.id]);
     db.close();
     const s = await browser({ width: 1100, height: 760 });
     await s.page.goto(handoff.url);

@@ -13,14 +13,17 @@ import { drawsQrOf, qrLines } from "./helpers/qr.ts";
 import { BINARY, freePort, scratch } from "./helpers/server.ts";
 import { waitFor } from "./helpers/wait.ts";
 
-// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.3 s), and at least 30 s as it starts processes.
-setDefaultTimeout(30_000);
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (2.3 s), and at least 90 s as it starts processes (each start may take WAIT_MS).
+setDefaultTimeout(90_000);
 
 const suite = scratch();
 afterAll(() => suite.cleanup());
 
-/** Bound on every wait for output. */
-const WAIT_MS = 15_000;
+/**
+ * Bound on every wait for output: output that never comes, not slow output. A start, yielding
+ * to the browser lanes, may take as long as test/helpers/server.ts allows one (45 s).
+ */
+const WAIT_MS = 45_000;
 const SCRIPT = "/usr/bin/script";
 
 const stripAnsi = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");

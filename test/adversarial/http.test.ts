@@ -10,8 +10,8 @@ import { makeDeck } from "../fixtures/pdfs.ts";
 import { rawRequest, rawUpload } from "../helpers/raw-http.ts";
 import { type BinaryServer, scratch } from "../helpers/server.ts";
 
-// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.7 s).
-setDefaultTimeout(45_000);
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (3.7 s), and 90 s as the first hook starts two servers (each start may take 45 s, test/helpers/server.ts).
+setDefaultTimeout(90_000);
 
 const space = scratch();
 let server: BinaryServer;
@@ -128,7 +128,7 @@ describe("what Bun answers itself, before deckhand sees the request (docs/operat
   ];
   for (const [name, request, status] of cases) {
     test(`${name}: ${status}, no body, connection closed`, async () => {
-      const response = await rawRequest(server.port, request, { timeoutMs: 3000 });
+      const response = await rawRequest(server.port, request, { timeoutMs: 10_000 });
       expect(response.status).toBe(status);
       expect(response.headers.connection).toBe("close");
       expect(response.body).toBe("");

@@ -10,8 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BINARY, scratch } from "../helpers/server.ts";
 
-// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.7 s), and at least 30 s as it starts processes.
-setDefaultTimeout(30_000);
+// The timeout of each test and hook here: ~10× its slowest test on a loaded 2-vCPU machine (0.7 s), and at least 90 s as it starts processes (a start may take 45 s, test/helpers/server.ts).
+setDefaultTimeout(90_000);
 
 const unitPath = join(import.meta.dir, "..", "..", "deploy", "systemd", "deckhand.service");
 const unit = readFileSync(unitPath, "utf8");

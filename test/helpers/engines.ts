@@ -75,7 +75,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   if (init.code !== 0) throw new Error(`initdb failed: ${init.output}`);
   const port = await freePort();
   const settings = [`-p ${port}`, `-k ${root}`, "-c listen_addresses=127.0.0.1", "-c max_connections=200", ...(options.durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"])];
-  const start = run([join(bin, "pg_ctl"), "-D", data, "-o", settings.join(" "), "-l", join(root, "postgres.log"), "-w", "-t", "30", "start"], asPostgres);
+  const start = run([join(bin, "pg_ctl"), "-D", data, "-o", settings.join(" "), "-l", join(root, "postgres.log"), "-w", "-t", "60", "start"], asPostgres);
   if (start.code !== 0) {
     rmSync(root, { recursive: true, force: true });
     throw new Error(`pg_ctl start failed: ${start.output}`);

@@ -58,7 +58,9 @@ export async function waitHealthy(url: string, ms: number, alive: () => boolean 
   const deadline = Date.now() + ms;
   for (;;) {
     try {
-      if ((await fetch(url, { ...insecure, signal: AbortSignal.timeout(2000) })).status === 200) return;
+      // Each try may take 10 s: a server under emulation or behind a starting proxy, yielding
+      // to the browser lanes, can be slower than that to answer and still be up.
+      if ((await fetch(url, { ...insecure, signal: AbortSignal.timeout(10_000) })).status === 200) return;
     } catch {
       // not up yet
     }

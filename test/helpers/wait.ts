@@ -9,12 +9,20 @@
 const POLL_MS = 5;
 
 /**
+ * waitFor's bound when a test gives none: for a condition that never comes true, not a slow
+ * one. The service files run under SCHED_IDLE beside the browser lanes, where what takes a
+ * second on a quiet machine can take ten (CI failed on such 10–15 s waits, 2026-11-30 and
+ * 2026-12-01).
+ */
+const WAIT_MS = 30_000;
+
+/**
  * Resolves once `condition()` holds (it may be async: an HTTP probe, a file read); throws
  * naming `what` after `timeoutMs`. An error `condition` throws ends the wait with it (a process
  * that exited, say). `what` may be a function, read only when the wait fails (the output so
  * far); `everyMs` spaces out costly conditions.
  */
-export async function waitFor(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = 10_000, everyMs = POLL_MS): Promise<void> {
+export async function waitFor(condition: () => boolean | Promise<boolean>, what: string | (() => string), timeoutMs = WAIT_MS, everyMs = POLL_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${typeof what === "function" ? what() : what}`);

@@ -171,9 +171,10 @@ export class LiveClient {
 
 /**
  * Wait until `attempt` gives a value (tried again every few milliseconds, for at most
- * `withinMs`): a wait on the condition itself, not a sleep that hopes it came true.
+ * `withinMs`): a wait on the condition itself, not a sleep that hopes it came true. The 30 s
+ * default is for a value that never comes: these files run beside the browser lanes, yielding.
  */
-export async function eventually<T>(attempt: () => Promise<T | null> | T | null, what: string, withinMs = 10_000): Promise<T> {
+export async function eventually<T>(attempt: () => Promise<T | null> | T | null, what: string, withinMs = 30_000): Promise<T> {
   const deadline = performance.now() + withinMs;
   for (;;) {
     const value = await attempt();

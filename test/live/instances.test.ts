@@ -23,8 +23,9 @@ import { LIVE_JOIN_FAILURES_PER_MINUTE } from "../../src/live/join-guard.ts";
 import { newLiveCode } from "../../src/live/service.ts";
 import { created, httpFrom, LiveClient, sampleState, startInstance } from "./helpers.ts";
 
-// The timeout of each test and hook here: ~10× PostgreSQL's, S3's and two servers' start in beforeAll on a loaded 2-vCPU machine (9 s).
-setDefaultTimeout(90_000);
+// The timeout of each test and hook here: ~10× PostgreSQL's, S3's and two servers' start in beforeAll on a loaded 2-vCPU machine (9 s), and
+// above the starts' own bounds together (PostgreSQL 60 s, S3 45 s, a server 45 s: test/helpers), which yielding to the browser lanes may near.
+setDefaultTimeout(180_000);
 
 let pg: PostgresServer;
 let s3: S3Server;

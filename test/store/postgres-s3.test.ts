@@ -20,8 +20,9 @@ import { OLD_POSTGRES_STEPS } from "../fixtures/old-migrations.ts";
 import { type PostgresServer, type S3Server, startPostgres, startS3 } from "../helpers/engines.ts";
 import { describeStorageContract, type Instance } from "./contract.ts";
 
-// The timeout of each test and hook here: ~10× PostgreSQL's and S3's start in beforeAll on a loaded 2-vCPU machine (7.5 s).
-setDefaultTimeout(90_000);
+// The timeout of each test and hook here: ~10× PostgreSQL's and S3's start in beforeAll on a loaded 2-vCPU machine (7.5 s), and
+// above the starts' own bounds together (PostgreSQL 60 s, S3 45 s: test/helpers), which yielding to the browser lanes may near.
+setDefaultTimeout(180_000);
 
 let pg: PostgresServer;
 let s3: S3Server;

@@ -8,7 +8,7 @@
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort } from "./server.ts";
+import { freePort, onFreePort } from "./server.ts";
 
 const PG_ROOT = "/usr/lib/postgresql";
 const S3RVER = join(import.meta.dir, "..", "..", "node_modules", "s3rver", "bin", "s3rver.js");
@@ -134,27 +134,28 @@ const S3_LISTEN_MS = 45_000;
 export async function startS3(bucket = "deckhand"): Promise<S3Server> {
   if (!existsSync(S3RVER)) throw new Error("s3rver is not installed: these tests need the `s3rver` devDependency (npm ci).");
   const dir = mkdtempSync(join(tmpdir(), "deckhand-s3-"));
-  const port = await freePort();
-  const proc = Bun.spawn(["node", S3RVER, "-d", dir, "-p", String(port), "-a", "127.0.0.1", "--configure-bucket", bucket, "--silent"], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const endpoint = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + S3_LISTEN_MS;
-  for (;;) {
-    if (proc.exitCode !== null) throw new Error(`s3rver exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
-    try {
-      await fetch(endpoint);
-      break;
-    } catch {
-      if (Date.now() > deadline) {
-        proc.kill("SIGKILL");
-        throw new Error(`s3rver did not listen within ${S3_LISTEN_MS / 1000} s`);
+  const { proc, endpoint } = await onFreePort(undefined, async (port) => {
+    const proc = Bun.spawn(["node", S3RVER, "-d", dir, "-p", String(port), "-a", "127.0.0.1", "--configure-bucket", bucket, "--silent"], {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const endpoint = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + S3_LISTEN_MS;
+    for (;;) {
+      if (proc.exitCode !== null) throw new Error(`s3rver exited with ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+      try {
+        await fetch(endpoint);
+        return { proc, endpoint };
+      } catch {
+        if (Date.now() > deadline) {
+          proc.kill("SIGKILL");
+          throw new Error(`s3rver did not listen within ${S3_LISTEN_MS / 1000} s`);
+        }
+        await Bun.sleep(50);
       }
-      await Bun.sleep(50);
     }
-  }
+  });
   const client = { endpoint, accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY, region: "us-east-1" };
   return {
     endpoint,

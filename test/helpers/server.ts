@@ -37,6 +37,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** What a server that lost its port says when it exits: deckhand's ConfigError, or Node's code (s3rver). */
+const PORT_TAKEN = /is in use by another program|EADDRINUSE/;
+const PORT_TRIES = 5;
+
+/**
+ * `start(port)` on a port from freePort, or on `given`. The port freePort found is free when it
+ * answers, not when the server binds it: meanwhile any process's outgoing connection may take
+ * it as its own end (the browser lanes open thousands), and the server exits saying the port
+ * is in use (a fresh clone's run, 2026-12-01). Then it starts again on another free port, a few
+ * times. A `given` port is the caller's to keep (a restart on the same address): no retry.
+ */
+export async function onFreePort<T>(given: number | undefined, start: (port: number) => Promise<T>): Promise<T> {
+  if (given !== undefined) return start(given);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (error) {
+      if (attempt >= PORT_TRIES || !PORT_TAKEN.test(String(error))) throw error;
+    }
+  }
+}
+
 export interface StartOptions {
   dataDir?: string;
   args?: string[];
@@ -67,7 +89,9 @@ export async function waitForHealthy(url: string, proc: Subprocess, output: () =
   for (;;) {
     if (proc.exitCode !== null) throw new Error(`deckhand exited with ${proc.exitCode}: ${await output()}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) return;
+      // Each try bounded: whatever else listens on the port (the server then exits, saying so)
+      // may never answer.
+      if ((await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(Math.max(1, Math.min(10_000, deadline - Date.now()))) })).ok) return;
     } catch {
       // not listening yet
     }
@@ -109,7 +133,10 @@ export async function startBinary(options: StartOptions = {}): Promise<BinarySer
   if (!existsSync(binary)) throw new Error(`${binary} is missing: run \`bun run scripts/build.ts\` first (npm test does).`);
   const dataDir = options.dataDir ?? madeDir("deckhand-data-");
   const cwd = options.cwd ?? madeDir("deckhand-cwd-");
-  const port = options.port ?? (await freePort());
+  return onFreePort(options.port, (port) => startBinaryOn(port, binary, dataDir, cwd, options));
+}
+
+async function startBinaryOn(port: number, binary: string, dataDir: string, cwd: string, options: StartOptions): Promise<BinaryServer> {
   const proc = Bun.spawn([...(options.wrap ?? []), binary, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", dataDir, ...(options.args ?? [])], {
     cwd,
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: process.env.HOME ?? "/tmp", ...options.env },

@@ -16,7 +16,7 @@ import { testPdfReader } from "../helpers/app.ts";
 import type { Subprocess } from "bun";
 import { LoopbackWebSocket } from "../helpers/loopback-websocket.ts";
 import { type RawResponse, rawRequest } from "../helpers/raw-http.ts";
-import { freePort, waitForHealthy } from "../helpers/server.ts";
+import { onFreePort, waitForHealthy } from "../helpers/server.ts";
 
 export interface LiveServer {
   running: RunningServer;
@@ -205,12 +205,13 @@ const MAIN = join(import.meta.dir, "..", "..", "src", "main.ts");
  * credentials are in `env`, on its own data dir (the caller removes it).
  */
 export async function startInstance(options: { databaseUrl: string; env: Record<string, string>; dataDir: string; port?: number }): Promise<{ url: string; proc: Subprocess }> {
-  const port = options.port ?? (await freePort());
-  const proc = Bun.spawn(
-    [process.execPath, MAIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", options.dataDir, "--database-url", options.databaseUrl, "--storage", "s3://deckhand/live", "--log-format", "json"],
-    { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...options.env } },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitForHealthy(url, proc, () => new Response(proc.stderr as ReadableStream).text());
-  return { url, proc };
+  return onFreePort(options.port, async (port) => {
+    const proc = Bun.spawn(
+      [process.execPath, MAIN, "serve", "--host", "127.0.0.1", "--port", String(port), "--data-dir", options.dataDir, "--database-url", options.databaseUrl, "--storage", "s3://deckhand/live", "--log-format", "json"],
+      { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...options.env } },
+    );
+    const url = `http://127.0.0.1:${port}`;
+    await waitForHealthy(url, proc, () => new Response(proc.stderr as ReadableStream).text());
+    return { url, proc };
+  });
 }

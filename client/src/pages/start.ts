@@ -177,7 +177,7 @@ async function rememberLayout(deck: DeckRecord, measured: Promise<ProbedLayout |
     download.slides = slidesOf(download.totalSlides, layout.labels);
     showMeta();
   }
-  if (layout) await store!.setDeckLayout(deck.id, layout).catch(() => {});
+  if (layout) await store!.setDeckLayout(deck.id, layout).then(() => mark("layoutMs"), () => {});
 }
 
 /**
